@@ -1,0 +1,6 @@
+import type { Command } from 'commander';
+import { registerNotYet } from './not-yet.ts';
+
+export function register(program: Command): void {
+  registerNotYet(program, 'analyze', 'exact house-edge and probability analysis');
+}

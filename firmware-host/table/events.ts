@@ -1,0 +1,71 @@
+/**
+ * Domain events: the outputs of the table session, journalled and published.
+ * Pure data, JSON-serialisable. Nothing here may reveal an undealt card: no
+ * event carries the shuffler's order or any card before it left the shoe.
+ */
+export type CardDestination =
+  | 'player'
+  | 'banker'
+  | 'dealer'
+  | `box:${number}`
+  | 'board'
+  | 'burn'
+  | 'discard'
+  | 'marker';
+
+export type AlarmKind =
+  | 'foreign_card'
+  | 'wrong_back_colour'
+  | 'deck_not_alternated'
+  | 'sequence_mismatch'
+  | 'face_up_card'
+  | 'wrong_card_count'
+  | 'dealer_card_exposed'
+  | 'card_after_shoe_end'
+  | 'shuffle_suspect'
+  | 'missing_burn'
+  | 'unexpected_card'
+  | 'illegal_action'
+  | 'device_quarantined'
+  | 'device_fault';
+
+export type DomainEvent =
+  | { type: 'shoe_start'; decks: number; backs: string[]; cards: number }
+  | { type: 'round_start'; round: number; boxes?: number[] }
+  | {
+      type: 'card';
+      card: string;
+      to: CardDestination;
+      back?: string;
+      face?: 'up' | 'down';
+      /** 0-based position of the card in the shoe. */
+      index?: number;
+      hand?: number;
+    }
+  | { type: 'result'; round: number; outcome: Record<string, unknown> }
+  | { type: 'last_hand'; reason: string }
+  | { type: 'shoe_end'; reason: string }
+  | { type: 'hand_voided'; reason: string; boxes: number[] | 'all'; rule?: string }
+  | { type: 'reshuffle_required'; reason: string; rule?: string }
+  | { type: 'alarm'; kind: AlarmKind; message: string; [detail: string]: unknown };
+
+export type DomainEventType = DomainEvent['type'];
+
+/** Which MQTT event topic (`events/<kind>`) an event belongs to. */
+export function eventTopicKind(event: DomainEvent): 'card' | 'hand' | 'shoe' | 'alarm' {
+  switch (event.type) {
+    case 'card':
+      return 'card';
+    case 'round_start':
+    case 'result':
+    case 'hand_voided':
+      return 'hand';
+    case 'shoe_start':
+    case 'last_hand':
+    case 'shoe_end':
+    case 'reshuffle_required':
+      return 'shoe';
+    case 'alarm':
+      return 'alarm';
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Table-log records: the inputs of the table session. One JSON object per
+ * line; this is also what the journal stores as inputs. Every record may
+ * carry `ts` (milliseconds since the epoch, stamped at the I/O edge) and
+ * `src` (the device or operator it came from).
+ */
+import { z } from 'zod';
+import { isCardCode } from '../../device-protocol/cards.ts';
+
+const cardCode = z.string().refine(isCardCode, {
+  message: 'expected a card code: rank A 2-9 T J Q K then suit S H D C (e.g. AS, TD), or JK',
+});
+const backColour = z.string().regex(/^[a-z][a-z0-9-]{0,15}$/, 'expected a lower-case colour word');
+const common = {
+  ts: z.number().int().nonnegative().optional(),
+  src: z.string().max(64).optional(),
+};
+
+export const shuffleRecord = z.object({
+  t: z.literal('shuffle'),
+  decks: z.number().int().min(1).max(16),
+  backs: z.array(backColour).min(1),
+  /** Only where a card-reading shuffler reported the order. Never published. */
+  order: z.array(cardCode).optional(),
+  ...common,
+});
+export const roundRecord = z.object({
+  t: z.literal('round'),
+  boxes: z.array(z.number().int().min(1).max(7)).optional(),
+  stakes: z.record(z.string(), z.number().nonnegative()).optional(),
+  ...common,
+});
+export const cardRecord = z.object({
+  t: z.literal('card'),
+  card: cardCode,
+  back: backColour,
+  face: z.enum(['up', 'down']),
+  ...common,
+});
+export const cutRecord = z.object({ t: z.literal('cut'), ...common });
+export const actionRecord = z.object({
+  t: z.literal('action'),
+  /** The box deciding; absent for the dealer. */
+  box: z.number().int().min(1).max(7).optional(),
+  action: z.string().min(1).max(32),
+  cards: z.array(z.number().int().min(0).max(6)).optional(),
+  ...common,
+});
+export const voidRecord = z.object({
+  t: z.literal('void'),
+  reason: z.string().min(1).max(200),
+  ...common,
+});
+
+export const tableLogRecord = z.discriminatedUnion('t', [
+  shuffleRecord,
+  roundRecord,
+  cardRecord,
+  cutRecord,
+  actionRecord,
+  voidRecord,
+]);
+
+export type TableLogRecord = z.infer<typeof tableLogRecord>;
+export type ShuffleRecord = z.infer<typeof shuffleRecord>;
+export type RoundRecord = z.infer<typeof roundRecord>;
+export type CardRecord = z.infer<typeof cardRecord>;
+export type ActionRecord = z.infer<typeof actionRecord>;
+export type VoidRecord = z.infer<typeof voidRecord>;

@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { VERSION } from '../../firmware-host/version.ts';
+
+describe('package', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  it('keeps the CLI version in step with package.json', () => {
+    expect(VERSION).toBe(pkg.version);
+  });
+  it('is an ESM package for node >= 20.19 named tableside', () => {
+    expect(pkg.name).toBe('tableside');
+    expect(pkg.type).toBe('module');
+    expect(pkg.engines.node).toBe('>=20.19');
+    expect(pkg.bin.tableside).toBe('dist/firmware-host/cli.js');
+  });
+});
