@@ -1,6 +1,198 @@
 import type { Command } from 'commander';
-import { registerNotYet } from './not-yet.ts';
+import type { StandardCard } from '../../device-protocol/cards.ts';
+import type { DealtCard, RoundRun } from '../engine/round.ts';
+import type { NextStep, Outcome, RoundSetup } from '../engine/types.ts';
 
+interface HandOptions {
+  ruleset: string;
+  cards: string;
+  actions?: string;
+  boxes?: string;
+  stakes?: string;
+  json?: boolean;
+}
+
+/**
+ * `tableside hand`: deals one round from the given cards, in shoe order,
+ * through the ruleset's engine (no burn, no shoe state) and prints who got
+ * which card and the result of every bet. Generic over GameEngine: any game
+ * in the engine registry works unchanged.
+ */
 export function register(program: Command): void {
-  registerNotYet(program, 'hand', 'deal one round from given cards and print the outcome');
+  program
+    .command('hand')
+    .description('deal one round from given cards and print the outcome (settles disputes)')
+    .requiredOption('--ruleset <name>', 'ruleset, as listed by `tableside rulesets`')
+    .requiredOption('--cards <cards>', 'cards in shoe order, e.g. "9H 2C TD 7S"')
+    .option(
+      '--actions <decisions>',
+      'decisions in order, SEAT:ACTION, e.g. "box1:double box2:stand"; a card drawn while a box decides is a hit',
+    )
+    .option('--boxes <list>', 'boxes in play, e.g. 1,3 (games with boxes; default 1)')
+    .option('--stakes <list>', 'stakes per bet for amount-dependent rules, e.g. "box:1.war=10 box:1.poker=20"')
+    .option('--json', 'print the outcome as JSON')
+    .addHelpText(
+      'after',
+      `
+Decisions (--actions): SEAT:ACTION separated by spaces, SEAT is boxN or dealer.
+Actions: hit stand double split surrender insurance no_insurance even_money
+(and the poker games' fold bet check raise exchange buy). Decisions are taken
+in order as each seat comes to decide; when a seat is deciding and the next
+decision listed is someone else's, the next card is that seat's hit, as at
+the table where the shoe cannot see a decision. After a split, decisions apply
+to the hand being played.
+
+Examples:
+  tableside hand --ruleset tdc-baccarat-no-commission --cards "9H 2C TD 7S"
+  tableside hand --ruleset tdc-blackjack --boxes 1,2 --cards "TS 9H 6D 5C 7S 3H TC" --actions "box1:stand box2:double"`,
+    )
+    .action(async (options: HandOptions) => {
+      try {
+        await runHand(options);
+      } catch (error) {
+        process.stderr.write(`tableside hand: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+      }
+    });
+}
+
+async function runHand(options: HandOptions): Promise<void> {
+  const [{ parseCards, isStandardCard }, { getRuleset }, { createEngine }, round] = await Promise.all([
+    import('../../device-protocol/cards.ts'),
+    import('../engine/rulesets/index.ts'),
+    import('../engine/games.ts'),
+    import('../engine/round.ts'),
+  ]);
+  const ruleset = getRuleset(options.ruleset);
+  const cards = parseCards(options.cards).map((card) => {
+    if (!isStandardCard(card)) throw new Error(`${card}: a joker is a marker, it is never dealt to a hand`);
+    return card;
+  });
+  if (cards.length === 0) throw new Error('--cards is empty: give the cards in shoe order, e.g. "9H 2C TD 7S"');
+  const decisions = options.actions ? round.parseDecisions(options.actions) : [];
+  const setup: RoundSetup = {
+    ...(options.boxes === undefined ? {} : { boxes: parseBoxes(options.boxes) }),
+    ...(options.stakes === undefined ? {} : { stakes: parseStakes(options.stakes) }),
+  };
+  const engine = createEngine(ruleset);
+  const run = round.playRound(engine, setup, cards, decisions);
+  if (run.stoppedAt.kind !== 'complete') {
+    const need = describeWaiting(run.stoppedAt);
+    if (options.json) {
+      process.stdout.write(
+        `${JSON.stringify({ ruleset: ruleset.name, complete: false, next: run.stoppedAt, dealt: run.dealt }, null, 2)}\n`,
+      );
+    } else {
+      process.stdout.write(formatDealt(run.dealt));
+    }
+    process.stderr.write(`tableside hand: the round is not complete after ${cards.length} cards: ${need}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const outcome = engine.outcome(run.state);
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({ ruleset: ruleset.name, complete: true, ...outcome, dealt: run.dealt }, null, 2)}\n`,
+    );
+    return;
+  }
+  process.stdout.write(`ruleset ${ruleset.name} (${ruleset.game})\n`);
+  process.stdout.write(formatDealt(run.dealt));
+  process.stdout.write(formatOutcome(outcome, run));
+}
+
+function describeWaiting(step: NextStep): string {
+  if (step.kind === 'card') {
+    const hand = step.hand === undefined ? '' : ` hand ${step.hand + 1}`;
+    return `the next card is for ${step.to}${hand}${step.purpose ? ` (${step.purpose})` : ''}, face ${step.face}`;
+  }
+  if (step.kind === 'decision') {
+    const hand = step.hand === undefined ? '' : ` hand ${step.hand + 1}`;
+    return `${step.seat}${hand} must decide: ${step.options.join(', ')} (give it with --actions, e.g. "${seatToken(step.seat)}:${step.options[0]}")`;
+  }
+  return 'complete';
+}
+
+function seatToken(seat: string): string {
+  return seat.startsWith('box:') ? `box${seat.slice(4)}` : seat;
+}
+
+function parseBoxes(text: string): number[] {
+  return text.split(/[\s,]+/).filter(Boolean).map((token) => {
+    const box = Number(token);
+    if (!Number.isInteger(box) || box < 1) {
+      throw new Error(`bad box ${JSON.stringify(token)} in --boxes: expected box numbers like 1,3`);
+    }
+    return box;
+  });
+}
+
+function parseStakes(text: string): Record<string, number> {
+  const stakes: Record<string, number> = {};
+  for (const token of text.split(/[\s,;]+/).filter(Boolean)) {
+    const match = /^([a-z0-9:._-]+)=(\d+(?:\.\d+)?)$/i.exec(token);
+    if (!match) throw new Error(`bad stake ${JSON.stringify(token)} in --stakes: expected BET=AMOUNT like box:1.war=10`);
+    stakes[match[1]!] = Number(match[2]);
+  }
+  return stakes;
+}
+
+function formatDealt(dealt: readonly DealtCard[]): string {
+  const lines = dealt.map((d, index) => {
+    const to = `${d.to}${d.hand === undefined || d.hand === 0 ? '' : ` hand ${d.hand + 1}`}`;
+    const notes = [d.face === 'down' ? 'face down' : '', d.implied ? `${d.implied} implied` : '', d.purpose ?? '']
+      .filter(Boolean)
+      .join('; ');
+    return `  ${String(index + 1).padStart(2)}  ${d.card}  ${to.padEnd(14)}${notes}`;
+  });
+  return `cards\n${lines.join('\n')}\n`;
+}
+
+function formatResult(result: number): string {
+  if (result === 0) return '0 (push)';
+  if (result > 0) return `+${round(result)} (wins ${round(result)} × stake)`;
+  return `${round(result)} (loses${result === -1 ? '' : ` ${round(-result)} ×`} stake)`;
+}
+
+function round(value: number): string {
+  return String(Math.round(value * 1e6) / 1e6);
+}
+
+interface HandDetail {
+  cards: readonly StandardCard[];
+  total?: number;
+  natural?: boolean;
+}
+
+function formatOutcome(outcome: Outcome, _run: RoundRun<unknown>): string {
+  const lines: string[] = [];
+  if (outcome.game === 'punto-banco') {
+    for (const side of ['player', 'banker'] as const) {
+      const hand = outcome[side] as HandDetail;
+      lines.push(
+        `${side.padEnd(7)} ${hand.cards.join(' ').padEnd(9)} total ${hand.total}${hand.natural ? '  natural' : ''}`,
+      );
+    }
+    lines.push(`winner  ${String(outcome.winner)}   (${String(outcome.announcement)})`);
+  } else {
+    for (const [key, value] of Object.entries(outcome)) {
+      if (key === 'game' || key === 'bets') continue;
+      lines.push(`${key}: ${summarise(value)}`);
+    }
+  }
+  const offered = Array.isArray(outcome.offered) ? new Set<string>(outcome.offered as string[]) : undefined;
+  lines.push('bets (result × stake)');
+  const width = Math.max(...Object.keys(outcome.bets).map((name) => name.length));
+  for (const [name, result] of Object.entries(outcome.bets)) {
+    const absent = offered && !offered.has(name) ? '   [not on this layout]' : '';
+    lines.push(`  ${name.padEnd(width)}  ${formatResult(result)}${absent}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function summarise(value: unknown): string {
+  if (Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null)) {
+    return `\n${value.map((item) => `  ${JSON.stringify(item)}`).join('\n')}`;
+  }
+  return JSON.stringify(value);
 }

@@ -1,6 +1,95 @@
-import type { Command } from 'commander';
-import { registerNotYet } from './not-yet.ts';
+import { type Command, InvalidArgumentError } from 'commander';
+import { isJournalError } from '../journal/errors.ts';
+import { readJournalRecords } from '../journal/journal.ts';
+import type { JournalRecord } from '../journal/record.ts';
+import { verifyJournalDir } from '../journal/verify.ts';
 
 export function register(program: Command): void {
-  registerNotYet(program, 'journal', 'verify a table journal');
+  const journal = program.command('journal').description('verify or read a table journal');
+
+  journal
+    .command('verify')
+    .description('check the hash chain; exit 0 when intact, 1 with every finding otherwise')
+    .argument('<dir>', 'journal folder (journal.dir of the config)')
+    .option('--json', 'print the report as JSON')
+    .option(
+      '--expect-last-seq <seq>',
+      'the journal must reach this seq (e.g. the last seq a consumer saw)',
+      parseSeq,
+    )
+    .action(async (dir: string, options: { json?: boolean; expectLastSeq?: number }) => {
+      let report: Awaited<ReturnType<typeof verifyJournalDir>>;
+      try {
+        report = await verifyJournalDir(
+          dir,
+          options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq },
+        );
+      } catch (error) {
+        process.stderr.write(`tableside journal verify: cannot read ${dir}: ${String(error)}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      if (report.files === 0) {
+        process.stderr.write(
+          `tableside journal verify: no journal files (journal-NNNNNN.jsonl) in ${dir}\n`,
+        );
+        process.exitCode = 1;
+        return;
+      }
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      } else {
+        const range =
+          report.firstSeq === undefined
+            ? 'no records'
+            : `seq ${report.firstSeq}..${report.lastSeq}`;
+        process.stdout.write(
+          `${report.ok ? 'OK' : 'BROKEN'}: ${report.files} file(s), ${report.records} record(s), ${range}\n`,
+        );
+        for (const finding of report.findings) {
+          const seq = finding.seq === undefined ? '' : ` seq ${finding.seq}`;
+          process.stdout.write(
+            `${finding.problem.padEnd(10)} ${finding.file}:${finding.line} (byte ${finding.offset})${seq}: ${finding.message}\n`,
+          );
+        }
+      }
+      if (!report.ok) process.exitCode = 1;
+    });
+
+  journal
+    .command('show')
+    .description('print journal records, one per line')
+    .argument('<dir>', 'journal folder')
+    .option('--from <seq>', 'first seq to show', parseSeq, 1)
+    .option('--kind <kind>', 'only input, event or meta records')
+    .option('--json', 'print the raw JSON records (one per line)')
+    .action(async (dir: string, options: { from: number; kind?: string; json?: boolean }) => {
+      try {
+        for await (const record of readJournalRecords(dir, options.from)) {
+          if (options.kind && record.kind !== options.kind) continue;
+          process.stdout.write(`${options.json ? JSON.stringify(record) : describe(record)}\n`);
+        }
+      } catch (error) {
+        const reason = isJournalError(error) ? error.message : String(error);
+        process.stderr.write(`tableside journal show: ${reason}\n`);
+        process.exitCode = 1;
+      }
+    });
+}
+
+function parseSeq(text: string): number {
+  const seq = Number(text);
+  if (!Number.isSafeInteger(seq) || seq < 0) {
+    throw new InvalidArgumentError(`expected a sequence number, got ${text}`);
+  }
+  return seq;
+}
+
+function describe(record: JournalRecord): string {
+  const { t, type, ...rest } = record.data as Record<string, unknown>;
+  const what = String(t ?? type ?? '?');
+  const detail = Object.entries(rest)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' ');
+  return `${String(record.seq).padStart(7)}  ${new Date(record.ts).toISOString()}  ${record.kind.padEnd(5)}  ${what}${detail ? `  ${detail}` : ''}`;
 }

@@ -34,6 +34,8 @@ export type Action =
 export interface Decision {
   readonly seat: Seat;
   readonly action: Action;
+  /** Split hand index within a box (0 for the first hand); absent means the hand awaiting. */
+  readonly hand?: number;
   /** Positions (0-based) of the cards to exchange, for draw games. */
   readonly cards?: readonly number[];
 }
@@ -47,12 +49,25 @@ export type NextStep =
       readonly hand?: number;
       /** How the card is to be dealt: the dealer's hole card is `down`. */
       readonly face: Face;
+      /** What the card is, for people: `player third card`, `box 3 double card`, ... */
+      readonly purpose?: string;
     }
   | {
       readonly kind: 'decision';
       readonly seat: Seat;
       readonly hand?: number;
       readonly options: readonly Action[];
+      /**
+       * The decision a card drawn from the shoe now stands for (`hit`, or
+       * `next` where the next phase simply starts with a card). The shoe
+       * cannot see a decision, so the table session infers it from the card:
+       * apply `decide({ seat, hand, action: onCard })`, then `deal(card)`
+       * (engine/round.ts `dealInferred` does both). Absent when a card now
+       * would be a misdeal.
+       */
+      readonly onCard?: Action;
+      /** What is being decided, for people. */
+      readonly purpose?: string;
     }
   | { readonly kind: 'complete' };
 
@@ -74,7 +89,8 @@ export interface RoundSetup {
   readonly stakes?: Readonly<Record<string, number>>;
 }
 
-export interface GameEngine<State> {
+/** `O` narrows the outcome for callers that know the game; it defaults to the generic Outcome. */
+export interface GameEngine<State, O extends Outcome = Outcome> {
   readonly game: string;
   /** A new round; throws EngineError when the setup breaks the ruleset (too many boxes, ...). */
   start(setup: RoundSetup): State;
@@ -85,7 +101,7 @@ export interface GameEngine<State> {
   /** A decision; throws EngineError naming what is legal when it is not. */
   decide(state: State, decision: Decision): State;
   /** The outcome; throws EngineError when the round is not complete. */
-  outcome(state: State): Outcome;
+  outcome(state: State): O;
   /** A JSON snapshot of the visible table (cards dealt so far), for displays. */
   view(state: State): Readonly<Record<string, unknown>>;
 }

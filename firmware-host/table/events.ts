@@ -27,7 +27,13 @@ export type AlarmKind =
   | 'unexpected_card'
   | 'illegal_action'
   | 'device_quarantined'
-  | 'device_fault';
+  | 'device_fault'
+  /** A `round` record after the shoe ended (cut card, last hand, reshuffle required). */
+  | 'round_after_shoe_end'
+  /** A round dealt from a deck that already served a round, where every round needs a fresh shuffle (000 § 7; 001 § 4). */
+  | 'missing_shuffle'
+  /** A `shuffle` record declaring decks the ruleset does not allow. */
+  | 'wrong_shoe';
 
 export type DomainEvent =
   | { type: 'shoe_start'; decks: number; backs: string[]; cards: number }
@@ -42,9 +48,15 @@ export type DomainEvent =
       index?: number;
       hand?: number;
     }
-  | { type: 'result'; round: number; outcome: Record<string, unknown> }
-  | { type: 'last_hand'; reason: string }
-  | { type: 'shoe_end'; reason: string }
+  | {
+      type: 'result';
+      round: number;
+      outcome: Record<string, unknown>;
+      /** Boxes voided during the round (a box-only misdeal): their bets in `outcome` do not stand. */
+      voided?: number[];
+    }
+  | { type: 'last_hand'; reason: string; rule?: string }
+  | { type: 'shoe_end'; reason: string; rule?: string }
   | { type: 'hand_voided'; reason: string; boxes: number[] | 'all'; rule?: string }
   | { type: 'reshuffle_required'; reason: string; rule?: string }
   | { type: 'alarm'; kind: AlarmKind; message: string; [detail: string]: unknown };

@@ -52,6 +52,24 @@ export const voidRecord = z.object({
   ...common,
 });
 
+/**
+ * A misdeal the shoe cannot see, reported by the dealer console, a table
+ * reader or the supervisor: a seat holding the wrong number of cards, or a
+ * dealer card shown before its time. `box` absent means the dealer; `cards`
+ * is how many the seat actually holds; `correctable` is the supervisor's
+ * finding that the dealer can take the right number of cards without
+ * changing the sequence (the Hold'em Bonus exception, 001 "Errores e
+ * infracciones" d).
+ */
+export const misdealRecord = z.object({
+  t: z.literal('misdeal'),
+  kind: z.enum(['wrong_card_count', 'dealer_card_exposed']),
+  box: z.number().int().min(1).max(7).optional(),
+  cards: z.number().int().min(0).max(52).optional(),
+  correctable: z.boolean().optional(),
+  ...common,
+});
+
 export const tableLogRecord = z.discriminatedUnion('t', [
   shuffleRecord,
   roundRecord,
@@ -59,6 +77,7 @@ export const tableLogRecord = z.discriminatedUnion('t', [
   cutRecord,
   actionRecord,
   voidRecord,
+  misdealRecord,
 ]);
 
 export type TableLogRecord = z.infer<typeof tableLogRecord>;
@@ -67,3 +86,4 @@ export type RoundRecord = z.infer<typeof roundRecord>;
 export type CardRecord = z.infer<typeof cardRecord>;
 export type ActionRecord = z.infer<typeof actionRecord>;
 export type VoidRecord = z.infer<typeof voidRecord>;
+export type MisdealRecord = z.infer<typeof misdealRecord>;

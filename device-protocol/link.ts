@@ -1,0 +1,631 @@
+/**
+ * The link session: reliable delivery over one line, as a pure state
+ * machine (PROTOCOL.md § Link). No I/O and no clock: every input carries
+ * `now` (milliseconds, any monotonic origin) and returns the actions the
+ * caller must carry out, in order (write `send.line` to the port, hand
+ * `deliver.message` on, ...). Call `tick(now)` by `nextDeadline()` at the
+ * latest so that retransmissions happen.
+ *
+ * Rules, in short:
+ * - every received frame but ACK and NAK is ACKed (unknown TYPE included:
+ *   ACKed and reported `unsupported`); the ACK of the types in `deferAck`
+ *   waits for `ack(seq)` (the host ACKs a CARD once its journal record is
+ *   durable), so the device retransmits until then;
+ * - a bad CRC, a malformed or an over-long line is answered by a NAK;
+ * - a frame already seen (its seq is in the peer's window of recent seqs)
+ *   is ACKed again but not delivered; a peer HELLO empties that window,
+ *   because a device that restarted starts its seqs over;
+ * - own frames are retransmitted after `ackTimeoutMs` (times
+ *   `backoffFactor` per attempt), at most `maxAttempts` transmissions, then
+ *   reported `failed`; a NAK naming an unacknowledged frame resends it now;
+ * - at most `maxInFlight` event frames are unacknowledged at once (1, stop
+ *   and wait, keeps events in order); HELLO, PING and PONG bypass that queue;
+ * - a device (any local talker but HO) holds its events until the host has
+ *   ACKed its HELLO, and sends HELLO again when the host NAKs with `hello`;
+ * - the host answers events from a device that has not said HELLO with a
+ *   NAK `hello` (unless `requirePeerHello` is false); it never has to send
+ *   its own HELLO.
+ */
+import { z } from 'zod';
+import { ProtocolError } from './errors.ts';
+import { FrameDecoder, framerOptionsSchema } from './frame-decoder.ts';
+import {
+  type DiscardReason,
+  encodeFrame,
+  type Frame,
+  type FrameEvent,
+  isFrameType,
+  nextSeq,
+  type Talker,
+  TALKERS,
+} from './frame.ts';
+import {
+  decodeMessage,
+  type HelloMessage,
+  type Message,
+  messageFrame,
+} from './messages.ts';
+
+export const linkOptionsSchema = z
+  .object({
+    /** Who we are on the wire: `HO` for the host, `SH`/`SF`/`RD` for a device (simulator). */
+    localTalker: z.enum(TALKERS),
+    /** The one talker expected on this line; frames from others are discarded. Unset: any but our own. */
+    peerTalker: z.enum(TALKERS).optional(),
+    /** Wait this long for an ACK before sending again. */
+    ackTimeoutMs: z.number().int().min(1).max(600_000).default(500),
+    /** Each retransmission waits `backoffFactor` times longer than the one before. */
+    backoffFactor: z.number().min(1).max(10).default(1.5),
+    /** Transmissions of one frame, the first included, before it is reported failed. */
+    maxAttempts: z.number().int().min(1).max(100).default(5),
+    /** Unacknowledged event frames at once; 1 (stop and wait) keeps events in order. */
+    maxInFlight: z.number().int().min(1).max(32).default(1),
+    /** Frames waiting to be sent; past this, `send` reports `failed` with `queue_full`. */
+    maxQueued: z.number().int().min(1).max(4096).default(1024),
+    /** Recent seqs remembered per peer to drop duplicates; far below the 65536 wrap. */
+    dedupeWindow: z.number().int().min(1).max(4096).default(128),
+    /** Types whose ACK waits for `ack(seq)`, e.g. `['CARD']` on the host. */
+    deferAck: z
+      .array(z.string().refine(isFrameType, 'expected an upper-case TYPE'))
+      .default([]),
+    /** Host only: NAK a device's events (`hello`) until it has sent HELLO. */
+    requirePeerHello: z.boolean().default(true),
+    /** Answer PING with PONG (the PING is delivered too). */
+    answerPing: z.boolean().default(true),
+    /** First seq this side sends. */
+    initialSeq: z.number().int().min(0).max(65535).default(0),
+    /** For `receiveBytes`. */
+    framer: framerOptionsSchema.default({ maxLineBytes: 250 }),
+  })
+  .strict()
+  .refine((options) => options.peerTalker !== options.localTalker, {
+    message: 'peerTalker must differ from localTalker',
+    path: ['peerTalker'],
+  });
+
+export type LinkOptions = z.input<typeof linkOptionsSchema>;
+export type ResolvedLinkOptions = z.output<typeof linkOptionsSchema>;
+
+export function resolveLinkOptions(options: LinkOptions): ResolvedLinkOptions {
+  const parsed = linkOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    throw new ProtocolError('bad_options', `bad link options: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+/** Why the link dropped something it received. */
+export type LinkDiscardReason =
+  | DiscardReason
+  /** Seq already delivered (a retransmission whose ACK was lost): ACKed again, not delivered. */
+  | 'duplicate'
+  /** From a talker other than the peer, or our own talker echoed back. */
+  | 'wrong_talker'
+  /** An event from a device that has not said HELLO: NAKed with `hello`. */
+  | 'hello_required'
+  /** An ACK or NAK whose fields do not decode. */
+  | 'bad_control';
+
+export type LinkAction =
+  /** Write `line` (CR LF included) to the line. `attempt` counts from 1. */
+  | {
+      readonly kind: 'send';
+      readonly line: string;
+      readonly seq: number;
+      readonly type: string;
+      readonly attempt: number;
+    }
+  /**
+   * A new message from the peer. With `ack: 'deferred'` nothing was ACKed
+   * yet: call `ack(seq, talker)` once it is safely stored.
+   */
+  | {
+      readonly kind: 'deliver';
+      readonly talker: Talker;
+      readonly seq: number;
+      readonly message: Message;
+      readonly ack: 'sent' | 'deferred';
+    }
+  /** A valid frame of a TYPE this version does not know; ACKed. */
+  | { readonly kind: 'unsupported'; readonly talker: Talker; readonly seq: number; readonly frame: Frame }
+  /** A valid frame of a known TYPE with bad fields or from a talker that may not send it; ACKed. */
+  | {
+      readonly kind: 'invalid';
+      readonly talker: Talker;
+      readonly seq: number;
+      readonly frame: Frame;
+      readonly error: string;
+    }
+  | {
+      readonly kind: 'discarded';
+      readonly reason: LinkDiscardReason;
+      readonly detail: string;
+      readonly raw?: string;
+      readonly talker?: Talker;
+      readonly seq?: number;
+    }
+  /** The peer ACKed our frame. */
+  | { readonly kind: 'acked'; readonly seq: number; readonly type: string }
+  /** Our frame was given up: no ACK after `maxAttempts` transmissions, or the queue was full. */
+  | {
+      readonly kind: 'failed';
+      readonly seq: number;
+      readonly type: string;
+      readonly reason: 'no_ack' | 'queue_full';
+      readonly attempts: number;
+    }
+  /** The peer refused one of our frames (or a frame it could not read, without seq). */
+  | { readonly kind: 'nak_received'; readonly seq?: number; readonly reason: string };
+
+export interface LinkStats {
+  sent: number;
+  retransmitted: number;
+  acked: number;
+  failed: number;
+  received: number;
+  delivered: number;
+  duplicates: number;
+  naksSent: number;
+  naksReceived: number;
+  discarded: Record<LinkDiscardReason, number>;
+}
+
+interface Outgoing {
+  readonly seq: number;
+  readonly type: string;
+  readonly line: string;
+  /** Control frames (HELLO, PING, PONG) bypass the in-flight limit and the HELLO gate. */
+  readonly control: boolean;
+  attempts: number;
+  lastSentAt: number;
+}
+
+interface PeerState {
+  /** Recent seqs, oldest first; the value says whether the ACK is still owed by `ack()`. */
+  readonly window: Map<number, 'acked' | 'pending'>;
+  hello?: HelloMessage;
+}
+
+const CONTROL_TYPES = new Set<string>(['HELLO', 'PING', 'PONG']);
+/** What a device may send the host before its HELLO was seen. */
+const BEFORE_HELLO_TYPES = new Set<string>(['HELLO', 'PING', 'PONG']);
+
+export class LinkSession {
+  readonly options: ResolvedLinkOptions;
+  readonly #isHost: boolean;
+  readonly #deferAck: Set<string>;
+  readonly #decoder: FrameDecoder;
+  #seq: number;
+  /** Unacknowledged frames by seq, in transmission order. */
+  readonly #inFlight = new Map<number, Outgoing>();
+  /** Frames not yet transmitted, in order. */
+  #queue: Outgoing[] = [];
+  readonly #peers = new Map<Talker, PeerState>();
+  /** Device side: where our HELLO stands, and the HELLO to send again on a NAK `hello`. */
+  #helloState: 'none' | 'sent' | 'acked' = 'none';
+  #hello: HelloMessage | undefined;
+  readonly #stats: LinkStats;
+
+  /** Throws ProtocolError `bad_options` on bad options. */
+  constructor(options: LinkOptions) {
+    this.options = resolveLinkOptions(options);
+    this.#isHost = this.options.localTalker === 'HO';
+    this.#deferAck = new Set(this.options.deferAck);
+    this.#decoder = new FrameDecoder(this.options.framer);
+    this.#seq = this.options.initialSeq;
+    const discarded = {} as Record<LinkDiscardReason, number>;
+    for (const reason of [
+      'bad_crc',
+      'too_long',
+      'malformed',
+      'no_start',
+      'duplicate',
+      'wrong_talker',
+      'hello_required',
+      'bad_control',
+    ] as const) {
+      discarded[reason] = 0;
+    }
+    this.#stats = {
+      sent: 0,
+      retransmitted: 0,
+      acked: 0,
+      failed: 0,
+      received: 0,
+      delivered: 0,
+      duplicates: 0,
+      naksSent: 0,
+      naksReceived: 0,
+      discarded,
+    };
+  }
+
+  get stats(): LinkStats {
+    return structuredClone(this.#stats);
+  }
+
+  /** Device side: whether the host has ACKed our HELLO, so that events flow. */
+  get helloAcknowledged(): boolean {
+    return this.#helloState === 'acked';
+  }
+
+  /** The HELLO a peer sent last, if any. */
+  peerHello(talker?: Talker): HelloMessage | undefined {
+    const key = talker ?? this.options.peerTalker;
+    if (key !== undefined) return this.#peers.get(key)?.hello;
+    for (const peer of this.#peers.values()) if (peer.hello !== undefined) return peer.hello;
+    return undefined;
+  }
+
+  /** Frames sent and not yet ACKed, plus frames waiting to be sent. */
+  get pending(): { inFlight: number; queued: number } {
+    return { inFlight: this.#inFlight.size, queued: this.#queue.length };
+  }
+
+  /** When `tick` must be called next at the latest; undefined when nothing waits for an ACK. */
+  nextDeadline(): number | undefined {
+    let deadline: number | undefined;
+    for (const entry of this.#inFlight.values()) {
+      const due = entry.lastSentAt + this.#timeout(entry.attempts);
+      if (deadline === undefined || due < deadline) deadline = due;
+    }
+    return deadline;
+  }
+
+  /**
+   * Queues a message to the peer. Throws ProtocolError when the message is
+   * bad or our talker may not send it (a caller bug), and for ACK/NAK, which
+   * only the session sends. The `send` action appears now or once the
+   * message may go (in-flight limit, device HELLO gate).
+   */
+  send(message: Message, now: number): LinkAction[] {
+    if (message.type === 'ACK' || message.type === 'NAK') {
+      throw new ProtocolError('bad_message', `${message.type} is sent by the link session itself`);
+    }
+    const seq = this.#allocateSeq();
+    const line = encodeFrame(messageFrame(this.options.localTalker, seq, message));
+    return this.#enqueue({ seq, type: message.type, line, message }, now);
+  }
+
+  /**
+   * Sends a frame of any TYPE with raw fields, unchecked beyond the grammar:
+   * for simulators and tests (e.g. a TYPE the peer does not know).
+   */
+  sendRaw(type: string, fields: readonly string[], now: number): LinkAction[] {
+    if (type === 'ACK' || type === 'NAK') {
+      throw new ProtocolError('bad_message', `${type} is sent by the link session itself`);
+    }
+    const seq = this.#allocateSeq();
+    const line = encodeFrame({ talker: this.options.localTalker, seq, type, fields });
+    return this.#enqueue({ seq, type, line }, now);
+  }
+
+  /** Feeds raw bytes from the line (the session frames them itself). */
+  receiveBytes(chunk: Uint8Array | string, now: number): LinkAction[] {
+    const actions: LinkAction[] = [];
+    for (const event of this.#decoder.push(chunk)) actions.push(...this.receive(event, now));
+    return actions;
+  }
+
+  /** Feeds one framer event (from `Framer`, `FrameDecoder` or `scanLine`). */
+  receive(event: FrameEvent, now: number): LinkAction[] {
+    if (event.kind === 'discard') {
+      const actions: LinkAction[] = [this.#discarded(event.reason, event.detail, event)];
+      // Garbage without a `$` is line noise, not a frame anyone expects an answer to.
+      if (event.reason !== 'no_start') actions.push(this.#nak(event.seq, event.reason));
+      return actions;
+    }
+    const frame = event.frame;
+    this.#stats.received++;
+    if (
+      frame.talker === this.options.localTalker ||
+      (this.options.peerTalker !== undefined && frame.talker !== this.options.peerTalker)
+    ) {
+      return [
+        this.#discarded('wrong_talker', `frame from ${frame.talker} on this line`, {
+          talker: frame.talker,
+          seq: frame.seq,
+        }),
+      ];
+    }
+    if (frame.type === 'ACK' || frame.type === 'NAK') return this.#receiveControl(frame, now);
+    return this.#receiveReliable(frame, now);
+  }
+
+  /**
+   * ACKs a message delivered with `ack: 'deferred'`, once the caller has
+   * made it durable. Unknown seqs (already ACKed, or forgotten because the
+   * peer said HELLO again) are ignored: returns no action.
+   */
+  ack(seq: number, talker?: Talker): LinkAction[] {
+    const peer = this.#findPending(seq, talker);
+    if (peer === undefined) return [];
+    peer.window.set(seq, 'acked');
+    return [this.#ackFrame(seq)];
+  }
+
+  /**
+   * Refuses a message delivered with `ack: 'deferred'` (e.g. the journal
+   * could not store it): NAKs it and forgets its seq, so the peer's
+   * retransmission is delivered again.
+   */
+  reject(seq: number, reason: string, talker?: Talker): LinkAction[] {
+    const peer = this.#findPending(seq, talker);
+    if (peer === undefined) return [];
+    peer.window.delete(seq);
+    return [this.#nak(seq, reason)];
+  }
+
+  /** Retransmits what timed out and gives up on what ran out of attempts. */
+  tick(now: number): LinkAction[] {
+    const actions: LinkAction[] = [];
+    for (const entry of [...this.#inFlight.values()]) {
+      if (now - entry.lastSentAt < this.#timeout(entry.attempts)) continue;
+      actions.push(...this.#retransmit(entry, now));
+    }
+    actions.push(...this.#pump(now));
+    return actions;
+  }
+
+  #timeout(attempts: number): number {
+    return Math.round(this.options.ackTimeoutMs * this.options.backoffFactor ** Math.max(0, attempts - 1));
+  }
+
+  #allocateSeq(): number {
+    let seq = this.#seq;
+    // Only with 65536 frames outstanding could a seq still be in use; skip it.
+    while (this.#inFlight.has(seq) || this.#queue.some((entry) => entry.seq === seq)) seq = nextSeq(seq);
+    this.#seq = nextSeq(seq);
+    return seq;
+  }
+
+  #enqueue(
+    frame: { seq: number; type: string; line: string; message?: Message },
+    now: number,
+  ): LinkAction[] {
+    if (this.#queue.length >= this.options.maxQueued) {
+      this.#stats.failed++;
+      return [{ kind: 'failed', seq: frame.seq, type: frame.type, reason: 'queue_full', attempts: 0 }];
+    }
+    const entry: Outgoing = {
+      seq: frame.seq,
+      type: frame.type,
+      line: frame.line,
+      control: CONTROL_TYPES.has(frame.type),
+      attempts: 0,
+      lastSentAt: now,
+    };
+    if (frame.message?.type === 'HELLO' && !this.#isHost) {
+      this.#hello = frame.message;
+      this.#helloState = 'sent';
+    }
+    this.#queue.push(entry);
+    return this.#pump(now);
+  }
+
+  /** Transmits queued frames as far as the in-flight limit and the HELLO gate allow. */
+  #pump(now: number): LinkAction[] {
+    const actions: LinkAction[] = [];
+    const eventsMayFlow = this.#isHost || this.#helloState === 'acked';
+    let eventsInFlight = 0;
+    for (const entry of this.#inFlight.values()) if (!entry.control) eventsInFlight++;
+    const waiting: Outgoing[] = [];
+    let blocked = false;
+    for (const entry of this.#queue) {
+      // Events keep their order: once one must wait, the ones after it wait too.
+      const go =
+        entry.control ||
+        (!blocked && eventsMayFlow && eventsInFlight < this.options.maxInFlight);
+      if (!go) {
+        if (!entry.control) blocked = true;
+        waiting.push(entry);
+        continue;
+      }
+      if (!entry.control) eventsInFlight++;
+      entry.attempts = 1;
+      entry.lastSentAt = now;
+      this.#inFlight.set(entry.seq, entry);
+      this.#stats.sent++;
+      actions.push({ kind: 'send', line: entry.line, seq: entry.seq, type: entry.type, attempt: 1 });
+    }
+    this.#queue = waiting;
+    return actions;
+  }
+
+  #retransmit(entry: Outgoing, now: number): LinkAction[] {
+    if (entry.attempts >= this.options.maxAttempts) {
+      this.#inFlight.delete(entry.seq);
+      this.#stats.failed++;
+      if (entry.type === 'HELLO' && this.#helloState === 'sent') this.#helloState = 'none';
+      return [
+        { kind: 'failed', seq: entry.seq, type: entry.type, reason: 'no_ack', attempts: entry.attempts },
+      ];
+    }
+    entry.attempts++;
+    entry.lastSentAt = now;
+    this.#stats.sent++;
+    this.#stats.retransmitted++;
+    return [
+      { kind: 'send', line: entry.line, seq: entry.seq, type: entry.type, attempt: entry.attempts },
+    ];
+  }
+
+  #receiveControl(frame: Frame, now: number): LinkAction[] {
+    const decoded = decodeMessage(frame);
+    if (decoded.kind !== 'message') {
+      const detail = decoded.kind === 'invalid' ? decoded.error : 'unsupported';
+      return [this.#discarded('bad_control', detail, { talker: frame.talker, seq: frame.seq })];
+    }
+    const message = decoded.message;
+    if (message.type === 'ACK') {
+      const entry = this.#inFlight.get(message.ackedSeq);
+      if (entry === undefined) return []; // a late or repeated ACK
+      this.#inFlight.delete(entry.seq);
+      this.#stats.acked++;
+      const actions: LinkAction[] = [{ kind: 'acked', seq: entry.seq, type: entry.type }];
+      if (entry.type === 'HELLO' && !this.#isHost && this.#helloState === 'sent') {
+        this.#helloState = 'acked';
+      }
+      actions.push(...this.#pump(now));
+      return actions;
+    }
+    if (message.type !== 'NAK') return [];
+    this.#stats.naksReceived++;
+    const actions: LinkAction[] = [
+      message.nakedSeq === undefined
+        ? { kind: 'nak_received', reason: message.reason }
+        : { kind: 'nak_received', seq: message.nakedSeq, reason: message.reason },
+    ];
+    if (message.reason === 'hello' && !this.#isHost) {
+      actions.push(...this.#helloAgain(now));
+      return actions;
+    }
+    const targets =
+      message.nakedSeq === undefined
+        ? [...this.#inFlight.values()]
+        : [this.#inFlight.get(message.nakedSeq)].filter((entry) => entry !== undefined);
+    for (const entry of targets) actions.push(...this.#retransmit(entry, now));
+    actions.push(...this.#pump(now));
+    return actions;
+  }
+
+  /** The host has not seen our HELLO (it restarted): events wait again, HELLO goes first. */
+  #helloAgain(now: number): LinkAction[] {
+    const hello = this.#hello;
+    if (hello === undefined) return [];
+    const unsent: Outgoing[] = [];
+    for (const entry of this.#inFlight.values()) {
+      if (entry.control) continue;
+      this.#inFlight.delete(entry.seq);
+      entry.attempts = 0;
+      unsent.push(entry);
+    }
+    for (const entry of this.#inFlight.values()) {
+      if (entry.type === 'HELLO') this.#inFlight.delete(entry.seq);
+    }
+    this.#queue = [...unsent, ...this.#queue.filter((entry) => entry.type !== 'HELLO')];
+    return this.send(hello, now);
+  }
+
+  #receiveReliable(frame: Frame, now: number): LinkAction[] {
+    const peer = this.#peer(frame.talker);
+    const decoded = decodeMessage(frame);
+    const isHello = decoded.kind === 'message' && decoded.message.type === 'HELLO';
+    const seen = peer.window.get(frame.seq);
+    // A HELLO is never a duplicate: a restarted device starts its seqs over.
+    if (seen !== undefined && !isHello) {
+      this.#stats.duplicates++;
+      const actions: LinkAction[] = [
+        this.#discarded('duplicate', `seq ${frame.seq} already received`, {
+          talker: frame.talker,
+          seq: frame.seq,
+        }),
+      ];
+      // Its ACK was lost: send it again, unless the caller still owes it.
+      if (seen === 'acked') actions.unshift(this.#ackFrame(frame.seq));
+      return actions;
+    }
+    if (
+      this.#isHost &&
+      this.options.requirePeerHello &&
+      peer.hello === undefined &&
+      !BEFORE_HELLO_TYPES.has(frame.type)
+    ) {
+      return [
+        this.#discarded('hello_required', `${frame.type} from ${frame.talker} before its HELLO`, {
+          talker: frame.talker,
+          seq: frame.seq,
+        }),
+        this.#nak(frame.seq, 'hello'),
+      ];
+    }
+    if (isHello) {
+      peer.window.clear();
+      peer.hello = (decoded as { message: HelloMessage }).message;
+    }
+    const deferred = decoded.kind === 'message' && this.#deferAck.has(frame.type);
+    this.#remember(peer, frame.seq, deferred ? 'pending' : 'acked');
+    const actions: LinkAction[] = [];
+    if (!deferred) actions.push(this.#ackFrame(frame.seq));
+    if (decoded.kind === 'unsupported') {
+      actions.push({ kind: 'unsupported', talker: frame.talker, seq: frame.seq, frame });
+    } else if (decoded.kind === 'invalid') {
+      actions.push({ kind: 'invalid', talker: frame.talker, seq: frame.seq, frame, error: decoded.error });
+    } else {
+      this.#stats.delivered++;
+      actions.push({
+        kind: 'deliver',
+        talker: frame.talker,
+        seq: frame.seq,
+        message: decoded.message,
+        ack: deferred ? 'deferred' : 'sent',
+      });
+      if (decoded.message.type === 'PING' && this.options.answerPing) {
+        const token = decoded.message.token;
+        actions.push(...this.send(token === undefined ? { type: 'PONG' } : { type: 'PONG', token }, now));
+      }
+    }
+    return actions;
+  }
+
+  #peer(talker: Talker): PeerState {
+    let peer = this.#peers.get(talker);
+    if (peer === undefined) {
+      peer = { window: new Map() };
+      this.#peers.set(talker, peer);
+    }
+    return peer;
+  }
+
+  #remember(peer: PeerState, seq: number, state: 'acked' | 'pending'): void {
+    peer.window.set(seq, state);
+    // Forget the oldest acked seqs; a seq whose ACK is still owed stays until `ack`.
+    if (peer.window.size <= this.options.dedupeWindow) return;
+    for (const [oldSeq, oldState] of peer.window) {
+      if (peer.window.size <= this.options.dedupeWindow) break;
+      if (oldState === 'acked') peer.window.delete(oldSeq);
+    }
+  }
+
+  #findPending(seq: number, talker?: Talker): PeerState | undefined {
+    const candidates =
+      talker !== undefined ? [this.#peers.get(talker)] : [...this.#peers.values()];
+    return candidates.find((peer) => peer?.window.get(seq) === 'pending');
+  }
+
+  #ackFrame(ackedSeq: number): LinkAction {
+    const seq = this.#allocateSeq();
+    const line = encodeFrame(
+      messageFrame(this.options.localTalker, seq, { type: 'ACK', ackedSeq }),
+    );
+    this.#stats.sent++;
+    return { kind: 'send', line, seq, type: 'ACK', attempt: 1 };
+  }
+
+  #nak(nakedSeq: number | undefined, reason: string): LinkAction {
+    const seq = this.#allocateSeq();
+    const message: Message =
+      nakedSeq === undefined ? { type: 'NAK', reason } : { type: 'NAK', nakedSeq, reason };
+    const line = encodeFrame(messageFrame(this.options.localTalker, seq, message));
+    this.#stats.sent++;
+    this.#stats.naksSent++;
+    return { kind: 'send', line, seq, type: 'NAK', attempt: 1 };
+  }
+
+  #discarded(
+    reason: LinkDiscardReason,
+    detail: string,
+    about: { raw?: string; talker?: Talker; seq?: number },
+  ): LinkAction {
+    this.#stats.discarded[reason]++;
+    return {
+      kind: 'discarded',
+      reason,
+      detail,
+      ...(about.raw === undefined ? {} : { raw: about.raw }),
+      ...(about.talker === undefined ? {} : { talker: about.talker }),
+      ...(about.seq === undefined ? {} : { seq: about.seq }),
+    };
+  }
+}
+

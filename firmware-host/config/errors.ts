@@ -1,0 +1,35 @@
+/**
+ * The one coded error class of the configuration domain. It carries every
+ * issue found, not the first: an operator fixes a config in one round trip.
+ */
+export type ConfigErrorCode =
+  /** The file could not be read. */
+  | 'unreadable'
+  /** The file is not valid JSON or YAML. */
+  | 'syntax'
+  /** The content breaks the schema. */
+  | 'invalid';
+
+export interface ConfigIssue {
+  /** Dotted path of the setting, e.g. `devices.shoe.transport`; `(root)` or `(file)` otherwise. */
+  path: string;
+  /** What was expected. */
+  message: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly code: ConfigErrorCode,
+    readonly issues: readonly ConfigIssue[],
+  ) {
+    super(
+      `invalid configuration (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n` +
+        issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n'),
+    );
+  }
+}
+
+export function isConfigError(value: unknown): value is ConfigError {
+  return value instanceof ConfigError;
+}

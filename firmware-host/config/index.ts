@@ -1,0 +1,3 @@
+export * from './errors.ts';
+export * from './loader.ts';
+export * from './schema.ts';

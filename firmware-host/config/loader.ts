@@ -1,0 +1,293 @@
+/**
+ * Loads the configuration: defaults, then one file (JSON or YAML), then a
+ * short explicit list of environment overrides, validated in one pass so
+ * that every problem is reported at once with its path.
+ *
+ * Relative paths written in the file are resolved against the file's
+ * folder (a systemd unit's working directory is rarely the config's);
+ * relative paths from the environment or the defaults against the current
+ * directory.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { rulesetNames } from '../engine/rulesets/index.ts';
+import { ConfigError, type ConfigIssue } from './errors.ts';
+import { configSchema, parseTransportUrl, type TablesideConfig } from './schema.ts';
+
+/** The environment variables that override the file, and the key each one sets. */
+export const ENV_OVERRIDES = [
+  { variable: 'TABLESIDE_TABLE_ID', path: ['table'] },
+  { variable: 'TABLESIDE_RULESET', path: ['ruleset'] },
+  { variable: 'TABLESIDE_MQTT_URL', path: ['mqtt', 'url'] },
+  { variable: 'TABLESIDE_MQTT_USERNAME', path: ['mqtt', 'username'] },
+  { variable: 'TABLESIDE_MQTT_PASSWORD', path: ['mqtt', 'password'] },
+  { variable: 'TABLESIDE_MQTT_BASE_TOPIC', path: ['mqtt', 'baseTopic'] },
+  { variable: 'TABLESIDE_JOURNAL_DIR', path: ['journal', 'dir'] },
+] as const;
+
+/** The variable naming the config file when no `--config` is given. */
+export const CONFIG_FILE_VARIABLE = 'TABLESIDE_CONFIG';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export interface LoadConfigOptions {
+  /** The config file; absent gives the defaults (plus environment overrides). */
+  file?: string | undefined;
+  /** Defaults to process.env. */
+  env?: Environment;
+  /** Known ruleset names; defaults to the engine's registry (`tableside rulesets`). */
+  rulesets?: readonly string[];
+  /** Base for relative paths outside the file; defaults to process.cwd(). */
+  cwd?: string;
+}
+
+export interface LoadedConfig {
+  config: TablesideConfig;
+  /** The file read, absolute; undefined when running on defaults. */
+  file: string | undefined;
+  /** The environment variables that were applied. */
+  overrides: string[];
+}
+
+/** The config file to use: the command-line flag, else TABLESIDE_CONFIG, else none. */
+export function configFileFrom(flag: string | undefined, env: Environment = process.env) {
+  return flag ?? (env[CONFIG_FILE_VARIABLE] || undefined);
+}
+
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  let raw: unknown = {};
+  let file: string | undefined;
+  if (options.file !== undefined) {
+    file = resolve(cwd, options.file);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
+      throw new ConfigError('unreadable', [
+        { path: '(file)', message: `cannot read ${file}: ${reason}` },
+      ]);
+    }
+    raw = parseConfigText(text, file);
+  }
+  return { ...resolveConfig(raw, { env, rulesets: options.rulesets, cwd, file }), file };
+}
+
+/**
+ * Parses the text of a config file: JSON for `.json`, YAML otherwise (YAML
+ * is a superset of JSON). Every syntax error is listed with its line.
+ */
+export function parseConfigText(text: string, origin = 'config'): unknown {
+  if (extname(origin).toLowerCase() === '.json') {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError('syntax', [
+        { path: '(file)', message: `${origin}: invalid JSON: ${(error as Error).message}` },
+      ]);
+    }
+  }
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    throw new ConfigError(
+      'syntax',
+      document.errors.map((error) => {
+        const where = error.linePos?.[0];
+        const at = where ? `${origin}:${where.line}:${where.col}` : origin;
+        const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+        return { path: '(file)', message: `${at}: ${message}` };
+      }),
+    );
+  }
+  return document.toJS() ?? {};
+}
+
+export interface ResolveOptions {
+  env?: Environment;
+  /** Known ruleset names; defaults to the engine's registry. */
+  rulesets?: readonly string[] | undefined;
+  cwd?: string;
+  /** The file `raw` came from, for resolving its relative paths. */
+  file?: string | undefined;
+}
+
+/** Validates a parsed config object with the environment applied. Throws ConfigError listing every issue. */
+export function resolveConfig(
+  raw: unknown,
+  options: ResolveOptions = {},
+): { config: TablesideConfig; overrides: string[] } {
+  const env = options.env ?? {};
+  const cwd = options.cwd ?? process.cwd();
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError('invalid', [
+      {
+        path: '(root)',
+        message: 'expected a mapping of settings (table, ruleset, devices, mqtt, ...)',
+      },
+    ]);
+  }
+  const merged = structuredClone(raw) as Record<string, unknown>;
+  const overrides: string[] = [];
+  const fromEnv = new Map<string, string>();
+  for (const { variable, path } of ENV_OVERRIDES) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    if (setAt(merged, path, value)) {
+      overrides.push(variable);
+      fromEnv.set(path.join('.'), variable);
+    }
+  }
+  const schema = configSchema({ rulesets: options.rulesets ?? rulesetNames() });
+  const result = schema.safeParse(merged, { reportInput: true });
+  if (!result.success) {
+    throw new ConfigError('invalid', issuesOf(result.error, fromEnv));
+  }
+  const config = result.data;
+  const fileBase = options.file ? dirname(options.file) : cwd;
+  const base = (key: string) => (fromEnv.has(key) || !options.file ? cwd : fileBase);
+  // Defaults resolve against cwd: a default is nobody's relative path but the operator's.
+  const journalFromFile = hasAt(raw, ['journal', 'dir']) && !fromEnv.has('journal.dir');
+  config.journal.dir = resolvePath(journalFromFile ? fileBase : cwd, config.journal.dir);
+  if (config.mqtt.tls) {
+    const tls = config.mqtt.tls;
+    if (tls.ca) tls.ca = resolvePath(base('mqtt.tls.ca'), tls.ca);
+    if (tls.cert) tls.cert = resolvePath(base('mqtt.tls.cert'), tls.cert);
+    if (tls.key) tls.key = resolvePath(base('mqtt.tls.key'), tls.key);
+  }
+  if (config.console?.pins) config.console.pins = resolvePath(fileBase, config.console.pins);
+  return { config, overrides };
+}
+
+function resolvePath(base: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(base, path);
+}
+
+/** Sets a nested key, creating objects on the way; false when a non-object is in the way (the schema reports it). */
+function setAt(target: Record<string, unknown>, path: readonly string[], value: string): boolean {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (next === undefined) node[key] = {};
+    else if (next === null || typeof next !== 'object' || Array.isArray(next)) return false;
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]!] = value;
+  return true;
+}
+
+function hasAt(target: unknown, path: readonly string[]): boolean {
+  let node = target;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node !== undefined;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(root)';
+  let text = '';
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else if (!/^[A-Za-z0-9_-]+$/.test(String(key))) text += `[${JSON.stringify(String(key))}]`;
+    else text += text === '' ? String(key) : `.${String(key)}`;
+  }
+  return text;
+}
+
+function issuesOf(error: z.ZodError, fromEnv: ReadonlyMap<string, string>): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        issues.push({ path: formatPath([...issue.path, key]), message: 'unknown key (misspelt?)' });
+      }
+      continue;
+    }
+    let message = issue.message;
+    const missing = 'input' in issue && issue.input === undefined;
+    if (issue.code === 'invalid_type' && missing) {
+      message = `missing: expected ${issue.expected}`;
+    } else if (issue.code === 'invalid_value' && missing) {
+      message = `missing: ${message.replace(/^Invalid option: /, '')}`;
+    } else if (issue.code === 'invalid_type') {
+      message = message.replace(/^Invalid input: /, '');
+    } else if (issue.code === 'invalid_value') {
+      message = message.replace(/^Invalid option: /, '');
+    } else if (issue.code === 'invalid_key') {
+      const inner = issue.issues.map((nested) => nested.message).join('; ');
+      message = `invalid name: ${inner}`;
+    }
+    const path = formatPath(issue.path);
+    const variable = fromEnv.get(path);
+    issues.push({ path, message: variable ? `${message} (from ${variable})` : message });
+  }
+  return issues;
+}
+
+/** A copy safe to print: the password replaced. */
+export function redactConfig(config: TablesideConfig): TablesideConfig {
+  const copy = structuredClone(config);
+  if (copy.mqtt.password !== undefined) copy.mqtt.password = '********';
+  return copy;
+}
+
+/** Things worth a word that do not stop the daemon: missing files, open allow-lists, clear-text passwords. */
+export function configWarnings(config: TablesideConfig): string[] {
+  const warnings: string[] = [];
+  const tls = config.mqtt.tls;
+  for (const [key, path] of [
+    ['mqtt.tls.ca', tls?.ca],
+    ['mqtt.tls.cert', tls?.cert],
+    ['mqtt.tls.key', tls?.key],
+    ['console.pins', config.console?.pins],
+  ] as const) {
+    if (path !== undefined && !existsSync(path)) warnings.push(`${key}: file not found: ${path}`);
+  }
+  if (tls && !/^(mqtts|wss):/.test(config.mqtt.url)) {
+    warnings.push('mqtt.tls: set, but mqtt.url is not mqtts:// or wss://, so TLS is not used');
+  }
+  if (config.mqtt.password !== undefined && /^(mqtt|ws):/.test(config.mqtt.url)) {
+    warnings.push(
+      'mqtt.password: sent in clear text over mqtt:// (use mqtts:// on a shared network)',
+    );
+  }
+  if (config.mqtt.url === 'embedded' && (config.mqtt.username || tls)) {
+    warnings.push('mqtt: username/TLS settings are ignored by the embedded broker');
+  }
+  for (const [name, device] of Object.entries(config.devices)) {
+    if (device.transport !== 'simulate' && device.firmware.length === 0) {
+      warnings.push(`devices.${name}.firmware: empty, so any firmware is accepted`);
+    }
+  }
+  return warnings;
+}
+
+/** A few lines describing the effective config, for `config check`. */
+export function summarizeConfig(config: TablesideConfig): string[] {
+  const devices = Object.entries(config.devices).map(([name, device]) => {
+    const kind = parseTransportUrl(device.transport)?.kind ?? '?';
+    const firmware =
+      device.firmware.length > 0 ? `, ${device.firmware.length} firmware hash(es)` : '';
+    return `  ${name}: ${device.kind} via ${device.transport} (${kind}${firmware})`;
+  });
+  const mqtt = config.mqtt;
+  const broker = mqtt.url === 'embedded' ? `embedded broker on 127.0.0.1:${mqtt.port}` : mqtt.url;
+  const extras = [mqtt.tls ? 'TLS' : '', mqtt.username ? `user ${mqtt.username}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return [
+    `table ${config.table}, ruleset ${config.ruleset}`,
+    `devices (${devices.length}):`,
+    ...devices,
+    `mqtt: ${broker}${extras ? ` (${extras})` : ''}, topics under ${mqtt.baseTopic}/${config.table}/`,
+    `journal: ${config.journal.dir}${config.journal.rotateDaily ? ' (new file per shoe and per day)' : ' (new file per shoe)'}`,
+    ...(config.console ? [`console: ${config.console.transport}`] : []),
+  ];
+}

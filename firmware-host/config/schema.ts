@@ -1,0 +1,193 @@
+/**
+ * The daemon's configuration: one validated object, built from defaults, one
+ * file (JSON or YAML) and a short list of environment overrides (see
+ * loader.ts). Every field has a default so that no file at all gives a
+ * working simulator bench.
+ *
+ * Objects are strict: an unknown key is an error, because a misspelt key
+ * silently falling back to its default is the worst kind of config bug.
+ */
+import { z } from 'zod';
+
+export const DEFAULT_TABLE_ID = 'table-1';
+export const DEFAULT_RULESET = 'tdc-baccarat-no-commission';
+export const DEFAULT_JOURNAL_DIR = './.tableside/journal';
+export const DEFAULT_EMBEDDED_PORT = 1883;
+export const DEFAULT_BASE_TOPIC = 'tableside';
+
+/** One MQTT topic level we build topics from: no `/`, `+`, `#`, spaces or `$` first. */
+const topicLevel = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+    'expected 1-64 letters, digits, "_", "." or "-", starting with a letter or digit (it becomes an MQTT topic level)',
+  );
+
+const baseTopic = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/,
+    'expected topic levels of letters, digits, "_", "." or "-" separated by "/" (no wildcards, no leading or trailing "/")',
+  );
+
+const sha256 = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'expected a SHA-256 as 64 hex digits')
+  .transform((hex) => hex.toLowerCase());
+
+export type TransportSpec =
+  | { kind: 'serial'; path: string }
+  | { kind: 'tcp'; host: string; port: number }
+  | { kind: 'hid'; vendorId: number; productId: number }
+  | { kind: 'memory'; name: string }
+  | { kind: 'simulate' };
+
+export const TRANSPORT_FORMS =
+  '"serial:/dev/ttyUSB0", a bare path "/dev/ttyUSB0", "tcp://host:port", "hid://vid:pid" (hex), "memory://name" or "simulate"';
+
+/**
+ * Parses a device transport URL. Syntax only: whether the path exists or the
+ * host answers is the transport's business at open time.
+ */
+export function parseTransportUrl(url: string): TransportSpec | undefined {
+  if (url === 'simulate') return { kind: 'simulate' };
+  if (url.startsWith('/')) return { kind: 'serial', path: url };
+  if (url.startsWith('serial:')) {
+    const path = url.slice('serial:'.length).replace(/^\/\/(?=\/)/, '');
+    return path.startsWith('/') ? { kind: 'serial', path } : undefined;
+  }
+  const tcp = /^tcp:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(url);
+  if (tcp) {
+    const port = Number(tcp[2]);
+    return port >= 1 && port <= 65535 ? { kind: 'tcp', host: tcp[1]!, port } : undefined;
+  }
+  const hid = /^hid:\/\/([0-9A-Fa-f]{1,4}):([0-9A-Fa-f]{1,4})$/.exec(url);
+  if (hid) {
+    return {
+      kind: 'hid',
+      vendorId: Number.parseInt(hid[1]!, 16),
+      productId: Number.parseInt(hid[2]!, 16),
+    };
+  }
+  const memory = /^memory:\/\/([A-Za-z0-9_.-]*)$/.exec(url);
+  if (memory) return { kind: 'memory', name: memory[1] || 'default' };
+  return undefined;
+}
+
+const transportUrl = z.string().refine((url) => parseTransportUrl(url) !== undefined, {
+  message: `expected a transport: ${TRANSPORT_FORMS}`,
+});
+
+export const deviceSchema = z.strictObject({
+  kind: z.enum(['shoe', 'shuffler', 'reader']),
+  transport: transportUrl,
+  /** Expected model string from the device's HELLO; absent accepts any model. */
+  model: z.string().min(1).max(64).optional(),
+  /**
+   * SHA-256 hashes of the firmware images this device may run (from HELLO).
+   * Empty accepts any firmware: fine on a bench, not on a live table.
+   */
+  firmware: z.array(sha256).default([]),
+});
+
+const filePath = z.string().min(1, 'expected a file path');
+
+export const mqttSchema = z.strictObject({
+  /** `embedded` starts aedes in-process; otherwise mqtt://, mqtts://, ws:// or wss://. */
+  url: z
+    .string()
+    .refine((url) => url === 'embedded' || /^(mqtts?|wss?):\/\/[^\s/]+(\/\S*)?$/.test(url), {
+      message: 'expected "embedded" or a broker URL such as mqtt://host:1883 or mqtts://host:8883',
+    })
+    .default('embedded'),
+  /** Port of the embedded broker (127.0.0.1 only). */
+  port: z.number().int().min(1).max(65535).default(DEFAULT_EMBEDDED_PORT),
+  tls: z
+    .strictObject({
+      ca: filePath.optional(),
+      cert: filePath.optional(),
+      key: filePath.optional(),
+      /** Off only for a test broker with a self-signed certificate you cannot pin. */
+      rejectUnauthorized: z.boolean().default(true),
+    })
+    .refine((tls) => (tls.cert === undefined) === (tls.key === undefined), {
+      message: 'expected cert and key together (a client certificate needs its key)',
+    })
+    .optional(),
+  username: z.string().min(1).optional(),
+  password: z.string().optional(),
+  baseTopic: baseTopic.default(DEFAULT_BASE_TOPIC),
+  /** Defaults to `tableside-<table id>`. */
+  clientId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1-64 letters, digits, "_", "." or "-"')
+    .optional(),
+  keepalive: z.number().int().min(5).max(3600).default(30),
+  /** Published events awaiting PUBACK at once. */
+  inflight: z.number().int().min(1).max(1000).default(32),
+});
+
+export const journalSchema = z.strictObject({
+  dir: filePath.default(DEFAULT_JOURNAL_DIR),
+  /** Start a new journal file when the UTC date changes (the daemon also rotates per shoe). */
+  rotateDaily: z.boolean().default(true),
+});
+
+export const consoleSchema = z.strictObject({
+  /** The dealer-console board (johnny-five / Firmata), e.g. serial:/dev/ttyACM0. */
+  transport: transportUrl,
+  /** A pin map file (JSON or YAML); absent uses the built-in default map. */
+  pins: filePath.optional(),
+});
+
+export const simulationSchema = z.strictObject({
+  /** Milliseconds between two cards dealt by a simulated shoe. */
+  cardIntervalMs: z.number().int().min(0).max(60_000).default(1500),
+  /** Milliseconds between the result of a round and the next round. */
+  roundIntervalMs: z.number().int().min(0).max(600_000).default(5000),
+  /** Seed of the simulators' shuffles; absent picks one at start (and logs it). */
+  seed: z.number().int().nonnegative().optional(),
+});
+
+const deviceMap = z
+  .record(topicLevel, deviceSchema)
+  .refine((devices) => Object.keys(devices).length > 0, {
+    message: 'expected at least one device',
+  });
+
+const defaultDevices: Record<string, z.input<typeof deviceSchema>> = {
+  shoe: { kind: 'shoe', transport: 'simulate' },
+};
+
+export interface ConfigSchemaOptions {
+  /** Known ruleset names; absent accepts any well-formed name (the loader passes the engine's registry). */
+  rulesets?: readonly string[];
+}
+
+export function configSchema(options: ConfigSchemaOptions = {}) {
+  const known = options.rulesets;
+  const ruleset = known
+    ? z.string().refine((name) => known.includes(name), {
+        message: `expected one of the known rulesets: ${known.join(', ')}`,
+      })
+    : z
+        .string()
+        .regex(
+          /^[a-z0-9][a-z0-9-]{0,63}$/,
+          'expected a ruleset name such as tdc-baccarat-no-commission',
+        );
+  return z.strictObject({
+    table: topicLevel.default(DEFAULT_TABLE_ID),
+    ruleset: ruleset.default(DEFAULT_RULESET),
+    devices: deviceMap.prefault(defaultDevices),
+    mqtt: mqttSchema.prefault({}),
+    journal: journalSchema.prefault({}),
+    console: consoleSchema.optional(),
+    simulation: simulationSchema.prefault({}),
+  });
+}
+
+export type TablesideConfig = z.output<ReturnType<typeof configSchema>>;
+export type DeviceConfig = z.output<typeof deviceSchema>;
+export type MqttConfig = z.output<typeof mqttSchema>;
+export type JournalConfig = z.output<typeof journalSchema>;

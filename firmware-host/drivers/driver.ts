@@ -1,0 +1,763 @@
+/**
+ * Device drivers: one per shoe, shuffler or reader. A driver is a link
+ * session (host side) over a transport kept open by a ReconnectingLink. It
+ *
+ * - ACKs the device's HELLO and checks it against the firmware allow-list
+ *   (a device that fails is quarantined: its cards are ACKed and dropped,
+ *   never emitted, and a `device_quarantined` alarm says why);
+ * - sends its own HELLO on every connection (optional) and PINGs at an
+ *   interval; availability goes `online` on frames and `offline` after a
+ *   silence, and the link's silence watchdog reopens a dead line;
+ * - turns device messages into table-log records (`card`, `cut`, `shuffle`),
+ *   each with an `ack()` the caller invokes once the record is durable: only
+ *   then is the device ACKed, so it retransmits anything not yet stored;
+ * - never emits a record twice: the receive ledger drops what a device
+ *   retransmits after a reconnect (same seq, same content);
+ * - sends commands (shuffle, deck check, indicate, gate) and awaits their ACK;
+ * - counts what went wrong on the line.
+ */
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import type { BackColour } from '../../device-protocol/cards.ts';
+import type { DeviceTalker } from '../../device-protocol/frame.ts';
+import {
+  type LinkAction,
+  type LinkOptions as SessionOptions,
+  LinkSession,
+} from '../../device-protocol/link.ts';
+import {
+  type CountMessage,
+  type HelloMessage,
+  type Message,
+  PROTOCOL_VERSION,
+} from '../../device-protocol/messages.ts';
+import { ShuffleOrderAssembler } from '../../device-protocol/shuffle-order.ts';
+import {
+  type LinkOptionsInput,
+  type LinkStateChange,
+  ReconnectingLink,
+} from '../../hardware/transports/reconnecting-link.ts';
+import type { Transport } from '../../hardware/transports/transport.ts';
+import type { AlarmKind, DomainEvent } from '../table/events.ts';
+import type { CardRecord, cutRecord, ShuffleRecord } from '../table/log.ts';
+import { VERSION } from '../version.ts';
+import type { DeckRegistry } from './deck-registry.ts';
+import { DriverError } from './errors.ts';
+import { ReceiveLedger } from './ledger.ts';
+
+export type DeviceKind = 'shoe' | 'shuffler' | 'reader';
+
+export const DEVICE_TALKER: Readonly<Record<DeviceKind, DeviceTalker>> = {
+  shoe: 'SH',
+  shuffler: 'SF',
+  reader: 'RD',
+};
+
+/** Allowed firmware SHA-256 values per device model. */
+export type FirmwareAllowList = Readonly<Record<string, readonly string[]>>;
+
+const sha256 = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'expected a SHA-256 of 64 hex digits')
+  .transform((value) => value.toLowerCase());
+
+/** Every timeout and interval of a driver, validated in one place. */
+export const driverTimingSchema = z
+  .object({
+    /** A PING this often while the line is open. */
+    heartbeatMs: z.number().int().min(50).max(60_000).default(1_000),
+    /** No frame for this long: the device is `offline`. */
+    offlineAfterMs: z.number().int().min(100).max(600_000).default(3_500),
+    /** No frame for this long: the link closes and reopens (a pty reports no close). 0: never. */
+    silenceTimeoutMs: z.number().int().min(0).max(3_600_000).default(6_000),
+    /** A command not ACKed by then fails. */
+    commandTimeoutMs: z.number().int().min(50).max(120_000).default(3_000),
+    /** How long deckCheck() waits for the COUNT after the ACK. */
+    countTimeoutMs: z.number().int().min(50).max(600_000).default(30_000),
+  })
+  .strict()
+  .refine((timing) => timing.offlineAfterMs > timing.heartbeatMs, {
+    message: 'offlineAfterMs must be longer than heartbeatMs',
+    path: ['offlineAfterMs'],
+  });
+
+export type DriverTiming = z.output<typeof driverTimingSchema>;
+
+export const allowListSchema = z.record(z.string().min(1), z.array(sha256).min(1));
+
+export interface DriverOptions {
+  /** The device's name in records (`src`), events and topics, e.g. `shoe`. */
+  name: string;
+  kind: DeviceKind;
+  transport: Transport;
+  /** Absent: every firmware is accepted (a bench); present: a model or hash not listed is quarantined. */
+  allowedFirmware?: FirmwareAllowList;
+  /** Reader: tag UID → card. Without it every tag is a foreign card (unless `rawTags`). */
+  registry?: DeckRegistry;
+  /** Reader: emit `tag` events instead of mapping tags (deck enrolment). */
+  rawTags?: boolean;
+  /** Shuffler: back colours of a shuffle record (SHUFFLED carries none); default `['red']`. */
+  backs?: readonly BackColour[];
+  /** Shuffler: each shuffle is one deck of the next colour of `backs` (two-colour games). */
+  alternateBacks?: boolean;
+  timing?: Partial<z.input<typeof driverTimingSchema>>;
+  /** Send the host's HELLO on every connection (devices never wait for it). Default true. */
+  sendHello?: boolean;
+  /** Host HELLO serial: the table id. */
+  hostSerial?: string;
+  session?: Omit<Partial<SessionOptions>, 'localTalker' | 'peerTalker' | 'deferAck'>;
+  reconnect?: LinkOptionsInput;
+  /** Monotonic milliseconds (link timing). */
+  now?: () => number;
+  /** Wall-clock milliseconds since the epoch (record `ts`). */
+  clock?: () => number;
+}
+
+export type CutRecord = z.infer<typeof cutRecord>;
+export type DriverRecord = CardRecord | CutRecord | ShuffleRecord;
+
+/** A record from the device with its acknowledgement. */
+export interface Observation {
+  readonly device: string;
+  /** The device's seq of the frame that completed the record. */
+  readonly seq: number;
+  readonly record: DriverRecord;
+  /** The record is durable: ACK it to the device. Idempotent. */
+  ack(): void;
+}
+
+export type Availability = 'online' | 'offline';
+
+export interface DeviceIdentityReport {
+  model: string;
+  serial: string;
+  protocol: string;
+  firmware: string;
+  firmwareSha256: string;
+}
+
+export interface DriverCounters {
+  framesReceived: number;
+  crcErrors: number;
+  /** Malformed, over-long and unstarted lines. */
+  badLines: number;
+  naksSent: number;
+  naksReceived: number;
+  retransmits: number;
+  duplicatesDropped: number;
+  reconnects: number;
+  cardsRefused: number;
+  foreignTags: number;
+  commandsFailed: number;
+  unsupported: number;
+  invalid: number;
+}
+
+export interface DriverStatus {
+  name: string;
+  kind: DeviceKind;
+  url: string;
+  link: string;
+  availability: Availability;
+  identity?: DeviceIdentityReport;
+  /** Why the device is quarantined; absent when it is not. */
+  quarantined?: string;
+  counters: DriverCounters;
+}
+
+export type DeviceNotice =
+  | { type: 'JAM'; state: 'jammed' | 'cleared'; location?: string }
+  | { type: 'LID'; state: 'open' | 'closed' }
+  | { type: 'DOOR'; state: 'open' | 'closed' }
+  | { type: 'STATUS'; state: string; details: Readonly<Record<string, string>> }
+  | { type: 'ERROR'; code: string; detail?: string }
+  | CountMessage;
+
+export interface DriverEvents {
+  record: [observation: Observation];
+  availability: [availability: Availability, reason: string];
+  alarm: [event: Extract<DomainEvent, { type: 'alarm' }>];
+  hello: [identity: DeviceIdentityReport, quarantined: string | undefined];
+  /** Jams, lid, door, status, errors and counts, for logs and the console. */
+  notice: [notice: DeviceNotice];
+  /** A card from a quarantined device, ACKed and dropped. */
+  refused: [message: Message, reason: string];
+  /** Reader with `rawTags`: a tag, with its acknowledgement. */
+  tag: [uid: string, ack: () => void];
+  link: [change: LinkStateChange];
+}
+
+/** Record-bearing messages are ACKed only once the caller has stored them. */
+const DEFERRED_TYPES = ['CARD', 'CUT', 'TAG', 'SHUFFLED', 'ORDER'];
+
+function fingerprint(message: Message): string {
+  return JSON.stringify(message);
+}
+
+function majorOf(version: string): string {
+  return version.split('.')[0] ?? version;
+}
+
+export function hostHello(serial: string): Message {
+  return {
+    type: 'HELLO',
+    model: 'tableside',
+    serial,
+    protocol: PROTOCOL_VERSION,
+    firmware: VERSION.replace(/[^A-Za-z0-9.+_-]/g, '-').slice(0, 32) || '0',
+    firmwareSha256: createHash('sha256').update(`tableside ${VERSION}`).digest('hex'),
+  };
+}
+
+/** Why a HELLO is refused by the allow-list, or undefined when it passes. */
+export function firmwareVerdict(
+  hello: Pick<HelloMessage, 'model' | 'firmwareSha256' | 'protocol'>,
+  allowList: FirmwareAllowList | undefined,
+): string | undefined {
+  if (majorOf(hello.protocol) !== majorOf(PROTOCOL_VERSION)) {
+    return `protocol ${hello.protocol} is not compatible with ${PROTOCOL_VERSION} (major versions differ)`;
+  }
+  if (allowList === undefined) return undefined;
+  const allowed = allowList[hello.model];
+  if (allowed === undefined) {
+    const models = Object.keys(allowList);
+    return `model ${hello.model} is not in the firmware allow-list (${models.length ? `models listed: ${models.join(', ')}` : 'it lists no model'})`;
+  }
+  const sha = hello.firmwareSha256.toLowerCase();
+  if (!allowed.some((entry) => entry.toLowerCase() === sha)) {
+    return `firmware ${sha} of model ${hello.model} is not in the allow-list`;
+  }
+  return undefined;
+}
+
+export class DeviceDriver extends EventEmitter<DriverEvents> {
+  readonly name: string;
+  readonly kind: DeviceKind;
+  readonly timing: DriverTiming;
+  readonly link: ReconnectingLink;
+  private readonly options: DriverOptions;
+  private readonly session: LinkSession;
+  private readonly ledger = new ReceiveLedger();
+  private readonly assembler = new ShuffleOrderAssembler();
+  private readonly now: () => number;
+  private readonly clock: () => number;
+  private availabilityState: Availability = 'offline';
+  private identity: DeviceIdentityReport | undefined;
+  private quarantine: string | undefined;
+  private lastFrameAt = Number.NEGATIVE_INFINITY;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private opens = 0;
+  private started = false;
+  private pingCounter = 0;
+  private shuffles = 0;
+  private commandedDecks: number | undefined;
+  private commandChain: Promise<unknown> = Promise.resolve();
+  private readonly awaitingAck = new Map<
+    number,
+    { resolve: () => void; reject: (error: Error) => void }
+  >();
+  private readonly countWaiters: Array<(count: CountMessage) => void> = [];
+  private readonly counters = {
+    reconnects: 0,
+    cardsRefused: 0,
+    foreignTags: 0,
+    commandsFailed: 0,
+    unsupported: 0,
+    invalid: 0,
+  };
+
+  constructor(options: DriverOptions) {
+    super();
+    const timing = driverTimingSchema.safeParse(options.timing ?? {});
+    if (!timing.success) {
+      throw new DriverError(
+        'bad_options',
+        `driver ${options.name}: ${timing.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+      );
+    }
+    if (options.allowedFirmware !== undefined) {
+      const allow = allowListSchema.safeParse(options.allowedFirmware);
+      if (!allow.success) {
+        const issue = allow.error.issues[0]!;
+        throw new DriverError(
+          'bad_options',
+          `driver ${options.name}: allowed firmware ${issue.path.join('.')}: ${issue.message}`,
+        );
+      }
+    }
+    this.options = options;
+    this.name = options.name;
+    this.kind = options.kind;
+    this.timing = timing.data;
+    this.now = options.now ?? (() => performance.now());
+    this.clock = options.clock ?? (() => Date.now());
+    this.session = new LinkSession({
+      ackTimeoutMs: 400,
+      maxAttempts: 6,
+      ...options.session,
+      localTalker: 'HO',
+      peerTalker: DEVICE_TALKER[options.kind],
+      deferAck: DEFERRED_TYPES,
+      // Commands one at a time (see command()); PINGs bypass the limit anyway.
+      maxInFlight: 1,
+    });
+    this.link = new ReconnectingLink(options.transport, {
+      silenceTimeoutMs: this.timing.silenceTimeoutMs,
+      ...options.reconnect,
+    });
+    this.link.on('state', (change) => this.linkChanged(change));
+    this.link.on('data', (chunk) => this.received(chunk));
+  }
+
+  get availability(): Availability {
+    return this.availabilityState;
+  }
+
+  get isQuarantined(): boolean {
+    return this.quarantine !== undefined;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.link.start();
+    this.heartbeat = setInterval(() => this.beat(), this.timing.heartbeatMs);
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.heartbeat = undefined;
+    this.tickTimer = undefined;
+    for (const waiter of this.awaitingAck.values()) {
+      waiter.reject(new DriverError('not_ready', `${this.name}: driver stopped`));
+    }
+    this.awaitingAck.clear();
+    await this.link.close();
+    this.setAvailability('offline', 'driver stopped');
+  }
+
+  status(): DriverStatus {
+    const stats = this.session.stats;
+    const status: DriverStatus = {
+      name: this.name,
+      kind: this.kind,
+      url: this.link.url,
+      link: this.link.state,
+      availability: this.availabilityState,
+      counters: {
+        framesReceived: stats.received,
+        crcErrors: stats.discarded.bad_crc,
+        badLines: stats.discarded.malformed + stats.discarded.too_long + stats.discarded.no_start,
+        naksSent: stats.naksSent,
+        naksReceived: stats.naksReceived,
+        retransmits: stats.retransmitted,
+        duplicatesDropped: stats.duplicates + this.ledger.duplicates,
+        ...this.counters,
+      },
+    };
+    if (this.identity) status.identity = { ...this.identity };
+    if (this.quarantine !== undefined) status.quarantined = this.quarantine;
+    return status;
+  }
+
+  /** Resolves when the device is next `online` (now, if it is). */
+  whenOnline(): Promise<void> {
+    if (this.availabilityState === 'online') return Promise.resolve();
+    return new Promise((resolve) => {
+      const listener = (availability: Availability) => {
+        if (availability !== 'online') return;
+        this.off('availability', listener);
+        resolve();
+      };
+      this.on('availability', listener);
+    });
+  }
+
+  // ------------------------------------------------------------ commands
+
+  /** Shuffler: shuffle `decks` decks. Resolves on the device's ACK; the shuffle record follows. */
+  shuffle(decks: number): Promise<void> {
+    this.requireKind('shuffle', 'shuffler');
+    return this.command({ type: 'SHUFFLE', decks }).then(() => {
+      this.commandedDecks = decks;
+    });
+  }
+
+  /** Shuffler: count the cards of `decks` decks. Resolves with the COUNT. */
+  async deckCheck(decks: number): Promise<CountMessage> {
+    this.requireKind('deck check', 'shuffler');
+    const counted = new Promise<CountMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const at = this.countWaiters.indexOf(waiter);
+        if (at >= 0) this.countWaiters.splice(at, 1);
+        reject(
+          new DriverError(
+            'command_failed',
+            `${this.name}: no COUNT within ${this.timing.countTimeoutMs} ms of the deck check`,
+          ),
+        );
+      }, this.timing.countTimeoutMs);
+      const waiter = (count: CountMessage) => {
+        clearTimeout(timer);
+        resolve(count);
+      };
+      this.countWaiters.push(waiter);
+    });
+    counted.catch(() => undefined);
+    await this.command({ type: 'DECKCHECK', decks });
+    return counted;
+  }
+
+  /** Shoe: a dealer light on, off or blinking. */
+  indicate(light: string, mode: 'on' | 'off' | 'blink'): Promise<void> {
+    return this.command({ type: 'INDICATE', light, mode });
+  }
+
+  /** Shoe: lock or unlock the card exit. */
+  gate(action: 'lock' | 'unlock'): Promise<void> {
+    return this.command({ type: 'GATE', action });
+  }
+
+  private requireKind(what: string, kind: DeviceKind): void {
+    if (this.kind !== kind) {
+      throw new DriverError('command_failed', `${this.name}: ${what} needs a ${kind}, this is a ${this.kind}`);
+    }
+  }
+
+  /** One command at a time, so each is sent at once and its seq is known. */
+  private command(message: Message): Promise<void> {
+    const run = () => this.sendCommand(message);
+    const result = this.commandChain.then(run, run);
+    this.commandChain = result.catch(() => undefined);
+    return result;
+  }
+
+  private sendCommand(message: Message): Promise<void> {
+    if (!this.link.isOpen) {
+      this.counters.commandsFailed++;
+      return Promise.reject(
+        new DriverError('not_ready', `${this.name}: ${message.type} while the link is ${this.link.state}`),
+      );
+    }
+    const actions = this.session.send(message, this.now());
+    const sent = actions.find(
+      (action): action is Extract<LinkAction, { kind: 'send' }> =>
+        action.kind === 'send' && action.type === message.type,
+    );
+    const acked = new Promise<void>((resolve, reject) => {
+      if (!sent) {
+        reject(new DriverError('command_failed', `${this.name}: ${message.type} could not be sent`));
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.awaitingAck.delete(sent.seq);
+        reject(
+          new DriverError(
+            'command_failed',
+            `${this.name}: ${message.type} not ACKed within ${this.timing.commandTimeoutMs} ms`,
+          ),
+        );
+      }, this.timing.commandTimeoutMs);
+      this.awaitingAck.set(sent.seq, {
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+    });
+    this.run(actions);
+    return acked.catch((error: unknown) => {
+      this.counters.commandsFailed++;
+      throw error;
+    });
+  }
+
+  // ------------------------------------------------------------ link
+
+  private linkChanged(change: LinkStateChange): void {
+    this.emit('link', change);
+    if (change.state === 'open') {
+      this.opens++;
+      if (this.opens > 1) this.counters.reconnects++;
+      if (this.options.sendHello !== false) {
+        this.run(this.session.send(hostHello(this.options.hostSerial ?? 'table'), this.now()));
+      }
+      this.run(this.session.tick(this.now()));
+      this.beat();
+    } else {
+      if (this.tickTimer) clearTimeout(this.tickTimer);
+      this.tickTimer = undefined;
+      this.setAvailability('offline', `link ${change.state}: ${change.reason}`);
+    }
+  }
+
+  private beat(): void {
+    if (!this.link.isOpen) return;
+    const silentFor = this.now() - this.lastFrameAt;
+    if (silentFor > this.timing.offlineAfterMs) {
+      this.setAvailability('offline', `no frame for ${Math.round(silentFor)} ms`);
+    }
+    this.pingCounter = (this.pingCounter + 1) % 1_000_000;
+    this.run(this.session.send({ type: 'PING', token: `P${this.pingCounter}` }, this.now()));
+  }
+
+  private received(chunk: Buffer): void {
+    const now = this.now();
+    const before = this.session.stats.received;
+    const actions = this.session.receiveBytes(chunk, now);
+    if (this.session.stats.received > before) {
+      // A valid frame: the device is alive (feeds the link's silence watchdog).
+      this.lastFrameAt = now;
+      this.link.markAlive();
+      if (this.identity !== undefined) this.setAvailability('online', 'frames flowing');
+    }
+    this.run(actions);
+  }
+
+  private run(actions: readonly LinkAction[]): void {
+    for (const action of actions) {
+      switch (action.kind) {
+        case 'send':
+          if (this.link.isOpen) {
+            this.link.write(Buffer.from(action.line, 'latin1')).catch(() => undefined);
+          }
+          break;
+        case 'deliver':
+          this.deliver(action.seq, action.message);
+          break;
+        case 'acked':
+          this.awaitingAck.get(action.seq)?.resolve();
+          this.awaitingAck.delete(action.seq);
+          break;
+        case 'failed': {
+          const waiter = this.awaitingAck.get(action.seq);
+          this.awaitingAck.delete(action.seq);
+          waiter?.reject(
+            new DriverError(
+              'command_failed',
+              `${this.name}: ${action.type} ${action.reason === 'no_ack' ? `not ACKed after ${action.attempts} attempts` : 'not sent: queue full'}`,
+            ),
+          );
+          break;
+        }
+        case 'unsupported':
+          this.counters.unsupported++;
+          break;
+        case 'invalid':
+          this.counters.invalid++;
+          break;
+        default:
+          break;
+      }
+    }
+    this.scheduleTick();
+  }
+
+  private scheduleTick(): void {
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer = undefined;
+    if (!this.started) return;
+    const deadline = this.session.nextDeadline();
+    if (deadline === undefined) return;
+    this.tickTimer = setTimeout(
+      () => {
+        this.tickTimer = undefined;
+        this.run(this.session.tick(this.now()));
+      },
+      Math.max(0, Math.ceil(deadline - this.now())),
+    );
+  }
+
+  private setAvailability(availability: Availability, reason: string): void {
+    if (this.availabilityState === availability) return;
+    this.availabilityState = availability;
+    this.emit('availability', availability, reason);
+  }
+
+  // ------------------------------------------------------------ messages
+
+  private alarm(kind: AlarmKind, message: string, detail: Record<string, unknown> = {}): void {
+    this.emit('alarm', { type: 'alarm', kind, message, device: this.name, ...detail });
+  }
+
+  /** ACKs a deferred frame now (it carries nothing to store). */
+  private settle(seq: number): void {
+    this.ledger.markDurable(seq);
+    this.run(this.session.ack(seq));
+  }
+
+  private deliver(seq: number, message: Message): void {
+    switch (message.type) {
+      case 'HELLO':
+        this.hello(seq, message);
+        return;
+      case 'PING':
+      case 'PONG':
+      case 'ACK':
+      case 'NAK':
+        return;
+      default:
+        break;
+    }
+    const verdict = this.ledger.classify(seq, fingerprint(message));
+    if (verdict === 'duplicate_durable') {
+      this.run(this.session.ack(seq));
+      return;
+    }
+    if (verdict === 'duplicate_pending') return;
+    const deferred = DEFERRED_TYPES.includes(message.type);
+    if (!deferred) this.ledger.markDurable(seq);
+
+    switch (message.type) {
+      case 'CARD':
+        if (this.refuse(seq, message)) return;
+        this.emitRecord(seq, {
+          t: 'card',
+          card: message.card,
+          back: message.back,
+          face: message.face,
+        });
+        return;
+      case 'CUT':
+        if (this.refuse(seq, message)) return;
+        this.emitRecord(seq, { t: 'cut' });
+        return;
+      case 'TAG':
+        this.tag(seq, message.uid, message);
+        return;
+      case 'SHUFFLED':
+      case 'ORDER':
+        this.shufflePiece(seq, message);
+        return;
+      case 'COUNT':
+        for (const waiter of this.countWaiters.splice(0)) waiter(message);
+        this.emit('notice', message);
+        return;
+      case 'JAM':
+        this.emit('notice', message);
+        if (message.state === 'jammed') {
+          this.alarm('device_fault', `${this.name}: card path jammed${message.location ? ` at ${message.location}` : ''}`, { fault: 'jam' });
+        }
+        return;
+      case 'ERROR':
+        this.emit('notice', message);
+        this.alarm('device_fault', `${this.name}: ${message.code}${message.detail ? `: ${message.detail}` : ''}`, { fault: message.code });
+        return;
+      case 'LID':
+      case 'DOOR':
+      case 'STATUS':
+        this.emit('notice', message);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private hello(seq: number, message: HelloMessage): void {
+    this.ledger.hello(seq);
+    const identity: DeviceIdentityReport = {
+      model: message.model,
+      serial: message.serial,
+      protocol: message.protocol,
+      firmware: message.firmware,
+      firmwareSha256: message.firmwareSha256,
+    };
+    const verdict = firmwareVerdict(message, this.options.allowedFirmware);
+    const wasQuarantined = this.quarantine;
+    this.identity = identity;
+    this.quarantine = verdict;
+    this.emit('hello', identity, verdict);
+    if (verdict !== undefined && verdict !== wasQuarantined) {
+      this.alarm('device_quarantined', `${this.name} quarantined: ${verdict}; its cards are refused`, {
+        model: message.model,
+        serial: message.serial,
+        firmware: message.firmware,
+        firmwareSha256: message.firmwareSha256,
+      });
+    }
+    this.setAvailability('online', 'HELLO');
+  }
+
+  /** A quarantined device's card: ACKed (so it does not flood the line) and dropped. */
+  private refuse(seq: number, message: Message): boolean {
+    if (this.quarantine === undefined) return false;
+    this.counters.cardsRefused++;
+    this.emit('refused', message, this.quarantine);
+    this.settle(seq);
+    return true;
+  }
+
+  private tag(seq: number, uid: string, message: Message): void {
+    if (this.options.rawTags) {
+      let done = false;
+      this.emit('tag', uid, () => {
+        if (done) return;
+        done = true;
+        this.settle(seq);
+      });
+      return;
+    }
+    if (this.refuse(seq, message)) return;
+    const known = this.options.registry?.lookup(uid);
+    if (!known) {
+      this.counters.foreignTags++;
+      this.settle(seq);
+      this.alarm('foreign_card', `${this.name}: tag ${uid} is not in the deck registry`, { uid });
+      return;
+    }
+    this.emitRecord(seq, { t: 'card', card: known.card, back: known.back, face: 'down' });
+  }
+
+  private shufflePiece(seq: number, message: Extract<Message, { type: 'SHUFFLED' | 'ORDER' }>): void {
+    const report = this.assembler.accept(message);
+    if (report.kind === 'pending') {
+      this.settle(seq);
+      return;
+    }
+    if (report.kind === 'error') {
+      this.settle(seq);
+      this.alarm('device_fault', `${this.name}: shuffle report unusable: ${report.error}`, { fault: 'shuffle_report' });
+      return;
+    }
+    const allBacks = this.options.backs?.length ? [...this.options.backs] : ['red'];
+    const backs = this.options.alternateBacks
+      ? [allBacks[this.shuffles % allBacks.length]!]
+      : allBacks;
+    this.shuffles++;
+    const decks =
+      this.commandedDecks ??
+      Math.min(16, Math.max(1, Math.round(report.count / (52 * backs.length))));
+    this.commandedDecks = undefined;
+    const record: ShuffleRecord = { t: 'shuffle', decks, backs };
+    if (report.order) record.order = [...report.order];
+    this.emitRecord(seq, record);
+  }
+
+  private emitRecord(
+    seq: number,
+    record: Omit<CardRecord, 'ts' | 'src'> | Omit<CutRecord, 'ts' | 'src'> | Omit<ShuffleRecord, 'ts' | 'src'>,
+  ): void {
+    let acknowledged = false;
+    const full = { ...record, ts: this.clock(), src: this.name } as DriverRecord;
+    const observation: Observation = {
+      device: this.name,
+      seq,
+      record: full,
+      ack: () => {
+        if (acknowledged) return;
+        acknowledged = true;
+        this.settle(seq);
+      },
+    };
+    this.emit('record', observation);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The one coded error class of the device drivers and the deck registry.
+ * `code` is stable: the daemon, the CLI and tests tell failures apart by it.
+ */
+export type DriverErrorCode =
+  /** Options out of range (timeouts, intervals, allow-list entries). */
+  | 'bad_options'
+  /** A command was not acknowledged by the device in time, or the device refused it. */
+  | 'command_failed'
+  /** A command while the device is offline or the driver stopped. */
+  | 'not_ready'
+  /** The deck registry file is not valid. */
+  | 'bad_registry'
+  /** A tag UID already stands for another card. */
+  | 'duplicate_tag'
+  /** Enrolment could not finish (wrong count, timeout, device gone). */
+  | 'enroll_failed';
+
+export class DriverError extends Error {
+  override readonly name = 'DriverError';
+  constructor(
+    readonly code: DriverErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isDriverError(value: unknown): value is DriverError {
+  return value instanceof DriverError;
+}

@@ -1,0 +1,29 @@
+/**
+ * The one coded error class of the journal domain.
+ */
+export type JournalErrorCode =
+  /** The journal breaks its own rules somewhere other than a torn last line: run `journal verify`. */
+  | 'corrupt'
+  /** A write, fsync or rename failed; the journal stops accepting records (fail-stop). */
+  | 'io_failed'
+  /** Another live process holds the journal's lock. */
+  | 'locked'
+  /** Used after close(), or after an I/O failure. */
+  | 'closed'
+  /** A record that cannot be journalled (not JSON-serialisable, wrong kind). */
+  | 'bad_record';
+
+export class JournalError extends Error {
+  override readonly name = 'JournalError';
+  constructor(
+    readonly code: JournalErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isJournalError(value: unknown): value is JournalError {
+  return value instanceof JournalError;
+}

@@ -1,0 +1,640 @@
+/**
+ * The table's journal: append-only, one JSON record per line, hash-chained,
+ * durable before acknowledged.
+ *
+ * - `append()` resolves only after the records' bytes are fdatasync'ed. While
+ *   one write+fsync is in flight, further appends queue up and go out
+ *   together in the next single write+fsync (group commit); order is the
+ *   order of the append calls, and seq/prev are assigned at call time.
+ * - An I/O failure is fatal for this instance (fail-stop): after a failed
+ *   fsync nobody knows what reached the disk, so every queued and later
+ *   append rejects; restarting recovers from the file.
+ * - On open, a torn last line (no newline, bad JSON, broken chain) is cut
+ *   off and reported; anything else wrong is `corrupt` (run verify).
+ * - `rotate(reason)` starts a new file whose first record (a `file` meta
+ *   record) chains to the last record of the previous file; the daemon calls
+ *   it on `shoe_start`; with `rotateDaily` a change of day rotates too.
+ */
+import { constants } from 'node:fs';
+import { type FileHandle, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JournalError } from './errors.ts';
+import {
+  decodeLine,
+  encodeRecord,
+  GENESIS_HASH,
+  hashLine,
+  type JournalEntry,
+  type JournalRecord,
+  journalFileIndex,
+  journalFileName,
+  splitLines,
+  utcDay,
+} from './record.ts';
+
+export interface JournalOptions {
+  dir: string;
+  /** Milliseconds since the epoch; injected so tests and replays control time. */
+  clock: () => number;
+  /** Start a new file when `dayOf(ts)` changes. Default true. */
+  rotateDaily?: boolean;
+  /** The rotation day of a timestamp. Default: the UTC date. */
+  dayOf?: (ts: number) => string;
+  /** Recorded in each file's first record. */
+  table?: string;
+  /** Durable records kept in memory for readers that follow the tail (the MQTT bridge). Default 4096. */
+  recentCapacity?: number;
+}
+
+export interface RecoveryWarning {
+  file: string;
+  /** Byte offset where the file was cut. */
+  offset: number;
+  /** Bytes removed. */
+  bytes: number;
+  reason: string;
+}
+
+type DurableListener = (records: readonly JournalRecord[]) => void;
+
+interface PendingWrite {
+  type: 'write';
+  lines: string[];
+  records: JournalRecord[];
+  resolve: (records: JournalRecord[]) => void;
+  reject: (error: unknown) => void;
+}
+
+interface PendingRotate {
+  type: 'rotate';
+  fileIndex: number;
+  line: string;
+  record: JournalRecord;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const LOCK_FILE = 'journal.lock';
+
+export class Journal {
+  /** Torn tails cut off while opening. */
+  readonly recovery: readonly RecoveryWarning[];
+  private readonly clock: () => number;
+  private readonly rotateDaily: boolean;
+  private readonly dayOf: (ts: number) => string;
+  private readonly table: string | undefined;
+  private readonly recentCapacity: number;
+  private handle: FileHandle | undefined;
+  /** Index of the file appends go to once the queue drains. */
+  private queuedFileIndex: number;
+  private nextSeq: number;
+  private lastHash: string;
+  private currentDay: string | undefined;
+  private durableSeq: number;
+  private readonly queue: (PendingWrite | PendingRotate)[] = [];
+  private draining = false;
+  private failure: JournalError | undefined;
+  private closed = false;
+  private readonly listeners = new Set<DurableListener>();
+  private readonly recent: JournalRecord[] = [];
+  /** First seq of each file, for readers that start mid-journal. */
+  private readonly fileFirstSeq = new Map<number, number>();
+
+  private constructor(
+    readonly dir: string,
+    options: JournalOptions,
+    state: {
+      handle: FileHandle;
+      fileIndex: number;
+      nextSeq: number;
+      lastHash: string;
+      currentDay: string | undefined;
+      recovery: RecoveryWarning[];
+      fileFirstSeq: Map<number, number>;
+    },
+  ) {
+    this.clock = options.clock;
+    this.rotateDaily = options.rotateDaily ?? true;
+    this.dayOf = options.dayOf ?? utcDay;
+    this.table = options.table;
+    this.recentCapacity = options.recentCapacity ?? 4096;
+    this.handle = state.handle;
+    this.queuedFileIndex = state.fileIndex;
+    this.nextSeq = state.nextSeq;
+    this.lastHash = state.lastHash;
+    this.currentDay = state.currentDay;
+    this.durableSeq = state.nextSeq - 1;
+    this.recovery = state.recovery;
+    this.fileFirstSeq = state.fileFirstSeq;
+  }
+
+  /** Opens (creating if needed) the journal in `options.dir`, recovering a torn tail. */
+  static async open(options: JournalOptions): Promise<Journal> {
+    const dir = options.dir;
+    await mkdir(dir, { recursive: true });
+    await acquireLock(dir);
+    try {
+      return await Journal.openLocked(options);
+    } catch (error) {
+      await rm(join(dir, LOCK_FILE), { force: true });
+      throw error;
+    }
+  }
+
+  private static async openLocked(options: JournalOptions): Promise<Journal> {
+    const dir = options.dir;
+    const dayOf = options.dayOf ?? utcDay;
+    const indexes = (await readdir(dir))
+      .map((name) => journalFileIndex(name))
+      .filter((index): index is number => index !== undefined)
+      .sort((a, b) => a - b);
+    const fileFirstSeq = new Map<number, number>();
+    for (const index of indexes.slice(0, -1)) {
+      const first = await readFirstRecord(join(dir, journalFileName(index)));
+      if (first) fileFirstSeq.set(index, first.seq);
+    }
+    const recovery: RecoveryWarning[] = [];
+    const fileIndex = indexes[indexes.length - 1] ?? 1;
+    let chain = { seq: 0, hash: GENESIS_HASH };
+    // The chain enters the last file from the last record of the file before.
+    for (let position = indexes.length - 2; position >= 0; position--) {
+      const tail = await readLastRecord(join(dir, journalFileName(indexes[position]!)));
+      if (tail) {
+        chain = tail;
+        break;
+      }
+    }
+    const path = join(dir, journalFileName(fileIndex));
+    let records: { record: JournalRecord; hash: string }[] = [];
+    if (indexes.length > 0) {
+      const bytes = await readFile(path);
+      const scanned = scanForRecovery(bytes, chain, journalFileName(fileIndex));
+      records = scanned.records;
+      if (scanned.cutAt !== undefined) {
+        await truncate(path, scanned.cutAt);
+        recovery.push({
+          file: journalFileName(fileIndex),
+          offset: scanned.cutAt,
+          bytes: bytes.length - scanned.cutAt,
+          reason: scanned.reason,
+        });
+      }
+    }
+    const handle = await open(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
+      0o640,
+    );
+    try {
+      await handle.datasync();
+      await fsyncDir(dir);
+      const last = records[records.length - 1];
+      if (last) chain = { seq: last.record.seq, hash: last.hash };
+      const firstTs = records[0]?.record.ts;
+      const journal = new Journal(dir, options, {
+        handle,
+        fileIndex,
+        nextSeq: chain.seq + 1,
+        lastHash: chain.hash,
+        currentDay: firstTs === undefined ? undefined : dayOf(firstTs),
+        recovery,
+        fileFirstSeq,
+      });
+      if (records[0]) fileFirstSeq.set(fileIndex, records[0].record.seq);
+      for (const { record } of records.slice(-journal.recentCapacity)) journal.recent.push(record);
+      if (records.length === 0) {
+        // A new journal, or a file created by a rotation that crashed before its first record.
+        await journal.append([
+          {
+            kind: 'meta',
+            data: journal.fileMeta(
+              journalFileName(fileIndex),
+              indexes.length === 0 ? 'new' : 'recovered',
+            ),
+          },
+        ]);
+      }
+      for (const warning of recovery) {
+        await journal.append([{ kind: 'meta', data: { type: 'recovered', ...warning } }]);
+      }
+      return journal;
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The seq of the last durable record (0 for an empty journal). */
+  get lastSeq(): number {
+    return this.durableSeq;
+  }
+
+  /**
+   * Appends records; resolves with them (seq, ts, prev filled in) once they
+   * are on disk. Rejects with JournalError('io_failed') if they may not be.
+   */
+  append(entries: readonly JournalEntry[]): Promise<JournalRecord[]> {
+    const unusable = this.unusable();
+    if (unusable) return Promise.reject(unusable);
+    if (entries.length === 0) return Promise.resolve([]);
+    const ts = this.clock();
+    if (this.rotateDaily && this.currentDay !== undefined && this.dayOf(ts) !== this.currentDay) {
+      void this.rotate('day').catch(() => undefined);
+    }
+    if (this.currentDay === undefined) this.currentDay = this.dayOf(ts);
+    const records: JournalRecord[] = [];
+    const lines: string[] = [];
+    for (const entry of entries) {
+      if (entry.kind !== 'input' && entry.kind !== 'event' && entry.kind !== 'meta') {
+        return Promise.reject(
+          new JournalError(
+            'bad_record',
+            `unknown record kind ${String((entry as { kind: unknown }).kind)}`,
+          ),
+        );
+      }
+      const record = {
+        ...entry,
+        seq: this.nextSeq + records.length,
+        ts,
+        prev: '',
+      } as JournalRecord;
+      records.push(record);
+    }
+    // Encode before committing seq/hash, so a non-serialisable record changes nothing.
+    let prev = this.lastHash;
+    try {
+      for (const record of records) {
+        record.prev = prev;
+        const line = encodeRecord(record);
+        if (line.includes('\n')) throw new Error('encoded record contains a newline');
+        lines.push(line);
+        prev = hashLine(line);
+      }
+    } catch (error) {
+      return Promise.reject(
+        new JournalError('bad_record', `record is not JSON-serialisable: ${String(error)}`, {
+          cause: error,
+        }),
+      );
+    }
+    this.nextSeq += records.length;
+    this.lastHash = prev;
+    return new Promise((resolve, reject) => {
+      this.queue.push({ type: 'write', lines, records, resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** Starts a new file (per shoe, per day); resolves once the new file's first record is durable. */
+  rotate(reason: string): Promise<void> {
+    const unusable = this.unusable();
+    if (unusable) return Promise.reject(unusable);
+    const ts = this.clock();
+    const fileIndex = this.queuedFileIndex + 1;
+    const record: JournalRecord = {
+      kind: 'meta',
+      data: this.fileMeta(journalFileName(fileIndex), reason),
+      seq: this.nextSeq,
+      ts,
+      prev: this.lastHash,
+    };
+    const line = encodeRecord(record);
+    this.queuedFileIndex = fileIndex;
+    this.nextSeq += 1;
+    this.lastHash = hashLine(line);
+    this.currentDay = this.dayOf(ts);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ type: 'rotate', fileIndex, line, record, resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** Called with each batch of records once durable, in seq order. Returns an unsubscribe function. */
+  onDurable(listener: DurableListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every durable record, checking the chain as it reads. */
+  async readAll(): Promise<JournalRecord[]> {
+    const records: JournalRecord[] = [];
+    for await (const record of this.read(1)) records.push(record);
+    return records;
+  }
+
+  /**
+   * Durable records from `fromSeq` on, in order, checking the chain. Served
+   * from memory when the range is recent, else from the files.
+   */
+  async *read(fromSeq = 1): AsyncGenerator<JournalRecord> {
+    const until = this.durableSeq;
+    const oldestRecent = this.recent[0]?.seq;
+    if (oldestRecent !== undefined && fromSeq >= oldestRecent) {
+      for (const record of this.recent.slice(fromSeq - oldestRecent)) {
+        if (record.seq > until) return;
+        yield record;
+      }
+      return;
+    }
+    yield* readJournalRecords(this.dir, fromSeq, until, this.fileFirstSeq);
+  }
+
+  /** Up to `max` durable records from `fromSeq` on. */
+  async readRange(fromSeq: number, max: number): Promise<JournalRecord[]> {
+    const records: JournalRecord[] = [];
+    if (max <= 0) return records;
+    for await (const record of this.read(fromSeq)) {
+      records.push(record);
+      if (records.length >= max) break;
+    }
+    return records;
+  }
+
+  /** Waits for queued records, then closes the file and releases the lock. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    while (this.draining || this.queue.length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!this.draining && this.queue.length > 0) this.kick();
+    }
+    await this.handle?.close().catch(() => undefined);
+    this.handle = undefined;
+    await rm(join(this.dir, LOCK_FILE), { force: true });
+  }
+
+  private fileMeta(file: string, reason: string): { type: string; [detail: string]: unknown } {
+    return { type: 'file', file, reason, ...(this.table ? { table: this.table } : {}) };
+  }
+
+  private unusable(): JournalError | undefined {
+    if (this.failure) return this.failure;
+    if (this.closed) return new JournalError('closed', 'the journal is closed');
+    return undefined;
+  }
+
+  private kick(): void {
+    if (this.draining) return;
+    this.draining = true;
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (head.type === 'rotate') {
+        this.queue.shift();
+        try {
+          await this.switchFile(head);
+          this.delivered([head.record]);
+          head.resolve();
+        } catch (error) {
+          this.fail(error, [head]);
+          break;
+        }
+        continue;
+      }
+      // Group commit: every write queued up to the next rotation goes out in one write+fsync.
+      const batch: PendingWrite[] = [];
+      while (this.queue[0]?.type === 'write') batch.push(this.queue.shift() as PendingWrite);
+      try {
+        const text = `${batch.flatMap((write) => write.lines).join('\n')}\n`;
+        await writeFully(this.handle!, Buffer.from(text, 'utf8'));
+        await this.handle!.datasync();
+      } catch (error) {
+        this.fail(error, batch);
+        break;
+      }
+      this.delivered(batch.flatMap((write) => write.records));
+      for (const write of batch) write.resolve(write.records);
+    }
+    this.draining = false;
+  }
+
+  private async switchFile(rotation: PendingRotate): Promise<void> {
+    const path = join(this.dir, journalFileName(rotation.fileIndex));
+    const next = await open(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL,
+      0o640,
+    );
+    try {
+      await writeFully(next, Buffer.from(`${rotation.line}\n`, 'utf8'));
+      await next.datasync();
+      await fsyncDir(this.dir);
+    } catch (error) {
+      await next.close().catch(() => undefined);
+      throw error;
+    }
+    const previous = this.handle;
+    this.handle = next;
+    this.fileFirstSeq.set(rotation.fileIndex, rotation.record.seq);
+    await previous?.close().catch(() => undefined);
+  }
+
+  private delivered(records: JournalRecord[]): void {
+    const last = records[records.length - 1];
+    if (!last) return;
+    this.durableSeq = last.seq;
+    for (const record of records) this.recent.push(record);
+    if (this.recent.length > this.recentCapacity) {
+      this.recent.splice(0, this.recent.length - this.recentCapacity);
+    }
+    for (const listener of this.listeners) listener(records);
+  }
+
+  private fail(error: unknown, current: (PendingWrite | PendingRotate)[]): void {
+    this.failure = new JournalError('io_failed', `journal write failed: ${String(error)}`, {
+      cause: error,
+    });
+    for (const pending of [...current, ...this.queue.splice(0)]) pending.reject(this.failure);
+  }
+}
+
+async function writeFully(handle: FileHandle, buffer: Buffer): Promise<void> {
+  let written = 0;
+  while (written < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, written, buffer.length - written);
+    written += bytesWritten;
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function acquireLock(dir: string): Promise<void> {
+  const path = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(path, 'wx');
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
+      if (
+        Number.isSafeInteger(holder) &&
+        holder > 0 &&
+        holder !== process.pid &&
+        (await isOurs(holder))
+      ) {
+        throw new JournalError(
+          'locked',
+          `journal ${dir} is in use by process ${holder} (another tableside for the same table?)`,
+        );
+      }
+      if (holder === process.pid) {
+        throw new JournalError('locked', `journal ${dir} is already open in this process`);
+      }
+      await rm(path, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new JournalError('locked', `cannot take the lock ${path}`);
+}
+
+/** Whether `pid` is a live node process (a reused pid of another program after a reboot is not). */
+async function isOurs(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+    return /node|tableside|tsx/.test(cmdline);
+  } catch {
+    return true; // no /proc (macOS): trust the pid
+  }
+}
+
+/**
+ * Finds the valid prefix of the last file. Only the tail may be torn: from
+ * the first bad line on, every line must be garbage (not a JSON object);
+ * a good record after a bad one means the middle was damaged: corrupt.
+ */
+export function scanForRecovery(
+  bytes: Uint8Array,
+  chain: { seq: number; hash: string },
+  file: string,
+): { records: { record: JournalRecord; hash: string }[]; cutAt?: number; reason: string } {
+  const lines = splitLines(bytes);
+  const records: { record: JournalRecord; hash: string }[] = [];
+  let { seq, hash } = chain;
+  for (const [position, raw] of lines.entries()) {
+    const problem = lineProblem(raw, seq, hash);
+    if (problem === undefined) {
+      const record = (decodeLine(raw.text) as { ok: true; record: JournalRecord }).record;
+      seq = record.seq;
+      hash = hashLine(raw.text);
+      records.push({ record, hash });
+      continue;
+    }
+    const later = lines.slice(position + 1);
+    const damagedMiddle = later.find((line) => line.terminated && decodeLine(line.text).ok);
+    if (damagedMiddle) {
+      throw new JournalError(
+        'corrupt',
+        `${file}: line ${raw.line} (byte ${raw.offset}) is bad (${problem}) but line ${damagedMiddle.line} after it is a record: not a torn write; run \`tableside journal verify\``,
+      );
+    }
+    return {
+      records,
+      cutAt: raw.offset,
+      reason: `torn last record at line ${raw.line}: ${problem}`,
+    };
+  }
+  return { records, reason: '' };
+}
+
+function lineProblem(
+  raw: { text: string; terminated: boolean },
+  previousSeq: number,
+  previousHash: string,
+): string | undefined {
+  if (!raw.terminated) return 'no newline';
+  const decoded = decodeLine(raw.text);
+  if (!decoded.ok) return decoded.reason;
+  if (decoded.record.seq !== previousSeq + 1) {
+    return `seq ${decoded.record.seq} where ${previousSeq + 1} was expected`;
+  }
+  if (decoded.record.prev !== previousHash) return 'prev does not match the previous record';
+  return undefined;
+}
+
+async function readFirstRecord(path: string): Promise<JournalRecord | undefined> {
+  const bytes = await readFile(path);
+  const first = splitLines(bytes)[0];
+  if (!first?.terminated) return undefined;
+  const decoded = decodeLine(first.text);
+  return decoded.ok ? decoded.record : undefined;
+}
+
+async function readLastRecord(path: string): Promise<{ seq: number; hash: string } | undefined> {
+  const lines = splitLines(await readFile(path)).filter((line) => line.terminated);
+  const last = lines[lines.length - 1];
+  if (!last) return undefined;
+  const decoded = decodeLine(last.text);
+  if (!decoded.ok) {
+    throw new JournalError(
+      'corrupt',
+      `${path}: last line is damaged (${decoded.reason}); run \`tableside journal verify\``,
+    );
+  }
+  return { seq: decoded.record.seq, hash: hashLine(last.text) };
+}
+
+/**
+ * Records `fromSeq`..`untilSeq` from the journal files in `dir`, checking the
+ * chain (a break throws JournalError('corrupt')). Used for replay.
+ */
+export async function* readJournalRecords(
+  dir: string,
+  fromSeq = 1,
+  untilSeq = Number.POSITIVE_INFINITY,
+  fileFirstSeq?: ReadonlyMap<number, number>,
+): AsyncGenerator<JournalRecord> {
+  const indexes = (await readdir(dir))
+    .map((name) => journalFileIndex(name))
+    .filter((index): index is number => index !== undefined)
+    .sort((a, b) => a - b);
+  // Skip files that end before fromSeq: a file ends where the next one starts.
+  let start = 0;
+  if (fileFirstSeq) {
+    for (let position = 1; position < indexes.length; position++) {
+      const nextFirst = fileFirstSeq.get(indexes[position]!);
+      if (nextFirst !== undefined && nextFirst <= fromSeq) start = position - 1;
+    }
+  }
+  let expected: { seq: number; hash: string } | undefined;
+  for (const index of indexes.slice(start)) {
+    const file = journalFileName(index);
+    for (const raw of splitLines(await readFile(join(dir, file)))) {
+      if (!raw.terminated) return; // a torn tail is not durable
+      const decoded = decodeLine(raw.text);
+      if (!decoded.ok) {
+        throw new JournalError(
+          'corrupt',
+          `${file}:${raw.line}: ${decoded.reason}; run \`tableside journal verify\``,
+        );
+      }
+      const record = decoded.record;
+      if (expected && (record.seq !== expected.seq + 1 || record.prev !== expected.hash)) {
+        throw new JournalError(
+          'corrupt',
+          `${file}:${raw.line}: the chain breaks at seq ${record.seq}; run \`tableside journal verify\``,
+        );
+      }
+      expected = { seq: record.seq, hash: hashLine(raw.text) };
+      if (record.seq > untilSeq) return;
+      if (record.seq >= fromSeq) yield record;
+    }
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * Journal verification: pure over the files' bytes (`verifyJournalFiles`),
+ * plus a thin reader (`verifyJournalDir`). It names every edited, removed,
+ * reordered, duplicated, malformed or truncated record with its file, line,
+ * byte offset and sequence number.
+ *
+ * What a hash chain cannot see without an outside anchor: an edit of the
+ * very last record, or whole records cut from the end at a line boundary.
+ * Pass `expectLastSeq` (e.g. the MQTT cursor, or the last seq a consumer
+ * saw) to catch the latter.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  decodeLine,
+  GENESIS_HASH,
+  hashLine,
+  JOURNAL_FILE_PATTERN,
+  journalFileIndex,
+  splitLines,
+} from './record.ts';
+
+export type FindingProblem =
+  | 'edited'
+  | 'removed'
+  | 'reordered'
+  | 'duplicated'
+  | 'malformed'
+  | 'truncated';
+
+export interface Finding {
+  problem: FindingProblem;
+  file: string;
+  /** 1-based line within the file. */
+  line: number;
+  /** Byte offset of that line. */
+  offset: number;
+  /** The record concerned (for `removed`: the first missing one). */
+  seq?: number;
+  /** For `removed`: how many consecutive records are missing. */
+  count?: number;
+  message: string;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  files: number;
+  records: number;
+  firstSeq: number | undefined;
+  lastSeq: number | undefined;
+  findings: Finding[];
+}
+
+export interface JournalFileBytes {
+  name: string;
+  bytes: Uint8Array;
+}
+
+interface Entry {
+  file: string;
+  line: number;
+  offset: number;
+  seq: number;
+  prev: string;
+  hash: string;
+}
+
+export function verifyJournalFiles(
+  files: readonly JournalFileBytes[],
+  options: { expectLastSeq?: number } = {},
+): VerifyReport {
+  const findings: Finding[] = [];
+  const ordered = [...files].sort(
+    (a, b) => (journalFileIndex(a.name) ?? 0) - (journalFileIndex(b.name) ?? 0),
+  );
+  /** Every record in file order; `undefined` stands for a malformed line. */
+  const sequence: (Entry | undefined)[] = [];
+  const bySeq = new Map<number, Entry>();
+  for (const [fileIndex, file] of ordered.entries()) {
+    for (const raw of splitLines(file.bytes)) {
+      const where = { file: file.name, line: raw.line, offset: raw.offset };
+      if (!raw.terminated) {
+        const last = fileIndex === ordered.length - 1;
+        findings.push({
+          problem: 'truncated',
+          ...where,
+          message: last
+            ? 'last line has no newline: a torn write (the daemon cuts it off on start)'
+            : 'line has no newline, yet later files follow: the file was cut',
+        });
+        sequence.push(undefined);
+        continue;
+      }
+      const decoded = decodeLine(raw.text);
+      if (!decoded.ok) {
+        findings.push({
+          problem: 'malformed',
+          ...where,
+          message: `record is damaged: ${decoded.reason}`,
+        });
+        sequence.push(undefined);
+        continue;
+      }
+      const { seq, prev } = decoded.record;
+      const entry: Entry = { ...where, seq, prev, hash: hashLine(raw.text) };
+      const earlier = bySeq.get(seq);
+      if (earlier) {
+        findings.push({
+          problem: 'duplicated',
+          ...where,
+          seq,
+          message: `seq ${seq} appears again (first at ${earlier.file}:${earlier.line})`,
+        });
+      } else {
+        bySeq.set(seq, entry);
+      }
+      sequence.push(entry);
+    }
+  }
+
+  // A journal whose first files were archived starts past seq 1; its first
+  // record's prev then points to a file we do not have.
+  const firstFileIndex = ordered[0] ? journalFileIndex(ordered[0].name) : undefined;
+  const startsMidway = firstFileIndex !== undefined && firstFileIndex > 1;
+  let highest = 0;
+  let previous: Entry | undefined | null = null; // null: nothing before; undefined: a malformed line
+  for (const entry of sequence) {
+    if (!entry) {
+      previous = undefined;
+      continue;
+    }
+    const at = { file: entry.file, line: entry.line, offset: entry.offset };
+    if (previous === null && !startsMidway && entry.seq !== 1) {
+      findings.push({
+        problem: 'removed',
+        ...at,
+        seq: 1,
+        count: entry.seq - 1,
+        message: `records 1..${entry.seq - 1} are missing before seq ${entry.seq}`,
+      });
+    }
+    if (entry.seq < highest) {
+      findings.push({
+        problem: 'reordered',
+        ...at,
+        seq: entry.seq,
+        message: `seq ${entry.seq} comes after seq ${highest}`,
+      });
+    } else if (previous && entry.seq > highest + 1) {
+      const missing: number[] = [];
+      for (let seq = highest + 1; seq < entry.seq; seq++) if (!bySeq.has(seq)) missing.push(seq);
+      if (missing.length > 0) {
+        findings.push({
+          problem: 'removed',
+          ...at,
+          seq: missing[0]!,
+          count: missing.length,
+          message:
+            missing.length === 1
+              ? `seq ${missing[0]} is missing before seq ${entry.seq}`
+              : `${missing.length} records (${missing[0]}..${missing[missing.length - 1]}) are missing before seq ${entry.seq}`,
+        });
+      }
+    }
+    highest = Math.max(highest, entry.seq);
+    // The chain: each record names the hash of the record with the seq before it.
+    if (entry.seq === 1) {
+      if (entry.prev !== GENESIS_HASH) {
+        findings.push({
+          problem: 'edited',
+          ...at,
+          seq: 1,
+          message: 'the first record does not start the chain (prev is not the genesis hash)',
+        });
+      }
+    } else {
+      const before = bySeq.get(entry.seq - 1);
+      if (before && before.hash !== entry.prev) {
+        findings.push({
+          problem: 'edited',
+          file: before.file,
+          line: before.line,
+          offset: before.offset,
+          seq: before.seq,
+          message: `seq ${before.seq} was changed: its hash no longer matches the prev of seq ${entry.seq} (${entry.file}:${entry.line}; or that prev was changed)`,
+        });
+      }
+    }
+    previous = entry;
+  }
+
+  const lastSeq = highest > 0 ? highest : undefined;
+  if (options.expectLastSeq !== undefined && (lastSeq ?? 0) < options.expectLastSeq) {
+    const lastFile = ordered[ordered.length - 1];
+    const lastEntry = [...sequence].reverse().find((entry) => entry !== undefined);
+    findings.push({
+      problem: 'removed',
+      file: lastFile?.name ?? '(none)',
+      line: (lastEntry?.line ?? 0) + 1,
+      offset: lastFile?.bytes.length ?? 0,
+      seq: (lastSeq ?? 0) + 1,
+      count: options.expectLastSeq - (lastSeq ?? 0),
+      message: `the journal ends at seq ${lastSeq ?? 0} but seq ${options.expectLastSeq} was expected: records were cut from the end`,
+    });
+  }
+  findings.sort((a, b) => fileOrder(a.file, b.file) || a.offset - b.offset);
+  const firstEntry = sequence.find((entry) => entry !== undefined);
+  return {
+    ok: findings.length === 0,
+    files: ordered.length,
+    records: sequence.length,
+    firstSeq: firstEntry?.seq,
+    lastSeq,
+    findings,
+  };
+}
+
+function fileOrder(a: string, b: string): number {
+  return (journalFileIndex(a) ?? 0) - (journalFileIndex(b) ?? 0);
+}
+
+/** Reads every journal file of a folder. */
+export async function readJournalFiles(dir: string): Promise<JournalFileBytes[]> {
+  const names = (await readdir(dir)).filter((name) => JOURNAL_FILE_PATTERN.test(name));
+  names.sort((a, b) => fileOrder(a, b));
+  return Promise.all(names.map(async (name) => ({ name, bytes: await readFile(join(dir, name)) })));
+}
+
+export async function verifyJournalDir(
+  dir: string,
+  options: { expectLastSeq?: number } = {},
+): Promise<VerifyReport> {
+  return verifyJournalFiles(await readJournalFiles(dir), options);
+}

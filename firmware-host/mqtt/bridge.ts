@@ -1,0 +1,445 @@
+/**
+ * The MQTT bridge: publishes the journal's events, keeps the retained
+ * topics, and turns requests into calls of the daemon's handler.
+ *
+ * Delivery: events are read from the journal, in seq order, from the last
+ * seq the broker acknowledged (a durable cursor). At most `inflight` events
+ * await their PUBACK at once; the cursor moves past an event only when it
+ * and every event before it were acknowledged. After a disconnect the
+ * bridge starts again from the cursor: a broker outage or a restart delays
+ * events, never drops them; an event may arrive twice, so consumers dedupe
+ * by `seq`.
+ *
+ * Connection: one MQTT.js client per connection, with MQTT.js's own
+ * reconnect off: reconnects are ours, with exponential backoff and jitter,
+ * and every (re)connect republishes all retained topics.
+ */
+import { EventEmitter } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import type { IClientOptions, MqttClient } from 'mqtt';
+import type { JournalRecord } from '../journal/record.ts';
+import type { Logger } from '../log.ts';
+import { type DomainEvent, eventTopicKind } from '../table/events.ts';
+import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts';
+import { MqttError } from './errors.ts';
+import { findForbiddenKey, screenEvent } from './guard.ts';
+import { type BridgeRequest, parseRequest } from './requests.ts';
+import { type TableTopics, tableTopics } from './topics.ts';
+
+/** What the bridge needs of the journal. `Journal` satisfies it. */
+export interface JournalSource {
+  readonly lastSeq: number;
+  readRange(fromSeq: number, max: number): Promise<JournalRecord[]>;
+  onDurable(listener: (records: readonly JournalRecord[]) => void): () => void;
+}
+
+/** What the bridge needs of the cursor store. `CursorStore` satisfies it. */
+export interface CursorSink {
+  readonly current: number;
+  advance(seq: number): Promise<void>;
+}
+
+export type RequestHandler = (request: BridgeRequest) => unknown;
+
+export interface BridgeTls {
+  /** File paths, read at start. */
+  ca?: string | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  rejectUnauthorized?: boolean;
+}
+
+export interface BridgeOptions {
+  /** mqtt://, mqtts://, ws:// or wss:// */
+  url: string;
+  table: string;
+  baseTopic: string;
+  clientId?: string | undefined;
+  username?: string | undefined;
+  password?: string | undefined;
+  tls?: BridgeTls | undefined;
+  keepalive?: number;
+  /** Events awaiting PUBACK at once. Default 32. */
+  inflight?: number;
+  backoff?: BackoffOptions;
+  /** Give up a connection attempt after this long. Default 10 s. */
+  connectTimeoutMs?: number;
+  journal: JournalSource;
+  cursor: CursorSink;
+  onRequest: RequestHandler;
+  /** Retained on bridge/info. */
+  info?: Record<string, unknown>;
+  /** For the backoff jitter; Math.random by default. */
+  random?: () => number;
+  log?: Logger;
+}
+
+export interface BridgeEvents {
+  connected: [];
+  disconnected: [reason: string];
+  /** The cursor moved: every event up to `seq` was acknowledged by the broker. */
+  acknowledged: [seq: number];
+  /** An event was not published (it would reveal undealt cards); a notice went out instead. */
+  withheld: [seq: number, reason: string];
+  error: [error: Error];
+}
+
+interface Slot {
+  seq: number;
+  done: boolean;
+}
+
+export class MqttBridge extends EventEmitter<BridgeEvents> {
+  readonly topics: TableTopics;
+  private readonly options: BridgeOptions;
+  private readonly inflightLimit: number;
+  private readonly backoff: BackoffOptions;
+  private readonly random: () => number;
+  private client: MqttClient | undefined;
+  private mqttModule: typeof import('mqtt') | undefined;
+  private tlsFiles: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
+  /** Bumped on every connection, so callbacks of a dead connection change nothing. */
+  private generation = 0;
+  private connected = false;
+  private stopped = true;
+  private attempt = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private unsubscribeJournal: (() => void) | undefined;
+  private ackedThrough: number;
+  private nextSeq: number;
+  private window: Slot[] = [];
+  private pumping = false;
+  private pumpAgain = false;
+  private info: Record<string, unknown>;
+  private readonly availability = new Map<string, string>();
+  private snapshot: unknown;
+  private connectionCount = 0;
+
+  constructor(options: BridgeOptions) {
+    super();
+    this.options = options;
+    this.inflightLimit = options.inflight ?? 32;
+    if (!Number.isInteger(this.inflightLimit) || this.inflightLimit < 1) {
+      throw new MqttError(
+        'bad_options',
+        `inflight must be a positive integer, got ${options.inflight}`,
+      );
+    }
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.random = options.random ?? Math.random;
+    this.topics = tableTopics(options.baseTopic, options.table);
+    this.info = options.info ?? {};
+    this.ackedThrough = options.cursor.current;
+    this.nextSeq = this.ackedThrough + 1;
+    // An 'error' with no listener would throw; the bridge reports and carries on.
+    this.on('error', () => undefined);
+  }
+
+  /** Starts connecting (in the background) and publishing. Rejects only for unreadable TLS files. */
+  async start(): Promise<void> {
+    if (!this.stopped) return;
+    this.tlsFiles = await readTlsFiles(this.options.tls);
+    this.mqttModule = await import('mqtt');
+    this.stopped = false;
+    this.unsubscribeJournal = this.options.journal.onDurable(() => this.pump());
+    this.connect();
+  }
+
+  /** Publishes `offline`, waits (briefly) for it to be acknowledged, and disconnects. */
+  async stop(timeoutMs = 2000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    this.unsubscribeJournal?.();
+    const client = this.client;
+    this.client = undefined;
+    this.generation++;
+    if (!client) return;
+    if (this.connected) {
+      await withTimeout(
+        client.publishAsync(this.topics.bridgeState, 'offline', { qos: 1, retain: true }),
+        timeoutMs,
+      ).catch(() => undefined);
+    }
+    this.connected = false;
+    await withTimeout(client.endAsync(), timeoutMs).catch(() => client.end(true));
+  }
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  /** The last seq through which every event was acknowledged by the broker. */
+  get acknowledgedSeq(): number {
+    return this.ackedThrough;
+  }
+
+  /** Connections made so far (for health reports). */
+  get connections(): number {
+    return this.connectionCount;
+  }
+
+  setInfo(info: Record<string, unknown>): void {
+    this.info = info;
+    this.publishRetained(this.topics.bridgeInfo, JSON.stringify(info));
+  }
+
+  setDeviceAvailability(device: string, availability: 'online' | 'offline'): void {
+    this.availability.set(device, availability);
+    this.publishRetained(this.topics.deviceAvailability(device), availability);
+  }
+
+  /** The retained table snapshot. Refused (MqttError 'withheld') if it holds a shuffler order. */
+  setState(snapshot: Record<string, unknown>): void {
+    const forbidden = findForbiddenKey(snapshot);
+    if (forbidden) {
+      throw new MqttError('withheld', `state snapshot not published: it carries "${forbidden}"`);
+    }
+    this.snapshot = snapshot;
+    this.publishRetained(this.topics.state, JSON.stringify(snapshot));
+  }
+
+  private connect(): void {
+    if (this.stopped || !this.mqttModule) return;
+    const generation = ++this.generation;
+    const { options } = this;
+    const clientOptions: IClientOptions = {
+      clientId: options.clientId ?? `tableside-${options.table}`,
+      protocolVersion: 4,
+      clean: true,
+      keepalive: options.keepalive ?? 30,
+      reconnectPeriod: 0,
+      connectTimeout: options.connectTimeoutMs ?? 10_000,
+      will: {
+        topic: this.topics.bridgeState,
+        payload: Buffer.from('offline'),
+        qos: 1,
+        retain: true,
+      },
+      ...(options.username !== undefined ? { username: options.username } : {}),
+      ...(options.password !== undefined ? { password: options.password } : {}),
+      ...this.tlsFiles,
+      ...(options.tls?.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+    };
+    const client = this.mqttModule.connect(options.url, clientOptions);
+    this.client = client;
+    let closed = false;
+    client.on('connect', () => {
+      if (generation !== this.generation) return;
+      this.onConnected(client, generation);
+    });
+    client.on('message', (topic, payload) => {
+      if (generation !== this.generation) return;
+      void this.onMessage(client, topic, payload);
+    });
+    client.on('error', (error) => {
+      if (generation !== this.generation) return;
+      this.options.log?.warn({ err: error.message }, 'mqtt error');
+      this.emit('error', error);
+    });
+    client.on('close', () => {
+      if (closed || generation !== this.generation) return;
+      closed = true;
+      client.end(true);
+      this.onClosed('connection closed');
+    });
+  }
+
+  private onConnected(client: MqttClient, generation: number): void {
+    this.connected = true;
+    this.attempt = 0;
+    this.connectionCount++;
+    this.options.log?.info({ url: this.options.url }, 'mqtt connected');
+    client.subscribe(this.topics.requestFilter, { qos: 1 }, (error) => {
+      if (error && generation === this.generation) this.emit('error', error);
+    });
+    // Retained topics first, so a consumer sees `online` before the backlog.
+    this.publishRetained(this.topics.bridgeState, 'online');
+    this.publishRetained(this.topics.bridgeInfo, JSON.stringify(this.info));
+    for (const [device, availability] of this.availability) {
+      this.publishRetained(this.topics.deviceAvailability(device), availability);
+    }
+    if (this.snapshot !== undefined)
+      this.publishRetained(this.topics.state, JSON.stringify(this.snapshot));
+    this.window = [];
+    this.nextSeq = this.ackedThrough + 1;
+    this.emit('connected');
+    this.pump();
+  }
+
+  private onClosed(reason: string): void {
+    const wasConnected = this.connected;
+    this.connected = false;
+    this.window = [];
+    this.nextSeq = this.ackedThrough + 1;
+    this.client = undefined;
+    if (wasConnected) {
+      this.options.log?.warn({ reason }, 'mqtt disconnected');
+      this.emit('disconnected', reason);
+    }
+    if (this.stopped) return;
+    const delay = backoffDelay(this.attempt++, this.backoff, this.random);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  private publishRetained(topic: string, payload: string): void {
+    const client = this.client;
+    if (!client || !this.connected) return; // republished on the next connect
+    client.publish(topic, payload, { qos: 1, retain: true }, () => undefined);
+  }
+
+  /** Publishes journal events while the in-flight window has room. */
+  private pump(): void {
+    if (!this.connected || this.stopped) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pumpLoop()
+      .catch((error: unknown) => {
+        this.emit('error', error instanceof Error ? error : new Error(String(error)));
+      })
+      .finally(() => {
+        this.pumping = false;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.pump();
+        }
+      });
+  }
+
+  private async pumpLoop(): Promise<void> {
+    const generation = this.generation;
+    while (this.connected && generation === this.generation) {
+      const room = this.inflightLimit - this.window.filter((slot) => !slot.done).length;
+      if (room <= 0 || this.nextSeq > this.options.journal.lastSeq) return;
+      const records = await this.options.journal.readRange(this.nextSeq, Math.max(room, 64));
+      if (records.length === 0 || generation !== this.generation) return;
+      for (const record of records) {
+        if (generation !== this.generation) return;
+        if (record.seq !== this.nextSeq) {
+          throw new Error(`journal gave seq ${record.seq} where ${this.nextSeq} was expected`);
+        }
+        if (record.kind !== 'event') {
+          // Inputs (a shuffle may hold the shuffler's order) and meta records are never published.
+          this.window.push({ seq: record.seq, done: true });
+          this.nextSeq++;
+          continue;
+        }
+        if (this.window.filter((slot) => !slot.done).length >= this.inflightLimit) break;
+        this.publishEvent(record, generation);
+        this.nextSeq++;
+      }
+      this.settle();
+    }
+  }
+
+  private publishEvent(record: JournalRecord, generation: number): void {
+    const client = this.client!;
+    const event = record.data as DomainEvent;
+    const screened = screenEvent(event);
+    let topic: string;
+    let payload: Record<string, unknown>;
+    if (screened.publish) {
+      topic = this.topics.events(eventTopicKind(event));
+      payload = { seq: record.seq, ts: record.ts, ...screened.event };
+    } else {
+      // Consumers still see the seq (no gap), but nothing of its content.
+      topic = this.topics.events('alarm');
+      payload = { seq: record.seq, ts: record.ts, type: 'event_withheld', reason: screened.reason };
+      this.options.log?.error({ seq: record.seq, reason: screened.reason }, 'event withheld');
+      this.emit('withheld', record.seq, screened.reason);
+    }
+    const slot: Slot = { seq: record.seq, done: false };
+    this.window.push(slot);
+    client.publish(topic, JSON.stringify(payload), { qos: 1 }, (error) => {
+      if (error || generation !== this.generation) return; // resent after the reconnect
+      slot.done = true;
+      this.settle();
+      this.pump();
+    });
+  }
+
+  /** Moves the cursor past the leading acknowledged slots. */
+  private settle(): void {
+    let advanced = false;
+    while (this.window[0]?.done) {
+      this.ackedThrough = this.window.shift()!.seq;
+      advanced = true;
+    }
+    if (!advanced) return;
+    const seq = this.ackedThrough;
+    this.options.cursor.advance(seq).then(
+      () => this.emit('acknowledged', seq),
+      (error: unknown) =>
+        this.emit('error', error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+
+  private async onMessage(client: MqttClient, topic: string, payload: Buffer): Promise<void> {
+    const op = this.topics.opOf(topic);
+    if (op === undefined) return;
+    const parsed = parseRequest(op, payload);
+    const respond = (body: Record<string, unknown>) => {
+      const transaction = parsed.transaction;
+      const message = transaction === undefined ? body : { ...body, transaction };
+      client.publish(
+        this.topics.response(op),
+        JSON.stringify(message),
+        { qos: 1 },
+        () => undefined,
+      );
+    };
+    if (!parsed.ok) {
+      respond({ status: 'error', code: 'bad_request', error: parsed.error });
+      return;
+    }
+    try {
+      const data = await this.options.onRequest(parsed.request);
+      respond({ status: 'ok', data: data ?? {} });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      respond({
+        status: 'error',
+        code: typeof code === 'string' ? code : 'failed',
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}
+
+async function readTlsFiles(
+  tls: BridgeTls | undefined,
+): Promise<{ ca?: Buffer; cert?: Buffer; key?: Buffer }> {
+  const files: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
+  if (!tls) return files;
+  for (const key of ['ca', 'cert', 'key'] as const) {
+    const path = tls[key];
+    if (path === undefined) continue;
+    try {
+      files[key] = await readFile(path);
+    } catch (error) {
+      throw new MqttError('tls_files', `mqtt.tls.${key}: cannot read ${path}: ${String(error)}`, {
+        cause: error,
+      });
+    }
+  }
+  return files;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * The embedded broker (`mqtt.url: embedded`): aedes 1.x in-process, on
+ * 127.0.0.1 only, so a bench works with nothing installed. A casino runs
+ * its own broker (mosquitto, EMQX, HiveMQ) and points `mqtt.url` at it.
+ *
+ * aedes speaks MQTT 3.1.1 and keeps retained messages in memory: they are
+ * gone when the daemon stops, and the bridge republishes them on start.
+ */
+import { createServer, type Server } from 'node:net';
+import { MqttError } from './errors.ts';
+
+export interface EmbeddedBroker {
+  /** e.g. mqtt://127.0.0.1:1883 */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface EmbeddedBrokerOptions {
+  /** Default 1883; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1: the embedded broker is for this machine only. */
+  host?: string;
+}
+
+export async function startEmbeddedBroker(
+  options: EmbeddedBrokerOptions = {},
+): Promise<EmbeddedBroker> {
+  const host = options.host ?? '127.0.0.1';
+  const requested = options.port ?? 1883;
+  const { Aedes } = await import('aedes');
+  const broker = await Aedes.createBroker();
+  const server = createServer(broker.handle);
+  try {
+    await listen(server, requested, host);
+  } catch (error) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new MqttError(
+        'port_in_use',
+        `cannot start the embedded MQTT broker: port ${requested} on ${host} is already in use ` +
+          `(another MQTT broker, such as mosquitto, is probably running there). Either use that broker: ` +
+          `set mqtt.url to mqtt://${host}:${requested} in the config (or TABLESIDE_MQTT_URL=mqtt://${host}:${requested}); ` +
+          'or give the embedded broker another port with mqtt.port; or stop the program holding the port ' +
+          `(\`ss -ltnp 'sport = :${requested}'\` shows which).`,
+        { cause: error },
+      );
+    }
+    throw new MqttError(
+      'broker_failed',
+      `cannot start the embedded MQTT broker on ${host}:${requested}: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : requested;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `mqtt://${host}:${port}`,
+    port,
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => broker.close(() => resolve()));
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })();
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => {
+      server.off('listening', onListening);
+      reject(error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}

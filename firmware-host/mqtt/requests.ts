@@ -1,0 +1,90 @@
+/**
+ * Requests arriving on `bridge/request/<op>`: validated here, handed to the
+ * daemon's handler (the bridge has no game logic), answered on
+ * `bridge/response/<op>` with the caller's `transaction` echoed.
+ */
+import { z } from 'zod';
+import { REQUEST_OPS, type RequestOp } from './topics.ts';
+
+const transaction = z.union([z.string().max(128), z.number()]).optional();
+const box = z.number().int().min(1).max(7);
+
+export const requestSchemas = {
+  new_round: z.strictObject({
+    transaction,
+    boxes: z.array(box).min(1).max(7).optional(),
+    stakes: z.record(z.string().min(1).max(64), z.number().nonnegative()).optional(),
+  }),
+  player_action: z.strictObject({
+    transaction,
+    /** The box deciding; absent for the dealer. */
+    box: box.optional(),
+    action: z.string().min(1).max(32),
+    cards: z.array(z.number().int().min(0).max(6)).max(6).optional(),
+  }),
+  void_hand: z.strictObject({ transaction, reason: z.string().min(1).max(200) }),
+  new_shoe: z.strictObject({ transaction, reason: z.string().min(1).max(200).optional() }),
+  set_ruleset: z.strictObject({ transaction, ruleset: z.string().min(1).max(64) }),
+  health_check: z.strictObject({ transaction }),
+} satisfies Record<RequestOp, z.ZodType>;
+
+type Fields<Op extends RequestOp> = Omit<z.output<(typeof requestSchemas)[Op]>, 'transaction'>;
+
+/** A validated request, without its transaction. */
+export type BridgeRequest = { [Op in RequestOp]: { op: Op } & Fields<Op> }[RequestOp];
+
+export type ParsedRequest =
+  | { ok: true; request: BridgeRequest; transaction: string | number | undefined }
+  | { ok: false; error: string; transaction: string | number | undefined };
+
+export function isRequestOp(op: string): op is RequestOp {
+  return (REQUEST_OPS as readonly string[]).includes(op);
+}
+
+/** Parses a request payload for `op`; errors name what was wrong. */
+export function parseRequest(op: string, payload: Buffer | string): ParsedRequest {
+  const text = payload.toString();
+  let body: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      return {
+        ok: false,
+        error: `payload is not valid JSON: ${(error as Error).message}`,
+        transaction: undefined,
+      };
+    }
+  }
+  const echoed = transactionOf(body);
+  if (!isRequestOp(op)) {
+    return {
+      ok: false,
+      error: `unknown request "${op}"; expected one of ${REQUEST_OPS.join(', ')}`,
+      transaction: echoed,
+    };
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { ok: false, error: 'payload must be a JSON object', transaction: echoed };
+  }
+  const result = requestSchemas[op].safeParse(body);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const path = issue.path.join('.') || '(payload)';
+      const message =
+        issue.code === 'unrecognized_keys'
+          ? `unknown field(s) ${issue.keys.join(', ')}`
+          : issue.message;
+      return `${path}: ${message}`;
+    });
+    return { ok: false, error: `bad ${op} request: ${problems.join('; ')}`, transaction: echoed };
+  }
+  const { transaction: tx, ...fields } = result.data as { transaction?: string | number };
+  return { ok: true, request: { op, ...fields } as BridgeRequest, transaction: tx };
+}
+
+function transactionOf(body: unknown): string | number | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const value = (body as { transaction?: unknown }).transaction;
+  return typeof value === 'string' || typeof value === 'number' ? value : undefined;
+}

@@ -1,0 +1,57 @@
+/**
+ * The topic map of one table (DESIGN.md § MQTT), built once from the base
+ * topic and the table id, so that no code elsewhere concatenates topics.
+ */
+export type EventTopicKind = 'card' | 'hand' | 'shoe' | 'alarm';
+
+export const REQUEST_OPS = [
+  'new_round',
+  'player_action',
+  'void_hand',
+  'new_shoe',
+  'set_ruleset',
+  'health_check',
+] as const;
+export type RequestOp = (typeof REQUEST_OPS)[number];
+
+export interface TableTopics {
+  /** `<base>/<table>`: everything of this table lives below it. */
+  readonly root: string;
+  /** Retained `online` / `offline`; `offline` is also the last will. */
+  readonly bridgeState: string;
+  /** Retained JSON: versions, game, ruleset, devices. */
+  readonly bridgeInfo: string;
+  /** Retained snapshot of the shoe and the hand in play. */
+  readonly state: string;
+  /** Retained `online` / `offline` per device. */
+  deviceAvailability(device: string): string;
+  /** QoS 1 JSON events, each with `seq` and `ts`. */
+  events(kind: EventTopicKind): string;
+  /** Where requests arrive; `+` matches any op (unknown ones get an error response). */
+  readonly requestFilter: string;
+  request(op: string): string;
+  response(op: string): string;
+  /** The op of a request topic, or undefined for a topic that is not a request. */
+  opOf(topic: string): string | undefined;
+}
+
+export function tableTopics(baseTopic: string, table: string): TableTopics {
+  const root = `${baseTopic}/${table}`;
+  const requestPrefix = `${root}/bridge/request/`;
+  return {
+    root,
+    bridgeState: `${root}/bridge/state`,
+    bridgeInfo: `${root}/bridge/info`,
+    state: `${root}/state`,
+    deviceAvailability: (device) => `${root}/devices/${device}/availability`,
+    events: (kind) => `${root}/events/${kind}`,
+    requestFilter: `${requestPrefix}+`,
+    request: (op) => `${requestPrefix}${op}`,
+    response: (op) => `${root}/bridge/response/${op}`,
+    opOf: (topic) => {
+      if (!topic.startsWith(requestPrefix)) return undefined;
+      const op = topic.slice(requestPrefix.length);
+      return op.length > 0 && !op.includes('/') ? op : undefined;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The one coded error class of the table-session domain. A bad record or a
+ * bad option never crashes the session: the caller gets a TableError naming
+ * what was wrong, and the session state is left as it was.
+ */
+export type TableErrorCode =
+  /** A table-log record failed its schema (or was not JSON). */
+  | 'bad_record'
+  /** Session or detector options failed validation. */
+  | 'bad_options'
+  /** No ruleset or engine for the name given. */
+  | 'unknown_ruleset';
+
+export class TableError extends Error {
+  override readonly name = 'TableError';
+  constructor(
+    readonly code: TableErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function isTableError(value: unknown): value is TableError {
+  return value instanceof TableError;
+}

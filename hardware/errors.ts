@@ -1,0 +1,42 @@
+/**
+ * The one coded error class of the hardware domain (transports, device
+ * listing, the dealer-console board). `code` is stable: logs, tests and the
+ * CLI tell failures apart by it, never by message text.
+ */
+export type HardwareErrorCode =
+  /** A transport URL that cannot be parsed. */
+  | 'bad_url'
+  /** Options (timeouts, baud rate, report size...) out of range. */
+  | 'bad_options'
+  /** A pin map that fails validation. */
+  | 'bad_pin_map'
+  /** Opening a device failed (missing path, busy, refused...). */
+  | 'open_failed'
+  /** A write while the transport is not open, or a write the OS refused. */
+  | 'not_open'
+  | 'write_failed'
+  /** A native library (node-hid, libusb, hidraw) could not be loaded. */
+  | 'library_missing'
+  /** The dealer-console board did not come up. */
+  | 'board_failed';
+
+export class HardwareError extends Error {
+  override readonly name = 'HardwareError';
+  constructor(
+    readonly code: HardwareErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isHardwareError(value: unknown): value is HardwareError {
+  return value instanceof HardwareError;
+}
+
+/** A readable one-line reason from anything thrown. */
+export function reasonOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,573 @@
+/**
+ * The simulated device: a device core (the real framer, codecs and link
+ * session, device side) playing a planned session over any Transport, with
+ * composable behaviours. Like a real device it sends HELLO whenever its link
+ * opens, starts dealing once the host has ACKed that HELLO, never waits for
+ * the host's HELLO, retransmits whatever was not ACKed (so after a reconnect
+ * every unacknowledged card is sent again, with its seq), answers PING with
+ * PONG, and obeys INDICATE, GATE, SHUFFLE and DECKCHECK.
+ *
+ * Pacing: with `rate` (cards per second) the device deals on its own; without
+ * it, a test calls `step()` to play the next card (or cut card, tag, shuffle).
+ */
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { JOKER } from '../device-protocol/cards.ts';
+import { FrameDecoder } from '../device-protocol/frame-decoder.ts';
+import type { DeviceTalker } from '../device-protocol/frame.ts';
+import {
+  type LinkAction,
+  type LinkOptions as SessionOptions,
+  LinkSession,
+  type LinkStats,
+} from '../device-protocol/link.ts';
+import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
+import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
+import {
+  type LinkOptionsInput,
+  type LinkStateChange,
+  ReconnectingLink,
+} from '../hardware/transports/reconnecting-link.ts';
+import type { Transport } from '../hardware/transports/transport.ts';
+import { BehaviourSet } from './behaviours.ts';
+import { SimulatorError } from './errors.ts';
+import { ShoeDealer, shoeOrder } from './legal-shoe.ts';
+import { effectiveRecipe, planSession } from './plan.ts';
+import { createRandom, type Random } from './random.ts';
+import type { Scenario } from './scenario.ts';
+import type { DeviceIdentity, DeviceKind, Step } from './steps.ts';
+import { ShoeTagger } from './tags.ts';
+
+export const TALKER_OF: Readonly<Record<DeviceKind, DeviceTalker>> = {
+  shoe: 'SH',
+  shuffler: 'SF',
+  reader: 'RD',
+};
+
+export const SIMULATOR_FIRMWARE_VERSION = '1.0.0-sim';
+
+/** The firmware hash a simulator reports unless told otherwise: allow-list these for a bench. */
+export const SIMULATOR_FIRMWARE_SHA256: Readonly<Record<DeviceKind, string>> = {
+  shoe: firmwareHash('shoe'),
+  shuffler: firmwareHash('shuffler'),
+  reader: firmwareHash('reader'),
+};
+
+export const SIMULATOR_MODEL: Readonly<Record<DeviceKind, string>> = {
+  shoe: 'TS-SHOE-SIM',
+  shuffler: 'TS-SHUFFLER-SIM',
+  reader: 'TS-READER-SIM',
+};
+
+function firmwareHash(kind: DeviceKind): string {
+  return createHash('sha256')
+    .update(`tableside simulator firmware ${kind} ${SIMULATOR_FIRMWARE_VERSION}`)
+    .digest('hex');
+}
+
+export function defaultIdentity(kind: DeviceKind, seed: number): DeviceIdentity {
+  return {
+    model: SIMULATOR_MODEL[kind],
+    serial: `SIM-${kind.toUpperCase()}-${seed}`,
+    protocolVersion: PROTOCOL_VERSION,
+    firmwareVersion: SIMULATOR_FIRMWARE_VERSION,
+    firmwareSha256: SIMULATOR_FIRMWARE_SHA256[kind],
+  };
+}
+
+/** Link-session settings of a device: patient, because a real device never gives a card up. */
+export const DEVICE_SESSION_DEFAULTS = {
+  ackTimeoutMs: 300,
+  backoffFactor: 1,
+  maxAttempts: 100,
+  maxInFlight: 1,
+} as const;
+
+export interface SimulatorOptions {
+  kind: DeviceKind;
+  /** The device end of the link (a pty path, a TCP socket, a memory wire's device end). */
+  transport: Transport;
+  ruleset: string;
+  seed?: number;
+  scenario?: Scenario;
+  /** Behaviours switched on: `NAME` or `NAME=ARG` (see behaviours.ts). */
+  faults?: readonly string[];
+  /** Behaviours switched off (features such as `report-order`). */
+  off?: readonly string[];
+  /** Cards per second; absent or 0: stepped by `step()`. */
+  rate?: number;
+  identity?: Partial<DeviceIdentity>;
+  /** Link-session options over DEVICE_SESSION_DEFAULTS. */
+  session?: Omit<Partial<SessionOptions>, 'localTalker'>;
+  /** Reopen policy of the device's own end (a pty that vanished, a TCP server restarted). */
+  reconnect?: LinkOptionsInput;
+  /** Rounds of the default session of one-deck-per-round games. */
+  rounds?: number;
+  /** Monotonic milliseconds; injectable for tests. */
+  now?: () => number;
+}
+
+export interface SimulatorEvents {
+  /** The link opened or closed. */
+  link: [change: LinkStateChange];
+  /** The host ACKed our HELLO: events flow. */
+  ready: [];
+  /** A step was played (sent, or consumed silently). */
+  played: [step: Step, index: number];
+  /** A command from the host. */
+  command: [message: Message];
+  /** Every frame written, after the behaviours (for tests and `--verbose`). */
+  wrote: [line: string];
+  /** A frame the device gave up on: a real device would have lost it. */
+  lost: [action: Extract<LinkAction, { kind: 'failed' }>];
+  /** Every step was played and every frame ACKed. */
+  done: [];
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted || ms <= 0) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
+  readonly kind: DeviceKind;
+  readonly talker: DeviceTalker;
+  readonly behaviours: BehaviourSet;
+  /** The planned session, faults applied. */
+  readonly steps: readonly Step[];
+  readonly identity: DeviceIdentity;
+  readonly seed: number;
+  readonly rate: number;
+  readonly link: ReconnectingLink;
+  /** Dealer lights as the host set them. */
+  readonly lights = new Map<string, 'on' | 'off' | 'blink'>();
+  gateLocked = false;
+
+  private readonly session: LinkSession;
+  private readonly decoder = new FrameDecoder();
+  private readonly wireRandom: Random;
+  private readonly tagger = new ShoeTagger(1);
+  private readonly commandDealer: ShoeDealer;
+  private readonly now: () => number;
+  private readonly abort = new AbortController();
+  private position = 0;
+  private played = 0;
+  private silentUntil = 0;
+  private helloAcked = false;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private readonly delayed = new Set<NodeJS.Timeout>();
+  private running = false;
+  private pacing: Promise<void> | undefined;
+  private stepping: Promise<boolean> = Promise.resolve(true);
+  private lastDecks = 1;
+  private readonly readyWaiters: Array<() => void> = [];
+
+  constructor(options: SimulatorOptions) {
+    super();
+    this.kind = options.kind;
+    this.talker = TALKER_OF[options.kind];
+    this.seed = options.seed ?? options.scenario?.seed ?? 1;
+    this.rate = options.rate ?? options.scenario?.rate ?? 0;
+    if (!Number.isFinite(this.rate) || this.rate < 0 || this.rate > 1000) {
+      throw new SimulatorError('bad_options', `bad rate ${this.rate}: expected 0-1000 cards per second`);
+    }
+    this.now = options.now ?? (() => performance.now());
+    this.behaviours = new BehaviourSet([...(options.scenario?.on ?? []), ...(options.faults ?? [])]);
+    for (const name of [...(options.scenario?.off ?? []), ...(options.off ?? [])]) {
+      this.behaviours.set(name, false);
+    }
+    const planOptions: Parameters<typeof planSession>[0] = {
+      ruleset: options.ruleset,
+      seed: this.seed,
+      behaviours: this.behaviours,
+    };
+    if (options.scenario?.steps) planOptions.script = options.scenario.steps;
+    if (options.rounds !== undefined) planOptions.rounds = options.rounds;
+    this.steps = planSession(planOptions);
+    const random = createRandom(this.seed);
+    this.wireRandom = random.fork(`wire/${this.kind}`);
+    this.commandDealer = new ShoeDealer(
+      effectiveRecipe(options.ruleset, this.behaviours),
+      random.fork('commanded-shuffles'),
+    );
+    this.identity = this.behaviours.identity({
+      ...defaultIdentity(this.kind, this.seed),
+      ...options.scenario?.identity,
+      ...options.identity,
+    });
+    this.session = new LinkSession({
+      ...DEVICE_SESSION_DEFAULTS,
+      ...options.session,
+      localTalker: this.talker,
+      peerTalker: 'HO',
+    });
+    this.link = new ReconnectingLink(options.transport, {
+      initialDelayMs: 50,
+      maxDelayMs: 1_000,
+      silenceTimeoutMs: 0,
+      ...options.reconnect,
+    });
+    this.link.on('state', (change) => this.linkChanged(change));
+    this.link.on('data', (chunk) => this.received(chunk));
+  }
+
+  /** Cards (and cut cards, tags, shuffles) played so far. */
+  get playedSteps(): number {
+    return this.played;
+  }
+
+  /** Index of the next step to play. */
+  get nextStepIndex(): number {
+    return this.position;
+  }
+
+  get finished(): boolean {
+    return this.position >= this.steps.length;
+  }
+
+  get ready(): boolean {
+    return this.helloAcked;
+  }
+
+  get stats(): LinkStats {
+    return this.session.stats;
+  }
+
+  get pending(): { inFlight: number; queued: number } {
+    return this.session.pending;
+  }
+
+  /** Opens the link (and keeps it open); with a rate, dealing starts once HELLO is ACKed. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.link.start();
+    if (this.rate > 0) this.pacing = this.pace();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.abort.abort();
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    for (const timer of this.delayed) clearTimeout(timer);
+    this.delayed.clear();
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
+    await this.pacing;
+    await this.link.close();
+  }
+
+  /** Resolves once the host has ACKed our HELLO. */
+  whenReady(): Promise<void> {
+    if (this.helloAcked) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** Resolves when every step is played and every frame ACKed. */
+  whenDone(): Promise<void> {
+    if (this.isDone()) return Promise.resolve();
+    return new Promise((resolve) => this.once('done', () => resolve()));
+  }
+
+  /**
+   * Plays steps up to and including the next paced one (a card, the cut
+   * card, a tag; for the shuffler, a shuffle). Resolves false when there is
+   * nothing left. Steps run one after the other even if called concurrently.
+   */
+  step(): Promise<boolean> {
+    this.stepping = this.stepping.then(() => this.advance());
+    return this.stepping;
+  }
+
+  /** Plays `count` paced steps; resolves with how many there were. */
+  async stepMany(count: number): Promise<number> {
+    let done = 0;
+    while (done < count && (await this.step())) done++;
+    return done;
+  }
+
+  /** Sends a raw message now (tests: an unknown TYPE, an extra STATUS). */
+  sendMessage(message: Message): void {
+    this.run(this.session.send(message, this.now()));
+  }
+
+  // ------------------------------------------------------------ pacing
+
+  private async pace(): Promise<void> {
+    const signal = this.abort.signal;
+    await this.whenReady();
+    const interval = 1000 / this.rate;
+    while (this.running && !signal.aborted) {
+      const more = await this.step();
+      if (!more) break;
+      await sleep(interval, signal);
+    }
+  }
+
+  private isPaced(step: Step): boolean {
+    switch (this.kind) {
+      case 'shoe':
+        return step.kind === 'card' || step.kind === 'cut';
+      case 'reader':
+        return step.kind === 'card' || step.kind === 'tag';
+      case 'shuffler':
+        return step.kind === 'shuffle';
+    }
+  }
+
+  private async advance(): Promise<boolean> {
+    const signal = this.abort.signal;
+    while (this.position < this.steps.length && !signal.aborted) {
+      // The dealer cannot take a card from a locked shoe.
+      while (this.gateLocked && this.kind === 'shoe' && !signal.aborted) await sleep(20, signal);
+      const index = this.position++;
+      const step = this.steps[index]!;
+      await this.play(step);
+      this.emit('played', step, index);
+      if (this.isPaced(step)) {
+        this.played++;
+        this.checkDone();
+        return true;
+      }
+    }
+    this.checkDone();
+    return false;
+  }
+
+  private async play(step: Step): Promise<void> {
+    const signal = this.abort.signal;
+    switch (step.kind) {
+      case 'behaviour':
+        this.behaviours.set(step.name, step.on, step.arg);
+        return;
+      case 'pause':
+        await sleep(step.ms, signal);
+        return;
+      case 'silence':
+        this.silentUntil = this.now() + step.ms;
+        await sleep(step.ms, signal);
+        return;
+      case 'shuffle':
+        this.lastDecks = step.decks;
+        if (this.kind === 'reader') this.tagger.reset(step.decks);
+        if (this.kind === 'shuffler') {
+          // The marker joker is placed by the dealer after the shuffle (003 § 24(1)).
+          const order = step.order.filter((card) => card !== JOKER);
+          this.sendAll(
+            shuffledMessages(step.reportOrder === false ? { count: order.length } : { order }),
+          );
+        }
+        return;
+      case 'card':
+        if (this.kind === 'shoe') {
+          this.send({ type: 'CARD', card: step.card, back: step.back, face: step.face });
+        } else if (this.kind === 'reader') {
+          this.send({ type: 'TAG', uid: step.uid ?? this.tagger.uidFor(step.card, step.back) });
+        }
+        return;
+      case 'cut':
+        if (this.kind === 'shoe') this.send({ type: 'CUT' });
+        return;
+      case 'tag':
+        if (this.kind === 'reader') this.send({ type: 'TAG', uid: step.uid });
+        return;
+      case 'jam':
+        if (this.kind === 'reader') return;
+        this.send({ type: 'JAM', state: 'jammed' });
+        await sleep(step.clearAfterMs, signal);
+        this.send({ type: 'JAM', state: 'cleared' });
+        return;
+      case 'lid':
+        if (this.kind === 'shoe') this.send({ type: 'LID', state: step.open ? 'open' : 'closed' });
+        return;
+      case 'door':
+        if (this.kind === 'shuffler') {
+          this.send({ type: 'DOOR', state: step.open ? 'open' : 'closed' });
+        }
+        return;
+    }
+  }
+
+  // ------------------------------------------------------------ link
+
+  private send(message: Message): void {
+    this.run(this.session.send(message, this.now()));
+  }
+
+  private sendAll(messages: readonly Message[]): void {
+    for (const message of messages) this.send(message);
+  }
+
+  private linkChanged(change: LinkStateChange): void {
+    this.emit('link', change);
+    if (change.state === 'open') {
+      // Like a real device: HELLO first on every connection; what was not
+      // ACKed before goes again right after it (tick), with its old seq.
+      this.decoder.end();
+      this.send(this.helloMessage());
+      this.run(this.session.tick(this.now()));
+    } else if (this.tickTimer) {
+      // No retransmission clock while the line is down: attempts are not
+      // spent on a dead line, and everything overdue goes at the reopen.
+      clearTimeout(this.tickTimer);
+      this.tickTimer = undefined;
+    }
+  }
+
+  private helloMessage(): Message {
+    const id = this.identity;
+    return {
+      type: 'HELLO',
+      model: id.model,
+      serial: id.serial,
+      protocol: id.protocolVersion,
+      firmware: id.firmwareVersion,
+      firmwareSha256: id.firmwareSha256,
+    };
+  }
+
+  private isSilent(): boolean {
+    return this.now() < this.silentUntil;
+  }
+
+  private received(chunk: Buffer): void {
+    if (this.isSilent()) return;
+    const now = this.now();
+    for (const event of this.decoder.push(chunk)) {
+      if (event.kind === 'frame') {
+        this.link.markAlive();
+        const frame = { type: event.frame.type, seq: event.frame.seq };
+        if (!this.behaviours.incoming(frame, this.wireRandom)) continue;
+      }
+      this.run(this.session.receive(event, now));
+    }
+  }
+
+  private run(actions: readonly LinkAction[]): void {
+    for (const action of actions) {
+      switch (action.kind) {
+        case 'send':
+          this.write(action.type, action.line);
+          break;
+        case 'deliver':
+          this.command(action.message);
+          break;
+        case 'acked':
+          if (action.type === 'HELLO' && !this.helloAcked) {
+            this.helloAcked = true;
+            this.emit('ready');
+            for (const resolve of this.readyWaiters.splice(0)) resolve();
+          }
+          break;
+        case 'failed':
+          if (action.type !== 'PONG' && action.type !== 'HELLO') this.emit('lost', action);
+          break;
+        default:
+          break;
+      }
+    }
+    this.scheduleTick();
+    this.checkDone();
+  }
+
+  private write(type: string, line: string): void {
+    if (this.isSilent()) return;
+    const writes = this.behaviours.outgoing(
+      { type, bytes: Buffer.from(line, 'latin1') },
+      this.wireRandom,
+    );
+    for (const write of writes) {
+      const go = () => {
+        if (!this.link.isOpen || this.isSilent()) return;
+        this.emit('wrote', write.bytes.toString('latin1'));
+        this.link.write(write.bytes).catch(() => undefined);
+      };
+      if (write.delayMs <= 0) {
+        go();
+      } else {
+        const timer = setTimeout(() => {
+          this.delayed.delete(timer);
+          go();
+        }, write.delayMs);
+        this.delayed.add(timer);
+      }
+    }
+  }
+
+  private scheduleTick(): void {
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer = undefined;
+    if (!this.running || !this.link.isOpen) return;
+    const deadline = this.session.nextDeadline();
+    if (deadline === undefined) return;
+    this.tickTimer = setTimeout(
+      () => {
+        this.tickTimer = undefined;
+        if (this.link.isOpen) this.run(this.session.tick(this.now()));
+      },
+      Math.max(0, Math.ceil(deadline - this.now())),
+    );
+  }
+
+  private command(message: Message): void {
+    switch (message.type) {
+      case 'INDICATE':
+        this.lights.set(message.light, message.mode);
+        break;
+      case 'GATE':
+        this.gateLocked = message.action === 'lock';
+        break;
+      case 'SHUFFLE':
+        if (this.kind === 'shuffler') {
+          const shoe = this.commandDealer.next('fair');
+          const order = shoeOrder(shoe).filter((card) => card !== JOKER);
+          this.lastDecks = message.decks;
+          this.sendAll(
+            shuffledMessages(this.behaviours.isOn('report-order') ? { order } : { count: order.length }),
+          );
+        }
+        break;
+      case 'DECKCHECK':
+        if (this.kind === 'shuffler') {
+          const counted = message.decks * 52;
+          const extra = this.behaviours.isOn('extra') ? 1 : 0;
+          this.send({
+            type: 'COUNT',
+            counted: counted + extra,
+            missing: 0,
+            extra,
+            missingCards: [],
+            extraCards: [],
+          });
+        }
+        break;
+      default:
+        break;
+    }
+    this.emit('command', message);
+  }
+
+  private isDone(): boolean {
+    const pending = this.session.pending;
+    return this.finished && pending.inFlight === 0 && pending.queued === 0;
+  }
+
+  private checkDone(): void {
+    if (this.isDone()) this.emit('done');
+  }
+
+  /** The decks of the last shuffle (for a COUNT without a SHUFFLE command). */
+  get decks(): number {
+    return this.lastDecks;
+  }
+}

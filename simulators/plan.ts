@@ -1,0 +1,176 @@
+/**
+ * Plans a simulated session: the scenario's script (or the default session
+ * for the ruleset) played against a seeded shoe dealer, then rewritten by the
+ * content behaviours (faults at given positions). Pure: the same options give
+ * the same steps, on any machine.
+ */
+import type { BackColour, CardCode } from '../device-protocol/cards.ts';
+import { type Behaviour, type BehaviourSet, behaviourDefinition } from './behaviours.ts';
+import { SimulatorError } from './errors.ts';
+import { recipeFor, ShoeDealer, type ShoeRecipe, type SimShoe, shoeOrder } from './legal-shoe.ts';
+import { createRandom } from './random.ts';
+import type { ScriptStep } from './scenario.ts';
+import type { Step } from './steps.ts';
+
+export interface PlanOptions {
+  ruleset: string;
+  seed: number;
+  behaviours: BehaviourSet;
+  /** The scenario's script; absent: the default session. */
+  script?: readonly ScriptStep[];
+  /** Rounds in the default session of a one-deck-per-round game (default 8). */
+  rounds?: number;
+}
+
+/** The ruleset's recipe with the `two-colour` feature applied. */
+export function effectiveRecipe(ruleset: string, behaviours: BehaviourSet): ShoeRecipe {
+  const recipe = recipeFor(ruleset);
+  if (recipe.alternateBacks) {
+    if (!behaviours.isSwitchedOff('two-colour')) return recipe;
+    return { ...recipe, backs: [recipe.backs[0]!], alternateBacks: false };
+  }
+  if (!behaviours.isOn('two-colour')) return recipe;
+  const second = recipe.backs[0] === 'blue' ? 'red' : 'blue';
+  return {
+    ...recipe,
+    backs: [recipe.backs[0]!, second],
+    alternateBacks: true,
+    shufflePerRound: true,
+  };
+}
+
+/** The session a scenario without steps plays. */
+export function defaultScript(recipe: ShoeRecipe, rounds = 8): ScriptStep[] {
+  if (recipe.shufflePerRound) {
+    const script: ScriptStep[] = [];
+    for (let round = 0; round < rounds; round++) {
+      script.push({ op: 'shuffle' }, { op: 'deal', count: recipe.cardsPerRound });
+    }
+    return script;
+  }
+  return [{ op: 'shuffle' }, { op: 'deal', count: 'rest' }];
+}
+
+function explicitShoe(order: CardCode[], backs: BackColour[], decks: number): SimShoe {
+  return { decks, backs, cards: order.map((card) => ({ card, back: backs[0]!, face: 'down' })) };
+}
+
+export function planSession(options: PlanOptions): Step[] {
+  const { behaviours } = options;
+  const recipe = effectiveRecipe(options.ruleset, behaviours);
+  const random = createRandom(options.seed);
+  const dealer = new ShoeDealer(recipe, random.fork('shoe'));
+  const script = options.script ?? defaultScript(recipe, options.rounds);
+  const stackedArg = behaviours.isOn('stacked') ? (behaviours.argOf('stacked') ?? 'all') : 'none';
+
+  const steps: Step[] = [];
+  // Content faults switched on inside the script apply at plan time too.
+  const scriptedRewrites: Behaviour[] = [];
+  let shoe: SimShoe | undefined;
+  let dealt = 0;
+  let cutDone = false;
+  let shoes = 0;
+
+  const loadShoe = (spec: Extract<ScriptStep, { op: 'shuffle' }> = { op: 'shuffle' }) => {
+    shoes++;
+    const stacked =
+      spec.stacked === true || stackedArg === 'all' || stackedArg === String(shoes);
+    shoe = spec.order
+      ? explicitShoe(spec.order, spec.backs ?? recipe.backs, spec.decks ?? recipe.decks)
+      : dealer.next(stacked ? 'stacked' : 'fair', spec.backs);
+    if (spec.decks !== undefined && !spec.order) shoe.decks = spec.decks;
+    dealt = 0;
+    cutDone = false;
+    steps.push({
+      kind: 'shuffle',
+      decks: shoe.decks,
+      backs: [...shoe.backs],
+      order: shoeOrder(shoe),
+      reportOrder: behaviours.isOn('report-order'),
+    });
+  };
+
+  const dealOne = (): boolean => {
+    if (!shoe) loadShoe();
+    const current = shoe!;
+    if (!cutDone && current.cutAfter !== undefined && dealt >= current.cutAfter) {
+      steps.push({ kind: 'cut' });
+      cutDone = true;
+    }
+    const card = current.cards[dealt];
+    if (!card) return false;
+    dealt++;
+    steps.push({ kind: 'card', card: card.card, back: card.back, face: card.face });
+    return true;
+  };
+
+  for (const step of script) {
+    switch (step.op) {
+      case 'shuffle':
+        loadShoe(step);
+        break;
+      case 'deal': {
+        const count = step.count === 'rest' ? Number.POSITIVE_INFINITY : step.count;
+        for (let i = 0; i < count && dealOne(); i++);
+        break;
+      }
+      case 'card': {
+        const back = step.back ?? shoe?.backs[0] ?? recipe.backs[0]!;
+        const card: Step = { kind: 'card', card: step.card, back, face: step.face };
+        if (step.uid !== undefined) card.uid = step.uid;
+        steps.push(card);
+        break;
+      }
+      case 'cut':
+        steps.push({ kind: 'cut' });
+        break;
+      case 'joker':
+        steps.push({
+          kind: 'card',
+          card: 'JK',
+          back: shoe?.backs[0] ?? recipe.backs[0]!,
+          face: 'down',
+        });
+        break;
+      case 'jam':
+        steps.push({ kind: 'jam', clearAfterMs: step.ms });
+        break;
+      case 'lid':
+        steps.push({ kind: 'lid', open: step.open });
+        break;
+      case 'door':
+        steps.push({ kind: 'door', open: step.open });
+        break;
+      case 'pause':
+        steps.push({ kind: 'pause', ms: step.ms });
+        break;
+      case 'silence':
+        steps.push({ kind: 'silence', ms: step.ms });
+        break;
+      case 'tag':
+        steps.push({ kind: 'tag', uid: step.uid });
+        break;
+      case 'behaviour': {
+        const definition = behaviourDefinition(step.name);
+        const created = step.on ? definition.create(step.arg) : undefined;
+        if (created?.rewrite) {
+          scriptedRewrites.push(created);
+        } else {
+          const toggle: Step = { kind: 'behaviour', name: step.name, on: step.on };
+          if (step.arg !== undefined) toggle.arg = step.arg;
+          steps.push(toggle);
+        }
+        break;
+      }
+      default: {
+        const never: never = step;
+        throw new SimulatorError('bad_scenario', `unknown step ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  const context = { recipe, random: random.fork('faults') };
+  let rewritten = behaviours.rewrite(steps, context);
+  for (const behaviour of scriptedRewrites) rewritten = behaviour.rewrite!(rewritten, context);
+  return rewritten;
+}

@@ -1,0 +1,171 @@
+/**
+ * A real MQTT broker for tests: mosquitto started on a free port with its
+ * own throwaway config (optionally a password file and a TLS listener),
+ * which a test can stop and start again on the same port. Where mosquitto
+ * is not installed, aedes in-process stands in (plain listener only), and
+ * the reason is printed.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitForPort } from './ports.ts';
+
+const MOSQUITTO_CANDIDATES = [
+  '/usr/sbin/mosquitto',
+  '/usr/bin/mosquitto',
+  '/usr/local/sbin/mosquitto',
+  '/opt/homebrew/sbin/mosquitto',
+];
+
+export function mosquittoPath(): string | undefined {
+  const found = MOSQUITTO_CANDIDATES.find((path) => existsSync(path));
+  if (found) return found;
+  const which = spawnSync('which', ['mosquitto'], { encoding: 'utf8' });
+  return which.status === 0 ? which.stdout.trim() || undefined : undefined;
+}
+
+/** Whether a command runs (`mosquitto_passwd`, `openssl`). */
+export function hasCommand(command: string): boolean {
+  return spawnSync('which', [command], { encoding: 'utf8' }).status === 0;
+}
+
+export interface TestBrokerOptions {
+  /** A mosquitto password file: anonymous clients are refused. */
+  passwordFile?: string;
+  /**
+   * Keep sessions, queued QoS 1 messages and retained messages across a
+   * stop/start (mosquitto only), as a production broker does.
+   */
+  persistence?: boolean;
+  /** A TLS listener besides the plain one. */
+  tls?: { ca: string; cert: string; key: string; requireCertificate?: boolean };
+}
+
+export interface TestBroker {
+  readonly kind: 'mosquitto' | 'aedes';
+  readonly port: number;
+  readonly url: string;
+  readonly tlsPort: number | undefined;
+  readonly tlsUrl: string | undefined;
+  /** Stops the broker (retained messages are lost unless `persistence`). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port(s). */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestBroker(options: TestBrokerOptions = {}): Promise<TestBroker> {
+  const mosquitto = mosquittoPath();
+  if (mosquitto) return startMosquitto(mosquitto, options);
+  if (options.passwordFile || options.tls) {
+    throw new Error('mosquitto is not installed: password files and TLS need it');
+  }
+  console.warn('[test broker] mosquitto is not installed: using aedes in-process instead');
+  return startAedes();
+}
+
+async function startMosquitto(binary: string, options: TestBrokerOptions): Promise<TestBroker> {
+  const dir = mkdtempSync(join(tmpdir(), 'tableside-mosquitto-'));
+  // mosquitto started as root drops to its own user, which must read these files.
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const tlsPort = options.tls ? await freePort() : undefined;
+  const lines = [
+    ...(options.persistence
+      ? ['persistence true', `persistence_location ${dir}/`]
+      : ['persistence false']),
+    'log_dest stderr',
+    'log_type error',
+    'log_type warning',
+    'per_listener_settings false',
+    `allow_anonymous ${options.passwordFile ? 'false' : 'true'}`,
+    ...(options.passwordFile ? [`password_file ${options.passwordFile}`] : []),
+    `listener ${port} 127.0.0.1`,
+  ];
+  if (options.tls && tlsPort) {
+    lines.push(
+      `listener ${tlsPort} 127.0.0.1`,
+      `cafile ${options.tls.ca}`,
+      `certfile ${options.tls.cert}`,
+      `keyfile ${options.tls.key}`,
+      `require_certificate ${options.tls.requireCertificate ? 'true' : 'false'}`,
+    );
+  }
+  const config = join(dir, 'mosquitto.conf');
+  writeFileSync(config, `${lines.join('\n')}\n`);
+  chmodSync(config, 0o644);
+
+  let child: ChildProcess | undefined;
+  let output = '';
+  const start = async () => {
+    if (child) return;
+    output = '';
+    const process = spawn(binary, ['-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = process;
+    process.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<never>((_, reject) =>
+      process.once('exit', (code) =>
+        reject(new Error(`mosquitto exited with ${code}: ${output.trim()}`)),
+      ),
+    );
+    exited.catch(() => undefined);
+    try {
+      await Promise.race([
+        Promise.all([waitForPort(port), ...(tlsPort ? [waitForPort(tlsPort)] : [])]),
+        exited,
+      ]);
+    } catch (error) {
+      child = undefined;
+      process.kill('SIGKILL');
+      throw error;
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running) return;
+    child = undefined;
+    if (running.exitCode !== null || running.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGTERM');
+    });
+  };
+  await start();
+  return {
+    kind: 'mosquitto',
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    tlsPort,
+    tlsUrl: tlsPort ? `mqtts://127.0.0.1:${tlsPort}` : undefined,
+    start,
+    stop,
+    close: stop,
+  };
+}
+
+async function startAedes(): Promise<TestBroker> {
+  const { startEmbeddedBroker } = await import('../../firmware-host/mqtt/broker.ts');
+  const port = await freePort();
+  let broker: Awaited<ReturnType<typeof startEmbeddedBroker>> | undefined;
+  const start = async () => {
+    broker ??= await startEmbeddedBroker({ port });
+  };
+  const stop = async () => {
+    await broker?.close();
+    broker = undefined;
+  };
+  await start();
+  return {
+    kind: 'aedes',
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    tlsPort: undefined,
+    tlsUrl: undefined,
+    start,
+    stop,
+    close: stop,
+  };
+}

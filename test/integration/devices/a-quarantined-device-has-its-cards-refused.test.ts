@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { SIMULATOR_FIRMWARE_SHA256, SIMULATOR_MODEL } from '../../../simulators/device.ts';
+import { type Bench, bench } from './helpers.ts';
+
+const allowList = { [SIMULATOR_MODEL.shoe]: [SIMULATOR_FIRMWARE_SHA256.shoe] };
+const script = { on: [], off: [], steps: [{ op: 'shuffle' as const }, { op: 'deal' as const, count: 12 }] };
+
+describe('a quarantined device has its cards refused', () => {
+  let current: Bench | undefined;
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+
+  it('a shoe whose firmware hash is not allowed gets no card through, and an alarm says why', async () => {
+    current = bench(
+      { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script, faults: ['firmware-mismatch'] },
+      { allowedFirmware: allowList },
+    );
+    const alarms: DomainEvent[] = [];
+    current.driver.on('alarm', (alarm) => alarms.push(alarm));
+    const { sim, driver, observations } = current;
+    await sim.whenReady();
+    while (await sim.step());
+    await sim.whenDone();
+    expect(observations).toHaveLength(0);
+    expect(driver.status().counters.cardsRefused).toBe(12);
+    expect(driver.status().quarantined).toMatch(/not in the allow-list/);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toMatchObject({ type: 'alarm', kind: 'device_quarantined', device: 'shoe' });
+  });
+
+  it('the same shoe with its allowed firmware deals normally', async () => {
+    current = bench({ kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script }, { allowedFirmware: allowList });
+    const { sim, driver, observations } = current;
+    await sim.whenReady();
+    while (await sim.step());
+    await sim.whenDone();
+    expect(observations).toHaveLength(12);
+    expect(driver.isQuarantined).toBe(false);
+  });
+
+  it('a model missing from the allow-list is quarantined too', async () => {
+    current = bench(
+      { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script },
+      { allowedFirmware: { 'OTHER-MODEL': [SIMULATOR_FIRMWARE_SHA256.shoe] } },
+    );
+    const { sim, driver, observations } = current;
+    await sim.whenReady();
+    while (await sim.step());
+    await sim.whenDone();
+    expect(observations).toHaveLength(0);
+    expect(driver.status().quarantined).toMatch(/model TS-SHOE-SIM is not in the firmware allow-list/);
+  });
+});

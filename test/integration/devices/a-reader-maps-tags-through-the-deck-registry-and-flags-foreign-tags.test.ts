@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
+import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { simRegistryDocument } from '../../../simulators/tags.ts';
+import { type Bench, bench, observedCards } from './helpers.ts';
+
+describe('a reader maps tags through the deck registry and flags foreign tags', () => {
+  let current: Bench | undefined;
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+
+  it('every tag of an enrolled deck becomes its card; a foreign chip is an alarm, not a card', async () => {
+    const registry = DeckRegistry.fromDocument(simRegistryDocument(['red', 'blue'], 1));
+    current = bench(
+      { kind: 'reader', ruleset: 'peru-triple-shot', seed: 51, faults: ['foreign=5'], rounds: 2 },
+      { registry },
+    );
+    const alarms: DomainEvent[] = [];
+    current.driver.on('alarm', (alarm) => alarms.push(alarm));
+    const { sim, observations } = current;
+    await sim.whenReady();
+    while (await sim.step());
+    await sim.whenDone();
+    const dealt = sim.steps.flatMap((step) =>
+      step.kind === 'card' && step.back !== 'grey' ? [`${step.card}/${step.back}/down`] : [],
+    );
+    expect(observedCards(observations)).toEqual(dealt);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toMatchObject({ kind: 'foreign_card' });
+  });
+});

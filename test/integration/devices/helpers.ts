@@ -1,0 +1,84 @@
+/** Shared wiring for the device integration tests: a simulator and a driver on one wire. */
+import { createMemoryPair, type MemoryWire } from '../../../hardware/transports/memory.ts';
+import { DeviceDriver, type DriverOptions, type Observation } from '../../../firmware-host/drivers/driver.ts';
+import { SimulatedDevice, type SimulatorOptions } from '../../../simulators/device.ts';
+
+export interface Bench {
+  wire: MemoryWire;
+  sim: SimulatedDevice;
+  driver: DeviceDriver;
+  observations: Observation[];
+  stop(): Promise<void>;
+}
+
+/** Fast timings so that faults resolve in well under a second. */
+export const FAST_TIMING = {
+  heartbeatMs: 100,
+  offlineAfterMs: 400,
+  silenceTimeoutMs: 800,
+  commandTimeoutMs: 2_000,
+};
+
+export const FAST_RECONNECT = { initialDelayMs: 10, maxDelayMs: 50 };
+
+export function bench(
+  simOptions: Omit<SimulatorOptions, 'transport'>,
+  driverOptions: Partial<Omit<DriverOptions, 'transport' | 'kind'>> = {},
+  autoAck = true,
+): Bench {
+  const wire = createMemoryPair(`bench-${Math.random().toString(36).slice(2)}`);
+  const sim = new SimulatedDevice({
+    reconnect: FAST_RECONNECT,
+    session: { ackTimeoutMs: 100 },
+    ...simOptions,
+    transport: wire.device,
+  });
+  const driver = new DeviceDriver({
+    name: simOptions.kind,
+    timing: FAST_TIMING,
+    reconnect: FAST_RECONNECT,
+    session: { ackTimeoutMs: 100 },
+    ...driverOptions,
+    kind: simOptions.kind,
+    transport: wire.host,
+  });
+  const observations: Observation[] = [];
+  driver.on('record', (observation) => {
+    observations.push(observation);
+    if (autoAck) observation.ack();
+  });
+  driver.start();
+  sim.start();
+  return {
+    wire,
+    sim,
+    driver,
+    observations,
+    async stop() {
+      await sim.stop();
+      await driver.stop();
+    },
+  };
+}
+
+/** Resolves when `predicate` holds, checking every few milliseconds; rejects after `timeoutMs`. */
+export async function until(predicate: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (!predicate()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The card codes and backs the simulator's plan deals, in order. */
+export function plannedCards(sim: SimulatedDevice): string[] {
+  return sim.steps.flatMap((step) => (step.kind === 'card' ? [`${step.card}/${step.back}/${step.face}`] : []));
+}
+
+export function observedCards(observations: readonly Observation[]): string[] {
+  return observations.flatMap((observation) =>
+    observation.record.t === 'card'
+      ? [`${observation.record.card}/${observation.record.back}/${observation.record.face}`]
+      : [],
+  );
+}

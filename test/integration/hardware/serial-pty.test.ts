@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { LinkStateChange } from '../../../hardware/transports/reconnecting-link.ts';
+import { ReconnectingLink } from '../../../hardware/transports/reconnecting-link.ts';
+import { SerialTransport } from '../../../hardware/transports/serial.ts';
+import { openTransport } from '../../../hardware/transports/url.ts';
+import { PtyPair, SOCAT, SOCAT_MISSING_REASON } from './pty-pair.ts';
+
+if (!SOCAT) console.warn(`skipped: ${SOCAT_MISSING_REASON}`);
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startPair(): Promise<PtyPair> {
+  const pair = new PtyPair();
+  await pair.start();
+  cleanups.push(() => pair.stop());
+  return pair;
+}
+
+function collect(target: { on(event: 'data', listener: (chunk: Buffer) => void): unknown }) {
+  const chunks: Buffer[] = [];
+  target.on('data', (chunk) => chunks.push(chunk));
+  return () => Buffer.concat(chunks).toString();
+}
+
+describe.skipIf(!SOCAT)('serial transport over a socat pty pair', () => {
+  it('moves bytes both ways through the serialport 13 binding', async () => {
+    const pair = await startPair();
+    const host = openTransport(`serial:${pair.a}?baud=115200`);
+    const device = new SerialTransport({ path: pair.b, baudRate: 115200 });
+    cleanups.push(
+      () => host.close(),
+      () => device.close(),
+    );
+    await host.open();
+    await device.open();
+    const atDevice = collect(device);
+    const atHost = collect(host);
+    await host.write(Buffer.from('$HO,1,PING*0000\r\n'));
+    await device.write(Buffer.from('$SH,1,PONG*0000\r\n'));
+    await vi.waitFor(() => expect(atDevice()).toBe('$HO,1,PING*0000\r\n'));
+    await vi.waitFor(() => expect(atHost()).toBe('$SH,1,PONG*0000\r\n'));
+  });
+
+  it('fails to open a missing device with the path and a hint', async () => {
+    const host = openTransport('/dev/tableside/no-such-shoe');
+    await expect(host.open()).rejects.toThrow(/no-such-shoe.*no such device/);
+  });
+
+  it('reopens after the pty pair is killed mid-stream and brought back, reporting each state', async () => {
+    const pair = await startPair();
+    const link = new ReconnectingLink(
+      openTransport(pair.a),
+      { initialDelayMs: 20, maxDelayMs: 100 },
+      { random: () => 0.5 },
+    );
+    cleanups.push(() => link.close());
+    const changes: LinkStateChange[] = [];
+    link.on('state', (change) => changes.push(change));
+    const atHost = collect(link);
+    link.start();
+    await link.whenState('open');
+
+    const device = new SerialTransport({ path: pair.b, baudRate: 115200 });
+    await device.open();
+    await device.write(Buffer.from('before;'));
+    await vi.waitFor(() => expect(atHost()).toBe('before;'));
+
+    await pair.stop();
+    const lost = await link.whenState('reopening');
+    expect(lost?.reason).toMatch(/disconnected|closed/);
+    // While the pty is gone, opens fail with the missing path and the link keeps trying.
+    await vi.waitFor(() =>
+      expect(changes.some((c) => /open failed: .*no such device/.test(c.reason))).toBe(true),
+    );
+
+    await pair.start();
+    await link.whenState('open');
+    const device2 = new SerialTransport({ path: pair.b, baudRate: 115200 });
+    cleanups.push(() => device2.close());
+    await device2.open();
+    await device2.write(Buffer.from('after;'));
+    await vi.waitFor(() => expect(atHost()).toBe('before;after;'));
+    expect(changes[0]).toMatchObject({ state: 'opening', reason: 'start' });
+    expect(changes[1]).toMatchObject({ state: 'open' });
+    expect(changes.at(-1)).toMatchObject({ state: 'open', previous: 'opening' });
+    expect(changes.filter((c) => c.state === 'open')).toHaveLength(2);
+  });
+
+  it('reopens a pty that stays silent though it never reports a close', async () => {
+    const pair = await startPair();
+    const link = new ReconnectingLink(
+      openTransport(pair.a),
+      { initialDelayMs: 10, maxDelayMs: 50, silenceTimeoutMs: 150 },
+      { random: () => 0 },
+    );
+    cleanups.push(() => link.close());
+    const changes: LinkStateChange[] = [];
+    link.on('state', (change) => changes.push(change));
+    link.start();
+    await link.whenState('open');
+    const silent = await link.whenState('reopening');
+    expect(silent?.reason).toBe('silent: no frame for 150 ms');
+    await link.whenState('open');
+    expect(changes.map((c) => c.state)).toEqual([
+      'opening',
+      'open',
+      'reopening',
+      'opening',
+      'open',
+    ]);
+  });
+});

@@ -1,0 +1,148 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { backoffDelay } from '../../../firmware-host/mqtt/backoff.ts';
+import { findForbiddenKey, screenEvent } from '../../../firmware-host/mqtt/guard.ts';
+import { parseRequest } from '../../../firmware-host/mqtt/requests.ts';
+import { tableTopics } from '../../../firmware-host/mqtt/topics.ts';
+
+describe('reconnect backoff', () => {
+  const options = { initialMs: 500, maxMs: 30_000 };
+
+  it('stays between half and all of an exponentially growing, capped step', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        (attempt, random) => {
+          const step = Math.min(options.maxMs, options.initialMs * 2 ** attempt);
+          const delay = backoffDelay(attempt, options, () => random);
+          expect(delay).toBeGreaterThanOrEqual(Math.floor(step / 2));
+          expect(delay).toBeLessThanOrEqual(step);
+        },
+      ),
+    );
+  });
+
+  it('doubles per attempt until the ceiling', () => {
+    const fixed = () => 0.5;
+    expect([0, 1, 2, 3, 10].map((attempt) => backoffDelay(attempt, options, fixed))).toEqual([
+      375, 750, 1500, 3000, 22_500,
+    ]);
+  });
+});
+
+describe('topic map', () => {
+  const topics = tableTopics('casino/floor-2', 'bac-07');
+
+  it('places every topic under <base>/<table>', () => {
+    expect(topics.bridgeState).toBe('casino/floor-2/bac-07/bridge/state');
+    expect(topics.bridgeInfo).toBe('casino/floor-2/bac-07/bridge/info');
+    expect(topics.state).toBe('casino/floor-2/bac-07/state');
+    expect(topics.deviceAvailability('shoe')).toBe(
+      'casino/floor-2/bac-07/devices/shoe/availability',
+    );
+    expect(topics.events('card')).toBe('casino/floor-2/bac-07/events/card');
+    expect(topics.requestFilter).toBe('casino/floor-2/bac-07/bridge/request/+');
+    expect(topics.response('new_round')).toBe('casino/floor-2/bac-07/bridge/response/new_round');
+  });
+
+  it('reads the op of a request topic and nothing else', () => {
+    expect(topics.opOf(topics.request('void_hand'))).toBe('void_hand');
+    expect(topics.opOf('casino/floor-2/bac-07/bridge/request/')).toBeUndefined();
+    expect(topics.opOf('casino/floor-2/bac-08/bridge/request/void_hand')).toBeUndefined();
+    expect(topics.opOf(topics.events('card'))).toBeUndefined();
+  });
+});
+
+describe('requests', () => {
+  it('accepts each op with its fields and keeps the transaction apart', () => {
+    expect(parseRequest('player_action', '{"transaction":"a","box":2,"action":"hit"}')).toEqual({
+      ok: true,
+      request: { op: 'player_action', box: 2, action: 'hit' },
+      transaction: 'a',
+    });
+    expect(parseRequest('health_check', '')).toEqual({
+      ok: true,
+      request: { op: 'health_check' },
+      transaction: undefined,
+    });
+    expect(parseRequest('set_ruleset', '{"ruleset":"peru-triple-shot"}')).toMatchObject({
+      ok: true,
+    });
+    expect(parseRequest('new_shoe', '{}')).toMatchObject({ ok: true });
+  });
+
+  it('names what is wrong and still echoes the transaction', () => {
+    expect(parseRequest('void_hand', '{"transaction":7}')).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^bad void_hand request: reason: /),
+      transaction: 7,
+    });
+    expect(parseRequest('new_round', '{"boxes":[0]}')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('boxes.0'),
+    });
+    expect(parseRequest('explode', '{"transaction":"x"}')).toMatchObject({
+      ok: false,
+      transaction: 'x',
+    });
+    expect(parseRequest('new_round', '{')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('not valid JSON'),
+    });
+  });
+});
+
+describe('publication guard', () => {
+  it('finds an order key at any depth', () => {
+    expect(findForbiddenKey({ a: [{ b: { order: [] } }] })).toBe('a[0].b.order');
+    expect(findForbiddenKey({ orders: 1, sorted: true })).toBeUndefined();
+  });
+
+  it('withholds an event carrying an order and hides a face-down card', () => {
+    expect(
+      screenEvent({ type: 'alarm', kind: 'shuffle_suspect', message: 'm', order: ['AS'] }),
+    ).toEqual({
+      publish: false,
+      reason: expect.stringContaining('"order"'),
+    });
+    expect(screenEvent({ type: 'card', card: 'KD', to: 'dealer', face: 'down' })).toEqual({
+      publish: true,
+      event: { type: 'card', to: 'dealer', face: 'down', card: null, hidden: true },
+    });
+    expect(screenEvent({ type: 'card', card: 'KD', to: 'player', face: 'up' })).toEqual({
+      publish: true,
+      event: { type: 'card', card: 'KD', to: 'player', face: 'up' },
+    });
+  });
+});
+
+describe('bridge options from the config', () => {
+  it('uses the embedded broker URL and drops credentials it cannot use', async () => {
+    const { resolveConfig } = await import('../../../firmware-host/config/loader.ts');
+    const { bridgeOptionsFromConfig, cursorPathFor } = await import(
+      '../../../firmware-host/mqtt/from-config.ts'
+    );
+    const wiring = { journal: {} as never, cursor: {} as never, onRequest: () => undefined };
+    const embedded = resolveConfig(
+      { mqtt: { username: 'u', password: 'p' } },
+      { cwd: '/srv' },
+    ).config;
+    expect(bridgeOptionsFromConfig(embedded, 'mqtt://127.0.0.1:1883', wiring)).toMatchObject({
+      url: 'mqtt://127.0.0.1:1883',
+      table: 'table-1',
+      baseTopic: 'tableside',
+      username: undefined,
+      password: undefined,
+    });
+    expect(cursorPathFor(embedded)).toBe('/srv/.tableside/journal/mqtt-cursor.json');
+    const remote = resolveConfig({
+      mqtt: { url: 'mqtts://b:8883', username: 'u', password: 'p' },
+    }).config;
+    expect(bridgeOptionsFromConfig(remote, 'unused', wiring)).toMatchObject({
+      url: 'mqtts://b:8883',
+      username: 'u',
+      password: 'p',
+    });
+  });
+});
