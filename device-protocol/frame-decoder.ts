@@ -119,7 +119,8 @@ export class FrameDecoder {
   push(chunk: Uint8Array | string): FrameEvent[] {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
     const filtered = this.#guard.filter(bytes);
-    let data = this.#pending.length === 0 ? Buffer.from(filtered) : Buffer.concat([this.#pending, filtered]);
+    let data =
+      this.#pending.length === 0 ? Buffer.from(filtered) : Buffer.concat([this.#pending, filtered]);
     const events: FrameEvent[] = [];
     let position = data.indexOf(CRLF);
     while (position !== -1) {

@@ -100,7 +100,8 @@ export function frameProblem(frame: Frame): string | undefined {
   if (!isTalker(frame.talker)) {
     return `bad talker ${JSON.stringify(frame.talker)}: expected one of ${TALKERS.join(' ')}`;
   }
-  if (!isSeq(frame.seq)) return `bad seq ${String(frame.seq)}: expected a whole number 0-${MAX_SEQ}`;
+  if (!isSeq(frame.seq))
+    return `bad seq ${String(frame.seq)}: expected a whole number 0-${MAX_SEQ}`;
   if (!isFrameType(frame.type)) {
     return `bad type ${JSON.stringify(frame.type)}: expected an upper-case word of 1-16 letters and digits`;
   }
@@ -156,25 +157,46 @@ export function parseFrameLine(input: string): FrameEvent {
   if (star === -1) return discard('malformed', line, 'no *CRC at the end of the frame');
   const crcText = line.slice(star + 1);
   if (!CRC_PATTERN.test(crcText)) {
-    return discard('malformed', line, `bad CRC text ${JSON.stringify(crcText)}: expected 4 upper-case hex digits then CR LF`);
+    return discard(
+      'malformed',
+      line,
+      `bad CRC text ${JSON.stringify(crcText)}: expected 4 upper-case hex digits then CR LF`,
+    );
   }
   const body = line.slice(1, star);
   const expected = crc16Hex(body);
   if (expected !== crcText) {
-    return discard('bad_crc', line, `CRC ${crcText} does not match the frame (computed ${expected})`);
+    return discard(
+      'bad_crc',
+      line,
+      `CRC ${crcText} does not match the frame (computed ${expected})`,
+    );
   }
-  if (!PRINTABLE_PATTERN.test(body)) return discard('malformed', line, 'non-printable byte in the frame');
+  if (!PRINTABLE_PATTERN.test(body))
+    return discard('malformed', line, 'non-printable byte in the frame');
   if (body.includes('$')) return discard('malformed', line, '$ inside the frame');
   const parts = body.split(',');
   const [talker, seqText, type, ...fields] = parts;
   if (talker === undefined || !isTalker(talker)) {
-    return discard('malformed', line, `bad talker ${JSON.stringify(talker ?? '')}: expected one of ${TALKERS.join(' ')}`);
+    return discard(
+      'malformed',
+      line,
+      `bad talker ${JSON.stringify(talker ?? '')}: expected one of ${TALKERS.join(' ')}`,
+    );
   }
   if (seqText === undefined || !SEQ_PATTERN.test(seqText) || Number(seqText) > MAX_SEQ) {
-    return discard('malformed', line, `bad seq ${JSON.stringify(seqText ?? '')}: expected 0-${MAX_SEQ} without leading zeros`);
+    return discard(
+      'malformed',
+      line,
+      `bad seq ${JSON.stringify(seqText ?? '')}: expected 0-${MAX_SEQ} without leading zeros`,
+    );
   }
   if (type === undefined || !isFrameType(type)) {
-    return discard('malformed', line, `bad type ${JSON.stringify(type ?? '')}: expected an upper-case word`);
+    return discard(
+      'malformed',
+      line,
+      `bad type ${JSON.stringify(type ?? '')}: expected an upper-case word`,
+    );
   }
   return { kind: 'frame', frame: { talker, seq: Number(seqText), type, fields } };
 }
@@ -196,7 +218,13 @@ export function scanLine(line: string, options: ScanLineOptions = {}): FrameEven
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   if (line.length === 0) return [];
   if (line.length + LINE_END.length > maxLineBytes) {
-    return [discard('too_long', line, `line of at least ${line.length + 2} bytes, at most ${maxLineBytes}`)];
+    return [
+      discard(
+        'too_long',
+        line,
+        `line of at least ${line.length + 2} bytes, at most ${maxLineBytes}`,
+      ),
+    ];
   }
   const events: FrameEvent[] = [];
   let start = line.indexOf('$');
@@ -206,7 +234,13 @@ export function scanLine(line: string, options: ScanLineOptions = {}): FrameEven
     const next = line.indexOf('$', start + 1);
     const candidate = line.slice(start, next === -1 ? undefined : next);
     if (next !== -1 || !terminated) {
-      events.push(discard('malformed', candidate, next === -1 ? 'input ended before CR LF' : 'no CR LF before the next $'));
+      events.push(
+        discard(
+          'malformed',
+          candidate,
+          next === -1 ? 'input ended before CR LF' : 'no CR LF before the next $',
+        ),
+      );
     } else {
       events.push(parseFrameLine(candidate));
     }

@@ -8,6 +8,7 @@
  */
 import type { TransformCallback } from 'node:stream';
 import { DelimiterParser } from '@serialport/parser-delimiter';
+import { type FrameEvent, scanLine } from './frame.ts';
 import {
   countEvents,
   emptyFramerStats,
@@ -17,7 +18,6 @@ import {
   type ResolvedFramerOptions,
   resolveFramerOptions,
 } from './frame-decoder.ts';
-import { type FrameEvent, scanLine } from './frame.ts';
 
 export class Framer extends DelimiterParser {
   readonly options: ResolvedFramerOptions;
@@ -58,13 +58,20 @@ export class Framer extends DelimiterParser {
   override _flush(callback: TransformCallback): void {
     const tail = this.buffer;
     this.buffer = Buffer.alloc(0);
-    this.#emit(scanLine(tail.toString('latin1'), { terminated: false, maxLineBytes: this.options.maxLineBytes }));
+    this.#emit(
+      scanLine(tail.toString('latin1'), {
+        terminated: false,
+        maxLineBytes: this.options.maxLineBytes,
+      }),
+    );
     callback();
   }
 
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
     if (!this.#splitting || !Buffer.isBuffer(chunk)) return super.push(chunk, encoding);
-    return this.#emit(scanLine(chunk.toString('latin1'), { maxLineBytes: this.options.maxLineBytes }));
+    return this.#emit(
+      scanLine(chunk.toString('latin1'), { maxLineBytes: this.options.maxLineBytes }),
+    );
   }
 
   #emit(events: FrameEvent[]): boolean {

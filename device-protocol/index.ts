@@ -42,11 +42,11 @@
  *   run(link.send({ type: 'CARD', card: 'AS', back: 'red', face: 'down' }, now)); // held until HELLO is ACKed
  */
 export * from './cards.ts';
-export { crc16, crc16Hex, crc16Update, CRC_INITIAL } from './crc.ts';
+export { CRC_INITIAL, crc16, crc16Hex, crc16Update } from './crc.ts';
 export * from './errors.ts';
 export {
-  DISCARD_REASONS,
   type DeviceTalker,
+  DISCARD_REASONS,
   type DiscardReason,
   type EncodeResult,
   encodeFrame,
@@ -65,8 +65,8 @@ export {
   MAX_SEQ,
   nextSeq,
   parseFrameLine,
-  SEQ_MODULUS,
   type ScanLineOptions,
+  SEQ_MODULUS,
   scanLine,
   TALKERS,
   type Talker,
@@ -94,7 +94,7 @@ export {
 } from './link.ts';
 export * from './messages.ts';
 export {
-  type ShuffleReport,
   ShuffleOrderAssembler,
+  type ShuffleReport,
   shuffledMessages,
 } from './shuffle-order.ts';

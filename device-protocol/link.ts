@@ -28,7 +28,6 @@
  */
 import { z } from 'zod';
 import { ProtocolError } from './errors.ts';
-import { FrameDecoder, framerOptionsSchema } from './frame-decoder.ts';
 import {
   type DiscardReason,
   encodeFrame,
@@ -36,15 +35,11 @@ import {
   type FrameEvent,
   isFrameType,
   nextSeq,
-  type Talker,
   TALKERS,
+  type Talker,
 } from './frame.ts';
-import {
-  decodeMessage,
-  type HelloMessage,
-  type Message,
-  messageFrame,
-} from './messages.ts';
+import { FrameDecoder, framerOptionsSchema } from './frame-decoder.ts';
+import { decodeMessage, type HelloMessage, type Message, messageFrame } from './messages.ts';
 
 export const linkOptionsSchema = z
   .object({
@@ -65,9 +60,7 @@ export const linkOptionsSchema = z
     /** Recent seqs remembered per peer to drop duplicates; far below the 65536 wrap. */
     dedupeWindow: z.number().int().min(1).max(4096).default(128),
     /** Types whose ACK waits for `ack(seq)`, e.g. `['CARD']` on the host. */
-    deferAck: z
-      .array(z.string().refine(isFrameType, 'expected an upper-case TYPE'))
-      .default([]),
+    deferAck: z.array(z.string().refine(isFrameType, 'expected an upper-case TYPE')).default([]),
     /** Host only: NAK a device's events (`hello`) until it has sent HELLO. */
     requirePeerHello: z.boolean().default(true),
     /** Answer PING with PONG (the PING is delivered too). */
@@ -127,7 +120,12 @@ export type LinkAction =
       readonly ack: 'sent' | 'deferred';
     }
   /** A valid frame of a TYPE this version does not know; ACKed. */
-  | { readonly kind: 'unsupported'; readonly talker: Talker; readonly seq: number; readonly frame: Frame }
+  | {
+      readonly kind: 'unsupported';
+      readonly talker: Talker;
+      readonly seq: number;
+      readonly frame: Frame;
+    }
   /** A valid frame of a known TYPE with bad fields or from a talker that may not send it; ACKed. */
   | {
       readonly kind: 'invalid';
@@ -368,13 +366,16 @@ export class LinkSession {
   }
 
   #timeout(attempts: number): number {
-    return Math.round(this.options.ackTimeoutMs * this.options.backoffFactor ** Math.max(0, attempts - 1));
+    return Math.round(
+      this.options.ackTimeoutMs * this.options.backoffFactor ** Math.max(0, attempts - 1),
+    );
   }
 
   #allocateSeq(): number {
     let seq = this.#seq;
     // Only with 65536 frames outstanding could a seq still be in use; skip it.
-    while (this.#inFlight.has(seq) || this.#queue.some((entry) => entry.seq === seq)) seq = nextSeq(seq);
+    while (this.#inFlight.has(seq) || this.#queue.some((entry) => entry.seq === seq))
+      seq = nextSeq(seq);
     this.#seq = nextSeq(seq);
     return seq;
   }
@@ -385,7 +386,9 @@ export class LinkSession {
   ): LinkAction[] {
     if (this.#queue.length >= this.options.maxQueued) {
       this.#stats.failed++;
-      return [{ kind: 'failed', seq: frame.seq, type: frame.type, reason: 'queue_full', attempts: 0 }];
+      return [
+        { kind: 'failed', seq: frame.seq, type: frame.type, reason: 'queue_full', attempts: 0 },
+      ];
     }
     const entry: Outgoing = {
       seq: frame.seq,
@@ -414,8 +417,7 @@ export class LinkSession {
     for (const entry of this.#queue) {
       // Events keep their order: once one must wait, the ones after it wait too.
       const go =
-        entry.control ||
-        (!blocked && eventsMayFlow && eventsInFlight < this.options.maxInFlight);
+        entry.control || (!blocked && eventsMayFlow && eventsInFlight < this.options.maxInFlight);
       if (!go) {
         if (!entry.control) blocked = true;
         waiting.push(entry);
@@ -426,7 +428,13 @@ export class LinkSession {
       entry.lastSentAt = now;
       this.#inFlight.set(entry.seq, entry);
       this.#stats.sent++;
-      actions.push({ kind: 'send', line: entry.line, seq: entry.seq, type: entry.type, attempt: 1 });
+      actions.push({
+        kind: 'send',
+        line: entry.line,
+        seq: entry.seq,
+        type: entry.type,
+        attempt: 1,
+      });
     }
     this.#queue = waiting;
     return actions;
@@ -438,7 +446,13 @@ export class LinkSession {
       this.#stats.failed++;
       if (entry.type === 'HELLO' && this.#helloState === 'sent') this.#helloState = 'none';
       return [
-        { kind: 'failed', seq: entry.seq, type: entry.type, reason: 'no_ack', attempts: entry.attempts },
+        {
+          kind: 'failed',
+          seq: entry.seq,
+          type: entry.type,
+          reason: 'no_ack',
+          attempts: entry.attempts,
+        },
       ];
     }
     entry.attempts++;
@@ -493,12 +507,18 @@ export class LinkSession {
   #helloAgain(now: number): LinkAction[] {
     const hello = this.#hello;
     if (hello === undefined) return [];
+    // Several events NAKed at once: one new HELLO is enough.
+    const helloInFlight = [...this.#inFlight.values()].some((entry) => entry.type === 'HELLO');
     const unsent: Outgoing[] = [];
     for (const entry of this.#inFlight.values()) {
       if (entry.control) continue;
       this.#inFlight.delete(entry.seq);
       entry.attempts = 0;
       unsent.push(entry);
+    }
+    if (this.#helloState === 'sent' && helloInFlight) {
+      this.#queue = [...unsent, ...this.#queue];
+      return [];
     }
     for (const entry of this.#inFlight.values()) {
       if (entry.type === 'HELLO') this.#inFlight.delete(entry.seq);
@@ -550,7 +570,13 @@ export class LinkSession {
     if (decoded.kind === 'unsupported') {
       actions.push({ kind: 'unsupported', talker: frame.talker, seq: frame.seq, frame });
     } else if (decoded.kind === 'invalid') {
-      actions.push({ kind: 'invalid', talker: frame.talker, seq: frame.seq, frame, error: decoded.error });
+      actions.push({
+        kind: 'invalid',
+        talker: frame.talker,
+        seq: frame.seq,
+        frame,
+        error: decoded.error,
+      });
     } else {
       this.#stats.delivered++;
       actions.push({
@@ -562,7 +588,9 @@ export class LinkSession {
       });
       if (decoded.message.type === 'PING' && this.options.answerPing) {
         const token = decoded.message.token;
-        actions.push(...this.send(token === undefined ? { type: 'PONG' } : { type: 'PONG', token }, now));
+        actions.push(
+          ...this.send(token === undefined ? { type: 'PONG' } : { type: 'PONG', token }, now),
+        );
       }
     }
     return actions;
@@ -585,11 +613,15 @@ export class LinkSession {
       if (peer.window.size <= this.options.dedupeWindow) break;
       if (oldState === 'acked') peer.window.delete(oldSeq);
     }
+    // A caller that never ACKs must not make the window grow without bound.
+    for (const oldSeq of peer.window.keys()) {
+      if (peer.window.size <= 2 * this.options.dedupeWindow) break;
+      peer.window.delete(oldSeq);
+    }
   }
 
   #findPending(seq: number, talker?: Talker): PeerState | undefined {
-    const candidates =
-      talker !== undefined ? [this.#peers.get(talker)] : [...this.#peers.values()];
+    const candidates = talker !== undefined ? [this.#peers.get(talker)] : [...this.#peers.values()];
     return candidates.find((peer) => peer?.window.get(seq) === 'pending');
   }
 
@@ -628,4 +660,3 @@ export class LinkSession {
     };
   }
 }
-

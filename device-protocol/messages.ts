@@ -16,7 +16,15 @@ import {
   parseFace,
 } from './cards.ts';
 import { isProtocolError, ProtocolError } from './errors.ts';
-import { type Frame, frameProblem, isFieldText, isSeq, MAX_SEQ, type Talker, TALKERS } from './frame.ts';
+import {
+  type Frame,
+  frameProblem,
+  isFieldText,
+  isSeq,
+  MAX_SEQ,
+  TALKERS,
+  type Talker,
+} from './frame.ts';
 
 /** major.minor. A host refuses a device of another major version; minors add message types only. */
 export const PROTOCOL_VERSION = '1.0';
@@ -272,14 +280,23 @@ function seqField(reader: FieldReader, name: string): number {
   return seq;
 }
 
-function text(reader: FieldReader, name: string, value: string | undefined, max: number): string | undefined {
+function text(
+  reader: FieldReader,
+  name: string,
+  value: string | undefined,
+  max: number,
+): string | undefined {
   if (value === undefined) return undefined;
   if (value.length < 1 || value.length > max) reader.fail(name, `expected 1-${max} characters`);
   if (!isFieldText(value)) reader.fail(name, 'expected printable ASCII without $ , *');
   return value;
 }
 
-function withOptional<T extends object, K extends string, V>(base: T, key: K, value: V | undefined) {
+function withOptional<T extends object, K extends string, V>(
+  base: T,
+  key: K,
+  value: V | undefined,
+) {
   return (value === undefined ? base : { ...base, [key]: value }) as T & { readonly [P in K]?: V };
 }
 
@@ -402,7 +419,8 @@ const jamCodec: Codec<JamMessage> = {
   senders: ['SH', 'SF'],
   decode: (r) => {
     const state = r.oneOf('state', ['jammed', 'cleared'] as const);
-    const location = r.remaining > 0 ? r.match('location', WORD, 'a lower-case word, e.g. exit') : undefined;
+    const location =
+      r.remaining > 0 ? r.match('location', WORD, 'a lower-case word, e.g. exit') : undefined;
     return withOptional({ type: 'JAM' as const, state }, 'location', location);
   },
   encode: (m) => (m.location === undefined ? [m.state] : [m.state, m.location]),
@@ -481,7 +499,8 @@ const countCodec: Codec<CountMessage> = {
     const counted = r.integer('counted', 0, MAX_CARD_COUNT);
     const missing = r.integer('missing', 0, MAX_CARD_COUNT);
     const extra = r.integer('extra', 0, MAX_CARD_COUNT);
-    if (r.remaining > COUNT_LIST_MAX) r.fail('cards', `${r.remaining} entries: at most ${COUNT_LIST_MAX}`);
+    if (r.remaining > COUNT_LIST_MAX)
+      r.fail('cards', `${r.remaining} entries: at most ${COUNT_LIST_MAX}`);
     const missingCards: CardCode[] = [];
     const extraCards: CardCode[] = [];
     while (r.remaining > 0) {
@@ -489,12 +508,17 @@ const countCodec: Codec<CountMessage> = {
       const card = entry.slice(1);
       const sign = entry[0];
       if ((sign !== '-' && sign !== '+') || !isCardCode(card)) {
-        r.fail('card', `${JSON.stringify(entry)}: expected -<card> (missing) or +<card> (extra), e.g. -AS`);
+        r.fail(
+          'card',
+          `${JSON.stringify(entry)}: expected -<card> (missing) or +<card> (extra), e.g. -AS`,
+        );
       }
       (sign === '-' ? missingCards : extraCards).push(card as CardCode);
     }
-    if (missingCards.length > missing) r.fail('card', `${missingCards.length} missing cards listed, count says ${missing}`);
-    if (extraCards.length > extra) r.fail('card', `${extraCards.length} extra cards listed, count says ${extra}`);
+    if (missingCards.length > missing)
+      r.fail('card', `${missingCards.length} missing cards listed, count says ${missing}`);
+    if (extraCards.length > extra)
+      r.fail('card', `${extraCards.length} extra cards listed, count says ${extra}`);
     return { type: 'COUNT', counted, missing, extra, missingCards, extraCards };
   },
   encode: (m) => [
@@ -592,9 +616,14 @@ export function decodeMessage(frame: Frame): MessageDecode {
  * always decodes; throws ProtocolError `bad_message` naming the bad field.
  */
 export function encodeMessage(message: Message): { type: MessageType; fields: string[] } {
-  const codec = (CODECS as Record<string, Codec<Message> | undefined>)[(message as { type?: unknown }).type as string];
+  const codec = (CODECS as Record<string, Codec<Message> | undefined>)[
+    (message as { type?: unknown }).type as string
+  ];
   if (codec === undefined) {
-    throw new ProtocolError('bad_message', `unknown message type ${JSON.stringify((message as { type?: unknown }).type)}`);
+    throw new ProtocolError(
+      'bad_message',
+      `unknown message type ${JSON.stringify((message as { type?: unknown }).type)}`,
+    );
   }
   let fields: string[];
   try {

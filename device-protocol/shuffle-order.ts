@@ -9,8 +9,8 @@ import type { CardCode } from './cards.ts';
 import { ProtocolError } from './errors.ts';
 import {
   MAX_CARD_COUNT,
-  type OrderMessage,
   ORDER_CHUNK_CARDS,
+  type OrderMessage,
   type ShuffledMessage,
 } from './messages.ts';
 
@@ -20,7 +20,10 @@ export function shuffledMessages(
   chunkCards: number = ORDER_CHUNK_CARDS,
 ): Array<ShuffledMessage | OrderMessage> {
   if (!Number.isInteger(chunkCards) || chunkCards < 1 || chunkCards > ORDER_CHUNK_CARDS) {
-    throw new ProtocolError('bad_options', `bad chunk size ${chunkCards}: expected 1-${ORDER_CHUNK_CARDS}`);
+    throw new ProtocolError(
+      'bad_options',
+      `bad chunk size ${chunkCards}: expected 1-${ORDER_CHUNK_CARDS}`,
+    );
   }
   if (!('order' in shuffled)) return [{ type: 'SHUFFLED', count: shuffled.count, order: false }];
   const order = shuffled.order;
@@ -63,7 +66,8 @@ export class ShuffleOrderAssembler {
       return { kind: 'pending', received: 0, count: message.count };
     }
     const slots = this.#slots;
-    if (slots === undefined) return { kind: 'error', error: 'ORDER without a SHUFFLED announcing an order' };
+    if (slots === undefined)
+      return { kind: 'error', error: 'ORDER without a SHUFFLED announcing an order' };
     if (message.offset + message.cards.length > slots.length) {
       return {
         kind: 'error',

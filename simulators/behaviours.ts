@@ -88,8 +88,7 @@ function positionAndMs(
   const [position, ms] = (arg ?? '').split(':');
   return {
     position: positiveInt(name, position, expected),
-    ms:
-      ms === undefined ? defaultMs : ms === '0' ? 0 : positiveInt(name, ms, expected),
+    ms: ms === undefined ? defaultMs : ms === '0' ? 0 : positiveInt(name, ms, expected),
   };
 }
 
@@ -329,8 +328,7 @@ export const BEHAVIOURS: readonly BehaviourDefinition[] = [
     argument: 'MS (default 200)',
     defaultOn: false,
     create(arg) {
-      const ms =
-        arg === undefined ? 200 : positiveInt('delay', arg, 'MS, a delay in milliseconds');
+      const ms = arg === undefined ? 200 : positiveInt('delay', arg, 'MS, a delay in milliseconds');
       return {
         ...base('delay', arg),
         outgoing: (_frame, writes) =>
@@ -437,6 +435,13 @@ export function parseBehaviourSpec(spec: string): { name: string; arg: string | 
   const arg = at < 0 ? undefined : spec.slice(at + 1).trim();
   behaviourDefinition(name);
   return { name, arg: arg === '' ? undefined : arg };
+}
+
+/** Parses and checks `NAME=ARG` fully (the argument too), without switching anything on. */
+export function checkBehaviourSpec(spec: string): { name: string; arg: string | undefined } {
+  const parsed = parseBehaviourSpec(spec);
+  behaviourDefinition(parsed.name).create(parsed.arg);
+  return parsed;
 }
 
 /**

@@ -14,13 +14,13 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { JOKER } from '../device-protocol/cards.ts';
-import { FrameDecoder } from '../device-protocol/frame-decoder.ts';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
+import { FrameDecoder } from '../device-protocol/frame-decoder.ts';
 import {
   type LinkAction,
-  type LinkOptions as SessionOptions,
   LinkSession,
   type LinkStats,
+  type LinkOptions as SessionOptions,
 } from '../device-protocol/link.ts';
 import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
 import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
@@ -180,10 +180,16 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     this.seed = options.seed ?? options.scenario?.seed ?? 1;
     this.rate = options.rate ?? options.scenario?.rate ?? 0;
     if (!Number.isFinite(this.rate) || this.rate < 0 || this.rate > 1000) {
-      throw new SimulatorError('bad_options', `bad rate ${this.rate}: expected 0-1000 cards per second`);
+      throw new SimulatorError(
+        'bad_options',
+        `bad rate ${this.rate}: expected 0-1000 cards per second`,
+      );
     }
     this.now = options.now ?? (() => performance.now());
-    this.behaviours = new BehaviourSet([...(options.scenario?.on ?? []), ...(options.faults ?? [])]);
+    this.behaviours = new BehaviourSet([
+      ...(options.scenario?.on ?? []),
+      ...(options.faults ?? []),
+    ]);
     for (const name of [...(options.scenario?.off ?? []), ...(options.off ?? [])]) {
       this.behaviours.set(name, false);
     }
@@ -215,7 +221,9 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     this.link = new ReconnectingLink(options.transport, {
       initialDelayMs: 50,
       maxDelayMs: 1_000,
-      silenceTimeoutMs: 0,
+      // The host PINGs every second or so; hearing nothing for this long
+      // means our end is dead (a pty whose socat went away reports no close).
+      silenceTimeoutMs: 5_000,
       ...options.reconnect,
     });
     this.link.on('state', (change) => this.linkChanged(change));
@@ -533,7 +541,9 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
           const order = shoeOrder(shoe).filter((card) => card !== JOKER);
           this.lastDecks = message.decks;
           this.sendAll(
-            shuffledMessages(this.behaviours.isOn('report-order') ? { order } : { count: order.length }),
+            shuffledMessages(
+              this.behaviours.isOn('report-order') ? { order } : { count: order.length },
+            ),
           );
         }
         break;

@@ -16,7 +16,11 @@ import {
   type PhysicalCard,
   standardDeck,
 } from '../device-protocol/cards.ts';
-import { getRuleset, type Ruleset, rulesetNames as engineRulesetNames } from '../firmware-host/engine/rulesets/index.ts';
+import {
+  rulesetNames as engineRulesetNames,
+  getRuleset,
+  type Ruleset,
+} from '../firmware-host/engine/rulesets/index.ts';
 import { SimulatorError } from './errors.ts';
 import type { Random } from './random.ts';
 
@@ -113,7 +117,8 @@ const CARDS_PER_ROUND: Readonly<Record<string, number>> = {
 /** The recipe of an engine ruleset. */
 export function recipeFromRuleset(ruleset: Ruleset): ShoeRecipe {
   const decks = ruleset.decks.default;
-  const backs = ruleset.backs.kind === 'single' ? [ruleset.backs.colour] : [...ruleset.backs.colours];
+  const backs =
+    ruleset.backs.kind === 'single' ? [ruleset.backs.colour] : [...ruleset.backs.colours];
   const alternate = ruleset.backs.kind === 'alternating';
   const end = ruleset.shoeEnd;
   const size = decks * 52 * (alternate ? 1 : backs.length);
@@ -141,12 +146,21 @@ export function recipeFromRuleset(ruleset: Ruleset): ShoeRecipe {
   };
 }
 
+/** The engine's ruleset names; none while its registry cannot load, so the table below still serves. */
+function engineNames(): readonly string[] {
+  try {
+    return engineRulesetNames();
+  } catch {
+    return [];
+  }
+}
+
 export function rulesetNames(): string[] {
-  return [...new Set([...engineRulesetNames(), ...Object.keys(SHOE_RECIPES)])].sort();
+  return [...new Set([...engineNames(), ...Object.keys(SHOE_RECIPES)])].sort();
 }
 
 export function recipeFor(ruleset: string): ShoeRecipe {
-  if (engineRulesetNames().includes(ruleset)) return recipeFromRuleset(getRuleset(ruleset));
+  if (engineNames().includes(ruleset)) return recipeFromRuleset(getRuleset(ruleset));
   const recipe = SHOE_RECIPES[ruleset];
   if (!recipe) {
     throw new SimulatorError(

@@ -60,7 +60,8 @@ export function planSession(options: PlanOptions): Step[] {
   const recipe = effectiveRecipe(options.ruleset, behaviours);
   const random = createRandom(options.seed);
   const dealer = new ShoeDealer(recipe, random.fork('shoe'));
-  const script = options.script ?? defaultScript(recipe, options.rounds);
+  const legalShoe = behaviours.isOn('legal-shoe');
+  const script = options.script ?? (legalShoe ? defaultScript(recipe, options.rounds) : []);
   const stackedArg = behaviours.isOn('stacked') ? (behaviours.argOf('stacked') ?? 'all') : 'none';
 
   const steps: Step[] = [];
@@ -73,11 +74,13 @@ export function planSession(options: PlanOptions): Step[] {
 
   const loadShoe = (spec: Extract<ScriptStep, { op: 'shuffle' }> = { op: 'shuffle' }) => {
     shoes++;
-    const stacked =
-      spec.stacked === true || stackedArg === 'all' || stackedArg === String(shoes);
+    const stacked = spec.stacked === true || stackedArg === 'all' || stackedArg === String(shoes);
+    // Without the legal-shoe feature only explicit orders are dealt: the script is the session.
     shoe = spec.order
       ? explicitShoe(spec.order, spec.backs ?? recipe.backs, spec.decks ?? recipe.decks)
-      : dealer.next(stacked ? 'stacked' : 'fair', spec.backs);
+      : legalShoe
+        ? dealer.next(stacked ? 'stacked' : 'fair', spec.backs)
+        : explicitShoe([], spec.backs ?? recipe.backs, spec.decks ?? recipe.decks);
     if (spec.decks !== undefined && !spec.order) shoe.decks = spec.decks;
     dealt = 0;
     cutDone = false;

@@ -16,7 +16,7 @@ import {
   parseFace,
 } from '../device-protocol/cards.ts';
 import { isProtocolError } from '../device-protocol/errors.ts';
-import { parseBehaviourSpec } from './behaviours.ts';
+import { checkBehaviourSpec, parseBehaviourSpec } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
 import { DEVICE_KINDS, type DeviceIdentity, type DeviceKind } from './steps.ts';
 
@@ -216,7 +216,7 @@ function parseStep(raw: unknown, index: number): ScriptStep {
       case 'on':
       case 'fault': {
         try {
-          const { name, arg } = parseBehaviourSpec(String(value));
+          const { name, arg } = checkBehaviourSpec(String(value));
           return arg === undefined
             ? { op: 'behaviour', name, on: true }
             : { op: 'behaviour', name, on: true, arg };
@@ -249,9 +249,10 @@ export function parseScenario(document: unknown): Scenario {
     throw new SimulatorError('bad_scenario', `${path}: ${issue.message}`);
   }
   const data = result.data;
-  for (const spec of [...data.on, ...data.off]) {
+  for (const [index, spec] of [...data.on, ...data.off].entries()) {
     try {
-      parseBehaviourSpec(spec);
+      if (index < data.on.length) checkBehaviourSpec(spec);
+      else parseBehaviourSpec(spec);
     } catch (error) {
       throw new SimulatorError('bad_scenario', `on/off: ${(error as Error).message}`);
     }
@@ -280,7 +281,10 @@ export function parseScenarioText(text: string, where = 'scenario'): Scenario {
   try {
     document = parseYaml(text);
   } catch (error) {
-    throw new SimulatorError('bad_scenario', `${where}: not YAML or JSON: ${(error as Error).message}`);
+    throw new SimulatorError(
+      'bad_scenario',
+      `${where}: not YAML or JSON: ${(error as Error).message}`,
+    );
   }
   try {
     return parseScenario(document);
@@ -297,7 +301,10 @@ export async function loadScenario(path: string): Promise<Scenario> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new SimulatorError('bad_scenario', `cannot read scenario ${path}: ${(error as Error).message}`);
+    throw new SimulatorError(
+      'bad_scenario',
+      `cannot read scenario ${path}: ${(error as Error).message}`,
+    );
   }
   return parseScenarioText(text, path);
 }

@@ -1,6 +1,438 @@
 import type { Command } from 'commander';
-import { registerNotYet } from './not-yet.ts';
+
+/**
+ * `tableside analyze`: exact probability and house-edge analysis (exhaustive
+ * enumeration or exact combinatorics, never sampling). The enumeration lives
+ * in firmware-host/analysis/ (pure); this module parses options, loads the
+ * analysis lazily, and prints a table or JSON with the run time.
+ *
+ * JSON conventions: counts are decimal strings (exact at any size);
+ * probabilities, returns and edges are fractions of 1 as numbers, with the
+ * exact fraction beside them as a string where the analysis has one.
+ */
+
+interface JsonOption {
+  json?: boolean;
+}
 
 export function register(program: Command): void {
-  registerNotYet(program, 'analyze', 'exact house-edge and probability analysis');
+  const analyze = program
+    .command('analyze')
+    .description('exact house-edge and probability analysis (exhaustive enumeration, no sampling)');
+
+  analyze
+    .command('poker')
+    .description('count every 5, 6 or 7-card hand from one deck by category (best five)')
+    .requiredOption('--cards <n>', 'hand size: 5, 6 or 7')
+    .option('--json', 'print JSON')
+    .action((options: JsonOption & { cards: string }) =>
+      run('poker', () => analyzePoker(options)),
+    );
+
+  analyze
+    .command('baccarat')
+    .description('every coup of an N-deck shoe: outcome counts, each bet\'s return and house edge')
+    .requiredOption('--decks <n>', 'decks in the shoe, 1-16')
+    .option('--ruleset <name>', 'a punto-banco ruleset (payouts)', 'bulgaria-punto-banco')
+    .option('--json', 'print JSON')
+    .action((options: JsonOption & { decks: string; ruleset: string }) =>
+      run('baccarat', () => analyzeBaccaratCommand(options)),
+    );
+
+  analyze
+    .command('blackjack-dealer')
+    .description("the dealer's final hand from a full shoe: 17-21, blackjack, bust")
+    .requiredOption('--decks <n>', 'decks in the shoe, 1-16')
+    .option('--h17', 'dealer hits soft 17 (default: stands on all 17s, 003 § 15(6); 004)')
+    .option('--json', 'print JSON')
+    .action((options: JsonOption & { decks: string; h17?: boolean }) =>
+      run('blackjack-dealer', () => analyzeDealerCommand(options)),
+    );
+
+  analyze
+    .command('holdem-bonus')
+    .description("Texas Hold'em Bonus: the two-card Bonus bet's distribution and house edge (001)")
+    .option('--json', 'print JSON')
+    .action((options: JsonOption) => run('holdem-bonus', () => analyzeHoldemBonusCommand(options)));
+
+  analyze
+    .command('triple-shot')
+    .description('Triple Shot (000): War edge, six-card poker distribution; what needs a strategy')
+    .option('--ruleset <name>', 'a triple-shot ruleset', 'peru-triple-shot')
+    .option('--json', 'print JSON')
+    .action((options: JsonOption & { ruleset: string }) =>
+      run('triple-shot', () => analyzeTripleShotCommand(options)),
+    );
+}
+
+async function run(name: string, action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    process.stderr.write(
+      `tableside analyze ${name}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+
+function wholeNumber(text: string, what: string): number {
+  if (!/^\d+$/.test(text.trim())) {
+    throw new Error(`${what} must be a whole number, got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+function seconds(start: number): number {
+  return Math.round(performance.now() - start) / 1000;
+}
+
+function print(json: unknown): void {
+  process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+}
+
+function percent(value: number, digits = 4): string {
+  return `${(value * 100).toFixed(digits)} %`;
+}
+
+/** Left column left-aligned, the rest right-aligned. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, column) =>
+    Math.max(...all.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (row: readonly string[]): string =>
+    row
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+      )
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)]
+    .map((row) => `${row}\n`)
+    .join('');
+}
+
+async function progressBar(
+  total: number,
+): Promise<{ update: (done: number) => void; stop: () => void }> {
+  if (process.stderr.isTTY !== true) return { update: () => {}, stop: () => {} };
+  const { SingleBar, Presets } = await import('cli-progress');
+  const bar = new SingleBar(
+    {
+      stream: process.stderr,
+      format: 'hands {bar} {percentage}% | {value}/{total} | eta {eta}s',
+      fps: 5,
+    },
+    Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return { update: (done) => bar.update(done), stop: () => bar.stop() };
+}
+
+// ------------------------------------------------------------------- poker
+
+async function analyzePoker(options: JsonOption & { cards: string }): Promise<void> {
+  const [{ pokerCategoryCounts, checkHandSize }, { choose, groupDigits, ratio }] =
+    await Promise.all([import('../analysis/poker.ts'), import('../analysis/exact.ts')]);
+  const cards = checkHandSize(wholeNumber(options.cards, '--cards'));
+  const bar = await progressBar(Number(choose(52, cards)));
+  const start = performance.now();
+  let result: Awaited<ReturnType<typeof pokerCategoryCounts>>;
+  try {
+    result = pokerCategoryCounts(cards, (done) => bar.update(done));
+  } finally {
+    bar.stop();
+  }
+  const runTime = seconds(start);
+  const handsPerSecond = Math.round(Number(result.total) / Math.max(runTime, 0.001));
+  const categories = Object.entries(result.categories);
+  if (options.json) {
+    print({
+      cards,
+      total: result.total.toString(),
+      categories: Object.fromEntries(categories.map(([name, count]) => [name, count.toString()])),
+      run_time_s: runTime,
+      hands_per_second: handsPerSecond,
+    });
+    return;
+  }
+  process.stdout.write(`Every ${cards}-card hand from one 52-card deck, best five (000 § 4)\n\n`);
+  process.stdout.write(
+    table(
+      ['category', 'hands', 'probability'],
+      [
+        ...categories.map(([name, count]) => [
+          name,
+          groupDigits(count),
+          ratio(count, result.total).toFixed(9),
+        ]),
+        ['total', groupDigits(result.total), '1'],
+      ],
+    ),
+  );
+  process.stdout.write(
+    `\nrun time ${runTime.toFixed(2)} s, ${groupDigits(handsPerSecond)} hands per second\n`,
+  );
+}
+
+// ---------------------------------------------------------------- baccarat
+
+async function analyzeBaccaratCommand(
+  options: JsonOption & { decks: string; ruleset: string },
+): Promise<void> {
+  const [{ enumerateBaccarat, analyzeBaccarat }, { getRuleset }, { groupDigits, ratio }] =
+    await Promise.all([
+      import('../analysis/baccarat.ts'),
+      import('../engine/rulesets/index.ts'),
+      import('../analysis/exact.ts'),
+    ]);
+  const decks = wholeNumber(options.decks, '--decks');
+  const ruleset = getRuleset(options.ruleset);
+  if (ruleset.game !== 'punto-banco') {
+    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not punto-banco`);
+  }
+  const start = performance.now();
+  const analysis = analyzeBaccarat(enumerateBaccarat(decks), ruleset);
+  const runTime = seconds(start);
+  const outcomes = Object.entries(analysis.outcomes);
+  const bets = Object.entries(analysis.bets);
+  if (options.json) {
+    print({
+      decks,
+      ruleset: ruleset.name,
+      total: analysis.total.toString(),
+      outcomes: Object.fromEntries(
+        outcomes.map(([name, count]) => [
+          name,
+          { count: count.toString(), probability: ratio(count, analysis.total) },
+        ]),
+      ),
+      bets: Object.fromEntries(
+        bets.map(([name, bet]) => [
+          name,
+          {
+            expected_return: bet.expectedReturn.toNumber(),
+            house_edge: bet.houseEdge.toNumber(),
+            house_edge_exact: bet.houseEdge.toString(),
+            offered: bet.offered,
+            source: bet.source,
+          },
+        ]),
+      ),
+      run_time_s: runTime,
+    });
+    return;
+  }
+  process.stdout.write(
+    `Punto Banco, ${decks} decks, ruleset ${ruleset.name}: every coup, weighted to six cards\n\n`,
+  );
+  process.stdout.write(
+    table(
+      ['outcome', 'deals', 'probability'],
+      [
+        ...outcomes.map(([name, count]) => [
+          name,
+          groupDigits(count),
+          ratio(count, analysis.total).toFixed(8),
+        ]),
+        ['total', groupDigits(analysis.total), '1'],
+      ],
+    ),
+  );
+  process.stdout.write('\n');
+  process.stdout.write(
+    table(
+      ['bet', 'expected return', 'house edge', 'offered'],
+      bets.map(([name, bet]) => [
+        name,
+        percent(bet.expectedReturn.toNumber()),
+        percent(bet.houseEdge.toNumber()),
+        bet.offered ? 'yes' : 'no (analysed as the ruleset would pay it)',
+      ]),
+    ),
+  );
+  process.stdout.write(`\nrun time ${runTime.toFixed(3)} s\n`);
+}
+
+// -------------------------------------------------------- blackjack dealer
+
+async function analyzeDealerCommand(
+  options: JsonOption & { decks: string; h17?: boolean },
+): Promise<void> {
+  const [{ analyzeDealer }, { groupDigits, ratio }] = await Promise.all([
+    import('../analysis/blackjack-dealer.ts'),
+    import('../analysis/exact.ts'),
+  ]);
+  const decks = wholeNumber(options.decks, '--decks');
+  const hitSoft17 = options.h17 === true;
+  const start = performance.now();
+  const analysis = analyzeDealer(decks, hitSoft17);
+  const runTime = seconds(start);
+  const outcomes = Object.entries(analysis.outcomes);
+  if (options.json) {
+    print({
+      decks,
+      h17: hitSoft17,
+      total: analysis.total.toString(),
+      longest_hand: analysis.longestHand,
+      outcomes: Object.fromEntries(
+        outcomes.map(([name, count]) => [
+          name,
+          { count: count.toString(), probability: ratio(count, analysis.total) },
+        ]),
+      ),
+      run_time_s: runTime,
+    });
+    return;
+  }
+  process.stdout.write(
+    `Dealer's final hand, ${decks} decks, ${hitSoft17 ? 'hits' : 'stands on'} soft 17, from a full shoe\n`,
+  );
+  process.stdout.write(
+    `(counts are ordered draws completed to ${analysis.longestHand} cards, the longest dealer hand)\n\n`,
+  );
+  process.stdout.write(
+    table(
+      ['final', 'draws', 'probability'],
+      outcomes.map(([name, count]) => [
+        name,
+        groupDigits(count),
+        ratio(count, analysis.total).toFixed(8),
+      ]),
+    ),
+  );
+  process.stdout.write(`\nrun time ${runTime.toFixed(3)} s\n`);
+}
+
+// ------------------------------------------------------------ holdem bonus
+
+async function analyzeHoldemBonusCommand(options: JsonOption): Promise<void> {
+  const [{ analyzeHoldemBonus, HOLDEM_BONUS_PAYS, HOLDEM_BONUS_SOURCE }, { groupDigits, ratio }] =
+    await Promise.all([import('../analysis/holdem-bonus.ts'), import('../analysis/exact.ts')]);
+  const start = performance.now();
+  const analysis = analyzeHoldemBonus();
+  const runTime = seconds(start);
+  const hands = Object.entries(analysis.hands) as [keyof typeof HOLDEM_BONUS_PAYS, bigint][];
+  if (options.json) {
+    print({
+      total: analysis.total.toString(),
+      hands: Object.fromEntries(
+        hands.map(([name, count]) => [
+          name,
+          {
+            count: count.toString(),
+            pays: HOLDEM_BONUS_PAYS[name],
+            probability: ratio(count, analysis.total),
+          },
+        ]),
+      ),
+      expected_return: analysis.expectedReturn.toNumber(),
+      house_edge: analysis.houseEdge.toNumber(),
+      house_edge_exact: analysis.houseEdge.toString(),
+      source: HOLDEM_BONUS_SOURCE,
+      run_time_s: runTime,
+    });
+    return;
+  }
+  process.stdout.write(
+    "Texas Hold'em Bonus, Bonus bet: every player hand with every dealer hand (001)\n\n",
+  );
+  process.stdout.write(
+    table(
+      ['hand', 'pays', 'deals', 'probability'],
+      hands.map(([name, count]) => [
+        name,
+        HOLDEM_BONUS_PAYS[name] < 0 ? 'loses' : `${HOLDEM_BONUS_PAYS[name]}:1`,
+        groupDigits(count),
+        ratio(count, analysis.total).toFixed(8),
+      ]),
+    ),
+  );
+  process.stdout.write(
+    `\ntotal ${groupDigits(analysis.total)} deals; expected return ${percent(analysis.expectedReturn.toNumber())}, house edge ${percent(analysis.houseEdge.toNumber())} (exactly ${analysis.houseEdge})\n`,
+  );
+  process.stdout.write(`run time ${runTime.toFixed(3)} s\n`);
+}
+
+// ------------------------------------------------------------- triple shot
+
+async function analyzeTripleShotCommand(options: JsonOption & { ruleset: string }): Promise<void> {
+  const [{ analyzeTripleShot }, { getRuleset }, { choose, groupDigits, ratio }] =
+    await Promise.all([
+      import('../analysis/triple-shot.ts'),
+      import('../engine/rulesets/index.ts'),
+      import('../analysis/exact.ts'),
+    ]);
+  const ruleset = getRuleset(options.ruleset);
+  if (ruleset.game !== 'triple-shot') {
+    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not triple-shot`);
+  }
+  const bar = await progressBar(Number(choose(52, 6)));
+  const start = performance.now();
+  let analysis: ReturnType<typeof analyzeTripleShot>;
+  try {
+    analysis = analyzeTripleShot(ruleset, (done) => bar.update(done));
+  } finally {
+    bar.stop();
+  }
+  const runTime = seconds(start);
+  const { war, poker } = analysis;
+  const categories = Object.entries(poker.categories);
+  if (options.json) {
+    print({
+      ruleset: ruleset.name,
+      war: {
+        total: war.total.toString(),
+        win: war.win.toString(),
+        tie: war.tie.toString(),
+        lose: war.lose.toString(),
+        expected_return: war.expectedReturn.toNumber(),
+        house_edge: war.houseEdge.toNumber(),
+        house_edge_exact: war.houseEdge.toString(),
+        source: war.source,
+      },
+      poker: {
+        cards: 6,
+        total: poker.total.toString(),
+        categories: Object.fromEntries(
+          categories.map(([name, count]) => [
+            name,
+            {
+              count: count.toString(),
+              probability: ratio(count, poker.total),
+              pays: ruleset.poker.table[name as keyof typeof ruleset.poker.table],
+            },
+          ]),
+        ),
+      },
+      not_computed: analysis.notComputed,
+      run_time_s: runTime,
+    });
+    return;
+  }
+  process.stdout.write(`Triple Shot, ruleset ${ruleset.name}\n\n`);
+  process.stdout.write(
+    `War (${war.source}): ${groupDigits(war.total)} ordered deals, win ${groupDigits(war.win)}, tie ${groupDigits(war.tie)}, lose ${groupDigits(war.lose)}\n`,
+  );
+  process.stdout.write(
+    `  expected return ${percent(war.expectedReturn.toNumber())}, house edge ${percent(war.houseEdge.toNumber())} (exactly ${war.houseEdge})\n\n`,
+  );
+  process.stdout.write('Six-card poker hands, best five (000 § 1.i, § 4), whatever the play:\n');
+  process.stdout.write(
+    table(
+      ['category', 'pays if it beats the dealer', 'hands', 'probability'],
+      categories.map(([name, count]) => [
+        name,
+        `${ruleset.poker.table[name as keyof typeof ruleset.poker.table]}:1`,
+        groupDigits(count),
+        ratio(count, poker.total).toFixed(9),
+      ]),
+    ),
+  );
+  process.stdout.write('\nNot computed:\n');
+  for (const { bet, reason } of analysis.notComputed) process.stdout.write(`  ${bet}: ${reason}\n`);
+  process.stdout.write(`\nrun time ${runTime.toFixed(2)} s\n`);
 }

@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
-import { stringify } from 'yaml';
+import { ENV_OVERRIDES } from '../config/env.ts';
 import { isConfigError } from '../config/errors.ts';
-import {
-  configFileFrom,
-  configWarnings,
-  ENV_OVERRIDES,
-  loadConfig,
-  redactConfig,
-  summarizeConfig,
-} from '../config/loader.ts';
 
 /** Exit status for an invalid configuration (the daemon uses the same). */
 export const EXIT_BAD_CONFIG = 2;
@@ -29,6 +21,7 @@ export function register(program: Command): void {
     .description('validate a config file; prints OK and a summary, or every problem (exit 2)')
     .argument('<file>', 'config file (YAML or JSON)')
     .action(async (file: string) => {
+      const { configWarnings, summarizeConfig } = await import('../config/loader.ts');
       const loaded = await load(file);
       if (!loaded) return;
       process.stdout.write(`OK ${loaded.file}\n`);
@@ -47,6 +40,8 @@ export function register(program: Command): void {
     .argument('[file]', 'config file (YAML or JSON); default: $TABLESIDE_CONFIG or none')
     .option('--json', 'print JSON instead of YAML')
     .action(async (file: string | undefined, options: { json?: boolean }) => {
+      const { configFileFrom, redactConfig } = await import('../config/loader.ts');
+      const { stringify } = await import('yaml');
       const loaded = await load(configFileFrom(file));
       if (!loaded) return;
       const effective = redactConfig(loaded.config);
@@ -57,6 +52,7 @@ export function register(program: Command): void {
 }
 
 async function load(file: string | undefined) {
+  const { loadConfig } = await import('../config/loader.ts');
   try {
     return await loadConfig({ file });
   } catch (error) {

@@ -5,12 +5,10 @@
  */
 import type { Command } from 'commander';
 import type { FrameEvent } from '../../device-protocol/frame.ts';
+import { decodeMessage } from '../../device-protocol/messages.ts';
 
 /** The JSON line `decode` prints for one framer event. */
-export function describeEvent(
-  event: FrameEvent,
-  decodeMessage: typeof import('../../device-protocol/messages.ts').decodeMessage,
-): Record<string, unknown> {
+export function describeEvent(event: FrameEvent): Record<string, unknown> {
   if (event.kind === 'discard') {
     return { ok: false, reason: event.reason, raw: event.raw, detail: event.detail };
   }
@@ -47,7 +45,6 @@ Examples:
       const { createReadStream } = await import('node:fs');
       const { open } = await import('node:fs/promises');
       const { Framer } = await import('../../device-protocol/framer.ts');
-      const { decodeMessage } = await import('../../device-protocol/messages.ts');
       let input: NodeJS.ReadableStream;
       if (file === undefined || file === '-') {
         input = process.stdin;
@@ -82,7 +79,7 @@ Examples:
         out.length = 0;
       };
       framer.on('data', (event: FrameEvent) => {
-        out.push(`${JSON.stringify(describeEvent(event, decodeMessage))}\n`);
+        out.push(`${JSON.stringify(describeEvent(event))}\n`);
         if (out.length >= 256) flush();
       });
       try {

@@ -47,11 +47,15 @@ Examples:
           process.stderr.write(`tableside encode: ${message}\n`);
           process.exitCode = 2;
         };
-        if (!isTalker(talker)) return fail(`bad talker ${JSON.stringify(talker)}: expected one of ${TALKERS.join(' ')}`);
+        if (!isTalker(talker))
+          return fail(`bad talker ${JSON.stringify(talker)}: expected one of ${TALKERS.join(' ')}`);
         const seq = /^(0|[1-9][0-9]*)$/.test(seqText) ? Number(seqText) : Number.NaN;
-        if (!isSeq(seq)) return fail(`bad seq ${JSON.stringify(seqText)}: expected a whole number 0-${MAX_SEQ}`);
+        if (!isSeq(seq))
+          return fail(`bad seq ${JSON.stringify(seqText)}: expected a whole number 0-${MAX_SEQ}`);
         if (!isFrameType(type)) {
-          return fail(`bad type ${JSON.stringify(type)}: expected an upper-case word of 1-16 letters and digits`);
+          return fail(
+            `bad type ${JSON.stringify(type)}: expected an upper-case word of 1-16 letters and digits`,
+          );
         }
         const frame = { talker, seq, type, fields };
         const encoded = tryEncodeFrame(frame);
@@ -62,7 +66,9 @@ Examples:
           }
           const decoded = decodeMessage(frame);
           if (decoded.kind === 'invalid') {
-            return fail(`${decoded.error} (senders of ${type}: ${sendersOf(type)?.join(' ')}; use --raw to frame it anyway)`);
+            return fail(
+              `${decoded.error} (senders of ${type}: ${sendersOf(type)?.join(' ')}; use --raw to frame it anyway)`,
+            );
           }
         }
         const line = options.lf ? `${encoded.line.slice(0, -2)}\n` : encoded.line;

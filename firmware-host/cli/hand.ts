@@ -29,7 +29,10 @@ export function register(program: Command): void {
       'decisions in order, SEAT:ACTION, e.g. "box1:double box2:stand"; a card drawn while a box decides is a hit',
     )
     .option('--boxes <list>', 'boxes in play, e.g. 1,3 (games with boxes; default 1)')
-    .option('--stakes <list>', 'stakes per bet for amount-dependent rules, e.g. "box:1.war=10 box:1.poker=20"')
+    .option(
+      '--stakes <list>',
+      'stakes per bet for amount-dependent rules, e.g. "box:1.war=10 box:1.poker=20"',
+    )
     .option('--json', 'print the outcome as JSON')
     .addHelpText(
       'after',
@@ -40,35 +43,42 @@ Actions: hit stand double split surrender insurance no_insurance even_money
 in order as each seat comes to decide; when a seat is deciding and the next
 decision listed is someone else's, the next card is that seat's hit, as at
 the table where the shoe cannot see a decision. After a split, decisions apply
-to the hand being played.
+to the hand being played; dealer:next closes the insurance round (everyone
+declines), as does simply dealing the next card.
 
 Examples:
   tableside hand --ruleset tdc-baccarat-no-commission --cards "9H 2C TD 7S"
-  tableside hand --ruleset tdc-blackjack --boxes 1,2 --cards "TS 9H 6D 5C 7S 3H TC" --actions "box1:stand box2:double"`,
+  tableside hand --ruleset tdc-blackjack --boxes 1,2 --cards "TS 5H 6D 5C 7S 9H 3H TC" --actions "box1:stand box2:double"
+  tableside hand --ruleset peru-triple-shot --cards "KH 7D 9H TC 2H 5H 3H 8C 4C 6S JD 2S" --actions box1:stand`,
     )
     .action(async (options: HandOptions) => {
       try {
         await runHand(options);
       } catch (error) {
-        process.stderr.write(`tableside hand: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(
+          `tableside hand: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
         process.exitCode = 1;
       }
     });
 }
 
 async function runHand(options: HandOptions): Promise<void> {
-  const [{ parseCards, isStandardCard }, { getRuleset }, { createEngine }, round] = await Promise.all([
-    import('../../device-protocol/cards.ts'),
-    import('../engine/rulesets/index.ts'),
-    import('../engine/games.ts'),
-    import('../engine/round.ts'),
-  ]);
+  const [{ parseCards, isStandardCard }, { getRuleset }, { createEngine }, round] =
+    await Promise.all([
+      import('../../device-protocol/cards.ts'),
+      import('../engine/rulesets/index.ts'),
+      import('../engine/games.ts'),
+      import('../engine/round.ts'),
+    ]);
   const ruleset = getRuleset(options.ruleset);
   const cards = parseCards(options.cards).map((card) => {
-    if (!isStandardCard(card)) throw new Error(`${card}: a joker is a marker, it is never dealt to a hand`);
+    if (!isStandardCard(card))
+      throw new Error(`${card}: a joker is a marker, it is never dealt to a hand`);
     return card;
   });
-  if (cards.length === 0) throw new Error('--cards is empty: give the cards in shoe order, e.g. "9H 2C TD 7S"');
+  if (cards.length === 0)
+    throw new Error('--cards is empty: give the cards in shoe order, e.g. "9H 2C TD 7S"');
   const decisions = options.actions ? round.parseDecisions(options.actions) : [];
   const setup: RoundSetup = {
     ...(options.boxes === undefined ? {} : { boxes: parseBoxes(options.boxes) }),
@@ -85,7 +95,9 @@ async function runHand(options: HandOptions): Promise<void> {
     } else {
       process.stdout.write(formatDealt(run.dealt));
     }
-    process.stderr.write(`tableside hand: the round is not complete after ${cards.length} cards: ${need}\n`);
+    process.stderr.write(
+      `tableside hand: the round is not complete after ${cards.length} cards: ${need}\n`,
+    );
     process.exitCode = 1;
     return;
   }
@@ -118,20 +130,28 @@ function seatToken(seat: string): string {
 }
 
 function parseBoxes(text: string): number[] {
-  return text.split(/[\s,]+/).filter(Boolean).map((token) => {
-    const box = Number(token);
-    if (!Number.isInteger(box) || box < 1) {
-      throw new Error(`bad box ${JSON.stringify(token)} in --boxes: expected box numbers like 1,3`);
-    }
-    return box;
-  });
+  return text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((token) => {
+      const box = Number(token);
+      if (!Number.isInteger(box) || box < 1) {
+        throw new Error(
+          `bad box ${JSON.stringify(token)} in --boxes: expected box numbers like 1,3`,
+        );
+      }
+      return box;
+    });
 }
 
 function parseStakes(text: string): Record<string, number> {
   const stakes: Record<string, number> = {};
   for (const token of text.split(/[\s,;]+/).filter(Boolean)) {
     const match = /^([a-z0-9:._-]+)=(\d+(?:\.\d+)?)$/i.exec(token);
-    if (!match) throw new Error(`bad stake ${JSON.stringify(token)} in --stakes: expected BET=AMOUNT like box:1.war=10`);
+    if (!match)
+      throw new Error(
+        `bad stake ${JSON.stringify(token)} in --stakes: expected BET=AMOUNT like box:1.war=10`,
+      );
     stakes[match[1]!] = Number(match[2]);
   }
   return stakes;
@@ -140,7 +160,11 @@ function parseStakes(text: string): Record<string, number> {
 function formatDealt(dealt: readonly DealtCard[]): string {
   const lines = dealt.map((d, index) => {
     const to = `${d.to}${d.hand === undefined || d.hand === 0 ? '' : ` hand ${d.hand + 1}`}`;
-    const notes = [d.face === 'down' ? 'face down' : '', d.implied ? `${d.implied} implied` : '', d.purpose ?? '']
+    const notes = [
+      d.face === 'down' ? 'face down' : '',
+      d.implied ? `${d.implied} implied` : '',
+      d.purpose ?? '',
+    ]
       .filter(Boolean)
       .join('; ');
     return `  ${String(index + 1).padStart(2)}  ${d.card}  ${to.padEnd(14)}${notes}`;
@@ -174,13 +198,19 @@ function formatOutcome(outcome: Outcome, _run: RoundRun<unknown>): string {
       );
     }
     lines.push(`winner  ${String(outcome.winner)}   (${String(outcome.announcement)})`);
+  } else if (outcome.game === 'blackjack') {
+    lines.push(...formatBlackjack(outcome as unknown as BlackjackView));
+  } else if (outcome.game === 'triple-shot') {
+    lines.push(...formatTripleShot(outcome as unknown as TripleShotView));
   } else {
     for (const [key, value] of Object.entries(outcome)) {
       if (key === 'game' || key === 'bets') continue;
       lines.push(`${key}: ${summarise(value)}`);
     }
   }
-  const offered = Array.isArray(outcome.offered) ? new Set<string>(outcome.offered as string[]) : undefined;
+  const offered = Array.isArray(outcome.offered)
+    ? new Set<string>(outcome.offered as string[])
+    : undefined;
   lines.push('bets (result × stake)');
   const width = Math.max(...Object.keys(outcome.bets).map((name) => name.length));
   for (const [name, result] of Object.entries(outcome.bets)) {
@@ -188,6 +218,92 @@ function formatOutcome(outcome: Outcome, _run: RoundRun<unknown>): string {
     lines.push(`  ${name.padEnd(width)}  ${formatResult(result)}${absent}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+interface BlackjackHandView {
+  cards: readonly string[];
+  total: number;
+  soft?: boolean;
+  blackjack: boolean;
+  bust: boolean;
+  doubled?: boolean;
+  surrendered?: boolean;
+  evenMoney?: boolean;
+  sixCards?: boolean;
+}
+
+interface BlackjackView {
+  dealer: { cards: readonly string[]; total: number; blackjack: boolean; bust: boolean };
+  boxes: readonly { box: number; insurance: string | null; hands: readonly BlackjackHandView[] }[];
+}
+
+interface TripleShotView {
+  dealer: {
+    cards: readonly string[];
+    war: string;
+    blackjack: { cards: readonly string[]; total: number; blackjack: boolean; bust: boolean };
+    poker: { category: string };
+  };
+  positions: readonly {
+    position: number;
+    cards: readonly string[];
+    war: string;
+    blackjack: readonly BlackjackHandView[];
+    poker: { category: string; versusDealer: string };
+    bonus: boolean;
+  }[];
+  payoutLimit?: { limit: number; sum: number | null; factor: number };
+}
+
+function describeHand(hand: BlackjackHandView): string {
+  const notes = [
+    hand.blackjack ? 'blackjack' : '',
+    hand.bust ? 'bust' : '',
+    hand.soft && !hand.blackjack ? 'soft' : '',
+    hand.doubled ? 'doubled' : '',
+    hand.surrendered ? 'surrendered' : '',
+    hand.evenMoney ? 'even money' : '',
+    hand.sixCards ? 'six cards' : '',
+  ].filter(Boolean);
+  return `${hand.cards.join(' ').padEnd(18)} ${String(hand.total).padStart(2)}${notes.length ? `  ${notes.join(', ')}` : ''}`;
+}
+
+function formatBlackjack(outcome: BlackjackView): string[] {
+  const { dealer } = outcome;
+  const lines = [`dealer        ${describeHand({ ...dealer, soft: false })}`];
+  for (const box of outcome.boxes) {
+    box.hands.forEach((hand, index) => {
+      const label = `box ${box.box}${box.hands.length > 1 ? ` hand ${index + 1}` : ''}`;
+      lines.push(`${label.padEnd(13)} ${describeHand(hand)}`);
+    });
+    if (box.insurance) lines.push(`box ${box.box}         insurance: ${box.insurance}`);
+  }
+  return lines;
+}
+
+function formatTripleShot(outcome: TripleShotView): string[] {
+  const category = (name: string) => name.replaceAll('_', ' ');
+  const { dealer } = outcome;
+  const lines = [
+    `dealer       ${dealer.cards.join(' ')}`,
+    `             war ${dealer.war}; blackjack ${describeHand(dealer.blackjack).replace(/\s+/g, ' ')}; poker ${category(dealer.poker.category)}`,
+  ];
+  for (const p of outcome.positions) {
+    lines.push(`position ${p.position}   ${p.cards.join(' ')}`);
+    const blackjack = p.blackjack
+      .map((hand) => describeHand(hand).replace(/\s+/g, ' '))
+      .join(' | ');
+    lines.push(
+      `             war ${p.war}; blackjack ${blackjack}; poker ${category(p.poker.category)} (${p.poker.versusDealer}); bonus ${p.bonus ? 'won' : 'lost'}`,
+    );
+  }
+  const limit = outcome.payoutLimit;
+  if (limit && limit.factor !== 1) {
+    lines.push(
+      `payout limit ${limit.limit} < winnings ${limit.sum}: every winning × ${round(limit.factor)} (000 § 13)`,
+    );
+  }
+  return lines;
 }
 
 function summarise(value: unknown): string {

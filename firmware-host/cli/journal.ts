@@ -1,8 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { isJournalError } from '../journal/errors.ts';
-import { readJournalRecords } from '../journal/journal.ts';
 import type { JournalRecord } from '../journal/record.ts';
-import { verifyJournalDir } from '../journal/verify.ts';
+import type { VerifyReport } from '../journal/verify.ts';
 
 export function register(program: Command): void {
   const journal = program.command('journal').description('verify or read a table journal');
@@ -18,7 +17,8 @@ export function register(program: Command): void {
       parseSeq,
     )
     .action(async (dir: string, options: { json?: boolean; expectLastSeq?: number }) => {
-      let report: Awaited<ReturnType<typeof verifyJournalDir>>;
+      const { verifyJournalDir } = await import('../journal/verify.ts');
+      let report: VerifyReport;
       try {
         report = await verifyJournalDir(
           dir,
@@ -64,6 +64,7 @@ export function register(program: Command): void {
     .option('--kind <kind>', 'only input, event or meta records')
     .option('--json', 'print the raw JSON records (one per line)')
     .action(async (dir: string, options: { from: number; kind?: string; json?: boolean }) => {
+      const { readJournalRecords } = await import('../journal/journal.ts');
       try {
         for await (const record of readJournalRecords(dir, options.from)) {
           if (options.kind && record.kind !== options.kind) continue;

@@ -65,7 +65,7 @@ export async function replay(file: string, options: ReplayOptions): Promise<numb
     if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
     out.length = 0;
   };
-  if (!options.json) out.push(`${'line'.padStart(5)}  ${'event'.padEnd(18)}  detail`);
+  if (!options.json) out.push(`${'line'.padStart(5)}  ${'event'.padEnd(26)}  detail`);
   let records = 0;
   let skipped = 0;
   let alarms = 0;
@@ -97,7 +97,7 @@ export async function replay(file: string, options: ReplayOptions): Promise<numb
       out.push(
         options.json
           ? JSON.stringify({ ...event, line: lineNumber })
-          : `${String(lineNumber).padStart(5)}  ${label(event).padEnd(18)}  ${describe(event)}`,
+          : `${String(lineNumber).padStart(5)}  ${label(event).padEnd(26)}  ${describe(event)}`,
       );
     }
     if (out.length >= 512) write();

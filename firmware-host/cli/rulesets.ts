@@ -29,14 +29,17 @@ export function register(program: Command): void {
     });
   rulesets
     .command('show')
-    .description('print one ruleset: decks, backs, burn, shoe end, misdeal policy, pay tables, sources')
+    .description(
+      'print one ruleset: decks, backs, burn, shoe end, misdeal policy, pay tables, sources',
+    )
     .argument('<name>', 'ruleset name, as listed by `tableside rulesets`')
     .option('--json', 'print as JSON')
-    .action(async (name: string, options: { json?: boolean }) => {
+    .action(async (name: string, _options: unknown, command: Command) => {
       await guarded('rulesets show', async () => {
         const { getRuleset } = await import('../engine/rulesets/index.ts');
         const ruleset = getRuleset(name);
-        if (options.json) {
+        // `--json` may land on the parent `rulesets` command, which has its own.
+        if (command.optsWithGlobals<{ json?: boolean }>().json) {
           process.stdout.write(`${JSON.stringify(ruleset, null, 2)}\n`);
           return;
         }
@@ -63,7 +66,9 @@ async function guarded(command: string, body: () => Promise<void>): Promise<void
   try {
     await body();
   } catch (error) {
-    process.stderr.write(`tableside ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `tableside ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -14,22 +14,11 @@ import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { rulesetNames } from '../engine/rulesets/index.ts';
+import { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import { configSchema, parseTransportUrl, type TablesideConfig } from './schema.ts';
 
-/** The environment variables that override the file, and the key each one sets. */
-export const ENV_OVERRIDES = [
-  { variable: 'TABLESIDE_TABLE_ID', path: ['table'] },
-  { variable: 'TABLESIDE_RULESET', path: ['ruleset'] },
-  { variable: 'TABLESIDE_MQTT_URL', path: ['mqtt', 'url'] },
-  { variable: 'TABLESIDE_MQTT_USERNAME', path: ['mqtt', 'username'] },
-  { variable: 'TABLESIDE_MQTT_PASSWORD', path: ['mqtt', 'password'] },
-  { variable: 'TABLESIDE_MQTT_BASE_TOPIC', path: ['mqtt', 'baseTopic'] },
-  { variable: 'TABLESIDE_JOURNAL_DIR', path: ['journal', 'dir'] },
-] as const;
-
-/** The variable naming the config file when no `--config` is given. */
-export const CONFIG_FILE_VARIABLE = 'TABLESIDE_CONFIG';
+export { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 

@@ -8,6 +8,11 @@
  * silently falling back to its default is the worst kind of config bug.
  */
 import { z } from 'zod';
+import { isHardwareError } from '../../hardware/errors.ts';
+import {
+  type TransportSpec as HardwareTransportSpec,
+  parseTransportUrl as parseHardwareTransportUrl,
+} from '../../hardware/transports/url.ts';
 
 export const DEFAULT_TABLE_ID = 'table-1';
 export const DEFAULT_RULESET = 'tdc-baccarat-no-commission';
@@ -35,47 +40,42 @@ const sha256 = z
   .regex(/^[0-9a-fA-F]{64}$/, 'expected a SHA-256 as 64 hex digits')
   .transform((hex) => hex.toLowerCase());
 
-export type TransportSpec =
-  | { kind: 'serial'; path: string }
-  | { kind: 'tcp'; host: string; port: number }
-  | { kind: 'hid'; vendorId: number; productId: number }
-  | { kind: 'memory'; name: string }
-  | { kind: 'simulate' };
+export type TransportSpec = HardwareTransportSpec | { kind: 'simulate' };
 
 export const TRANSPORT_FORMS =
-  '"serial:/dev/ttyUSB0", a bare path "/dev/ttyUSB0", "tcp://host:port", "hid://vid:pid" (hex), "memory://name" or "simulate"';
+  '"/dev/ttyUSB0", "serial:/dev/ttyUSB0?baud=115200", "tcp://host:port", "hid://vid:pid[/serial]" (hex), "memory://name" or "simulate"';
 
 /**
- * Parses a device transport URL. Syntax only: whether the path exists or the
- * host answers is the transport's business at open time.
+ * Parses a device transport URL with the transports' own parser (so the
+ * config accepts exactly what can be opened), plus `simulate` for a built-in
+ * simulator. Syntax only: whether the path exists is checked at open time.
  */
 export function parseTransportUrl(url: string): TransportSpec | undefined {
-  if (url === 'simulate') return { kind: 'simulate' };
-  if (url.startsWith('/')) return { kind: 'serial', path: url };
-  if (url.startsWith('serial:')) {
-    const path = url.slice('serial:'.length).replace(/^\/\/(?=\/)/, '');
-    return path.startsWith('/') ? { kind: 'serial', path } : undefined;
-  }
-  const tcp = /^tcp:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(url);
-  if (tcp) {
-    const port = Number(tcp[2]);
-    return port >= 1 && port <= 65535 ? { kind: 'tcp', host: tcp[1]!, port } : undefined;
-  }
-  const hid = /^hid:\/\/([0-9A-Fa-f]{1,4}):([0-9A-Fa-f]{1,4})$/.exec(url);
-  if (hid) {
-    return {
-      kind: 'hid',
-      vendorId: Number.parseInt(hid[1]!, 16),
-      productId: Number.parseInt(hid[2]!, 16),
-    };
-  }
-  const memory = /^memory:\/\/([A-Za-z0-9_.-]*)$/.exec(url);
-  if (memory) return { kind: 'memory', name: memory[1] || 'default' };
-  return undefined;
+  return transportUrlProblem(url) === undefined
+    ? url === 'simulate'
+      ? { kind: 'simulate' }
+      : parseHardwareTransportUrl(url)
+    : undefined;
 }
 
-const transportUrl = z.string().refine((url) => parseTransportUrl(url) !== undefined, {
-  message: `expected a transport: ${TRANSPORT_FORMS}`,
+function transportUrlProblem(url: string): string | undefined {
+  if (url === 'simulate') return undefined;
+  try {
+    parseHardwareTransportUrl(url);
+    return undefined;
+  } catch (error) {
+    return isHardwareError(error) ? error.message : String(error);
+  }
+}
+
+const transportUrl = z.string().superRefine((url, ctx) => {
+  const problem = transportUrlProblem(url);
+  if (problem !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a transport (${problem.replace(/; expected .*$/, '')}): ${TRANSPORT_FORMS}`,
+    });
+  }
 });
 
 export const deviceSchema = z.strictObject({

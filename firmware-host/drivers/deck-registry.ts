@@ -160,7 +160,12 @@ export class DeckRegistry {
    * already another card (in this deck or another), and a deck name already
    * used unless `replace`.
    */
-  enrol(name: string, back: BackColour, tags: Iterable<readonly [string, CardCode]>, options: EnrolOptions = {}): void {
+  enrol(
+    name: string,
+    back: BackColour,
+    tags: Iterable<readonly [string, CardCode]>,
+    options: EnrolOptions = {},
+  ): void {
     parseBackColour(back);
     const existing = this.decksByName.get(name);
     if (existing && !options.replace) {

@@ -24,8 +24,8 @@ import type { BackColour } from '../../device-protocol/cards.ts';
 import type { DeviceTalker } from '../../device-protocol/frame.ts';
 import {
   type LinkAction,
-  type LinkOptions as SessionOptions,
   LinkSession,
+  type LinkOptions as SessionOptions,
 } from '../../device-protocol/link.ts';
 import {
   type CountMessage,
@@ -425,7 +425,10 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   private requireKind(what: string, kind: DeviceKind): void {
     if (this.kind !== kind) {
-      throw new DriverError('command_failed', `${this.name}: ${what} needs a ${kind}, this is a ${this.kind}`);
+      throw new DriverError(
+        'command_failed',
+        `${this.name}: ${what} needs a ${kind}, this is a ${this.kind}`,
+      );
     }
   }
 
@@ -441,7 +444,10 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     if (!this.link.isOpen) {
       this.counters.commandsFailed++;
       return Promise.reject(
-        new DriverError('not_ready', `${this.name}: ${message.type} while the link is ${this.link.state}`),
+        new DriverError(
+          'not_ready',
+          `${this.name}: ${message.type} while the link is ${this.link.state}`,
+        ),
       );
     }
     const actions = this.session.send(message, this.now());
@@ -451,7 +457,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     );
     const acked = new Promise<void>((resolve, reject) => {
       if (!sent) {
-        reject(new DriverError('command_failed', `${this.name}: ${message.type} could not be sent`));
+        reject(
+          new DriverError('command_failed', `${this.name}: ${message.type} could not be sent`),
+        );
         return;
       }
       const timer = setTimeout(() => {
@@ -645,12 +653,20 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       case 'JAM':
         this.emit('notice', message);
         if (message.state === 'jammed') {
-          this.alarm('device_fault', `${this.name}: card path jammed${message.location ? ` at ${message.location}` : ''}`, { fault: 'jam' });
+          this.alarm(
+            'device_fault',
+            `${this.name}: card path jammed${message.location ? ` at ${message.location}` : ''}`,
+            { fault: 'jam' },
+          );
         }
         return;
       case 'ERROR':
         this.emit('notice', message);
-        this.alarm('device_fault', `${this.name}: ${message.code}${message.detail ? `: ${message.detail}` : ''}`, { fault: message.code });
+        this.alarm(
+          'device_fault',
+          `${this.name}: ${message.code}${message.detail ? `: ${message.detail}` : ''}`,
+          { fault: message.code },
+        );
         return;
       case 'LID':
       case 'DOOR':
@@ -677,12 +693,16 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.quarantine = verdict;
     this.emit('hello', identity, verdict);
     if (verdict !== undefined && verdict !== wasQuarantined) {
-      this.alarm('device_quarantined', `${this.name} quarantined: ${verdict}; its cards are refused`, {
-        model: message.model,
-        serial: message.serial,
-        firmware: message.firmware,
-        firmwareSha256: message.firmwareSha256,
-      });
+      this.alarm(
+        'device_quarantined',
+        `${this.name} quarantined: ${verdict}; its cards are refused`,
+        {
+          model: message.model,
+          serial: message.serial,
+          firmware: message.firmware,
+          firmwareSha256: message.firmwareSha256,
+        },
+      );
     }
     this.setAvailability('online', 'HELLO');
   }
@@ -717,7 +737,10 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.emitRecord(seq, { t: 'card', card: known.card, back: known.back, face: 'down' });
   }
 
-  private shufflePiece(seq: number, message: Extract<Message, { type: 'SHUFFLED' | 'ORDER' }>): void {
+  private shufflePiece(
+    seq: number,
+    message: Extract<Message, { type: 'SHUFFLED' | 'ORDER' }>,
+  ): void {
     const report = this.assembler.accept(message);
     if (report.kind === 'pending') {
       this.settle(seq);
@@ -725,7 +748,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     }
     if (report.kind === 'error') {
       this.settle(seq);
-      this.alarm('device_fault', `${this.name}: shuffle report unusable: ${report.error}`, { fault: 'shuffle_report' });
+      this.alarm('device_fault', `${this.name}: shuffle report unusable: ${report.error}`, {
+        fault: 'shuffle_report',
+      });
       return;
     }
     const allBacks = this.options.backs?.length ? [...this.options.backs] : ['red'];
@@ -744,7 +769,10 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   private emitRecord(
     seq: number,
-    record: Omit<CardRecord, 'ts' | 'src'> | Omit<CutRecord, 'ts' | 'src'> | Omit<ShuffleRecord, 'ts' | 'src'>,
+    record:
+      | Omit<CardRecord, 'ts' | 'src'>
+      | Omit<CutRecord, 'ts' | 'src'>
+      | Omit<ShuffleRecord, 'ts' | 'src'>,
   ): void {
     let acknowledged = false;
     const full = { ...record, ts: this.clock(), src: this.name } as DriverRecord;

@@ -14,6 +14,8 @@ export type EngineErrorCode =
   | 'bad_setup'
   /** A card arrived while the engine awaited a decision or nothing at all. */
   | 'unexpected_card'
+  /** A card already dealt this round, in a game dealt from one deck per round. */
+  | 'duplicate_card'
   /** A decision that is not legal now. */
   | 'illegal_decision'
   /** outcome() asked of a round that is not complete. */

@@ -9,7 +9,15 @@
  */
 import type { StandardCard } from '../../device-protocol/cards.ts';
 import { EngineError } from './errors.ts';
-import type { Action, Decision, GameEngine, NextStep, Recipient, RoundSetup, Seat } from './types.ts';
+import type {
+  Action,
+  Decision,
+  GameEngine,
+  NextStep,
+  Recipient,
+  RoundSetup,
+  Seat,
+} from './types.ts';
 
 /**
  * Deals a card, first taking the decisions it implies: while a seat awaits

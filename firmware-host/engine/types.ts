@@ -87,6 +87,12 @@ export interface RoundSetup {
   readonly boxes?: readonly number[];
   /** Optional stakes per bet name, for rules that depend on amounts (e.g. an aggregate payout limit). */
   readonly stakes?: Readonly<Record<string, number>>;
+  /**
+   * Boxes played "dark" (Russian poker, casino hold'em at TDC, 004): both
+   * bets placed before the deal, no look at the cards, no decisions. Each
+   * must also be in `boxes`; games without dark boxes reject a non-empty list.
+   */
+  readonly dark?: readonly number[];
 }
 
 /** `O` narrows the outcome for callers that know the game; it defaults to the generic Outcome. */

@@ -108,7 +108,8 @@ function randomBoxes(max: number, random: () => number): number[] {
 
 /** Where fixed burns fall, as the ruleset names them: before the round, or before flop/turn/river. */
 function fixedBurnsBefore(ruleset: Ruleset, step: NextStep, cards: Record<string, number>): number {
-  if (ruleset.burn.kind !== 'fixed' || step.kind !== 'card') return 0;
+  // An engine that plans its own burns (Hold'em) gets none added.
+  if (ruleset.burn.kind !== 'fixed' || step.kind !== 'card' || cards.engineBurn) return 0;
   const dealt = Object.values(cards).reduce((sum, n) => sum + n, 0);
   const board = cards.board ?? 0;
   let point: string | undefined;
@@ -116,6 +117,40 @@ function fixedBurnsBefore(ruleset: Ruleset, step: NextStep, cards: Record<string
   else if (step.to === 'board')
     point = board === 0 ? 'flop' : board === 3 ? 'turn' : board === 4 ? 'river' : undefined;
   return ruleset.burn.points.find((p) => p.before === point)?.count ?? 0;
+}
+
+/**
+ * The scripted dealer: a random legal option. Draw games need card
+ * positions with `exchange`; the engine says which counts are legal only by
+ * refusing, so counts are tried from a random one.
+ */
+function scriptedDecision(
+  engine: GameEngine<unknown>,
+  state: unknown,
+  step: Extract<NextStep, { kind: 'decision' }>,
+  random: () => number,
+): { state: unknown; action: Action; cards?: number[] } {
+  const options = shuffleCards(step.options, random);
+  const positions = shuffleCards([0, 1, 2, 3, 4], random);
+  const hand = step.hand === undefined ? {} : { hand: step.hand };
+  const counts = shuffleCards([1, 2, 3, 4, 5], random);
+  for (const action of options) {
+    for (const count of [0, ...counts]) {
+      const cards = count === 0 ? undefined : positions.slice(0, count).sort((a, b) => a - b);
+      try {
+        const next = engine.decide(state, {
+          seat: step.seat,
+          action,
+          ...hand,
+          ...(cards ? { cards } : {}),
+        });
+        return { state: next, action, ...(cards ? { cards } : {}) };
+      } catch {
+        // Not legal in this form: try the next count or option.
+      }
+    }
+  }
+  throw new Error(`the scripted dealer found no legal decision among ${step.options.join(', ')}`);
 }
 
 export function dealLegalSession(options: LegalDealOptions): LegalDeal {
@@ -261,15 +296,16 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
             dealtTo[cardStep.to] = (dealtTo[cardStep.to] ?? 0) + 1;
             continue;
           }
-          const action = step.options[Math.floor(random() * step.options.length)]!;
+          const chosen = scriptedDecision(engine, state, step, random);
           const box = step.seat === 'dealer' ? undefined : Number(step.seat.slice(4));
-          state = engine.decide(state, {
-            seat: step.seat,
-            action,
-            ...(step.hand === undefined ? {} : { hand: step.hand }),
-          });
+          state = chosen.state;
           emit(
-            { t: 'action', ...(box === undefined ? {} : { box }), action },
+            {
+              t: 'action',
+              ...(box === undefined ? {} : { box }),
+              action: chosen.action,
+              ...(chosen.cards ? { cards: [...chosen.cards] } : {}),
+            },
             { kind: 'action', shoe: shoeNumber, round },
           );
           continue;
@@ -287,6 +323,7 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
         draw((index) => ({ kind: 'card', shoe: shoeNumber, round, index, to: step.to }));
         state = engine.deal(state, card as StandardCard);
         dealtTo[step.to] = (dealtTo[step.to] ?? 0) + 1;
+        if (step.to === 'burn') dealtTo.engineBurn = 1;
       }
       if (exhausted) {
         emit({ t: 'void', reason: 'shoe exhausted' }, { kind: 'void', shoe: shoeNumber, round });

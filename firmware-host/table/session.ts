@@ -120,6 +120,8 @@ export interface RoundState {
   readonly engineBurns: boolean;
   /** A dealer card was dealt face up (the Hold'em Bonus exception needs none). */
   readonly dealerCardUp: boolean;
+  /** Dealer cards dealt face down: only these can be exposed early. */
+  readonly dealerCardsDown: number;
   /** The game has reached the point where the dealer's cards are shown. */
   readonly dealerDue: boolean;
 }
@@ -425,6 +427,7 @@ function onRound(draft: Draft, record: RoundRecord): void {
     burns: {},
     engineBurns: false,
     dealerCardUp: false,
+    dealerCardsDown: 0,
     dealerDue: false,
   };
   draft.events.push({
@@ -497,6 +500,19 @@ function afterRound(draft: Draft, countsAfterMarker: boolean): void {
   }
 }
 
+/**
+ * Whether the dealer's hidden cards may be shown now: once the boxes have
+ * played and the dealer plays its hand (blackjack, Triple Shot after the
+ * blackjack decisions, 000 § 9.b); in the poker games only at the showdown,
+ * when the round is complete (001 "Errores e infracciones" a).
+ */
+function dealerPlays(game: string, round: RoundState, step: NextStep): boolean {
+  if (round.decisions === 0 || step.kind === 'complete') return step.kind === 'complete';
+  if (step.kind === 'decision') return step.seat === 'dealer';
+  if (game === 'triple-shot') return true;
+  return game === 'blackjack' && step.to === 'dealer';
+}
+
 /** Takes the result once the engine says the round is complete. */
 function settle(draft: Draft): void {
   const round = draft.round;
@@ -504,12 +520,7 @@ function settle(draft: Draft): void {
   const { engine } = draft.config;
   const step = engine.next(round.engine);
   if (step.kind !== 'complete') {
-    if (
-      !round.dealerDue &&
-      round.decisions > 0 &&
-      ((step.kind === 'decision' && step.seat === 'dealer') ||
-        (step.kind === 'card' && step.to === 'dealer'))
-    ) {
+    if (!round.dealerDue && dealerPlays(draft.config.ruleset.game, round, step)) {
       round.dealerDue = true;
     }
     return;
@@ -828,6 +839,7 @@ function dealToRound(draft: Draft, held: HeldCard): void {
   round.engine = engine.deal(state, held.card);
   round.cards = { ...round.cards, [step.to]: (round.cards[step.to] ?? 0) + 1 };
   if (step.to === 'dealer' && step.face === 'up') round.dealerCardUp = true;
+  if (step.to === 'dealer' && step.face === 'down') round.dealerCardsDown += 1;
   cardEvent(draft, held.card, step.to, held.back, step.face, held.index, step.hand);
   settle(draft);
 }
@@ -926,7 +938,9 @@ function onMisdeal(draft: Draft, record: MisdealRecord): void {
   const seat: Seat = record.box === undefined ? 'dealer' : `box:${record.box}`;
   if (record.kind === 'dealer_card_exposed') {
     const policy = ruleset.misdeal.dealerCardExposedEarly;
+    // Nothing hidden to expose yet, or the dealer's cards are due: not a misdeal.
     if (policy.action === 'not_applicable' || !round || round.dealerDue) return;
+    if (round.dealerCardsDown === 0) return;
     alarm(
       draft,
       'dealer_card_exposed',

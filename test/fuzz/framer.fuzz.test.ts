@@ -9,7 +9,13 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, type FrameEvent, frameBody, MAX_LINE_BYTES, type Talker } from '../../device-protocol/frame.ts';
+import {
+  encodeFrame,
+  type FrameEvent,
+  frameBody,
+  MAX_LINE_BYTES,
+  type Talker,
+} from '../../device-protocol/frame.ts';
 import { FrameDecoder } from '../../device-protocol/frame-decoder.ts';
 import { Framer } from '../../device-protocol/framer.ts';
 
@@ -31,7 +37,8 @@ function bitwiseCrc(text: string): number {
   let crc = 0xffff;
   for (let index = 0; index < text.length; index++) {
     crc ^= text.charCodeAt(index) << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    for (let bit = 0; bit < 8; bit++)
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
   }
   return crc;
 }
@@ -68,7 +75,10 @@ function buildCorpus(seed: number): Corpus {
     const roll = random();
     if (roll < 0.15) {
       const at = int(line.length);
-      line = line.slice(0, at) + String.fromCharCode(line.charCodeAt(at) ^ (1 << int(8))) + line.slice(at + 1);
+      line =
+        line.slice(0, at) +
+        String.fromCharCode(line.charCodeAt(at) ^ (1 << int(8))) +
+        line.slice(at + 1);
     } else if (roll < 0.25) {
       const at = int(line.length);
       line = line.slice(0, at) + line.slice(at + 1);
@@ -111,7 +121,9 @@ function checkAccepted(events: FrameEvent[], corpus: Corpus, candidates: Set<str
     if (event.kind !== 'frame') continue;
     frames++;
     const line = encodeFrame(event.frame);
-    expect(candidates.has(line), `accepted a frame not in the input: ${JSON.stringify(line)}`).toBe(true);
+    expect(candidates.has(line), `accepted a frame not in the input: ${JSON.stringify(line)}`).toBe(
+      true,
+    );
     const crcText = line.slice(-6, -2);
     expect(bitwiseCrc(frameBody(event.frame))).toBe(Number.parseInt(crcText, 16));
     if (!corpus.validLines.has(line)) mutatedAccepted++;

@@ -77,7 +77,8 @@ export function puntoBancoNext(state: PuntoBancoState): NextStep {
   // A natural on either side ends the coup (003 § 24 item 3.c; 004).
   if (isNaturalTotal(playerTwo) || isNaturalTotal(bankerTwo)) return { kind: 'complete' };
   if (player.length === 2) {
-    if (playerDraws(playerTwo)) return card('player', `player third card (player ${playerTwo} draws)`);
+    if (playerDraws(playerTwo))
+      return card('player', `player third card (player ${playerTwo} draws)`);
     if (banker.length === 2 && bankerDraws(bankerTwo, null)) {
       return card('banker', `banker third card (player stood, banker ${bankerTwo} draws)`);
     }
@@ -103,7 +104,9 @@ function winnerOf(playerTotal: number, bankerTotal: number): PuntoBancoWinner {
   return 'tie';
 }
 
-export function createPuntoBancoEngine(ruleset: PuntoBancoRuleset): GameEngine<PuntoBancoState, PuntoBancoOutcome> {
+export function createPuntoBancoEngine(
+  ruleset: PuntoBancoRuleset,
+): GameEngine<PuntoBancoState, PuntoBancoOutcome> {
   const { payouts, dragonBonus, pairs } = ruleset;
   const margins = [...dragonBonus.margins].sort((a, b) => b.margin - a.margin);
 
@@ -111,7 +114,8 @@ export function createPuntoBancoEngine(ruleset: PuntoBancoRuleset): GameEngine<P
   // natural tie returns the stake, a non-natural win pays by margin from
   // the table, and only from its smallest listed margin; anything else loses.
   function dragon(side: PuntoBancoHandView, other: PuntoBancoHandView): number {
-    if (side.total === other.total) return side.natural && other.natural ? dragonBonus.naturalTie : -1;
+    if (side.total === other.total)
+      return side.natural && other.natural ? dragonBonus.naturalTie : -1;
     if (side.total < other.total) return -1;
     if (side.natural) return dragonBonus.natural;
     const margin = side.total - other.total;

@@ -109,7 +109,8 @@ const NEW_HAND: BlackjackHand = {
 /** Boxes in play from a setup: default box 1; unique whole numbers 1..max. */
 export function boxesFromSetup(setup: RoundSetup, maxBoxes: number, rulesetName: string): number[] {
   const boxes = setup.boxes === undefined ? [1] : [...setup.boxes];
-  if (boxes.length === 0) throw new EngineError('bad_setup', 'no boxes in play: a round needs at least one box');
+  if (boxes.length === 0)
+    throw new EngineError('bad_setup', 'no boxes in play: a round needs at least one box');
   for (const box of boxes) {
     if (!Number.isInteger(box) || box < 1 || box > maxBoxes) {
       throw new EngineError(
@@ -124,17 +125,23 @@ export function boxesFromSetup(setup: RoundSetup, maxBoxes: number, rulesetName:
   return boxes.sort((a, b) => a - b);
 }
 
-export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<BlackjackState, BlackjackOutcome> {
+export function createBlackjackEngine(
+  ruleset: BlackjackRuleset,
+): GameEngine<BlackjackState, BlackjackOutcome> {
   const holeCard = ruleset.dealOrder === 'boxes_dealer_boxes_hole';
 
-  function initialSequence(state: BlackjackState): { to: Recipient; face: 'up' | 'down'; purpose: string }[] {
+  function initialSequence(
+    state: BlackjackState,
+  ): { to: Recipient; face: 'up' | 'down'; purpose: string }[] {
     // One face-up card to each box from box 1 clockwise, one face up to the
     // dealer, a second card to each box (004; 003 § 15(4)); the hole card
     // only in the hole-card variant.
     const sequence: { to: Recipient; face: 'up' | 'down'; purpose: string }[] = [];
-    for (const { box } of state.boxes) sequence.push({ to: `box:${box}`, face: 'up', purpose: `box ${box} first card` });
+    for (const { box } of state.boxes)
+      sequence.push({ to: `box:${box}`, face: 'up', purpose: `box ${box} first card` });
     sequence.push({ to: 'dealer', face: 'up', purpose: 'dealer first card' });
-    for (const { box } of state.boxes) sequence.push({ to: `box:${box}`, face: 'up', purpose: `box ${box} second card` });
+    for (const { box } of state.boxes)
+      sequence.push({ to: `box:${box}`, face: 'up', purpose: `box ${box} second card` });
     if (holeCard) sequence.push({ to: 'dealer', face: 'down', purpose: 'dealer hole card' });
     return sequence;
   }
@@ -185,7 +192,10 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
     // Split two cards of one rank or value (003 § 21(1); 004), up to the limit.
     if (two) {
       const [a, b] = hand.cards as [StandardCard, StandardCard];
-      const same = ruleset.split.by === 'rank' ? rankOf(a) === rankOf(b) : blackjackPoints(a) === blackjackPoints(b);
+      const same =
+        ruleset.split.by === 'rank'
+          ? rankOf(a) === rankOf(b)
+          : blackjackPoints(a) === blackjackPoints(b);
       const underLimit = ruleset.split.maxSplits === null || box.splits < ruleset.split.maxSplits;
       const acesAgain = hand.fromSplit && rankOf(a) === 'A';
       if (same && underLimit && (!acesAgain || ruleset.split.resplitAces)) options.push('split');
@@ -235,7 +245,11 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
       (box) => box.insurance === null && insuranceOptions(state, box).length > 0,
     );
     if (insuranceBox >= 0) {
-      return { kind: 'insurance', boxIndex: insuranceBox, options: insuranceOptions(state, state.boxes[insuranceBox]!) };
+      return {
+        kind: 'insurance',
+        boxIndex: insuranceBox,
+        options: insuranceOptions(state, state.boxes[insuranceBox]!),
+      };
     }
 
     // With a hole card the dealer's blackjack ends the round before any play (practice).
@@ -247,7 +261,12 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
           const hand = box.hands[handIndex]!;
           if (handFinished(hand)) continue;
           if (hand.hitPending) {
-            return { kind: 'hand_card', boxIndex, handIndex, purpose: `box ${box.box}${handLabel(box, handIndex)} hit` };
+            return {
+              kind: 'hand_card',
+              boxIndex,
+              handIndex,
+              purpose: `box ${box.box}${handLabel(box, handIndex)} hit`,
+            };
           }
           if (hand.cards.length < 2) {
             return {
@@ -258,7 +277,12 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
             };
           }
           if (hand.doubled) {
-            return { kind: 'hand_card', boxIndex, handIndex, purpose: `box ${box.box}${handLabel(box, handIndex)} double card` };
+            return {
+              kind: 'hand_card',
+              boxIndex,
+              handIndex,
+              purpose: `box ${box.box}${handLabel(box, handIndex)} double card`,
+            };
           }
           return { kind: 'play', boxIndex, handIndex, options: playOptions(state, box, hand) };
         }
@@ -304,7 +328,13 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
       }
       case 'hand_card': {
         const box = state.boxes[at.boxIndex]!;
-        return { kind: 'card', to: `box:${box.box}`, hand: at.handIndex, face: 'up', purpose: at.purpose };
+        return {
+          kind: 'card',
+          to: `box:${box.box}`,
+          hand: at.handIndex,
+          face: 'up',
+          purpose: at.purpose,
+        };
       }
       case 'dealer_card':
         return { kind: 'card', to: 'dealer', face: 'up', purpose: at.purpose };
@@ -324,18 +354,27 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
           ...state,
           initialDealt,
           boxes: state.boxes.map((box) =>
-            box.box === boxNumber ? withHand(box, 0, (hand) => ({ ...hand, cards: [...hand.cards, card] })) : box,
+            box.box === boxNumber
+              ? withHand(box, 0, (hand) => ({ ...hand, cards: [...hand.cards, card] }))
+              : box,
           ),
         };
       }
       case 'hand_card':
         return withBox(state, at.boxIndex, (box) =>
-          withHand(box, at.handIndex, (hand) => ({ ...hand, cards: [...hand.cards, card], hitPending: false })),
+          withHand(box, at.handIndex, (hand) => ({
+            ...hand,
+            cards: [...hand.cards, card],
+            hitPending: false,
+          })),
         );
       case 'dealer_card':
         return { ...state, dealer: [...state.dealer, card] };
       case 'complete':
-        throw new EngineError('unexpected_card', `${card}: the round is complete, no card is due to anyone`);
+        throw new EngineError(
+          'unexpected_card',
+          `${card}: the round is complete, no card is due to anyone`,
+        );
       default: {
         const step = next(state) as Extract<NextStep, { kind: 'decision' }>;
         throw new EngineError(
@@ -354,14 +393,20 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
         return {
           ...state,
           boxes: state.boxes.map((box) =>
-            box.insurance === null && insuranceOptions(state, box).length > 0 ? { ...box, insurance: 'declined' } : box,
+            box.insurance === null && insuranceOptions(state, box).length > 0
+              ? { ...box, insurance: 'declined' }
+              : box,
           ),
         };
       }
       const box = state.boxes[at.boxIndex]!;
       expectLegal(decision, `box:${box.box}`, undefined, at.options, 'insurance round');
       const answer: InsuranceAnswer =
-        decision.action === 'insurance' ? 'taken' : decision.action === 'even_money' ? 'even_money' : 'declined';
+        decision.action === 'insurance'
+          ? 'taken'
+          : decision.action === 'even_money'
+            ? 'even_money'
+            : 'declined';
       return withBox(state, at.boxIndex, (b) => ({
         ...(answer === 'even_money' ? withHand(b, 0, (hand) => ({ ...hand, evenMoney: true })) : b),
         insurance: answer,
@@ -373,7 +418,10 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
         step.kind === 'complete'
           ? 'the round is complete'
           : `the next card is for ${step.kind === 'card' ? `${step.to} (${step.purpose ?? ''})` : step.seat}`;
-      throw new EngineError('illegal_decision', `${decision.seat} ${decision.action}: no decision is awaited, ${now}`);
+      throw new EngineError(
+        'illegal_decision',
+        `${decision.seat} ${decision.action}: no decision is awaited, ${now}`,
+      );
     }
     const box = state.boxes[at.boxIndex]!;
     expectLegal(decision, `box:${box.box}`, at.handIndex, at.options, 'play');
@@ -390,7 +438,11 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
         case 'split': {
           const hand = b.hands[at.handIndex]!;
           const [first, second] = hand.cards as [StandardCard, StandardCard];
-          const split = (card: StandardCard): BlackjackHand => ({ ...NEW_HAND, cards: [card], fromSplit: true });
+          const split = (card: StandardCard): BlackjackHand => ({
+            ...NEW_HAND,
+            cards: [card],
+            fromSplit: true,
+          });
           const hands = [...b.hands];
           hands.splice(at.handIndex, 1, split(first), split(second));
           return { ...b, hands, splits: b.splits + 1 };
@@ -403,7 +455,10 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
 
   function outcome(state: BlackjackState): BlackjackOutcome {
     if (locate(state).kind !== 'complete') {
-      throw new EngineError('not_complete', `the round is not complete: ${describeStep(next(state))}`);
+      throw new EngineError(
+        'not_complete',
+        `the round is not complete: ${describeStep(next(state))}`,
+      );
     }
     const dealerTotal = blackjackTotal(state.dealer).total;
     const dealerBlackjack = isBlackjackPair(state.dealer);
@@ -416,15 +471,20 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
         const stake = hand.doubled ? 2 : 1;
         const bet = handIndex === 0 ? `box:${box.box}.main` : `box:${box.box}.split${handIndex}`;
         let result: number;
-        if (hand.evenMoney) result = ruleset.payouts.win; // 004; 003 § 17
-        else if (hand.surrendered) result = ruleset.surrender?.loses ?? -0.5; // 004
+        if (hand.evenMoney)
+          result = ruleset.payouts.win; // 004; 003 § 17
+        else if (hand.surrendered)
+          result = ruleset.surrender?.loses ?? -0.5; // 004
         else if (total > 21) result = -stake;
-        else if (natural) result = dealerBlackjack ? 0 : ruleset.payouts.blackjack; // 003 § 16(1); 004
+        else if (natural)
+          result = dealerBlackjack ? 0 : ruleset.payouts.blackjack; // 003 § 16(1); 004
         else if (dealerBlackjack) {
           // No hole card: the dealer's blackjack takes all, or only the original stake.
           result = ruleset.dealerBlackjackTakes.value === 'all' ? -stake : handIndex === 0 ? -1 : 0;
-        } else if (dealerBust || total > dealerTotal) result = stake * ruleset.payouts.win; // 003 § 19
-        else if (total === dealerTotal) result = 0; // 003 § 19(2); 004 stand-off
+        } else if (dealerBust || total > dealerTotal)
+          result = stake * ruleset.payouts.win; // 003 § 19
+        else if (total === dealerTotal)
+          result = 0; // 003 § 19(2); 004 stand-off
         else result = -stake;
         bets[bet] = result;
         return {
@@ -452,7 +512,12 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
     });
     return {
       game: 'blackjack',
-      dealer: { cards: state.dealer, total: dealerTotal, blackjack: dealerBlackjack, bust: dealerBust },
+      dealer: {
+        cards: state.dealer,
+        total: dealerTotal,
+        blackjack: dealerBlackjack,
+        bust: dealerBust,
+      },
       boxes,
       bets,
     };
@@ -479,7 +544,11 @@ export function createBlackjackEngine(ruleset: BlackjackRuleset): GameEngine<Bla
         boxes: state.boxes.map((box) => ({
           box: box.box,
           insurance: box.insurance,
-          hands: box.hands.map((hand) => ({ cards: hand.cards, ...blackjackTotal(hand.cards), doubled: hand.doubled })),
+          hands: box.hands.map((hand) => ({
+            cards: hand.cards,
+            ...blackjackTotal(hand.cards),
+            doubled: hand.doubled,
+          })),
         })),
         next: describeStep(next(state)),
       };
@@ -542,6 +611,7 @@ function describeTotal(cards: readonly StandardCard[]): string {
 
 function describeStep(step: NextStep): string {
   if (step.kind === 'complete') return 'complete';
-  if (step.kind === 'card') return `next card: ${step.to}${step.purpose ? ` (${step.purpose})` : ''}`;
+  if (step.kind === 'card')
+    return `next card: ${step.to}${step.purpose ? ` (${step.purpose})` : ''}`;
   return `${step.seat} decides: ${step.options.join(', ')}`;
 }

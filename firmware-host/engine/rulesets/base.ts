@@ -62,7 +62,15 @@ export const backsPolicy = z.discriminatedUnion('kind', [
 ]);
 
 /** Where a fixed burn happens, in the game's own words. */
-export const burnPoint = z.enum(['new_shoe', 'round', 'flop', 'turn', 'river', 'third_street', 'draw']);
+export const burnPoint = z.enum([
+  'new_shoe',
+  'round',
+  'flop',
+  'turn',
+  'river',
+  'third_street',
+  'draw',
+]);
 
 /**
  * Cards taken out of play unseen. `turn_and_burn`: at a new shoe the first

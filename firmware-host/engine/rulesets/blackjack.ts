@@ -20,7 +20,8 @@ const BLACKJACK_MISDEAL = {
     dealer: 'void_all',
     reshuffle: false,
     paymentsStand: true,
-    source: 'practice: the seeds are silent; the box dealt wrongly is void, a dealer error voids the round',
+    source:
+      'practice: the seeds are silent; the box dealt wrongly is void, a dealer error voids the round',
   },
   dealerCardExposedEarly: {
     action: 'not_applicable',
@@ -48,7 +49,8 @@ export const TDC_BLACKJACK: RulesetInput = {
     kind: 'cut_card',
     fractionBehind: 0.25,
     finishRound: true,
-    source: 'practice: 004 is silent; cut card a quarter from the end, the round in progress is finished',
+    source:
+      'practice: 004 is silent; cut card a quarter from the end, the round in progress is finished',
   },
   misdeal: {
     ...BLACKJACK_MISDEAL,
@@ -74,13 +76,15 @@ export const TDC_BLACKJACK: RulesetInput = {
     maxSplits: 3,
     aceOneCard: true,
     resplitAces: false,
-    source: '004 (Blackjack: split, up to 3 per box, one card to each split ace); no re-split of aces is practice',
+    source:
+      '004 (Blackjack: split, up to 3 per box, one card to each split ace); no re-split of aces is practice',
   },
   surrender: { againstAce: false, loses: -0.5, source: '004 (Blackjack: surrender)' },
   standOn21: { value: true, source: "004 (Blackjack: a player's 21 is always hard)" },
   dealerBlackjackTakes: {
     value: 'all',
-    source: 'practice: 004 is silent; without a hole card the dealer blackjack takes doubles and splits too',
+    source:
+      'practice: 004 is silent; without a hole card the dealer blackjack takes doubles and splits too',
   },
   sources: {
     cardValues: '004 (Blackjack: card values)',
@@ -106,7 +110,8 @@ export const BULGARIA_BLACKJACK: RulesetInput = {
     kind: 'cut_card',
     fractionBehind: 0.25,
     finishRound: true,
-    source: '003 § 23 (play stops at the cut card); its position and finishing the round are practice',
+    source:
+      '003 § 23 (play stops at the cut card); its position and finishing the round are practice',
   },
   misdeal: {
     ...BLACKJACK_MISDEAL,
@@ -139,7 +144,8 @@ export const BULGARIA_BLACKJACK: RulesetInput = {
   standOn21: { value: true, source: 'practice: 003 is silent; a 21 takes no more cards' },
   dealerBlackjackTakes: {
     value: 'all',
-    source: 'practice: 003 is silent; without a hole card the dealer blackjack takes doubles and splits too',
+    source:
+      'practice: 003 is silent; without a hole card the dealer blackjack takes doubles and splits too',
   },
   sources: {
     cardValues: '003 § 22',

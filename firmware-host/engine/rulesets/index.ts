@@ -23,8 +23,13 @@ export function parseRuleset(input: unknown): Ruleset {
   const result = rulesetSchema.safeParse(input);
   if (result.success) return result.data;
   const name =
-    typeof input === 'object' && input !== null && 'name' in input ? String(input.name) : '(unnamed)';
-  throw new EngineError('bad_ruleset', `ruleset ${name} is invalid:\n${z.prettifyError(result.error)}`);
+    typeof input === 'object' && input !== null && 'name' in input
+      ? String(input.name)
+      : '(unnamed)';
+  throw new EngineError(
+    'bad_ruleset',
+    `ruleset ${name} is invalid:\n${z.prettifyError(result.error)}`,
+  );
 }
 
 let registry: ReadonlyMap<string, Ruleset> | undefined;

@@ -10,8 +10,8 @@
  * union below spreads that tuple, and the registries pick up both arrays.
  */
 import { z } from 'zod';
-import { POKER_RULESET_SCHEMAS } from './poker.ts';
 import { rank, rulesetCommon, source } from './base.ts';
+import { POKER_RULESET_SCHEMAS } from './poker.ts';
 
 const multiple = z.number().min(-10).max(10_000);
 
@@ -98,9 +98,7 @@ export const blackjackRuleset = z.strictObject({
     resplitAces: z.boolean(),
     source,
   }),
-  surrender: z
-    .strictObject({ againstAce: z.boolean(), loses: multiple, source })
-    .nullable(),
+  surrender: z.strictObject({ againstAce: z.boolean(), loses: multiple, source }).nullable(),
   /** A player's 21 takes no more cards (004: 21 is always hard). */
   standOn21: z.strictObject({ value: z.boolean(), source }),
   /**

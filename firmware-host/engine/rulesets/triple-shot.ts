@@ -8,15 +8,26 @@ export const PERU_TRIPLE_SHOT: RulesetInput = {
   title: 'Triple Shot (War, Blackjack, six-card Poker)',
   jurisdiction: 'Peru (MINCETUR directive 004-2004, JC0019)',
   game: 'triple-shot',
-  decks: { allowed: [1], default: 1, source: '000 § 1.h, § 2.c (one 52-card deck per round, jokers removed, § 5)' },
+  decks: {
+    allowed: [1],
+    default: 1,
+    source: '000 § 1.h, § 2.c (one 52-card deck per round, jokers removed, § 5)',
+  },
   backs: {
     kind: 'alternating',
     colours: ['red', 'blue'],
     every: 'round',
-    source: '000 § 2.c.1-c.3 (two decks of different back colours, alternated; one deck in the discard at a time)',
+    source:
+      '000 § 2.c.1-c.3 (two decks of different back colours, alternated; one deck in the discard at a time)',
   },
-  burn: { kind: 'none', source: '000 § 6, § 7 (shuffle and cut onto the cut card; no burn is prescribed)' },
-  shoeEnd: { kind: 'reshuffle_every_round', source: '000 § 7 (shuffle and cut before every round)' },
+  burn: {
+    kind: 'none',
+    source: '000 § 6, § 7 (shuffle and cut onto the cut card; no burn is prescribed)',
+  },
+  shoeEnd: {
+    kind: 'reshuffle_every_round',
+    source: '000 § 7 (shuffle and cut before every round)',
+  },
   misdeal: {
     faceUpInShoe: {
       one: 'discard',
@@ -43,10 +54,14 @@ export const PERU_TRIPLE_SHOT: RulesetInput = {
     insurance: { form: 'dealer_blackjack', on: ['A'], pays: 2, source: '000 § 11 (Seguro 2 a 1)' },
     double: {
       offered: true,
-      source: '000 § 1.a.2 (the blackjack rules apply except for splitting); doubling on two cards is practice',
+      source:
+        '000 § 1.a.2 (the blackjack rules apply except for splitting); doubling on two cards is practice',
     },
     splitAces: { offered: true, source: '000 § 9.b (only a pair of aces, once, one card to each)' },
-    dealer: { hitSoft17: false, source: 'practice: 000 § 1.a.2 applies the blackjack rules; dealer stands on 17' },
+    dealer: {
+      hitSoft17: false,
+      source: 'practice: 000 § 1.a.2 applies the blackjack rules; dealer stands on 17',
+    },
     source: '000 § 9.b, § 11 (Black Jack 3 a 2; six cards without busting 1 a 1, paid at once)',
   },
   poker: {

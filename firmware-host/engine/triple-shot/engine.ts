@@ -23,8 +23,8 @@
  * (000 § 1.i), stops at six cards.
  */
 import { rankIndex, rankOf, type StandardCard } from '../../../device-protocol/cards.ts';
-import { blackjackTotal, dealerMustDraw, isBlackjackPair } from '../blackjack/hand.ts';
 import { boxesFromSetup } from '../blackjack/engine.ts';
+import { blackjackTotal, dealerMustDraw, isBlackjackPair } from '../blackjack/hand.ts';
 import { EngineError } from '../errors.ts';
 import { bestFive, type PokerCategory } from '../poker/evaluator.ts';
 import type { TripleShotRuleset } from '../rulesets/schema.ts';
@@ -65,7 +65,12 @@ export interface TripleShotOutcome extends Outcome {
   readonly dealer: {
     readonly cards: readonly StandardCard[];
     readonly war: StandardCard;
-    readonly blackjack: { readonly cards: readonly StandardCard[]; readonly total: number; readonly blackjack: boolean; readonly bust: boolean };
+    readonly blackjack: {
+      readonly cards: readonly StandardCard[];
+      readonly total: number;
+      readonly blackjack: boolean;
+      readonly bust: boolean;
+    };
     readonly poker: { readonly category: PokerCategory; readonly best: readonly StandardCard[] };
   };
   readonly positions: readonly {
@@ -80,7 +85,11 @@ export interface TripleShotOutcome extends Outcome {
       readonly sixCards: boolean;
       readonly result: number;
     }[];
-    readonly poker: { readonly category: PokerCategory; readonly best: readonly StandardCard[]; readonly versusDealer: ThreeWay };
+    readonly poker: {
+      readonly category: PokerCategory;
+      readonly best: readonly StandardCard[];
+      readonly versusDealer: ThreeWay;
+    };
     readonly bonus: boolean;
   }[];
   /** The aggregate payout limit (000 § 13), when the ruleset sets one. */
@@ -105,7 +114,13 @@ type Located =
   | { kind: 'dealer_poker_card'; purpose: string }
   | { kind: 'complete' };
 
-const NEW_HAND: TripleShotHand = { cards: [], fromSplit: false, doubled: false, stood: false, hitPending: false };
+const NEW_HAND: TripleShotHand = {
+  cards: [],
+  fromSplit: false,
+  doubled: false,
+  stood: false,
+  hitPending: false,
+};
 
 /** War ranks: A K Q J 10 ... 2, the ace high (000 § 3). */
 function warRank(card: StandardCard): number {
@@ -121,7 +136,9 @@ function dealerCardCount(state: TripleShotState): number {
   return state.dealer.length + state.dealerPokerCards.length;
 }
 
-export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<TripleShotState, TripleShotOutcome> {
+export function createTripleShotEngine(
+  ruleset: TripleShotRuleset,
+): GameEngine<TripleShotState, TripleShotOutcome> {
   const bj = ruleset.blackjack;
   const isNatural = (hand: TripleShotHand) => !hand.fromSplit && isBlackjackPair(hand.cards);
 
@@ -130,19 +147,36 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
     const sequence: (NextStep & { kind: 'card' })[] = [];
     // War: from the dealer's extreme right, then the dealer (000 § 9.a).
     for (const { position } of descending) {
-      sequence.push({ kind: 'card', to: `box:${position}`, face: 'up', purpose: `position ${position} War card` });
+      sequence.push({
+        kind: 'card',
+        to: `box:${position}`,
+        face: 'up',
+        purpose: `position ${position} War card`,
+      });
     }
     sequence.push({ kind: 'card', to: 'dealer', face: 'up', purpose: 'dealer War card' });
     // Blackjack second cards from the dealer's extreme left; the dealer's face down (000 § 9.b).
     for (const { position } of state.positions) {
-      sequence.push({ kind: 'card', to: `box:${position}`, face: 'up', purpose: `position ${position} second card` });
+      sequence.push({
+        kind: 'card',
+        to: `box:${position}`,
+        face: 'up',
+        purpose: `position ${position} second card`,
+      });
     }
-    sequence.push({ kind: 'card', to: 'dealer', face: 'down', purpose: 'dealer second card, face down' });
+    sequence.push({
+      kind: 'card',
+      to: 'dealer',
+      face: 'down',
+      purpose: 'dealer second card, face down',
+    });
     return sequence;
   }
 
   function positionCardCount(position: TripleShotPosition): number {
-    return position.hands.reduce((sum, hand) => sum + hand.cards.length, 0) + position.pokerCards.length;
+    return (
+      position.hands.reduce((sum, hand) => sum + hand.cards.length, 0) + position.pokerCards.length
+    );
   }
 
   function handFinished(position: TripleShotPosition, hand: TripleShotHand): boolean {
@@ -176,7 +210,7 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
 
   function insuranceOffered(state: TripleShotState): boolean {
     const up = state.dealer[0];
-    return up !== undefined && bj.insurance !== null && bj.insurance.on.includes(rankOf(up));
+    return up !== undefined && (bj.insurance?.on.includes(rankOf(up)) ?? false);
   }
 
   function locate(state: TripleShotState): Located {
@@ -196,8 +230,15 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
         if (handFinished(position, hand)) continue;
         const label = `position ${position.position}${position.hands.length > 1 ? ` hand ${h + 1}` : ''}`;
         if (hand.hitPending) return { kind: 'hand_card', index, hand: h, purpose: `${label} hit` };
-        if (hand.cards.length < 2) return { kind: 'hand_card', index, hand: h, purpose: `${label} card after splitting aces` };
-        if (hand.doubled) return { kind: 'hand_card', index, hand: h, purpose: `${label} double card` };
+        if (hand.cards.length < 2)
+          return {
+            kind: 'hand_card',
+            index,
+            hand: h,
+            purpose: `${label} card after splitting aces`,
+          };
+        if (hand.doubled)
+          return { kind: 'hand_card', index, hand: h, purpose: `${label} double card` };
         return { kind: 'play', index, hand: h, options: playOptions(position, hand) };
       }
     }
@@ -209,7 +250,10 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
       dealerMustDraw(state.dealer, bj.dealer.hitSoft17)
     ) {
       const { total, soft } = blackjackTotal(state.dealer);
-      return { kind: 'dealer_card', purpose: `dealer blackjack draws on ${soft ? 'soft ' : ''}${total}` };
+      return {
+        kind: 'dealer_card',
+        purpose: `dealer blackjack draws on ${soft ? 'soft ' : ''}${total}`,
+      };
     }
 
     // Poker: complete each position to six cards from the dealer's left, then the dealer (000 § 9.c).
@@ -217,7 +261,11 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
       const position = state.positions[index]!;
       const count = positionCardCount(position);
       if (count < TRIPLE_SHOT_HAND_CARDS) {
-        return { kind: 'poker_card', index, purpose: `position ${position.position} poker card ${count + 1} of 6` };
+        return {
+          kind: 'poker_card',
+          index,
+          purpose: `position ${position.position} poker card ${count + 1} of 6`,
+        };
       }
     }
     const dealerCount = dealerCardCount(state);
@@ -263,35 +311,61 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
       case 'dealer_poker_card':
         return { kind: 'card', to: 'dealer', face: 'up', purpose: at.purpose };
       case 'poker_card':
-        return { kind: 'card', to: `box:${state.positions[at.index]!.position}`, face: 'up', purpose: at.purpose };
+        return {
+          kind: 'card',
+          to: `box:${state.positions[at.index]!.position}`,
+          face: 'up',
+          purpose: at.purpose,
+        };
       case 'complete':
         return { kind: 'complete' };
     }
   }
 
   function deal(state: TripleShotState, card: StandardCard): TripleShotState {
+    // One deck per round (000 § 2.c): a card seen twice is a foreign card, never a hand's.
+    const seen =
+      state.dealer.includes(card) ||
+      state.dealerPokerCards.includes(card) ||
+      state.positions.some((p) => positionCards(p).includes(card));
+    if (seen) {
+      throw new EngineError(
+        'duplicate_card',
+        `${card} was already dealt this round: Triple Shot deals from one 52-card deck per round (000 § 2.c)`,
+      );
+    }
     const at = locate(state);
     switch (at.kind) {
       case 'initial': {
         const initialDealt = state.initialDealt + 1;
-        if (at.to.to === 'dealer') return { ...state, dealer: [...state.dealer, card], initialDealt };
+        if (at.to.to === 'dealer')
+          return { ...state, dealer: [...state.dealer, card], initialDealt };
         const number = Number(at.to.to.slice(4));
         return {
           ...state,
           initialDealt,
           positions: state.positions.map((p) =>
-            p.position === number ? withHand(p, 0, (hand) => ({ ...hand, cards: [...hand.cards, card] })) : p,
+            p.position === number
+              ? withHand(p, 0, (hand) => ({ ...hand, cards: [...hand.cards, card] }))
+              : p,
           ),
         };
       }
       case 'hand_card':
         return withPosition(state, at.index, (p) =>
-          withHand(p, at.hand, (hand) => ({ ...hand, cards: [...hand.cards, card], hitPending: false })),
+          withHand(p, at.hand, (hand) => ({
+            ...hand,
+            cards: [...hand.cards, card],
+            hitPending: false,
+          })),
         );
       case 'dealer_card':
         return { ...state, dealer: [...state.dealer, card] };
       case 'poker_card':
-        return withPosition(state, at.index, (p) => ({ ...p, pokerCards: [...p.pokerCards, card] }));
+        return withPosition(state, at.index, (p) => ({
+          ...p,
+          pokerCards: [...p.pokerCards, card],
+        }));
       case 'dealer_poker_card':
         return { ...state, dealerPokerCards: [...state.dealerPokerCards, card] };
       case 'complete':
@@ -315,7 +389,9 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
       if (decision.seat === 'dealer' && decision.action === 'next') {
         return {
           ...state,
-          positions: state.positions.map((p) => (p.insurance === null ? { ...p, insurance: 'declined' } : p)),
+          positions: state.positions.map((p) =>
+            p.insurance === null ? { ...p, insurance: 'declined' } : p,
+          ),
         };
       }
       const seat = `box:${state.positions[at.index]!.position}`;
@@ -380,7 +456,11 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
       // War: the higher card wins 1:1, a tie loses half (000 § 9.a; § 11).
       const warCard = position.hands[0]!.cards[0]!;
       const war: ThreeWay =
-        warRank(warCard) > warRank(dealerWar) ? 'win' : warRank(warCard) === warRank(dealerWar) ? 'tie' : 'lose';
+        warRank(warCard) > warRank(dealerWar)
+          ? 'win'
+          : warRank(warCard) === warRank(dealerWar)
+            ? 'tie'
+            : 'lose';
       bets[`${name}.war`] = war === 'win' ? ruleset.war.win : war === 'tie' ? ruleset.war.tie : -1;
 
       const blackjack = position.hands.map((hand, h) => {
@@ -391,8 +471,10 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
         const stake = hand.doubled ? 2 : 1;
         let result: number;
         if (bust) result = -stake;
-        else if (sixCards) result = bj.sixCards; // paid at once (000 § 9.b; § 11)
-        else if (natural) result = dealerBlackjack ? 0 : bj.blackjack; // 000 § 11: 3 a 2
+        else if (sixCards)
+          result = bj.sixCards; // paid at once (000 § 9.b; § 11)
+        else if (natural)
+          result = dealerBlackjack ? 0 : bj.blackjack; // 000 § 11: 3 a 2
         else if (dealerBlackjack) result = -stake;
         else if (dealerBust || total > dealerTotal) result = stake * bj.win;
         else if (total === dealerTotal) result = 0;
@@ -407,9 +489,17 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
       // Poker: best five of six against the dealer's, paid by the table (000 § 9.c; § 10; § 11).
       const poker = bestFive(cards);
       const versusDealer: ThreeWay =
-        poker.hand.value > dealerPoker.hand.value ? 'win' : poker.hand.value === dealerPoker.hand.value ? 'tie' : 'lose';
+        poker.hand.value > dealerPoker.hand.value
+          ? 'win'
+          : poker.hand.value === dealerPoker.hand.value
+            ? 'tie'
+            : 'lose';
       bets[`${name}.poker`] =
-        versusDealer === 'win' ? ruleset.poker.table[poker.hand.category] : versusDealer === 'tie' ? ruleset.poker.tie : -1;
+        versusDealer === 'win'
+          ? ruleset.poker.table[poker.hand.category]
+          : versusDealer === 'tie'
+            ? ruleset.poker.tie
+            : -1;
 
       // Bonus: War and Blackjack won or tied, and Poker won (000 § 9.d; § 11).
       const blackjackHeld = blackjack.every((hand) => hand.result >= 0);
@@ -431,7 +521,12 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
       dealer: {
         cards: dealerSix,
         war: dealerWar,
-        blackjack: { cards: state.dealer, total: dealerTotal, blackjack: dealerBlackjack, bust: dealerBust },
+        blackjack: {
+          cards: state.dealer,
+          total: dealerTotal,
+          blackjack: dealerBlackjack,
+          bust: dealerBust,
+        },
         poker: { category: dealerPoker.hand.category, best: dealerPoker.cards },
       },
       positions,
@@ -449,11 +544,19 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
       const stakes = setup.stakes ?? {};
       for (const [bet, stake] of Object.entries(stakes)) {
         if (!Number.isFinite(stake) || stake < 0) {
-          throw new EngineError('bad_setup', `stake ${stake} for ${bet}: expected an amount of 0 or more`);
+          throw new EngineError(
+            'bad_setup',
+            `stake ${stake} for ${bet}: expected an amount of 0 or more`,
+          );
         }
       }
       return {
-        positions: positions.map((position) => ({ position, hands: [NEW_HAND], insurance: null, pokerCards: [] })),
+        positions: positions.map((position) => ({
+          position,
+          hands: [NEW_HAND],
+          insurance: null,
+          pokerCards: [],
+        })),
         dealer: [],
         dealerPokerCards: [],
         initialDealt: 0,
@@ -474,7 +577,11 @@ export function createTripleShotEngine(ruleset: TripleShotRuleset): GameEngine<T
         dealer: holeHidden
           ? { cards: state.dealer.slice(0, 1), hidden: Math.max(0, state.dealer.length - 1) }
           : { cards: [...state.dealer, ...state.dealerPokerCards] },
-        positions: state.positions.map((p) => ({ position: p.position, cards: positionCards(p), insurance: p.insurance })),
+        positions: state.positions.map((p) => ({
+          position: p.position,
+          cards: positionCards(p),
+          insurance: p.insurance,
+        })),
       };
     },
   };
@@ -490,7 +597,9 @@ function applyPayoutLimit(
   stakes: Readonly<Record<string, number>>,
   limit: number,
 ): Pick<TripleShotOutcome, 'bets' | 'payoutLimit'> {
-  const stakeOf = (bet: string) => stakes[bet] ?? (bet.endsWith('.blackjack_split') ? stakes[bet.replace(/_split$/, '')] : undefined);
+  const stakeOf = (bet: string) =>
+    stakes[bet] ??
+    (bet.endsWith('.blackjack_split') ? stakes[bet.replace(/_split$/, '')] : undefined);
   const hasStakes = Object.keys(stakes).length > 0;
   let sum = 0;
   for (const [bet, result] of Object.entries(bets)) {
@@ -510,7 +619,12 @@ function applyPayoutLimit(
   return { bets: limited, payoutLimit: { limit, sum, factor, unlimited } };
 }
 
-function check(decision: Decision, seat: string, options: readonly Action[], hand: number | undefined): void {
+function check(
+  decision: Decision,
+  seat: string,
+  options: readonly Action[],
+  hand: number | undefined,
+): void {
   if (decision.seat !== seat) {
     throw new EngineError(
       'illegal_decision',
@@ -518,7 +632,10 @@ function check(decision: Decision, seat: string, options: readonly Action[], han
     );
   }
   if (decision.hand !== undefined && hand !== undefined && decision.hand !== hand) {
-    throw new EngineError('illegal_decision', `${decision.seat} hand ${decision.hand + 1}: it is hand ${hand + 1}'s turn`);
+    throw new EngineError(
+      'illegal_decision',
+      `${decision.seat} hand ${decision.hand + 1}: it is hand ${hand + 1}'s turn`,
+    );
   }
   if (!options.includes(decision.action)) {
     throw new EngineError(
@@ -541,5 +658,8 @@ function withHand(
   index: number,
   change: (hand: TripleShotHand) => TripleShotHand,
 ): TripleShotPosition {
-  return { ...position, hands: position.hands.map((hand, i) => (i === index ? change(hand) : hand)) };
+  return {
+    ...position,
+    hands: position.hands.map((hand, i) => (i === index ? change(hand) : hand)),
+  };
 }

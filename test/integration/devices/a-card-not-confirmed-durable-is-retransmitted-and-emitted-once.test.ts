@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Bench, bench, observedCards, plannedCards, until } from './helpers.ts';
 
-const script = { on: [], off: [], steps: [{ op: 'shuffle' as const }, { op: 'deal' as const, count: 5 }] };
+const script = {
+  on: [],
+  off: [],
+  steps: [{ op: 'shuffle' as const }, { op: 'deal' as const, count: 5 }],
+};
 
 describe('a card not confirmed durable is retransmitted and emitted once', () => {
   let current: Bench | undefined;
@@ -11,7 +15,11 @@ describe('a card not confirmed durable is retransmitted and emitted once', () =>
   });
 
   it('holds the device on its first card until the caller acknowledges it', async () => {
-    current = bench({ kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 9, scenario: script }, {}, false);
+    current = bench(
+      { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 9, scenario: script },
+      {},
+      false,
+    );
     const { sim, observations } = current;
     await sim.whenReady();
     await sim.stepMany(5);
@@ -30,7 +38,11 @@ describe('a card not confirmed durable is retransmitted and emitted once', () =>
   });
 
   it('a card stored while the line was down is ACKed when the device sends it again, and not emitted twice', async () => {
-    current = bench({ kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 10, scenario: script }, {}, false);
+    current = bench(
+      { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 10, scenario: script },
+      {},
+      false,
+    );
     const { sim, wire, driver, observations } = current;
     await sim.whenReady();
     await sim.step();

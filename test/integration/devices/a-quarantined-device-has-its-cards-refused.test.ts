@@ -4,7 +4,11 @@ import { SIMULATOR_FIRMWARE_SHA256, SIMULATOR_MODEL } from '../../../simulators/
 import { type Bench, bench } from './helpers.ts';
 
 const allowList = { [SIMULATOR_MODEL.shoe]: [SIMULATOR_FIRMWARE_SHA256.shoe] };
-const script = { on: [], off: [], steps: [{ op: 'shuffle' as const }, { op: 'deal' as const, count: 12 }] };
+const script = {
+  on: [],
+  off: [],
+  steps: [{ op: 'shuffle' as const }, { op: 'deal' as const, count: 12 }],
+};
 
 describe('a quarantined device has its cards refused', () => {
   let current: Bench | undefined;
@@ -15,7 +19,13 @@ describe('a quarantined device has its cards refused', () => {
 
   it('a shoe whose firmware hash is not allowed gets no card through, and an alarm says why', async () => {
     current = bench(
-      { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script, faults: ['firmware-mismatch'] },
+      {
+        kind: 'shoe',
+        ruleset: 'tdc-baccarat-no-commission',
+        seed: 5,
+        scenario: script,
+        faults: ['firmware-mismatch'],
+      },
       { allowedFirmware: allowList },
     );
     const alarms: DomainEvent[] = [];
@@ -32,7 +42,10 @@ describe('a quarantined device has its cards refused', () => {
   });
 
   it('the same shoe with its allowed firmware deals normally', async () => {
-    current = bench({ kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script }, { allowedFirmware: allowList });
+    current = bench(
+      { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script },
+      { allowedFirmware: allowList },
+    );
     const { sim, driver, observations } = current;
     await sim.whenReady();
     while (await sim.step());
@@ -51,6 +64,8 @@ describe('a quarantined device has its cards refused', () => {
     while (await sim.step());
     await sim.whenDone();
     expect(observations).toHaveLength(0);
-    expect(driver.status().quarantined).toMatch(/model TS-SHOE-SIM is not in the firmware allow-list/);
+    expect(driver.status().quarantined).toMatch(
+      /model TS-SHOE-SIM is not in the firmware allow-list/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Bench, bench, observedCards, plannedCards, until } from './helpers.ts';
+import { type Bench, bench, observedCards, plannedCards } from './helpers.ts';
 
 describe('a shoe simulator deals a whole shoe to the driver over an in-memory wire', () => {
   let current: Bench | undefined;

@@ -10,7 +10,13 @@ describe('a shuffler reports its order and answers a deck check', () => {
 
   it('each planned shuffle becomes one shuffle record with the order, colours alternating', async () => {
     current = bench(
-      { kind: 'shuffler', ruleset: 'tdc-baccarat-no-commission', seed: 41, faults: ['two-colour'], rounds: 3 },
+      {
+        kind: 'shuffler',
+        ruleset: 'tdc-baccarat-no-commission',
+        seed: 41,
+        faults: ['two-colour'],
+        rounds: 3,
+      },
       { backs: ['red', 'blue'], alternateBacks: true },
     );
     const { sim, observations } = current;
@@ -29,7 +35,12 @@ describe('a shuffler reports its order and answers a deck check', () => {
   });
 
   it('without report-order the record carries no order', async () => {
-    current = bench({ kind: 'shuffler', ruleset: 'tdc-baccarat-no-commission', seed: 42, off: ['report-order'] });
+    current = bench({
+      kind: 'shuffler',
+      ruleset: 'tdc-baccarat-no-commission',
+      seed: 42,
+      off: ['report-order'],
+    });
     const { sim, observations } = current;
     await sim.whenReady();
     await sim.step();

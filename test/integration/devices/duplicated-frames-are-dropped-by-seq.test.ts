@@ -8,10 +8,20 @@ describe('duplicated frames are dropped by seq', () => {
     current = undefined;
   });
 
-  const script = { on: [], off: [], steps: [{ op: 'shuffle' as const }, { op: 'deal' as const, count: 40 }] };
+  const script = {
+    on: [],
+    off: [],
+    steps: [{ op: 'shuffle' as const }, { op: 'deal' as const, count: 40 }],
+  };
 
   it('a device that sends every frame twice still gives each card once', async () => {
-    current = bench({ kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 3, scenario: script, faults: ['duplicate=1'] });
+    current = bench({
+      kind: 'shoe',
+      ruleset: 'tdc-baccarat-no-commission',
+      seed: 3,
+      scenario: script,
+      faults: ['duplicate=1'],
+    });
     const { sim, driver, observations } = current;
     await sim.whenReady();
     while (await sim.step());
@@ -21,7 +31,13 @@ describe('duplicated frames are dropped by seq', () => {
   });
 
   it('a device that loses our ACKs retransmits, and the copies are dropped', async () => {
-    current = bench({ kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 4, scenario: script, faults: ['lose-acks=0.3'] });
+    current = bench({
+      kind: 'shoe',
+      ruleset: 'tdc-baccarat-no-commission',
+      seed: 4,
+      scenario: script,
+      faults: ['lose-acks=0.3'],
+    });
     const { sim, driver, observations } = current;
     await sim.whenReady();
     while (await sim.step());

@@ -1,6 +1,11 @@
 /** Shared wiring for the device integration tests: a simulator and a driver on one wire. */
+
+import {
+  DeviceDriver,
+  type DriverOptions,
+  type Observation,
+} from '../../../firmware-host/drivers/driver.ts';
 import { createMemoryPair, type MemoryWire } from '../../../hardware/transports/memory.ts';
-import { DeviceDriver, type DriverOptions, type Observation } from '../../../firmware-host/drivers/driver.ts';
 import { SimulatedDevice, type SimulatorOptions } from '../../../simulators/device.ts';
 
 export interface Bench {
@@ -62,7 +67,11 @@ export function bench(
 }
 
 /** Resolves when `predicate` holds, checking every few milliseconds; rejects after `timeoutMs`. */
-export async function until(predicate: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function until(
+  predicate: () => boolean,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   const started = Date.now();
   while (!predicate()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
@@ -72,7 +81,9 @@ export async function until(predicate: () => boolean, timeoutMs = 10_000, what =
 
 /** The card codes and backs the simulator's plan deals, in order. */
 export function plannedCards(sim: SimulatedDevice): string[] {
-  return sim.steps.flatMap((step) => (step.kind === 'card' ? [`${step.card}/${step.back}/${step.face}`] : []));
+  return sim.steps.flatMap((step) =>
+    step.kind === 'card' ? [`${step.card}/${step.back}/${step.face}`] : [],
+  );
 }
 
 export function observedCards(observations: readonly Observation[]): string[] {

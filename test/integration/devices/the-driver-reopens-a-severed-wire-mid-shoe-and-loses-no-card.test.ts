@@ -38,7 +38,16 @@ describe('the driver reopens a severed wire mid-shoe and loses no card', () => {
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 22,
-      scenario: { on: [], off: [], steps: [{ op: 'shuffle' }, { op: 'deal', count: 3 }, { op: 'silence', ms: 1_200 }, { op: 'deal', count: 3 }] },
+      scenario: {
+        on: [],
+        off: [],
+        steps: [
+          { op: 'shuffle' },
+          { op: 'deal', count: 3 },
+          { op: 'silence', ms: 1_200 },
+          { op: 'deal', count: 3 },
+        ],
+      },
     });
     const { sim, driver, observations } = current;
     const availability: string[] = [];

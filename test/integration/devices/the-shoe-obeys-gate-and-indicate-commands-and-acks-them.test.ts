@@ -34,7 +34,14 @@ describe('the shoe obeys gate and indicate commands and ACKs them', () => {
   it('a command to a shoe that does not answer fails with a coded error', async () => {
     current = bench(
       { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 32, faults: ['drop-acks=1'] },
-      { timing: { heartbeatMs: 100, offlineAfterMs: 400, silenceTimeoutMs: 0, commandTimeoutMs: 300 } },
+      {
+        timing: {
+          heartbeatMs: 100,
+          offlineAfterMs: 400,
+          silenceTimeoutMs: 0,
+          commandTimeoutMs: 300,
+        },
+      },
     );
     const { sim, driver } = current;
     await sim.whenReady();

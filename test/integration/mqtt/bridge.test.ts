@@ -188,7 +188,14 @@ describe('MQTT bridge against a real broker', () => {
     expect(appended).toBeGreaterThan(15);
     await mosquitto.start();
     await dealing;
-    await waitFor(() => consumer.events().length === total, `all ${total} events`, 20_000);
+    await waitFor(() => consumer.events().length === total, `all ${total} events`, 20_000).catch(
+      (error: Error) => {
+        const got = consumer.events().map((event) => event.index);
+        throw new Error(
+          `${error.message}: got ${got.join(',')}; cursor ${cursor.current}, journal ${journal.lastSeq}, connected ${bridge.isConnected}, consumer reconnects ${consumer.reconnects}`,
+        );
+      },
+    );
     const cards = consumer.events().map((event) => event.index);
     expect(cards).toEqual(Array.from({ length: total }, (_, index) => index));
     await waitFor(() => cursor.durable === journal.lastSeq, 'the cursor to catch up');

@@ -19,6 +19,8 @@ export interface Received {
 
 export class Recorder {
   readonly messages: Received[] = [];
+  /** sessionPresent of every (re)connect after the first. */
+  readonly reconnects: boolean[] = [];
   constructor(readonly client: MqttClient) {
     client.on('message', (topic, payload, packet) => {
       this.messages.push({ topic, text: payload.toString(), retain: packet.retain });
@@ -35,6 +37,7 @@ export class Recorder {
     await client.subscribeAsync(filter, { qos: 1 });
     // A reconnect with a clean session needs the subscription again.
     client.on('connect', (connack) => {
+      recorder.reconnects.push(connack.sessionPresent);
       if (!connack.sessionPresent)
         void client.subscribeAsync(filter, { qos: 1 }).catch(() => undefined);
     });

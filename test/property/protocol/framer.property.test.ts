@@ -6,13 +6,18 @@ import { encodeFrame, type FrameEvent, TALKERS } from '../../../device-protocol/
 import { FrameDecoder } from '../../../device-protocol/frame-decoder.ts';
 import { Framer } from '../../../device-protocol/framer.ts';
 
-const fieldChar = fc.integer({ min: 0x20, max: 0x7e }).filter((code) => code !== 0x24 && code !== 0x2c && code !== 0x2a);
+const fieldChar = fc
+  .integer({ min: 0x20, max: 0x7e })
+  .filter((code) => code !== 0x24 && code !== 0x2c && code !== 0x2a);
 const frameLine = fc
   .record({
     talker: fc.constantFrom(...TALKERS),
     seq: fc.integer({ min: 0, max: 65535 }),
     type: fc.constantFrom('CARD', 'CUT', 'PING', 'X1', 'FOO'),
-    fields: fc.array(fc.array(fieldChar, { maxLength: 12 }).map((codes) => String.fromCharCode(...codes)), { maxLength: 6 }),
+    fields: fc.array(
+      fc.array(fieldChar, { maxLength: 12 }).map((codes) => String.fromCharCode(...codes)),
+      { maxLength: 6 },
+    ),
   })
   .map((frame) => encodeFrame(frame));
 /** Valid frames mixed with the usual dirt of a serial line. */
@@ -20,9 +25,16 @@ const piece = fc.oneof(
   { weight: 6, arbitrary: frameLine },
   { weight: 1, arbitrary: fc.constantFrom('\r\n', '\r', '\n', '$', '*', ',', 'noise', '\x00\xff') },
   { weight: 1, arbitrary: frameLine.map((line) => line.slice(0, Math.max(1, line.length >> 1))) },
-  { weight: 1, arbitrary: fc.integer({ min: 240, max: 600 }).map((length) => `$SH,1,${'z'.repeat(length)}\r\n`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 240, max: 600 })
+      .map((length) => `$SH,1,${'z'.repeat(length)}\r\n`),
+  },
 );
-const stream = fc.array(piece, { maxLength: 30 }).map((pieces) => Buffer.from(pieces.join(''), 'latin1'));
+const stream = fc
+  .array(piece, { maxLength: 30 })
+  .map((pieces) => Buffer.from(pieces.join(''), 'latin1'));
 
 /** Cut points turn one byte stream into chunks. */
 function chunked(bytes: Buffer, cuts: number[]): Buffer[] {
@@ -64,10 +76,18 @@ describe('framer (property)', () => {
 
   it('finds every whole valid frame of a clean stream, in order', () => {
     fc.assert(
-      fc.property(fc.array(frameLine, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 20 }), (lines, cuts) => {
-        const events = viaDecoder(chunked(Buffer.from(lines.join(''), 'latin1'), cuts));
-        expect(events.map((event) => (event.kind === 'frame' ? encodeFrame(event.frame) : event.reason))).toEqual(lines);
-      }),
+      fc.property(
+        fc.array(frameLine, { maxLength: 20 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (lines, cuts) => {
+          const events = viaDecoder(chunked(Buffer.from(lines.join(''), 'latin1'), cuts));
+          expect(
+            events.map((event) =>
+              event.kind === 'frame' ? encodeFrame(event.frame) : event.reason,
+            ),
+          ).toEqual(lines);
+        },
+      ),
       { numRuns: 300 },
     );
   });

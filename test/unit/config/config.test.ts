@@ -159,7 +159,9 @@ describe('configuration', () => {
 
   it('checks the ruleset against the engine registry by default', () => {
     expect(issuesOf(() => resolveConfig({ ruleset: 'tdc-baccarat' }))).toEqual([
-      expect.stringMatching(/^ruleset: expected one of the known rulesets: .*tdc-baccarat-no-commission/),
+      expect.stringMatching(
+        /^ruleset: expected one of the known rulesets: .*tdc-baccarat-no-commission/,
+      ),
     ]);
     expect(resolveConfig({}).config.ruleset).toBe('tdc-baccarat-no-commission');
   });
@@ -178,21 +180,27 @@ describe('configuration', () => {
     expect(parseTransportUrl('serial:/dev/ttyUSB0')).toEqual({
       kind: 'serial',
       path: '/dev/ttyUSB0',
+      baudRate: 115200,
     });
-    expect(parseTransportUrl('/dev/ttyACM0')).toEqual({ kind: 'serial', path: '/dev/ttyACM0' });
-    expect(parseTransportUrl('tcp://10.0.0.5:4001')).toEqual({
+    expect(parseTransportUrl('serial:/dev/ttyUSB0?baud=9600')).toMatchObject({ baudRate: 9600 });
+    expect(parseTransportUrl('/dev/ttyACM0')).toMatchObject({
+      kind: 'serial',
+      path: '/dev/ttyACM0',
+    });
+    expect(parseTransportUrl('tcp://10.0.0.5:4001')).toMatchObject({
       kind: 'tcp',
       host: '10.0.0.5',
       port: 4001,
     });
-    expect(parseTransportUrl('hid://04d8:f3a1')).toEqual({
+    expect(parseTransportUrl('hid://04d8:f3a1/A1B2')).toMatchObject({
       kind: 'hid',
       vendorId: 0x04d8,
       productId: 0xf3a1,
+      serialNumber: 'A1B2',
     });
-    expect(parseTransportUrl('memory://shoe')).toEqual({ kind: 'memory', name: 'shoe' });
+    expect(parseTransportUrl('memory://shoe')).toMatchObject({ kind: 'memory', name: 'shoe' });
     expect(parseTransportUrl('simulate')).toEqual({ kind: 'simulate' });
-    for (const bad of ['tcp://host', 'tcp://host:0', 'hid://xyz:1', 'serial:ttyUSB0', 'COM3', '']) {
+    for (const bad of ['tcp://host', 'tcp://host:0', 'hid://xyz:1', 'serial:ttyUSB0', 'usb://1', '']) {
       expect(parseTransportUrl(bad), bad).toBeUndefined();
     }
   });

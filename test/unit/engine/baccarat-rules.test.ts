@@ -7,11 +7,15 @@ import {
   type PuntoBancoOutcome,
   type PuntoBancoState,
 } from '../../../firmware-host/engine/baccarat/engine.ts';
-import { bankerDraws, isNaturalTotal, playerDraws } from '../../../firmware-host/engine/baccarat/tableau.ts';
+import {
+  bankerDraws,
+  isNaturalTotal,
+  playerDraws,
+} from '../../../firmware-host/engine/baccarat/tableau.ts';
 import { isEngineError } from '../../../firmware-host/engine/errors.ts';
+import { playRound } from '../../../firmware-host/engine/round.ts';
 import { getRuleset, parseRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { PuntoBancoRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
-import { playRound } from '../../../firmware-host/engine/round.ts';
 
 function engineFor(name: string) {
   return createPuntoBancoEngine(getRuleset(name) as PuntoBancoRuleset);
@@ -28,7 +32,12 @@ function coup(engine: ReturnType<typeof engineFor>, cards: string): PuntoBancoOu
 describe('Punto Banco rules', () => {
   it('deals Player, Banker, Player, Banker (003 § 24 item 3.b; 004)', () => {
     const run = playRound(classic, {}, ['2S', '3H', '4D', '5C'] as StandardCard[]);
-    expect(run.dealt.map((d) => d.to).slice(0, 4)).toEqual(['player', 'banker', 'player', 'banker']);
+    expect(run.dealt.map((d) => d.to).slice(0, 4)).toEqual([
+      'player',
+      'banker',
+      'player',
+      'banker',
+    ]);
   });
 
   it('stops at a natural 8 or 9 on either side (003 § 24 item 3.c; 004)', () => {
@@ -155,7 +164,15 @@ describe('Punto Banco rules', () => {
       expect(coup(punto2000, '9S 2H KD 3C').offered).toContain('dragon_banker');
       expect(coup(classic, '9S 2H KD 3C').offered).not.toContain('dragon_banker');
       expect(Object.keys(coup(classic, '9S 2H KD 3C').bets).sort()).toEqual(
-        ['banker', 'banker_pair', 'dragon_banker', 'dragon_player', 'player', 'player_pair', 'tie'].sort(),
+        [
+          'banker',
+          'banker_pair',
+          'dragon_banker',
+          'dragon_player',
+          'player',
+          'player_pair',
+          'tie',
+        ].sort(),
       );
     });
   });
@@ -170,7 +187,11 @@ describe('Punto Banco rules', () => {
     for (const card of ['TS', 'JH', 'QD', 'KC'] as const) expect(burnCount(card)).toBe(10);
     expect(burnCount('KC', 9)).toBe(9);
     const ruleset = getRuleset('bulgaria-punto-banco');
-    expect(ruleset.burn).toMatchObject({ kind: 'turn_and_burn', at: 'new_shoe', tenValueBurns: 10 });
+    expect(ruleset.burn).toMatchObject({
+      kind: 'turn_and_burn',
+      at: 'new_shoe',
+      tenValueBurns: 10,
+    });
   });
 
   it('takes no decisions and no card after the coup, with clear errors', () => {
@@ -182,7 +203,9 @@ describe('Punto Banco rules', () => {
       expect(isEngineError(error) && error.code).toBe('unexpected_card');
       expect((error as Error).message).toContain('AS');
     }
-    expect(() => classic.decide(run.state, { seat: 'dealer', action: 'hit' })).toThrow(/no decisions/);
+    expect(() => classic.decide(run.state, { seat: 'dealer', action: 'hit' })).toThrow(
+      /no decisions/,
+    );
     expect(() => classic.outcome(classic.start({}))).toThrow(/player first card/);
   });
 });
@@ -190,7 +213,10 @@ describe('Punto Banco rules', () => {
 const DECK = standardDeck();
 const shoeCards = fc.array(fc.constantFrom(...DECK), { minLength: 6, maxLength: 6 });
 
-function dealAll(engine: ReturnType<typeof engineFor>, cards: readonly StandardCard[]): PuntoBancoState {
+function dealAll(
+  engine: ReturnType<typeof engineFor>,
+  cards: readonly StandardCard[],
+): PuntoBancoState {
   let state = engine.start({});
   let used = 0;
   for (;;) {
@@ -211,7 +237,10 @@ describe('Punto Banco properties', () => {
         expect(count).toBeLessThanOrEqual(6);
         const outcome = classic.outcome(state) as PuntoBancoOutcome;
         const points = (cs: readonly StandardCard[]) =>
-          cs.reduce((sum, c) => sum + ('TJQK'.includes(c[0]!) ? 0 : c[0] === 'A' ? 1 : Number(c[0])), 0);
+          cs.reduce(
+            (sum, c) => sum + ('TJQK'.includes(c[0]!) ? 0 : c[0] === 'A' ? 1 : Number(c[0])),
+            0,
+          );
         expect(outcome.player.total).toBe(points(state.player) % 10);
         expect(outcome.banker.total).toBe(points(state.banker) % 10);
         expect(outcome.player.total).toBeLessThan(10);

@@ -111,7 +111,9 @@ describe('Punto Banco third-card tableau (004 table and note)', () => {
   });
 
   it('counts 10 J Q K as 0 and the ace as 1, totals modulo 10 (004 card values)', () => {
-    expect(['TS', 'JH', 'QD', 'KC'].map((c) => cardPoints(c as StandardCard))).toEqual([0, 0, 0, 0]);
+    expect(['TS', 'JH', 'QD', 'KC'].map((c) => cardPoints(c as StandardCard))).toEqual([
+      0, 0, 0, 0,
+    ]);
     expect(cardPoints('AS')).toBe(1);
     expect(cardPoints('9D')).toBe(9);
     expect(handTotal(['6S', 'TD'])).toBe(6);

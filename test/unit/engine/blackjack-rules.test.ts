@@ -7,9 +7,9 @@ import {
 } from '../../../firmware-host/engine/blackjack/engine.ts';
 import { blackjackTotal, dealerMustDraw } from '../../../firmware-host/engine/blackjack/hand.ts';
 import { isEngineError } from '../../../firmware-host/engine/errors.ts';
+import { dealInferred, parseDecisions, playRound } from '../../../firmware-host/engine/round.ts';
 import { getRuleset, parseRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { BlackjackRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
-import { dealInferred, parseDecisions, playRound } from '../../../firmware-host/engine/round.ts';
 
 const TDC = getRuleset('tdc-blackjack') as BlackjackRuleset;
 const BULGARIA = getRuleset('bulgaria-blackjack') as BlackjackRuleset;
@@ -25,7 +25,12 @@ function play(
   actions = '',
 ): { outcome: BlackjackOutcome; dealt: ReturnType<typeof playRound<BlackjackState>>['dealt'] } {
   const engine = createBlackjackEngine(ruleset);
-  const run = playRound(engine, { boxes }, cards.split(' ') as StandardCard[], parseDecisions(actions));
+  const run = playRound(
+    engine,
+    { boxes },
+    cards.split(' ') as StandardCard[],
+    parseDecisions(actions),
+  );
   expect(run.stoppedAt).toEqual({ kind: 'complete' });
   return { outcome: engine.outcome(run.state), dealt: run.dealt };
 }
@@ -51,7 +56,11 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
   });
 
   it('gives the dealer a hole card face down in the hole-card variant, and ends the round on a dealer blackjack', () => {
-    const holeCard = variant(TDC, { dealOrder: 'boxes_dealer_boxes_hole', insurance: null, evenMoney: null });
+    const holeCard = variant(TDC, {
+      dealOrder: 'boxes_dealer_boxes_hole',
+      insurance: null,
+      evenMoney: null,
+    });
     const { outcome, dealt } = play(holeCard, [1], 'TS AD 9C KH');
     expect(dealt.at(-1)).toMatchObject({ to: 'dealer', face: 'down' });
     expect(outcome.dealer.blackjack).toBe(true);
@@ -88,19 +97,27 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
   });
 
   it('pays even money 1:1 on a blackjack against a dealer ace and takes the cards (004)', () => {
-    const { outcome } = play(TDC, [1, 2], 'AS 9H AD KC 9S TD', 'box1:even_money box2:no_insurance box2:stand');
+    const { outcome } = play(
+      TDC,
+      [1, 2],
+      'AS 9H AD KC 9S TD',
+      'box1:even_money box2:no_insurance box2:stand',
+    );
     expect(outcome.bets['box:1.main']).toBe(1);
     expect(outcome.boxes[0]!.hands[0]!.evenMoney).toBe(true);
   });
 
-  it("offers even money on a ten at Bulgaria too (003 § 17(1)), not at TDC (004)", () => {
+  it('offers even money on a ten at Bulgaria too (003 § 17(1)), not at TDC (004)', () => {
     const bulgaria = partial(BULGARIA, [1], 'AS KD TC');
-    expect(bulgaria.stoppedAt).toMatchObject({ kind: 'decision', options: ['even_money', 'no_insurance'] });
+    expect(bulgaria.stoppedAt).toMatchObject({
+      kind: 'decision',
+      options: ['even_money', 'no_insurance'],
+    });
     const tdc = partial(TDC, [1], 'AS KD TC');
     expect(tdc.stoppedAt.kind).toBe('card'); // dealer's second card: no decision
   });
 
-  it("pays insurance 2:1 when the dealer makes blackjack, and loses it otherwise (004; 003 § 18(1), (4))", () => {
+  it('pays insurance 2:1 when the dealer makes blackjack, and loses it otherwise (004; 003 § 18(1), (4))', () => {
     const won = play(TDC, [1], 'TS AD 9C KH', 'box1:insurance box1:stand');
     expect(won.outcome.bets['box:1.insurance']).toBe(2);
     expect(won.outcome.bets['box:1.main']).toBe(-1);
@@ -146,9 +163,14 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
     expect(tdcRun.stoppedAt).toMatchObject({ kind: 'decision', options: ['hit', 'stand'] });
     const bulgaria = variant(BULGARIA, noStand);
     const bulgarianRun = partial(bulgaria, [1], 'AS 6D AC TH', 'box1:split');
-    expect(bulgarianRun.stoppedAt).toMatchObject({ kind: 'decision', options: expect.arrayContaining(['double']) });
+    expect(bulgarianRun.stoppedAt).toMatchObject({
+      kind: 'decision',
+      options: expect.arrayContaining(['double']),
+    });
     // As shipped, a 21 takes no more cards (004): split aces with a ten stop at once.
-    expect(partial(TDC, [1], 'AS 6D AC TH KD', 'box1:split').stoppedAt).toMatchObject({ to: 'dealer' });
+    expect(partial(TDC, [1], 'AS 6D AC TH KD', 'box1:split').stoppedAt).toMatchObject({
+      to: 'dealer',
+    });
   });
 
   it('counts ace and ten after a split as 21, not blackjack, paid 1:1 (004; 003 § 21(3))', () => {
@@ -193,7 +215,11 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
     );
     // Hands: A A -> split -> [A] [A] ; first gets A -> split again -> [A][A][A].
     expect(outcome.boxes[0]!.hands).toHaveLength(3);
-    expect(outcome.boxes[0]!.hands[0]).toMatchObject({ cards: ['AS', '2S', '5C'], doubled: true, total: 18 });
+    expect(outcome.boxes[0]!.hands[0]).toMatchObject({
+      cards: ['AS', '2S', '5C'],
+      doubled: true,
+      total: 18,
+    });
   });
 
   it('lets a box surrender its first two cards for half its stake, not against an ace (004)', () => {
@@ -202,7 +228,9 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
     const againstAce = partial(TDC, [1], 'TS AD 6C', 'box1:no_insurance');
     if (againstAce.stoppedAt.kind !== 'decision') throw new Error('expected a decision');
     expect(againstAce.stoppedAt.options).not.toContain('surrender');
-    expect(partial(BULGARIA, [1], 'TS 9D 6C').stoppedAt).toMatchObject({ options: ['hit', 'stand', 'double'] });
+    expect(partial(BULGARIA, [1], 'TS 9D 6C').stoppedAt).toMatchObject({
+      options: ['hit', 'stand', 'double'],
+    });
   });
 
   it("takes no more cards on a player's 21 (004)", () => {
@@ -210,7 +238,8 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
     // Box 1: 5 6 takes a hit via the card (K -> 21) and then stops: box 2 decides.
     const engine = createBlackjackEngine(TDC);
     let state = engine.start({ boxes: [1, 2] });
-    for (const card of ['5S', '9H', '6D', '6C', '7S'] as StandardCard[]) state = engine.deal(state, card);
+    for (const card of ['5S', '9H', '6D', '6C', '7S'] as StandardCard[])
+      state = engine.deal(state, card);
     state = dealInferred(engine, state, 'KD');
     expect(blackjackTotal(state.boxes[0]!.hands[0]!.cards).total).toBe(21);
     expect(engine.next(state)).toMatchObject({ kind: 'decision', seat: 'box:2' });
@@ -244,7 +273,9 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
   it('takes doubles too on a dealer blackjack without a hole card, or only the original stake when configured', () => {
     const all = play(TDC, [1], '5S TD 6C 9H AS', 'box1:double');
     expect(all.outcome.bets['box:1.main']).toBe(-2);
-    const obo = variant(TDC, { dealerBlackjackTakes: { value: 'original_only', source: 'practice: test' } });
+    const obo = variant(TDC, {
+      dealerBlackjackTakes: { value: 'original_only', source: 'practice: test' },
+    });
     expect(play(obo, [1], '5S TD 6C 9H AS', 'box1:double').outcome.bets['box:1.main']).toBe(-1);
   });
 
@@ -264,9 +295,13 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
       expect.unreachable();
     } catch (error) {
       expect(isEngineError(error) && error.code).toBe('illegal_decision');
-      expect((error as Error).message).toMatch(/box:1 split: not legal now; box:1 may hit, stand, double, surrender/);
+      expect((error as Error).message).toMatch(
+        /box:1 split: not legal now; box:1 may hit, stand, double, surrender/,
+      );
     }
-    expect(() => partial(TDC, [1, 2], 'TS 9H 6D 9C 8S', 'box2:stand')).toThrow(/box:1 hand 1 is deciding/);
+    expect(() => partial(TDC, [1, 2], 'TS 9H 6D 9C 8S', 'box2:stand')).toThrow(
+      /box:1 hand 1 is deciding/,
+    );
   });
 
   it('takes a card drawn during the insurance round as everyone declining and box 1 hitting', () => {
@@ -282,6 +317,10 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
 
   it('closes the insurance round for every box on dealer:next', () => {
     const run = partial(TDC, [1, 2], 'TS 9H AD 6C 8S', 'dealer:next');
-    expect(run.stoppedAt).toMatchObject({ kind: 'decision', seat: 'box:1', options: ['hit', 'stand', 'double'] });
+    expect(run.stoppedAt).toMatchObject({
+      kind: 'decision',
+      seat: 'box:1',
+      options: ['hit', 'stand', 'double'],
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StandardCard } from '../../../device-protocol/cards.ts';
+import { parseDecisions, playRound } from '../../../firmware-host/engine/round.ts';
 import { getRuleset, parseRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { TripleShotRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
-import { parseDecisions, playRound } from '../../../firmware-host/engine/round.ts';
 import { createTripleShotEngine } from '../../../firmware-host/engine/triple-shot/engine.ts';
 
 const PERU = getRuleset('peru-triple-shot') as TripleShotRuleset;
@@ -36,7 +36,16 @@ describe('Triple Shot rules (000)', () => {
 
   it("deals War from the dealer's extreme right then the dealer, second cards from the dealer's left, the dealer's face down (000 § 9.a, b)", () => {
     const engine = createTripleShotEngine(PERU);
-    const run = playRound(engine, { boxes: [1, 3, 6] }, ['2S', '3S', '4S', '5S', '6S', '7S', '8S', '9S'] as StandardCard[]);
+    const run = playRound(engine, { boxes: [1, 3, 6] }, [
+      '2S',
+      '3S',
+      '4S',
+      '5S',
+      '6S',
+      '7S',
+      '8S',
+      '9S',
+    ] as StandardCard[]);
     expect(run.dealt.map((d) => `${d.to}:${d.face}`)).toEqual([
       'box:6:up',
       'box:3:up',
@@ -98,7 +107,10 @@ describe('Triple Shot rules (000)', () => {
     // A pair of eights does not split.
     const engine = createTripleShotEngine(PERU);
     const eights = playRound(engine, { boxes: [1] }, ['8H', '5D', '8S', 'TC'] as StandardCard[]);
-    expect(eights.stoppedAt).toMatchObject({ kind: 'decision', options: ['hit', 'stand', 'double'] });
+    expect(eights.stoppedAt).toMatchObject({
+      kind: 'decision',
+      options: ['hit', 'stand', 'double'],
+    });
   });
 
   it('pays six cards without busting 1:1 at once, whatever the dealer holds (000 § 9.b; § 11)', () => {
@@ -176,24 +188,42 @@ describe('Triple Shot rules (000)', () => {
     expect(outcome.payoutLimit).toMatchObject({ limit: 100, sum: 140 });
     expect(outcome.payoutLimit!.factor).toBeCloseTo(100 / 140, 12);
     expect(outcome.bets['box:1.poker']).toBeCloseTo(5 * (100 / 140), 12);
-    const paid = Object.entries(stakes).reduce((sum, [bet, stake]) => sum + stake * outcome.bets[bet]!, 0);
+    const paid = Object.entries(stakes).reduce(
+      (sum, [bet, stake]) => sum + stake * outcome.bets[bet]!,
+      0,
+    );
     expect(paid).toBeCloseTo(100, 9);
     // Under the limit nothing changes.
-    const small = round(FLUSH_ROUND, 'box1:stand', { ruleset: limited, stakes: { 'box:1.war': 1 } });
+    const small = round(FLUSH_ROUND, 'box1:stand', {
+      ruleset: limited,
+      stakes: { 'box:1.war': 1 },
+    });
     expect(small.outcome.bets['box:1.war']).toBe(1);
     expect(small.outcome.payoutLimit).toMatchObject({ sum: 1, factor: 1 });
   });
 
   it('uses one deck per round, the two back colours alternating between rounds (000 § 2.c.1-c.3)', () => {
     expect(PERU.decks).toMatchObject({ allowed: [1], default: 1 });
-    expect(PERU.backs).toMatchObject({ kind: 'alternating', colours: ['red', 'blue'], every: 'round' });
+    expect(PERU.backs).toMatchObject({
+      kind: 'alternating',
+      colours: ['red', 'blue'],
+      every: 'round',
+    });
     expect(PERU.shoeEnd.kind).toBe('reshuffle_every_round');
   });
 
   it('carries the misdeal procedures of 000 § 14 as data', () => {
-    expect(PERU.misdeal.faceUpInShoe).toMatchObject({ one: 'discard', moreThanOne: 'void_all', reshuffle: true });
+    expect(PERU.misdeal.faceUpInShoe).toMatchObject({
+      one: 'discard',
+      moreThanOne: 'void_all',
+      reshuffle: true,
+    });
     expect(PERU.misdeal.unexposedCardInError.action).toBe('use_as_next');
-    expect(PERU.misdeal.wrongCardCount).toMatchObject({ box: 'void_all', dealer: 'void_all', paymentsStand: true });
+    expect(PERU.misdeal.wrongCardCount).toMatchObject({
+      box: 'void_all',
+      dealer: 'void_all',
+      paymentsStand: true,
+    });
     expect(PERU.misdeal.dealerCardExposedEarly.action).toBe('void_all');
   });
 

@@ -1,8 +1,9 @@
 /**
  * `tableside decode` and `tableside encode` run as child processes, the way
- * a technician runs them.
+ * a technician runs them (`npx tsx firmware-host/cli.ts ...`; the local tsx
+ * binary is called directly to spare npm's start-up on every case).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,14 +13,32 @@ const root = new URL('../../../', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'tableside-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function cli(args: string[], input?: string | Buffer) {
-  const result = spawnSync('npx', ['tsx', 'firmware-host/cli.ts', ...args], {
-    cwd: root,
-    input,
-    encoding: 'latin1',
-    env: { ...process.env, NO_COLOR: '1', npm_config_loglevel: 'error' },
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], input?: string | Buffer): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(root, 'node_modules/.bin/tsx'), ['firmware-host/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', reject);
+    child.on('close', (status) =>
+      resolve({
+        status,
+        stdout: Buffer.concat(stdout).toString('latin1'),
+        stderr: Buffer.concat(stderr).toString('latin1'),
+      }),
+    );
+    child.stdin.end(input ?? '');
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 const jsonLines = (text: string) =>
@@ -58,50 +77,53 @@ const expected = [
   { ok: false, reason: 'malformed', raw: '$SH,2' },
 ];
 
-describe('tableside decode', () => {
-  it('prints one JSON object per frame or discard of a capture file and exits 0', () => {
+// Child processes on a busy CI machine can take a while to start.
+const SLOW = { timeout: 120_000 };
+
+describe('tableside decode', SLOW, () => {
+  it('prints one JSON object per frame or discard of a capture file and exits 0', async () => {
     const file = join(scratch, 'capture.bin');
     writeFileSync(file, capture);
-    const result = cli(['decode', file, '--stats']);
+    const result = await cli(['decode', file, '--stats']);
     expect(result.status).toBe(0);
     const lines = jsonLines(result.stdout);
     expect(lines).toHaveLength(expected.length);
-    expected.forEach((shape, index) => expect(lines[index]).toMatchObject(shape));
+    for (const [index, shape] of expected.entries()) expect(lines[index]).toMatchObject(shape);
     expect(result.stderr).toContain('"frames":3');
   });
 
-  it('reads stdin without FILE, and an empty input is fine', () => {
-    const result = cli(['decode'], capture);
+  it('reads stdin without FILE, and an empty input is fine', async () => {
+    const result = await cli(['decode'], capture);
     expect(result.status).toBe(0);
     expect(jsonLines(result.stdout)).toHaveLength(expected.length);
-    const empty = cli(['decode'], '');
+    const empty = await cli(['decode'], '');
     expect(empty.status).toBe(0);
     expect(empty.stdout).toBe('');
   });
 
-  it('exits 1 with a clear message when the file cannot be read', () => {
-    const result = cli(['decode', join(scratch, 'missing.bin')]);
+  it('exits 1 with a clear message when the file cannot be read', async () => {
+    const result = await cli(['decode', join(scratch, 'missing.bin')]);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/cannot read .*missing\.bin: no such file/);
     expect(result.stdout).toBe('');
   });
 });
 
-describe('tableside encode', () => {
-  it('prints the framed line with its CRC and CR LF', () => {
-    const result = cli(['encode', 'SH', '17', 'CARD', 'AS', 'red', 'down']);
+describe('tableside encode', SLOW, () => {
+  it('prints the framed line with its CRC and CR LF', async () => {
+    const result = await cli(['encode', 'SH', '17', 'CARD', 'AS', 'red', 'down']);
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('$SH,17,CARD,AS,red,down*BBE2\r\n');
   });
 
-  it('takes fields that look like options, and frames unknown types with --raw', () => {
-    const count = cli(['encode', 'SF', '10', 'COUNT', '102', '2', '0', '-AS', '-KH']);
+  it('takes fields that look like options, and frames unknown types with --raw', async () => {
+    const count = await cli(['encode', 'SF', '10', 'COUNT', '102', '2', '0', '-AS', '-KH']);
     expect(count.stdout).toBe('$SF,10,COUNT,102,2,0,-AS,-KH*3241\r\n');
-    const raw = cli(['encode', '--raw', '--lf', 'SH', '24', 'FOO', 'bar']);
+    const raw = await cli(['encode', '--raw', '--lf', 'SH', '24', 'FOO', 'bar']);
     expect(raw.stdout).toBe('$SH,24,FOO,bar*0947\n');
   });
 
-  it('exits 2 naming the bad argument', () => {
+  it('exits 2 naming the bad argument', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['XX', '1', 'CUT'], /bad talker "XX"/],
       [['SH', '65536', 'CUT'], /bad seq "65536"/],
@@ -112,8 +134,9 @@ describe('tableside encode', () => {
       [['--raw', 'SH', '1', 'FOO', 'a,b'], /bad field 1/],
       [['SH'], /missing required argument/],
     ];
-    for (const [args, pattern] of cases) {
-      const result = cli(['encode', ...args]);
+    const results = await Promise.all(cases.map(([args]) => cli(['encode', ...args])));
+    for (const [index, [args, pattern]] of cases.entries()) {
+      const result = results[index]!;
       expect(result.status, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(pattern);
       expect(result.stdout).toBe('');

@@ -6,7 +6,8 @@ function bitwiseCrc(bytes: Uint8Array): number {
   let crc = 0xffff;
   for (const byte of bytes) {
     crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    for (let bit = 0; bit < 8; bit++)
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
   }
   return crc;
 }
@@ -20,7 +21,8 @@ describe('CRC-16/CCITT-FALSE', () => {
 
   it('gives FFFF for no bytes and pads to 4 upper-case hex digits', () => {
     expect(crc16Hex('')).toBe('FFFF');
-    for (let value = 0; value < 300; value++) expect(crc16Hex(String(value))).toMatch(/^[0-9A-F]{4}$/);
+    for (let value = 0; value < 300; value++)
+      expect(crc16Hex(String(value))).toMatch(/^[0-9A-F]{4}$/);
   });
 
   it('matches the bit-by-bit algorithm on every single byte and on longer inputs', () => {

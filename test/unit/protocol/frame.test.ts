@@ -18,7 +18,12 @@ function reasonOf(event: FrameEvent | undefined): string {
 
 describe('frame grammar', () => {
   it('encodes a frame with its CRC and CR LF, and parses it back', () => {
-    const line = encodeFrame({ talker: 'SH', seq: 17, type: 'CARD', fields: ['AS', 'red', 'down'] });
+    const line = encodeFrame({
+      talker: 'SH',
+      seq: 17,
+      type: 'CARD',
+      fields: ['AS', 'red', 'down'],
+    });
     expect(line).toBe('$SH,17,CARD,AS,red,down*BBE2\r\n');
     expect(parseFrameLine(line)).toEqual({
       kind: 'frame',
@@ -69,7 +74,9 @@ describe('frame grammar', () => {
     const longest = encodeFrame({ ...head, fields: ['y'.repeat(MAX_LINE_BYTES - overhead)] });
     expect(longest.length).toBe(MAX_LINE_BYTES);
     expect(reasonOf(parseFrameLine(longest))).toBe('frame');
-    expect(tryEncodeFrame({ ...head, fields: ['y'.repeat(MAX_LINE_BYTES - overhead + 1)] }).ok).toBe(false);
+    expect(
+      tryEncodeFrame({ ...head, fields: ['y'.repeat(MAX_LINE_BYTES - overhead + 1)] }).ok,
+    ).toBe(false);
   });
 
   it('reads a bad CRC as bad_crc and keeps the talker and seq for the NAK', () => {
@@ -91,7 +98,16 @@ describe('frame grammar', () => {
   it('reads a valid CRC over a bad talker, seq, type or a control byte as malformed', () => {
     // The CRC is computed by hand so that the body can break the grammar.
     const sign = (body: string) => `$${body}*${crc16Hex(body)}`;
-    for (const body of ['XX,1,CUT', 'SH,01,CUT', 'SH,65536,CUT', 'SH,,CUT', 'SH,1,cut', 'SH,1', 'SH,1,CUT,\x01', 'SH']) {
+    for (const body of [
+      'XX,1,CUT',
+      'SH,01,CUT',
+      'SH,65536,CUT',
+      'SH,,CUT',
+      'SH,1,cut',
+      'SH,1',
+      'SH,1,CUT,\x01',
+      'SH',
+    ]) {
       const event = parseFrameLine(sign(body));
       expect(reasonOf(event), body).toBe('malformed');
     }
@@ -105,7 +121,12 @@ describe('frame grammar', () => {
 });
 
 describe('scanning a received line', () => {
-  const card = encodeFrame({ talker: 'SH', seq: 17, type: 'CARD', fields: ['AS', 'red', 'down'] }).trimEnd();
+  const card = encodeFrame({
+    talker: 'SH',
+    seq: 17,
+    type: 'CARD',
+    fields: ['AS', 'red', 'down'],
+  }).trimEnd();
   const cut = encodeFrame({ talker: 'SH', seq: 18, type: 'CUT', fields: [] }).trimEnd();
 
   it('reports garbage before $ as no_start and still parses the frame after it', () => {

@@ -6,11 +6,16 @@ import { encodeFrame, type FrameEvent } from '../../../device-protocol/frame.ts'
 import { FrameDecoder } from '../../../device-protocol/frame-decoder.ts';
 import { Framer } from '../../../device-protocol/framer.ts';
 
-async function runFramer(chunks: Array<string | Buffer>, framer = new Framer()): Promise<FrameEvent[]> {
+async function runFramer(
+  chunks: Array<string | Buffer>,
+  framer = new Framer(),
+): Promise<FrameEvent[]> {
   const events: FrameEvent[] = [];
   framer.on('data', (event: FrameEvent) => events.push(event));
   await pipeline(
-    Readable.from(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk))),
+    Readable.from(
+      chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk)),
+    ),
     framer,
   );
   return events;
@@ -23,7 +28,12 @@ describe('Framer stream', () => {
   it('yields frames as objects, whole or split anywhere, CR LF split included', async () => {
     const whole = await runFramer([card + cut]);
     expect(whole.map((event) => event.kind)).toEqual(['frame', 'frame']);
-    const split = await runFramer([card.slice(0, 5), card.slice(5, -1), card.slice(-1) + cut.slice(0, 3), cut.slice(3)]);
+    const split = await runFramer([
+      card.slice(0, 5),
+      card.slice(5, -1),
+      card.slice(-1) + cut.slice(0, 3),
+      cut.slice(3),
+    ]);
     expect(split).toEqual(whole);
     const bytewise = await runFramer([...(card + cut)]);
     expect(bytewise).toEqual(whole);
@@ -31,8 +41,14 @@ describe('Framer stream', () => {
 
   it('discards an over-long line up to the next CR LF, counts it, and reads the next frame', async () => {
     const framer = new Framer();
-    const events = await runFramer(['$SH,1,', 'x'.repeat(1000), 'y'.repeat(5000), '\r', '\n', card], framer);
-    expect(events.map((event) => (event.kind === 'frame' ? 'frame' : event.reason))).toEqual(['too_long', 'frame']);
+    const events = await runFramer(
+      ['$SH,1,', 'x'.repeat(1000), 'y'.repeat(5000), '\r', '\n', card],
+      framer,
+    );
+    expect(events.map((event) => (event.kind === 'frame' ? 'frame' : event.reason))).toEqual([
+      'too_long',
+      'frame',
+    ]);
     expect(framer.stats.discards.too_long).toBe(1);
     expect(framer.stats.frames).toBe(1);
     expect(framer.bufferedBytes).toBe(0);
@@ -51,7 +67,14 @@ describe('Framer stream', () => {
   it('counts discards by reason', async () => {
     const framer = new Framer();
     await runFramer(
-      ['junk\r\n', `${card.slice(0, -6)}0000\r\n`, '$SH,1,CUT\r\n', `x${card}`, `${'z'.repeat(300)}\r\n`, '$SH,3'],
+      [
+        'junk\r\n',
+        `${card.slice(0, -6)}0000\r\n`,
+        '$SH,1,CUT\r\n',
+        `x${card}`,
+        `${'z'.repeat(300)}\r\n`,
+        '$SH,3',
+      ],
       framer,
     );
     expect(framer.stats).toEqual({
@@ -62,7 +85,10 @@ describe('Framer stream', () => {
 
   it('reports a tail cut off by the end of input as malformed', async () => {
     const events = await runFramer([card, card.trimEnd()]);
-    expect(events.map((event) => (event.kind === 'frame' ? 'frame' : event.reason))).toEqual(['frame', 'malformed']);
+    expect(events.map((event) => (event.kind === 'frame' ? 'frame' : event.reason))).toEqual([
+      'frame',
+      'malformed',
+    ]);
   });
 
   it('validates its options', () => {
@@ -79,7 +105,16 @@ describe('Framer stream', () => {
   });
 
   it('gives the same events as the pure FrameDecoder', async () => {
-    const input = ['junk', card, '$$', cut.slice(0, 4), 'q'.repeat(400), '\r\n', cut, card.trimEnd()];
+    const input = [
+      'junk',
+      card,
+      '$$',
+      cut.slice(0, 4),
+      'q'.repeat(400),
+      '\r\n',
+      cut,
+      card.trimEnd(),
+    ];
     const decoder = new FrameDecoder();
     const pure = input.flatMap((chunk) => decoder.push(chunk)).concat(decoder.end());
     expect(await runFramer(input)).toEqual(pure);

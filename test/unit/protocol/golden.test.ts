@@ -5,9 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { crc16Hex } from '../../../device-protocol/crc.ts';
+import { CRC_INITIAL, crc16Hex, crc16Update } from '../../../device-protocol/crc.ts';
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
-import { decodeMessage, isMessageType, messageFrame, MESSAGE_TYPES } from '../../../device-protocol/messages.ts';
+import {
+  decodeMessage,
+  isMessageType,
+  MESSAGE_TYPES,
+  messageFrame,
+} from '../../../device-protocol/messages.ts';
 
 const specPath = new URL('../../../device-protocol/PROTOCOL.md', import.meta.url);
 const spec = readFileSync(specPath, 'utf8');
@@ -58,7 +63,26 @@ describe('PROTOCOL.md golden vectors', () => {
 
   it('shows corrupted frames that really fail their CRC', () => {
     expect(corrupted.length).toBeGreaterThan(0);
-    for (const line of corrupted) expect(parseFrameLine(line)).toMatchObject({ kind: 'discard', reason: 'bad_crc' });
+    for (const line of corrupted)
+      expect(parseFrameLine(line)).toMatchObject({ kind: 'discard', reason: 'bad_crc' });
+  });
+
+  it('shows the running CRC of the worked example as the code computes it', () => {
+    const rows = spec.split('\n').filter((line) => /^\|\s*(byte|CRC)\s*\|/.test(line));
+    const cells = (line: string) =>
+      line
+        .split('|')
+        .slice(2, -1)
+        .map((cell) => cell.trim().replaceAll('*', ''));
+    const bytes = rows.filter((line) => /^\|\s*byte/.test(line)).flatMap(cells);
+    const values = rows.filter((line) => /^\|\s*CRC/.test(line)).flatMap(cells);
+    expect(bytes.join('')).toBe('SH,17,CARD,AS,red,down');
+    let crc = CRC_INITIAL;
+    const running = bytes.map((byte) => {
+      crc = crc16Update(crc, Buffer.from(byte));
+      return crc.toString(16).toUpperCase().padStart(4, '0');
+    });
+    expect(values).toEqual(running);
   });
 
   it('states the CRC check value and worked example the code computes', () => {

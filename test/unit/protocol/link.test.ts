@@ -12,12 +12,21 @@ const HELLO: HelloMessage = {
   firmware: '2.3.1',
   firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
-const card = (code: CardMessage['card']): CardMessage => ({ type: 'CARD', card: code, back: 'red', face: 'down' });
+const card = (code: CardMessage['card']): CardMessage => ({
+  type: 'CARD',
+  card: code,
+  back: 'red',
+  face: 'down',
+});
 
 const sends = (actions: LinkAction[]) =>
-  actions.filter((action): action is Extract<LinkAction, { kind: 'send' }> => action.kind === 'send');
+  actions.filter(
+    (action): action is Extract<LinkAction, { kind: 'send' }> => action.kind === 'send',
+  );
 const delivered = (actions: LinkAction[]) =>
-  actions.filter((action): action is Extract<LinkAction, { kind: 'deliver' }> => action.kind === 'deliver');
+  actions.filter(
+    (action): action is Extract<LinkAction, { kind: 'deliver' }> => action.kind === 'deliver',
+  );
 const kinds = (actions: LinkAction[]) => actions.map((action) => action.kind);
 const typesSent = (actions: LinkAction[]) => sends(actions).map((action) => action.type);
 
@@ -80,7 +89,9 @@ describe('link session: HELLO', () => {
     const refused = carry(cardOut, restarted, 10);
     expect(kinds(refused)).toEqual(['discarded', 'send']);
     expect(refused[0]).toMatchObject({ reason: 'hello_required' });
-    expect(parseFrameLine(sends(refused)[0]!.line)).toMatchObject({ frame: { type: 'NAK', fields: ['1', 'hello'] } });
+    expect(parseFrameLine(sends(refused)[0]!.line)).toMatchObject({
+      frame: { type: 'NAK', fields: ['1', 'hello'] },
+    });
     // The shoe answers with a new HELLO, then resends the card with its original seq.
     const again = carry(refused, s, 11);
     expect(typesSent(again)).toEqual(['HELLO']);
@@ -88,14 +99,34 @@ describe('link session: HELLO', () => {
     const helloAck = carry(again, restarted, 12);
     const resent = carry(helloAck, s, 13);
     expect(sends(resent)).toMatchObject([{ type: 'CARD', seq: sends(cardOut)[0]!.seq }]);
-    expect(delivered(carry(resent, restarted, 14)).map((action) => action.message)).toEqual([card('KH')]);
+    expect(delivered(carry(resent, restarted, 14)).map((action) => action.message)).toEqual([
+      card('KH'),
+    ]);
+  });
+
+  it('sends one new HELLO however many events the host refused', () => {
+    const { s } = connected({}, { maxInFlight: 3 });
+    const restarted = host();
+    const out = [card('AS'), card('2S'), card('3S')].flatMap((message) => s.send(message, 0));
+    const naks = carry(out, restarted, 1);
+    expect(typesSent(naks)).toEqual(['NAK', 'NAK', 'NAK']);
+    const answer = carry(naks, s, 2);
+    expect(typesSent(answer)).toEqual(['HELLO']);
+    const resent = carry(carry(answer, restarted, 3), s, 4);
+    expect(typesSent(resent)).toEqual(['CARD', 'CARD', 'CARD']);
+    const cards = delivered(carry(resent, restarted, 5)).map(
+      (action) => (action.message as CardMessage).card,
+    );
+    expect(cards).toEqual(['AS', '2S', '3S']);
   });
 
   it('lets a device accept host commands without a host HELLO', () => {
     const s = shoe();
     const h = host();
     const actions = carry(h.send({ type: 'GATE', action: 'lock' }, 0), s, 0);
-    expect(delivered(actions).map((action) => action.message)).toEqual([{ type: 'GATE', action: 'lock' }]);
+    expect(delivered(actions).map((action) => action.message)).toEqual([
+      { type: 'GATE', action: 'lock' },
+    ]);
     expect(typesSent(actions)).toEqual(['ACK']);
   });
 
@@ -114,8 +145,15 @@ describe('link session: delivery', () => {
     const { h, s } = connected();
     const actions = carry(s.send(card('AS'), 10), h, 10);
     expect(kinds(actions)).toEqual(['send', 'deliver']);
-    expect(parseFrameLine(sends(actions)[0]!.line)).toMatchObject({ frame: { type: 'ACK', fields: ['1'] } });
-    expect(delivered(actions)[0]).toMatchObject({ talker: 'SH', seq: 1, message: card('AS'), ack: 'sent' });
+    expect(parseFrameLine(sends(actions)[0]!.line)).toMatchObject({
+      frame: { type: 'ACK', fields: ['1'] },
+    });
+    expect(delivered(actions)[0]).toMatchObject({
+      talker: 'SH',
+      seq: 1,
+      message: card('AS'),
+      ack: 'sent',
+    });
   });
 
   it('ACKs an unknown TYPE and reports it unsupported; ACKs a bad message and reports it invalid', () => {
@@ -164,12 +202,19 @@ describe('link session: delivery', () => {
 
   it('delivers reordered frames each once when several are in flight', () => {
     const { h, s } = connected({}, { maxInFlight: 4 });
-    const out = [card('AS'), card('2S'), card('3S'), card('4S')].flatMap((message) => s.send(message, 0));
+    const out = [card('AS'), card('2S'), card('3S'), card('4S')].flatMap((message) =>
+      s.send(message, 0),
+    );
     const lines = sends(out).map((action) => action.line);
     expect(lines).toHaveLength(4);
     const shuffled = [lines[2]!, lines[0]!, lines[3]!, lines[1]!, lines[0]!];
     const actions = shuffled.flatMap((line) => h.receiveBytes(line, 1));
-    expect(delivered(actions).map((action) => (action.message as CardMessage).card)).toEqual(['3S', 'AS', '4S', '2S']);
+    expect(delivered(actions).map((action) => (action.message as CardMessage).card)).toEqual([
+      '3S',
+      'AS',
+      '4S',
+      '2S',
+    ]);
     const acks = carry(actions, s, 2);
     expect(kinds(acks).filter((kind) => kind === 'acked')).toHaveLength(4);
     expect(s.pending).toEqual({ inFlight: 0, queued: 0 });
@@ -191,7 +236,9 @@ describe('link session: delivery', () => {
     const atShoe = carry(h.send({ type: 'PING', token: 'k7' }, 0), s, 0);
     expect(typesSent(atShoe)).toEqual(['ACK', 'PONG']);
     const atHost = carry(atShoe, h, 1);
-    expect(delivered(atHost).map((action) => action.message)).toEqual([{ type: 'PONG', token: 'k7' }]);
+    expect(delivered(atHost).map((action) => action.message)).toEqual([
+      { type: 'PONG', token: 'k7' },
+    ]);
   });
 
   it('discards frames from a talker other than its peer, and its own echo', () => {
@@ -211,7 +258,9 @@ describe('link session: NAK and retransmission limit', () => {
     const corrupted = line.replace('KH', 'KD');
     const hostActions = h.receiveBytes(corrupted, 1);
     expect(kinds(hostActions)).toEqual(['discarded', 'send']);
-    expect(parseFrameLine(sends(hostActions)[0]!.line)).toMatchObject({ frame: { type: 'NAK', fields: ['1', 'bad_crc'] } });
+    expect(parseFrameLine(sends(hostActions)[0]!.line)).toMatchObject({
+      frame: { type: 'NAK', fields: ['1', 'bad_crc'] },
+    });
     const shoeActions = carry(hostActions, s, 2);
     expect(kinds(shoeActions)).toEqual(['nak_received', 'send']);
     expect(sends(shoeActions)[0]).toMatchObject({ line, attempt: 2 });
@@ -248,7 +297,13 @@ describe('link session: NAK and retransmission limit', () => {
     }
     expect(deadlines).toEqual([100, 300, 700, 1500]);
     expect(sends(all).map((action) => action.attempt)).toEqual([1, 2, 3, 4]);
-    expect(all.at(-1)).toEqual({ kind: 'failed', seq: 1, type: 'CARD', reason: 'no_ack', attempts: 4 });
+    expect(all.at(-1)).toEqual({
+      kind: 'failed',
+      seq: 1,
+      type: 'CARD',
+      reason: 'no_ack',
+      attempts: 4,
+    });
     expect(s.stats.failed).toBe(1);
   });
 
@@ -271,7 +326,9 @@ describe('link session: NAK and retransmission limit', () => {
 describe('link session: sequence numbers', () => {
   it('numbers its frames with wrap from 65535 to 0', () => {
     const h = host({ initialSeq: 65534 });
-    const seqs = [0, 1, 2].map((index) => sends(h.send({ type: 'PING', token: `p${index}` }, 0))[0]!.seq);
+    const seqs = [0, 1, 2].map(
+      (index) => sends(h.send({ type: 'PING', token: `p${index}` }, 0))[0]!.seq,
+    );
     expect(seqs).toEqual([65534, 65535, 0]);
   });
 
@@ -279,7 +336,9 @@ describe('link session: sequence numbers', () => {
     const h = host();
     const s = shoe({ initialSeq: 65533, maxInFlight: 8 });
     carry(carry(s.send(HELLO, 0), h, 0), s, 0); // HELLO takes 65533
-    const out = [card('AS'), card('2S'), card('3S'), card('4S')].flatMap((message) => s.send(message, 1));
+    const out = [card('AS'), card('2S'), card('3S'), card('4S')].flatMap((message) =>
+      s.send(message, 1),
+    );
     expect(sends(out).map((action) => action.seq)).toEqual([65534, 65535, 0, 1]);
     const lines = sends(out).map((action) => action.line);
     const actions = [...lines, lines[1]!, lines[2]!].flatMap((line) => h.receiveBytes(line, 2));
@@ -326,7 +385,9 @@ describe('link session: deferred ACK', () => {
     const out = s.send(card('AS'), 0);
     carry(out, h, 0);
     const rejected = h.reject(1, 'rejected', 'SH');
-    expect(parseFrameLine(sends(rejected)[0]!.line)).toMatchObject({ frame: { type: 'NAK', fields: ['1', 'rejected'] } });
+    expect(parseFrameLine(sends(rejected)[0]!.line)).toMatchObject({
+      frame: { type: 'NAK', fields: ['1', 'rejected'] },
+    });
     const resent = carry(rejected, s, 1);
     expect(delivered(carry(resent, h, 2))).toMatchObject([{ seq: 1, ack: 'deferred' }]);
   });
@@ -352,66 +413,83 @@ describe('link session: options', () => {
         expect((error as Error).message).toMatch(pattern);
       }
     }
-    expect(host().options).toMatchObject({ ackTimeoutMs: 500, maxAttempts: 5, maxInFlight: 1, dedupeWindow: 128 });
+    expect(host().options).toMatchObject({
+      ackTimeoutMs: 500,
+      maxAttempts: 5,
+      maxInFlight: 1,
+      dedupeWindow: 128,
+    });
   });
 
   it('refuses to send ACK or NAK by hand and messages its talker may not send', () => {
     const h = host();
-    for (const message of [{ type: 'ACK', ackedSeq: 1 }, { type: 'NAK', reason: 'x' }, card('AS')] as Message[]) {
+    for (const message of [
+      { type: 'ACK', ackedSeq: 1 },
+      { type: 'NAK', reason: 'x' },
+      card('AS'),
+    ] as Message[]) {
       expect(() => h.send(message, 0)).toThrow(/ACK|NAK|may not come from HO/);
     }
   });
 });
 
 describe('link session over a lossy line', () => {
-  it.each([1, 2, 3, 4, 5])('delivers every card once and in order with loss, duplication and corruption (seed %i)', (seed) => {
-    const random = mulberry32(seed);
-    const h = host({ deferAck: ['CARD'], ackTimeoutMs: 50, maxAttempts: 40 });
-    const s = shoe({ ackTimeoutMs: 50, maxAttempts: 40 });
-    const cards: CardMessage[] = Array.from({ length: 60 }, (_, index) =>
-      card((['AS', '2H', '3D', '4C', 'TS', 'KH'] as const)[index % 6]!),
-    );
-    const received: CardMessage[] = [];
-    const failures: LinkAction[] = [];
-    let toHost: string[] = [];
-    let toShoe: string[] = [];
-    const mangle = (line: string): string[] => {
-      const roll = random();
-      if (roll < 0.15) return []; // lost
-      if (roll < 0.25) return [line, line]; // duplicated
-      if (roll < 0.32) {
-        const at = 1 + Math.floor(random() * (line.length - 3));
-        return [line.slice(0, at) + String.fromCharCode(line.charCodeAt(at) ^ 0x04) + line.slice(at + 1)];
-      }
-      return [line];
-    };
-    const route = (actions: LinkAction[], from: 'host' | 'shoe') => {
-      for (const action of actions) {
-        if (action.kind === 'send') (from === 'shoe' ? toHost : toShoe).push(...mangle(action.line));
-        if (action.kind === 'failed') failures.push(action);
-        if (action.kind === 'deliver' && from === 'host' && action.message.type === 'CARD') {
-          received.push(action.message);
-          route(h.ack(action.seq, action.talker), 'host');
+  it.each([1, 2, 3, 4, 5])(
+    'delivers every card once and in order with loss, duplication and corruption (seed %i)',
+    (seed) => {
+      const random = mulberry32(seed);
+      const h = host({ deferAck: ['CARD'], ackTimeoutMs: 50, maxAttempts: 40 });
+      const s = shoe({ ackTimeoutMs: 50, maxAttempts: 40 });
+      const cards: CardMessage[] = Array.from({ length: 60 }, (_, index) =>
+        card((['AS', '2H', '3D', '4C', 'TS', 'KH'] as const)[index % 6]!),
+      );
+      const received: CardMessage[] = [];
+      const failures: LinkAction[] = [];
+      let toHost: string[] = [];
+      let toShoe: string[] = [];
+      const mangle = (line: string): string[] => {
+        const roll = random();
+        if (roll < 0.15) return []; // lost
+        if (roll < 0.25) return [line, line]; // duplicated
+        if (roll < 0.32) {
+          const at = 1 + Math.floor(random() * (line.length - 3));
+          return [
+            line.slice(0, at) +
+              String.fromCharCode(line.charCodeAt(at) ^ 0x04) +
+              line.slice(at + 1),
+          ];
         }
+        return [line];
+      };
+      const route = (actions: LinkAction[], from: 'host' | 'shoe') => {
+        for (const action of actions) {
+          if (action.kind === 'send')
+            (from === 'shoe' ? toHost : toShoe).push(...mangle(action.line));
+          if (action.kind === 'failed') failures.push(action);
+          if (action.kind === 'deliver' && from === 'host' && action.message.type === 'CARD') {
+            received.push(action.message);
+            route(h.ack(action.seq, action.talker), 'host');
+          }
+        }
+      };
+      route(s.send(HELLO, 0), 'shoe');
+      for (const message of cards) route(s.send(message, 0), 'shoe');
+      for (let now = 1; now < 200_000 && received.length < cards.length; now += 10) {
+        const forHost = toHost;
+        const forShoe = toShoe;
+        toHost = [];
+        toShoe = [];
+        for (const line of forHost) route(h.receiveBytes(line, now), 'host');
+        for (const line of forShoe) route(s.receiveBytes(line, now), 'shoe');
+        route(s.tick(now), 'shoe');
+        route(h.tick(now), 'host');
       }
-    };
-    route(s.send(HELLO, 0), 'shoe');
-    for (const message of cards) route(s.send(message, 0), 'shoe');
-    for (let now = 1; now < 200_000 && received.length < cards.length; now += 10) {
-      const forHost = toHost;
-      const forShoe = toShoe;
-      toHost = [];
-      toShoe = [];
-      for (const line of forHost) route(h.receiveBytes(line, now), 'host');
-      for (const line of forShoe) route(s.receiveBytes(line, now), 'shoe');
-      route(s.tick(now), 'shoe');
-      route(h.tick(now), 'host');
-    }
-    expect(failures).toEqual([]);
-    expect(received).toEqual(cards);
-    // The line really was bad: the sessions had to retransmit, NAK and drop duplicates.
-    expect(s.stats.retransmitted).toBeGreaterThan(5);
-    expect(h.stats.naksSent + s.stats.naksSent).toBeGreaterThan(0);
-    expect(h.stats.duplicates).toBeGreaterThan(0);
-  });
+      expect(failures).toEqual([]);
+      expect(received).toEqual(cards);
+      // The line really was bad: the sessions had to retransmit, NAK and drop duplicates.
+      expect(s.stats.retransmitted).toBeGreaterThan(5);
+      expect(h.stats.naksSent + s.stats.naksSent).toBeGreaterThan(0);
+      expect(h.stats.duplicates).toBeGreaterThan(0);
+    },
+  );
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { standardDeck } from '../../../device-protocol/cards.ts';
 import { isProtocolError } from '../../../device-protocol/errors.ts';
-import { encodeFrame, type Frame, MAX_LINE_BYTES, type Talker } from '../../../device-protocol/frame.ts';
+import {
+  encodeFrame,
+  type Frame,
+  MAX_LINE_BYTES,
+  type Talker,
+} from '../../../device-protocol/frame.ts';
 import {
   decodeMessage,
   encodeMessage,
@@ -12,7 +17,12 @@ import {
 } from '../../../device-protocol/messages.ts';
 import { ShuffleOrderAssembler, shuffledMessages } from '../../../device-protocol/shuffle-order.ts';
 
-const frame = (talker: Talker, type: string, ...fields: string[]): Frame => ({ talker, seq: 1, type, fields });
+const frame = (talker: Talker, type: string, ...fields: string[]): Frame => ({
+  talker,
+  seq: 1,
+  type,
+  fields,
+});
 
 function expectThrowsProtocolError(run: () => unknown, pattern: RegExp): void {
   try {
@@ -76,16 +86,36 @@ describe('message codecs', () => {
       kind: 'invalid',
       error: 'GATE may not come from SH: only from HO',
     });
-    expectThrowsProtocolError(() => messageFrame('HO', 1, { type: 'CARD', card: 'AS', back: 'red', face: 'up' }), /may not come from HO/);
+    expectThrowsProtocolError(
+      () => messageFrame('HO', 1, { type: 'CARD', card: 'AS', back: 'red', face: 'up' }),
+      /may not come from HO/,
+    );
   });
 
   it('validates messages on encode, naming the bad field', () => {
-    expectThrowsProtocolError(() => encodeMessage({ type: 'CARD', card: 'ZZ' as 'AS', back: 'red', face: 'up' }), /card/);
-    expectThrowsProtocolError(() => encodeMessage({ type: 'SHUFFLE', decks: 17 }), /decks/);
-    expectThrowsProtocolError(() => encodeMessage({ type: 'ERROR', code: 'x', detail: 'a,b' }), /detail/);
-    expectThrowsProtocolError(() => encodeMessage({ type: 'BOGUS' } as unknown as Message), /unknown message type "BOGUS"/);
     expectThrowsProtocolError(
-      () => encodeMessage({ type: 'COUNT', counted: 1, missing: 0, extra: 0, missingCards: ['AS'], extraCards: [] }),
+      () => encodeMessage({ type: 'CARD', card: 'ZZ' as 'AS', back: 'red', face: 'up' }),
+      /card/,
+    );
+    expectThrowsProtocolError(() => encodeMessage({ type: 'SHUFFLE', decks: 17 }), /decks/);
+    expectThrowsProtocolError(
+      () => encodeMessage({ type: 'ERROR', code: 'x', detail: 'a,b' }),
+      /detail/,
+    );
+    expectThrowsProtocolError(
+      () => encodeMessage({ type: 'BOGUS' } as unknown as Message),
+      /unknown message type "BOGUS"/,
+    );
+    expectThrowsProtocolError(
+      () =>
+        encodeMessage({
+          type: 'COUNT',
+          counted: 1,
+          missing: 0,
+          extra: 0,
+          missingCards: ['AS'],
+          extraCards: [],
+        }),
       /missing cards listed/,
     );
   });
@@ -99,7 +129,11 @@ describe('message codecs', () => {
       firmware: 'F'.repeat(32),
       firmwareSha256: 'a'.repeat(64),
     };
-    const order: Message = { type: 'ORDER', offset: 9935, cards: Array.from({ length: 64 }, () => 'KS' as const) };
+    const order: Message = {
+      type: 'ORDER',
+      offset: 9935,
+      cards: Array.from({ length: 64 }, () => 'KS' as const),
+    };
     const count: Message = {
       type: 'COUNT',
       counted: 9999,
@@ -108,8 +142,14 @@ describe('message codecs', () => {
       missingCards: standardDeck().slice(0, 24),
       extraCards: standardDeck().slice(24, 48),
     };
-    for (const [talker, message] of [['SH', hello], ['SF', order], ['SF', count]] as const) {
-      expect(encodeFrame(messageFrame(talker, 65535, message)).length).toBeLessThanOrEqual(MAX_LINE_BYTES);
+    for (const [talker, message] of [
+      ['SH', hello],
+      ['SF', order],
+      ['SF', count],
+    ] as const) {
+      expect(encodeFrame(messageFrame(talker, 65535, message)).length).toBeLessThanOrEqual(
+        MAX_LINE_BYTES,
+      );
     }
   });
 
@@ -140,15 +180,26 @@ describe('shuffled order in chunks', () => {
     expect(assembler.accept(shuffled!)).toEqual({ kind: 'pending', received: 0, count: 416 });
     const reversed = chunks.reverse();
     for (const chunk of reversed.slice(0, -1)) expect(assembler.accept(chunk).kind).toBe('pending');
-    expect(assembler.accept(reversed.at(-1)!)).toEqual({ kind: 'complete', count: 416, order: eightDecks });
+    expect(assembler.accept(reversed.at(-1)!)).toEqual({
+      kind: 'complete',
+      count: 416,
+      order: eightDecks,
+    });
   });
 
   it('completes at once without an order, and refuses stray or overflowing chunks', () => {
     const assembler = new ShuffleOrderAssembler();
     expect(assembler.accept({ type: 'ORDER', offset: 0, cards: ['AS'] }).kind).toBe('error');
-    expect(assembler.accept({ type: 'SHUFFLED', count: 312, order: false })).toEqual({ kind: 'complete', count: 312 });
+    expect(assembler.accept({ type: 'SHUFFLED', count: 312, order: false })).toEqual({
+      kind: 'complete',
+      count: 312,
+    });
     assembler.accept({ type: 'SHUFFLED', count: 2, order: true });
-    expect(assembler.accept({ type: 'ORDER', offset: 1, cards: ['AS', 'KS'] })).toMatchObject({ kind: 'error' });
-    expect(shuffledMessages({ count: 52 })).toEqual([{ type: 'SHUFFLED', count: 52, order: false }]);
+    expect(assembler.accept({ type: 'ORDER', offset: 1, cards: ['AS', 'KS'] })).toMatchObject({
+      kind: 'error',
+    });
+    expect(shuffledMessages({ count: 52 })).toEqual([
+      { type: 'SHUFFLED', count: 52, order: false },
+    ]);
   });
 });

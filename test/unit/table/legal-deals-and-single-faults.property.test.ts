@@ -11,7 +11,7 @@ import {
   type StandardCard,
   shoeComposition,
 } from '../../../device-protocol/cards.ts';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
+import { createEngine, GAMES } from '../../../firmware-host/engine/games.ts';
 import { getRuleset, rulesetNames } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { Ruleset } from '../../../firmware-host/engine/rulesets/schema.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
@@ -112,7 +112,14 @@ function expectOneAlarm(result: Run, kind: string, recordIndex: number, index?: 
 
 const seed = fc.integer({ min: 1, max: 2 ** 31 - 1 });
 
-describe.each(rulesetNames())('ruleset %s', (name) => {
+// Every shipped ruleset whose game has an engine; the others are named, not silently dropped.
+const PLAYABLE = rulesetNames().filter((name) => Object.hasOwn(GAMES, getRuleset(name).game));
+const WAITING = rulesetNames().filter((name) => !PLAYABLE.includes(name));
+if (WAITING.length > 0) {
+  console.warn(`table property tests: no engine yet for ${WAITING.join(', ')}; not tested`);
+}
+
+describe.each(PLAYABLE)('ruleset %s', (name) => {
   const ruleset = getRuleset(name);
 
   it('a legal deal of whole shoes, with the shuffler order, raises no alarm and replays identically', () => {
@@ -304,6 +311,11 @@ describe.each(rulesetNames())('ruleset %s', (name) => {
           },
         });
         fc.pre(swapped);
+        // Both cards of the pair must have been dealt for the swap to be seen.
+        const dealtInFirstShoe = legal.records.filter(
+          (r, i) => r.t === 'card' && (legal.notes[i] as { shoe?: number }).shoe === 1,
+        ).length;
+        fc.pre(dealtInFirstShoe > position + 1);
         const result = run(ruleset, legal.records);
         const raised = alarms(result.events);
         expect(raised.map((a) => a.kind)).toEqual(['sequence_mismatch']);

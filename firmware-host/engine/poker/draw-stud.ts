@@ -1,0 +1,667 @@
+/**
+ * The five-card games against the dealer with a draw: Caribbean stud
+ * (003 § 24-26) and Russian poker (004). One core, two rulesets' worth of
+ * differences. The flow of a round lives in `locate`:
+ *
+ *   five cards to each box and the dealer, one at a time, the dealer's fifth
+ *   face up → each box in turn (dark boxes skip this): exchange cards or buy
+ *   a sixth (a fee of one Ante), the cards, then play on or fold; Russian
+ *   poker: insurance for a box holding three of a kind or better → Russian
+ *   poker, dealer without a game: each box playing on may buy the dealer a
+ *   game → the dealer's replacement card(s) → complete.
+ *
+ * Exchange decisions name the 0-based positions of the cards given back
+ * (`box2:exchange:0,3`); the new cards take those positions in order.
+ * Decisions carry no `onCard`: a card drawn while a box decides does not say
+ * what the box decided.
+ */
+import type { StandardCard } from '../../../device-protocol/cards.ts';
+import { EngineError } from '../errors.ts';
+import type { CaribbeanStudRuleset, DealerQualifier, RussianPokerRuleset } from '../rulesets/poker.ts';
+import type { Action, Decision, GameEngine, NextStep, Outcome, Recipient, RoundSetup } from '../types.ts';
+import { evaluate, type PokerCategory } from './evaluator.ts';
+import {
+  boxSeat,
+  capPayout,
+  categoryAtLeast,
+  compareValues,
+  darkBoxes,
+  describeStep,
+  expectLegal,
+  type HandSummary,
+  noDecisionAwaited,
+  notComplete,
+  qualifies,
+  rankValue,
+  seatBoxes,
+  summarise,
+  UNITS_NOTE,
+  unexpectedCard,
+} from './common.ts';
+
+export type DrawChoice =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'exchange'; readonly positions: readonly number[]; readonly received: number }
+  | { readonly kind: 'buy'; readonly received: number };
+
+export interface DrawBox {
+  readonly box: number;
+  readonly dark: boolean;
+  /** The hand now, by position; exchanged positions hold their new cards. */
+  readonly cards: readonly StandardCard[];
+  /** The first five cards as dealt (the Caribbean Bonus hand). */
+  readonly firstFive: readonly StandardCard[];
+  /** Cards given back in an exchange. */
+  readonly discarded: readonly StandardCard[];
+  readonly draw: DrawChoice | null;
+  readonly play: 'play' | 'fold' | null;
+  readonly insurance: 'taken' | 'declined' | null;
+  readonly buyGame: 'bought' | 'declined' | null;
+}
+
+export interface DrawStudState {
+  readonly boxes: readonly DrawBox[];
+  /** The dealer's five cards as dealt; the fifth is face up. */
+  readonly dealer: readonly StandardCard[];
+  readonly initialDealt: number;
+  /** Cards the dealer drew for a bought game (Russian poker). */
+  readonly dealerDrawn: readonly StandardCard[];
+  readonly stakes: Readonly<Record<string, number>>;
+}
+
+/** A paying combination: a poker category, or ace-king (Russian poker). */
+export type Combination = PokerCategory | 'ace_king';
+
+export interface DrawBoxOutcome {
+  readonly box: number;
+  readonly dark: boolean;
+  readonly cards: readonly StandardCard[];
+  readonly firstFive: readonly StandardCard[];
+  readonly discarded: readonly StandardCard[];
+  readonly draw: DrawChoice['kind'];
+  readonly play: 'play' | 'fold';
+  readonly hand: HandSummary;
+  /** The paying combinations of the box: its main one, and a second where the rules allow. */
+  readonly combinations: readonly { readonly combination: Combination; readonly cards: readonly StandardCard[] }[];
+  /** The dealer hand this box was settled against (after a bought game, the new one). */
+  readonly against: 'dealer' | 'dealer_after_purchase';
+  readonly dealerQualifies: boolean;
+  readonly result: 'win' | 'lose' | 'tie' | 'fold' | 'dealer_not_qualified';
+  readonly insurance: 'taken' | 'declined' | null;
+  readonly buyGame: 'bought' | 'declined' | null;
+  readonly payoutLimit: { readonly applied: boolean; readonly won: number; readonly factor: number } | null;
+}
+
+export interface DrawStudOutcome extends Outcome {
+  readonly game: 'caribbean-stud' | 'russian-poker';
+  readonly dealer: {
+    readonly cards: readonly StandardCard[];
+    readonly hand: HandSummary;
+    readonly qualifies: boolean;
+    /** After a bought game: the cards discarded and drawn, and the new hand. */
+    readonly purchase: {
+      readonly discarded: readonly StandardCard[];
+      readonly drawn: readonly StandardCard[];
+      readonly hand: HandSummary;
+      readonly qualifies: boolean;
+    } | null;
+  };
+  readonly qualifier: { readonly description: string; readonly dealerQualifies: boolean };
+  readonly boxes: readonly DrawBoxOutcome[];
+  /** Boxes whose main hand beat a qualifying dealer. */
+  readonly winners: readonly number[];
+  readonly units: string;
+}
+
+/** What differs between the two games, read from their rulesets. */
+interface Variant {
+  readonly game: 'caribbean-stud' | 'russian-poker';
+  readonly name: string;
+  readonly maxBoxes: number;
+  readonly playAction: 'raise' | 'bet';
+  readonly playAntes: number;
+  readonly exchange: { readonly min: number; readonly max: number };
+  readonly buySixth: boolean;
+  readonly drawFee: number;
+  readonly qualifier: DealerQualifier;
+  readonly darkOffered: boolean;
+  readonly insuranceFrom: PokerCategory | null;
+  readonly insurancePays: number;
+  readonly buyDealerGame: { readonly fee: number; readonly freeRedrawOnSameRank: boolean } | null;
+  readonly payoutLimit: number | null;
+  settle(box: DrawBox, hand: HandSummary, dealer: HandSummary, dealerQualifies: boolean): Settlement;
+  bonus(box: DrawBox): number | null;
+  combinations(box: DrawBox, hand: HandSummary): DrawBoxOutcome['combinations'];
+}
+
+interface Settlement {
+  readonly result: DrawBoxOutcome['result'];
+  readonly ante: number;
+  readonly play: number;
+}
+
+type Located =
+  | {
+      kind: 'card';
+      to: Recipient;
+      face: 'up' | 'down';
+      purpose: string;
+      put: (state: DrawStudState, card: StandardCard) => DrawStudState;
+    }
+  | { kind: 'decision'; boxIndex: number; phase: 'draw' | 'play' | 'insurance' | 'buy_game'; options: Action[] }
+  | { kind: 'complete' };
+
+/** The highest card of a hand, the ace high: what the dealer gives back for a bought game. */
+function highestCard(cards: readonly StandardCard[]): StandardCard {
+  return [...cards].sort((a, b) => rankValue(b) - rankValue(a))[0]!;
+}
+
+/** The dealer's hand after a bought game: the highest card replaced, then the replacement replaced. */
+function dealerAfterPurchase(dealer: readonly StandardCard[], drawn: readonly StandardCard[]): {
+  cards: StandardCard[];
+  discarded: StandardCard[];
+} {
+  let cards = [...dealer];
+  const discarded: StandardCard[] = [];
+  for (const card of drawn) {
+    const out = discarded.length === 0 ? highestCard(cards) : cards[cards.length - 1]!;
+    discarded.push(out);
+    cards = [...cards.filter((c) => c !== out), card];
+  }
+  return { cards, discarded };
+}
+
+function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawStudOutcome> {
+  const drawOptions = (): Action[] => {
+    const options: Action[] = [];
+    if (variant.exchange.max > 0) options.push('exchange');
+    if (variant.buySixth) options.push('buy');
+    return [...options, variant.playAction, 'fold'];
+  };
+
+  function initialStep(state: DrawStudState): Located | undefined {
+    // Five rounds, one card at a time, box 1 first and the dealer last (practice);
+    // the dealer's fifth card face up (003 § 24(3); 004).
+    const n = state.boxes.length;
+    const i = state.initialDealt;
+    if (i >= 5 * (n + 1)) return undefined;
+    const round = Math.floor(i / (n + 1));
+    const within = i % (n + 1);
+    const bump = { initialDealt: i + 1 };
+    if (within === n) {
+      return {
+        kind: 'card',
+        to: 'dealer',
+        face: round === 4 ? 'up' : 'down',
+        purpose: `dealer card ${round + 1}${round === 4 ? ' (face up)' : ''}`,
+        put: (s, card) => ({ ...s, ...bump, dealer: [...s.dealer, card] }),
+      };
+    }
+    const box = state.boxes[within]!;
+    return {
+      kind: 'card',
+      to: boxSeat(box.box),
+      face: 'down',
+      purpose: `box ${box.box} card ${round + 1}${box.dark ? ' (dark)' : ''}`,
+      put: (s, card) =>
+        withBox({ ...s, ...bump }, within, (b) => ({ ...b, cards: [...b.cards, card], firstFive: [...b.firstFive, card] })),
+    };
+  }
+
+  const dealerQualifies = (cards: readonly StandardCard[]) => qualifies(summarise(cards), variant.qualifier);
+
+  function dealerCardsNeeded(state: DrawStudState): number {
+    if (!state.boxes.some((b) => b.buyGame === 'bought')) return 0;
+    const first = state.dealerDrawn[0];
+    if (first === undefined) return 1;
+    // 004: a card of the same rank as the one given back, making no combination, is replaced once more, free.
+    const gaveBack = highestCard(state.dealer);
+    const after = dealerAfterPurchase(state.dealer, [first]).cards;
+    const again =
+      variant.buyDealerGame?.freeRedrawOnSameRank === true &&
+      first[0] === gaveBack[0] &&
+      evaluate(after).category === 'high_card';
+    return again ? 2 : 1;
+  }
+
+  function locate(state: DrawStudState): Located {
+    const initial = initialStep(state);
+    if (initial) return initial;
+    for (let index = 0; index < state.boxes.length; index++) {
+      const box = state.boxes[index]!;
+      if (box.draw === null) return { kind: 'decision', boxIndex: index, phase: 'draw', options: drawOptions() };
+      const draw = box.draw;
+      if (draw.kind === 'exchange' && draw.received < draw.positions.length) {
+        const position = draw.positions[draw.received]!;
+        return {
+          kind: 'card',
+          to: boxSeat(box.box),
+          face: 'down',
+          purpose: `box ${box.box} replacement for card ${position + 1}`,
+          put: (s, card) =>
+            withBox(s, index, (b) => ({
+              ...b,
+              cards: b.cards.map((c, p) => (p === position ? card : c)),
+              draw: { ...draw, received: draw.received + 1 },
+            })),
+        };
+      }
+      if (draw.kind === 'buy' && draw.received < 1) {
+        return {
+          kind: 'card',
+          to: boxSeat(box.box),
+          face: 'down',
+          purpose: `box ${box.box} sixth card (bought)`,
+          put: (s, card) => withBox(s, index, (b) => ({ ...b, cards: [...b.cards, card], draw: { kind: 'buy', received: 1 } })),
+        };
+      }
+      if (box.play === null) {
+        return { kind: 'decision', boxIndex: index, phase: 'play', options: [variant.playAction, 'fold'] };
+      }
+      if (
+        variant.insuranceFrom !== null &&
+        box.play === 'play' &&
+        box.insurance === null &&
+        categoryAtLeast(evaluate(box.cards).category, variant.insuranceFrom)
+      ) {
+        return { kind: 'decision', boxIndex: index, phase: 'insurance', options: ['insurance', 'no_insurance'] };
+      }
+    }
+    if (variant.buyDealerGame && !dealerQualifies(state.dealer)) {
+      // 004: the dealer without a game; each box playing on may buy it one.
+      const buying = state.boxes.findIndex((b) => b.play === 'play' && b.buyGame === null);
+      if (buying >= 0) {
+        return { kind: 'decision', boxIndex: buying, phase: 'buy_game', options: ['buy_dealer_game', 'check'] };
+      }
+      const needed = dealerCardsNeeded(state);
+      if (state.dealerDrawn.length < needed) {
+        const again = state.dealerDrawn.length === 1;
+        return {
+          kind: 'card',
+          to: 'dealer',
+          face: 'up',
+          purpose: again
+            ? 'dealer replaces the same-rank card once more, free (bought game)'
+            : `dealer replaces its highest card ${highestCard(state.dealer)} (bought game)`,
+          put: (s, card) => ({ ...s, dealerDrawn: [...s.dealerDrawn, card] }),
+        };
+      }
+    }
+    return { kind: 'complete' };
+  }
+
+  function next(state: DrawStudState): NextStep {
+    const at = locate(state);
+    if (at.kind === 'card') return { kind: 'card', to: at.to, face: at.face, purpose: at.purpose };
+    if (at.kind === 'complete') return { kind: 'complete' };
+    const box = state.boxes[at.boxIndex]!;
+    const purposes = {
+      draw: `box ${box.box}: exchange ${rangeText(variant.exchange)} card${variant.exchange.max > 1 ? 's' : ''}${variant.buySixth ? ' or buy a sixth' : ''} (${variant.drawFee} x Ante), or ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
+      play: `box ${box.box}: ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
+      insurance: `box ${box.box}: insure against the dealer having no game?`,
+      buy_game: `box ${box.box}: buy the dealer a game (${variant.buyDealerGame?.fee ?? 1} x Ante)?`,
+    };
+    return { kind: 'decision', seat: boxSeat(box.box), options: at.options, purpose: purposes[at.phase] };
+  }
+
+  function deal(state: DrawStudState, card: StandardCard): DrawStudState {
+    const at = locate(state);
+    if (at.kind !== 'card') throw unexpectedCard(card, next(state));
+    return at.put(state, card);
+  }
+
+  function exchangePositions(box: DrawBox, decision: Decision): number[] {
+    const positions = decision.cards ?? [];
+    const { min, max } = variant.exchange;
+    const say = `${decision.seat} exchange`;
+    if (positions.length < min || positions.length > max) {
+      throw new EngineError(
+        'illegal_decision',
+        `${say}: name ${rangeText(variant.exchange)} card position${max > 1 ? 's' : ''} (0-${box.cards.length - 1}), like ${decision.seat.replace(':', '')}:exchange:${min === 1 ? '2' : '0,3'}; got ${positions.length}`,
+      );
+    }
+    for (const position of positions) {
+      if (!Number.isInteger(position) || position < 0 || position >= box.cards.length) {
+        throw new EngineError('illegal_decision', `${say}: card position ${position} does not exist (0-${box.cards.length - 1})`);
+      }
+    }
+    if (new Set(positions).size !== positions.length) {
+      throw new EngineError('illegal_decision', `${say}: a card position is named twice (${positions.join(',')})`);
+    }
+    return [...positions].sort((a, b) => a - b);
+  }
+
+  function decide(state: DrawStudState, decision: Decision): DrawStudState {
+    const at = locate(state);
+    if (at.kind !== 'decision') throw noDecisionAwaited(decision, next(state));
+    const box = state.boxes[at.boxIndex]!;
+    expectLegal(decision, boxSeat(box.box), at.options, `${at.phase.replace('_', ' ')} decision`);
+    return withBox(state, at.boxIndex, (b): DrawBox => {
+      switch (at.phase) {
+        case 'draw':
+          if (decision.action === 'exchange') {
+            const positions = exchangePositions(b, decision);
+            return {
+              ...b,
+              draw: { kind: 'exchange', positions, received: 0 },
+              discarded: positions.map((p) => b.cards[p]!),
+            };
+          }
+          if (decision.action === 'buy') return { ...b, draw: { kind: 'buy', received: 0 } };
+          return { ...b, draw: { kind: 'none' }, play: decision.action === 'fold' ? 'fold' : 'play' };
+        case 'play':
+          return { ...b, play: decision.action === 'fold' ? 'fold' : 'play' };
+        case 'insurance':
+          return { ...b, insurance: decision.action === 'insurance' ? 'taken' : 'declined' };
+        case 'buy_game':
+          return { ...b, buyGame: decision.action === 'buy_dealer_game' ? 'bought' : 'declined' };
+      }
+    });
+  }
+
+  function outcome(state: DrawStudState): DrawStudOutcome {
+    if (locate(state).kind !== 'complete') throw notComplete(next(state));
+    const dealerHand = summarise(state.dealer);
+    const originalQualifies = qualifies(dealerHand, variant.qualifier);
+    const purchased = state.dealerDrawn.length > 0 ? dealerAfterPurchase(state.dealer, state.dealerDrawn) : null;
+    const purchase = purchased
+      ? (() => {
+          const hand = summarise(purchased.cards);
+          return {
+            discarded: purchased.discarded,
+            drawn: state.dealerDrawn,
+            hand,
+            qualifies: qualifies(hand, variant.qualifier),
+          };
+        })()
+      : null;
+    const bets: Record<string, number> = {};
+    const boxes = state.boxes.map((box): DrawBoxOutcome => {
+      const name = (bet: string) => `box:${box.box}.${bet}`;
+      const hand = summarise(box.cards);
+      const draw = box.draw ?? { kind: 'none' };
+      // 003 § 24(4); 004 (Exchange and purchase): the draw costs a fee of one Ante, not returned.
+      if (draw.kind !== 'none') bets[name('draw')] = -variant.drawFee;
+      const bought = box.buyGame === 'bought' && purchase !== null;
+      const against = bought ? purchase.hand : dealerHand;
+      const qualifiesAgainst = bought ? purchase.qualifies : originalQualifies;
+      const play = box.play ?? 'fold';
+      let result: DrawBoxOutcome['result'] = 'fold';
+      if (play === 'fold') {
+        bets[name('ante')] = -1; // 003 § 24(5) item 1; 004: folding loses the Ante
+      } else {
+        const settled = variant.settle(box, hand, against, qualifiesAgainst);
+        result = settled.result;
+        bets[name('ante')] = settled.ante;
+        bets[name(variant.playAction)] = settled.play;
+      }
+      if (box.buyGame === 'bought') bets[name('buy_game')] = -(variant.buyDealerGame?.fee ?? 1);
+      if (box.insurance === 'taken' && variant.game === 'russian-poker') {
+        // Insurance against the dealer having no game, on the hand as turned (004).
+        bets[name('insurance')] = originalQualifies ? -1 : variant.insurancePays;
+      }
+      const bonus = variant.bonus(box);
+      if (bonus !== null) bets[name('bonus')] = bonus;
+      const ante = state.stakes[name('ante')];
+      let payoutLimit: DrawBoxOutcome['payoutLimit'] = null;
+      if (variant.payoutLimit !== null && ante !== undefined) {
+        const insuranceStake = state.stakes[name('insurance')];
+        payoutLimit = capPayout(
+          bets,
+          [name(variant.playAction), name('insurance')],
+          {
+            [name(variant.playAction)]: ante,
+            ...(insuranceStake === undefined ? {} : { [name('insurance')]: insuranceStake }),
+          },
+          variant.payoutLimit,
+        );
+      }
+      return {
+        box: box.box,
+        dark: box.dark,
+        cards: box.cards,
+        firstFive: box.firstFive,
+        discarded: box.discarded,
+        draw: draw.kind,
+        play,
+        hand,
+        combinations: variant.combinations(box, hand),
+        against: bought ? 'dealer_after_purchase' : 'dealer',
+        dealerQualifies: qualifiesAgainst,
+        result,
+        insurance: box.insurance,
+        buyGame: box.buyGame,
+        payoutLimit,
+      };
+    });
+    return {
+      game: variant.game,
+      bets,
+      dealer: { cards: state.dealer, hand: dealerHand, qualifies: originalQualifies, purchase },
+      qualifier: { description: variant.qualifier.description, dealerQualifies: originalQualifies },
+      boxes,
+      winners: boxes.filter((b) => b.result === 'win').map((b) => b.box),
+      units: UNITS_NOTE,
+    };
+  }
+
+  return {
+    game: variant.game,
+    start(setup: RoundSetup) {
+      const boxes = seatBoxes(setup, { min: 1, max: variant.maxBoxes, fallback: [1], rulesetName: variant.name });
+      const dark = darkBoxes(setup, boxes, variant.darkOffered, variant.name);
+      return {
+        boxes: boxes.map(
+          (box): DrawBox => ({
+            box,
+            dark: dark.has(box),
+            cards: [],
+            firstFive: [],
+            discarded: [],
+            // 004: a dark box neither exchanges nor buys, and its Bet is in before the deal.
+            draw: dark.has(box) ? { kind: 'none' } : null,
+            play: dark.has(box) ? 'play' : null,
+            insurance: null,
+            buyGame: null,
+          }),
+        ),
+        dealer: [],
+        initialDealt: 0,
+        dealerDrawn: [],
+        stakes: setup.stakes ?? {},
+      };
+    },
+    next,
+    deal,
+    decide,
+    outcome,
+    view(state) {
+      return {
+        game: variant.game,
+        // Only the dealer's fifth card is face up until the showdown.
+        dealer: { up: state.dealer[4] ?? null, cards: state.dealer.length, drawn: state.dealerDrawn },
+        boxes: state.boxes.map((b) => ({
+          box: b.box,
+          dark: b.dark,
+          cards: b.cards.length,
+          draw: b.draw?.kind ?? null,
+          play: b.play,
+          insurance: b.insurance,
+          buyGame: b.buyGame,
+        })),
+        next: describeStep(next(state)),
+      };
+    },
+  };
+}
+
+function withBox(state: DrawStudState, index: number, change: (box: DrawBox) => DrawBox): DrawStudState {
+  return { ...state, boxes: state.boxes.map((box, i) => (i === index ? change(box) : box)) };
+}
+
+function rangeText({ min, max }: { min: number; max: number }): string {
+  return min === max ? `${min}` : `${min}-${max}`;
+}
+
+// ---------------------------------------------------------- Caribbean stud
+
+export function createCaribbeanStudEngine(ruleset: CaribbeanStudRuleset): GameEngine<DrawStudState, DrawStudOutcome> {
+  return createDrawStudEngine({
+    game: 'caribbean-stud',
+    name: ruleset.name,
+    maxBoxes: ruleset.maxBoxes,
+    playAction: 'raise',
+    playAntes: ruleset.raise.antes,
+    exchange: ruleset.draw.replace,
+    buySixth: ruleset.draw.buySixth,
+    drawFee: ruleset.draw.fee,
+    qualifier: ruleset.dealerQualifier,
+    darkOffered: false,
+    insuranceFrom: null,
+    insurancePays: 0,
+    buyDealerGame: null,
+    payoutLimit: null,
+    settle(_box, hand, dealer, dealerQualifies) {
+      // 003 § 24(8): the dealer without ace-king: the Ante 1:1, the Raise not paid (returned).
+      if (!dealerQualifies) return { result: 'dealer_not_qualified', ante: ruleset.ante.pays, play: 0 };
+      const versus = compareValues(hand.value, dealer.value);
+      // 003 § 24(7), (9): the Ante 1:1 and the Raise by the payout scheme.
+      if (versus > 0) {
+        return { result: 'win', ante: ruleset.ante.pays, play: ruleset.raise.antes * ruleset.raisePays.table[hand.category] };
+      }
+      if (versus === 0) return { result: 'tie', ante: ruleset.tie.result, play: ruleset.tie.result * ruleset.raise.antes };
+      // 003 § 24(10): the dealer takes Ante and Raise.
+      return { result: 'lose', ante: -1, play: -ruleset.raise.antes };
+    },
+    bonus(box) {
+      // 003 § 26(1): the Bonus bet on the first five cards.
+      if (box.play === 'fold' && !ruleset.bonus.paidOnFold) return -1;
+      return ruleset.bonus.table[evaluate(box.firstFive).category];
+    },
+    combinations(_box, hand) {
+      return [{ combination: hand.category, cards: hand.best }];
+    },
+  });
+}
+
+// ----------------------------------------------------------- Russian poker
+
+/** The cards of a five-card hand that make its category (the pair, the trips, all five of a straight...). */
+export function combinationCards(best: readonly StandardCard[], category: PokerCategory): StandardCard[] {
+  const counts = new Map<string, number>();
+  for (const card of best) counts.set(card[0]!, (counts.get(card[0]!) ?? 0) + 1);
+  const ofCount = (n: number) => best.filter((card) => counts.get(card[0]!) === n);
+  switch (category) {
+    case 'one_pair':
+    case 'two_pair':
+      return ofCount(2);
+    case 'three_of_a_kind':
+      return ofCount(3);
+    case 'four_of_a_kind':
+      return ofCount(4);
+    case 'high_card': {
+      const ace = best.find((card) => card[0] === 'A');
+      const king = best.find((card) => card[0] === 'K');
+      return ace && king ? [ace, king] : [];
+    }
+    default:
+      return [...best];
+  }
+}
+
+/** What a set of cards is, when it is exactly one combination and nothing more; else null. */
+export function exactCombination(cards: readonly StandardCard[]): Combination | null {
+  const ranks = cards.map((card) => card[0]!);
+  const distinct = new Set(ranks);
+  if (cards.length === 2) {
+    if (distinct.size === 1) return 'one_pair';
+    return distinct.has('A') && distinct.has('K') ? 'ace_king' : null;
+  }
+  if (cards.length === 3) return distinct.size === 1 ? 'three_of_a_kind' : null;
+  if (cards.length === 4) {
+    if (distinct.size === 1) return 'four_of_a_kind';
+    if (distinct.size === 2 && [...distinct].every((r) => ranks.filter((x) => x === r).length === 2)) return 'two_pair';
+    return null;
+  }
+  if (cards.length === 5) {
+    const category = evaluate(cards).category;
+    return ['straight', 'flush', 'full_house', 'straight_flush', 'royal_flush'].includes(category) ? category : null;
+  }
+  return null;
+}
+
+export function createRussianPokerEngine(ruleset: RussianPokerRuleset): GameEngine<DrawStudState, DrawStudOutcome> {
+  const pays = (combination: Combination) => ruleset.betPays.table[combination];
+
+  /** The main combination: the best five's category, ace-king for an ace-king high card. */
+  function mainOf(hand: HandSummary): { combination: Combination; cards: StandardCard[] } {
+    const cards = combinationCards(hand.best, hand.category);
+    const combination: Combination = hand.category === 'high_card' && cards.length === 2 ? 'ace_king' : hand.category;
+    return { combination, cards };
+  }
+
+  /**
+   * 004: a second combination, paid too, must hold at least one card outside
+   * the main one; on five cards it can only be ace-king. The best-paying one
+   * is taken (the hand plays its best).
+   */
+  function secondOf(
+    box: DrawBox,
+    main: { cards: readonly StandardCard[] },
+  ): { combination: Combination; cards: StandardCard[] } | null {
+    if (!ruleset.secondCombination.offered) return null;
+    const cards = box.cards;
+    let best: { combination: Combination; cards: StandardCard[] } | null = null;
+    for (let mask = 1; mask < 1 << cards.length; mask++) {
+      const subset = cards.filter((_, i) => (mask >> i) & 1);
+      if (subset.length < 2 || subset.length > 5) continue;
+      if (subset.every((card) => main.cards.includes(card))) continue;
+      const combination = exactCombination(subset);
+      if (combination === null) continue;
+      if (cards.length === 5 && !(ruleset.secondCombination.onFiveCards as string[]).includes(combination)) continue;
+      if (best === null || pays(combination) > pays(best.combination)) best = { combination, cards: subset };
+    }
+    return best;
+  }
+
+  return createDrawStudEngine({
+    game: 'russian-poker',
+    name: ruleset.name,
+    maxBoxes: ruleset.maxBoxes,
+    playAction: 'bet',
+    playAntes: ruleset.bet.antes,
+    exchange: ruleset.draw.exchange,
+    buySixth: ruleset.draw.buySixth,
+    drawFee: ruleset.draw.fee,
+    qualifier: ruleset.dealerQualifier,
+    darkOffered: ruleset.darkBoxes.offered,
+    insuranceFrom: ruleset.insurance?.from ?? null,
+    insurancePays: ruleset.insurance?.pays ?? 0,
+    buyDealerGame: ruleset.buyDealerGame,
+    payoutLimit: ruleset.payoutLimit.amount,
+    settle(box, hand, dealer, dealerQualifies) {
+      // 004: the Ante is paid 1:1 only when the dealer has no game; the Bet is then returned.
+      if (!dealerQualifies) return { result: 'dealer_not_qualified', ante: ruleset.ante.noGame, play: 0 };
+      const versus = compareValues(hand.value, dealer.value);
+      if (versus > 0) {
+        // 004: the Bet by the pay table, for the main combination and a second one.
+        const main = mainOf(hand);
+        const second = secondOf(box, main);
+        const multiple = pays(main.combination) + (second ? pays(second.combination) : 0);
+        return { result: 'win', ante: ruleset.ante.playerWins, play: ruleset.bet.antes * multiple };
+      }
+      // 004: equal hands are a stand off.
+      if (versus === 0) return { result: 'tie', ante: ruleset.tie.result, play: ruleset.tie.result * ruleset.bet.antes };
+      return { result: 'lose', ante: -1, play: -ruleset.bet.antes };
+    },
+    bonus() {
+      return null;
+    },
+    combinations(box, hand) {
+      const main = mainOf(hand);
+      const second = secondOf(box, main);
+      const list = main.cards.length > 0 ? [main] : [];
+      return second ? [...list, second] : list;
+    },
+  });
+}
