@@ -11,6 +11,11 @@ const root = pino(
 
 export type { Logger };
 
+/** Quiets the logs while a live terminal view owns the screen (TABLESIDE_LOG_LEVEL still wins). */
+export function setDefaultLogLevel(level: pino.Level): void {
+  if (process.env.TABLESIDE_LOG_LEVEL === undefined) root.level = level;
+}
+
 export function logger(namespace: string): Logger {
   return root.child({ ns: namespace });
 }

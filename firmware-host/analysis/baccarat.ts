@@ -236,7 +236,10 @@ function dragonPayout(
 }
 
 /** Outcome counts and every bet's exact return under a Punto Banco ruleset. */
-export function analyzeBaccarat(deals: BaccaratDeals, ruleset: PuntoBancoRuleset): BaccaratAnalysis {
+export function analyzeBaccarat(
+  deals: BaccaratDeals,
+  ruleset: PuntoBancoRuleset,
+): BaccaratAnalysis {
   const cells = cellsOf(deals);
   const payouts = ruleset.payouts;
   const onTie = Fraction.ofDecimal(payouts.mainBetsOnTie);
@@ -288,12 +291,16 @@ export function analyzeBaccarat(deals: BaccaratDeals, ruleset: PuntoBancoRuleset
         payouts.source,
       ),
       dragon_player: bet(
-        returnOf((c) => dragonPayout(ruleset, c.player, c.banker, c.playerNatural, c.bankerNatural)),
+        returnOf((c) =>
+          dragonPayout(ruleset, c.player, c.banker, c.playerNatural, c.bankerNatural),
+        ),
         ruleset.dragonBonus.offered,
         `${ruleset.dragonBonus.source}; margins: ${ruleset.dragonBonus.marginsSource}`,
       ),
       dragon_banker: bet(
-        returnOf((c) => dragonPayout(ruleset, c.banker, c.player, c.bankerNatural, c.playerNatural)),
+        returnOf((c) =>
+          dragonPayout(ruleset, c.banker, c.player, c.bankerNatural, c.playerNatural),
+        ),
         ruleset.dragonBonus.offered,
         `${ruleset.dragonBonus.source}; margins: ${ruleset.dragonBonus.marginsSource}`,
       ),

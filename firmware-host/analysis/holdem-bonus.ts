@@ -49,7 +49,8 @@ export function holdemBonusHand(
   const low = Math.min(player[0] >> 2, player[1] >> 2);
   const suited = (player[0] & 3) === (player[1] & 3);
   if (high === low) {
-    if (high === ACE) return dealer[0] >> 2 === ACE && dealer[1] >> 2 === ACE ? 'aa_with_dealer_aa' : 'aa';
+    if (high === ACE)
+      return dealer[0] >> 2 === ACE && dealer[1] >> 2 === ACE ? 'aa_with_dealer_aa' : 'aa';
     if (high >= JACK) return 'kk_qq_jj';
     return 'pair_2_to_10';
   }
@@ -94,5 +95,10 @@ export function analyzeHoldemBonus(): HoldemBonusAnalysis {
     })),
     BigInt(total),
   );
-  return { total: BigInt(total), hands: counts, expectedReturn, houseEdge: expectedReturn.negate() };
+  return {
+    total: BigInt(total),
+    hands: counts,
+    expectedReturn,
+    houseEdge: expectedReturn.negate(),
+  };
 }

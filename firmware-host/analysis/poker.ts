@@ -8,12 +8,13 @@
  * lookup per hand (the flush path, about 3 % of 7-card hands, builds the
  * suit's rank mask from the cards).
  */
+
+import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
 import {
   nonFlush7Table,
   STRENGTH_COUNT,
   strengthTables,
 } from '../engine/poker/evaluator-tables.ts';
-import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 
@@ -38,7 +39,7 @@ function suitIncrement(card: number): number {
   return 1 << ((card & 3) << 2);
 }
 
-function flushMask(suitCounts: number, cards: readonly number[], length: number): number {
+function flushMask(suitCounts: number, cards: Int32Array, length: number): number {
   const suit = (31 - Math.clz32((suitCounts + FLUSH_PROBE) & FLUSH_BITS)) >> 2;
   let mask = 0;
   for (let i = 0; i < length; i++) {
@@ -165,7 +166,6 @@ function countSix(counts: Uint32Array, total: number, onProgress?: ProgressListe
             const keyE = key[e]!;
             const ke = kd + keyE;
             const se = sd + suitIncrement(e);
-            // Best five of six without the first two cards' drops, shared by every f.
             for (let f = e + 1; f < 52; f++) {
               const suits = se + suitIncrement(f);
               if (((suits + FLUSH_PROBE) & FLUSH_BITS) !== 0) {

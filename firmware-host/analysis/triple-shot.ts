@@ -9,15 +9,20 @@
  *   who gets which card when, but every card is drawn blind from the same
  *   shuffled deck, so a position's six cards are a uniformly random six-card
  *   hand whatever the strategy: this distribution holds for every player.
- * - Not computed here: the Blackjack bet (its return depends on the hit,
- *   stand, double and split decisions, and on the six-card rule) and the
- *   Bonus (it needs the Blackjack result). The Poker bet's return needs the
- *   head-to-head of two disjoint six-card hands (player against dealer);
- *   that is strategy-free too, but it is not enumerated here yet.
+ * - The Poker bet (000 § 9.c, § 10, § 11): the player's best five of six
+ *   against the dealer's, paid by the posted table when the player wins, a
+ *   tie as the ruleset says. Strategy-free for the same reason; the exact
+ *   head-to-head is in six-card-showdown.ts. No dealer qualifier: 000 names
+ *   none.
+ * - Not computed: the Blackjack bet (its return depends on the hit, stand,
+ *   double and split decisions, and on the six-card rule) and the Bonus (it
+ *   needs the Blackjack result).
  */
 import type { TripleShotRuleset } from '../engine/rulesets/schema.ts';
+import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
 import { expectation, Fraction } from './exact.ts';
 import { type PokerCategoryCounts, type ProgressListener, pokerCategoryCounts } from './poker.ts';
+import { type ShowdownCounts, sixCardShowdown } from './six-card-showdown.ts';
 
 export interface WarAnalysis {
   readonly total: bigint;
@@ -29,10 +34,23 @@ export interface WarAnalysis {
   readonly source: string;
 }
 
+export interface PokerBetAnalysis {
+  readonly total: bigint;
+  /** Per category of the player's hand: deals won, tied and lost against the dealer. */
+  readonly byCategory: Readonly<
+    Record<PokerCategory, { readonly win: bigint; readonly tie: bigint; readonly lose: bigint }>
+  >;
+  readonly expectedReturn: Fraction;
+  readonly houseEdge: Fraction;
+  readonly source: string;
+}
+
 export interface TripleShotAnalysis {
   readonly ruleset: string;
   readonly war: WarAnalysis;
   readonly poker: PokerCategoryCounts;
+  /** Absent when the caller skipped the head-to-head enumeration. */
+  readonly pokerBet?: PokerBetAnalysis;
   readonly notComputed: readonly { readonly bet: string; readonly reason: string }[];
 }
 
@@ -73,29 +91,66 @@ export function analyzeWar(ruleset: TripleShotRuleset): WarAnalysis {
   };
 }
 
+/** The Poker bet's exact return from the head-to-head counts. */
+export function pokerBetReturn(ruleset: TripleShotRuleset, showdown: ShowdownCounts): PokerBetAnalysis {
+  const outcomes: { count: bigint; payout: Fraction }[] = [];
+  const byCategory = {} as Record<PokerCategory, { win: bigint; tie: bigint; lose: bigint }>;
+  POKER_CATEGORIES.forEach((category, index) => {
+    const win = showdown.wins[index]!;
+    const tie = showdown.ties[index]!;
+    const lose = showdown.losses[index]!;
+    byCategory[category] = { win, tie, lose };
+    outcomes.push(
+      { count: win, payout: Fraction.ofDecimal(ruleset.poker.table[category]) },
+      { count: tie, payout: Fraction.ofDecimal(ruleset.poker.tie) },
+      { count: lose, payout: Fraction.of(-1) },
+    );
+  });
+  const expectedReturn = expectation(outcomes, showdown.total);
+  return {
+    total: showdown.total,
+    byCategory,
+    expectedReturn,
+    houseEdge: expectedReturn.negate(),
+    source: ruleset.poker.source,
+  };
+}
+
+export interface TripleShotOptions {
+  /** Enumerate the Poker bet's head-to-head (about 20 s on one core). Default true. */
+  readonly pokerBet?: boolean;
+  readonly onProgress?: (stage: 'six-card hands' | 'poker showdown', done: number, total: number) => void;
+}
+
 export function analyzeTripleShot(
   ruleset: TripleShotRuleset,
-  onProgress?: ProgressListener,
+  options: TripleShotOptions = {},
 ): TripleShotAnalysis {
-  return {
-    ruleset: ruleset.name,
-    war: analyzeWar(ruleset),
-    poker: pokerCategoryCounts(6, onProgress),
-    notComputed: [
-      {
-        bet: 'blackjack',
-        reason:
-          'depends on the player\'s hit, stand, double and split-aces decisions (000 § 9.b); no strategy is assumed',
-      },
-      {
-        bet: 'bonus',
-        reason: 'needs the Blackjack result, which depends on player strategy (000 § 9.d, § 11)',
-      },
-      {
-        bet: 'poker',
-        reason:
-          'strategy-free (the six cards are a uniformly random hand whatever the blackjack play), but it needs the head-to-head of two disjoint six-card hands, which this version does not enumerate; the category distribution above is exact',
-      },
-    ],
-  };
+  const progress = options.onProgress;
+  const poker = pokerCategoryCounts(6, (done, total) => progress?.('six-card hands', done, total));
+  const pokerBet =
+    options.pokerBet === false
+      ? undefined
+      : pokerBetReturn(
+          ruleset,
+          sixCardShowdown(undefined, (done, total) => progress?.('poker showdown', done, total)),
+        );
+  const notComputed = [
+    {
+      bet: 'blackjack',
+      reason:
+        "depends on the player's hit, stand, double and split-aces decisions (000 § 9.b); no strategy is assumed",
+    },
+    {
+      bet: 'bonus',
+      reason: 'needs the Blackjack result, which depends on player strategy (000 § 9.d, § 11)',
+    },
+  ];
+  if (!pokerBet) {
+    notComputed.push({
+      bet: 'poker',
+      reason: 'skipped on request (strategy-free; run without --no-poker-bet to enumerate it)',
+    });
+  }
+  return { ruleset: ruleset.name, war: analyzeWar(ruleset), poker, pokerBet, notComputed };
 }

@@ -25,13 +25,11 @@ export function register(program: Command): void {
     .description('count every 5, 6 or 7-card hand from one deck by category (best five)')
     .requiredOption('--cards <n>', 'hand size: 5, 6 or 7')
     .option('--json', 'print JSON')
-    .action((options: JsonOption & { cards: string }) =>
-      run('poker', () => analyzePoker(options)),
-    );
+    .action((options: JsonOption & { cards: string }) => run('poker', () => analyzePoker(options)));
 
   analyze
     .command('baccarat')
-    .description('every coup of an N-deck shoe: outcome counts, each bet\'s return and house edge')
+    .description("every coup of an N-deck shoe: outcome counts, each bet's return and house edge")
     .requiredOption('--decks <n>', 'decks in the shoe, 1-16')
     .option('--ruleset <name>', 'a punto-banco ruleset (payouts)', 'bulgaria-punto-banco')
     .option('--json', 'print JSON')
@@ -59,8 +57,9 @@ export function register(program: Command): void {
     .command('triple-shot')
     .description('Triple Shot (000): War edge, six-card poker distribution; what needs a strategy')
     .option('--ruleset <name>', 'a triple-shot ruleset', 'peru-triple-shot')
+    .option('--no-poker-bet', "skip the Poker bet's head-to-head enumeration (about 20 s)")
     .option('--json', 'print JSON')
-    .action((options: JsonOption & { ruleset: string }) =>
+    .action((options: JsonOption & { ruleset: string; pokerBet: boolean }) =>
       run('triple-shot', () => analyzeTripleShotCommand(options)),
     );
 }
@@ -130,6 +129,32 @@ async function progressBar(
   );
   bar.start(total, 0);
   return { update: (done) => bar.update(done), stop: () => bar.stop() };
+}
+
+/** A bar per stage (a label in front), on a terminal only. */
+async function stagedProgressBar(): Promise<{
+  update: (stage: string, done: number, total: number) => void;
+  stop: () => void;
+}> {
+  if (process.stderr.isTTY !== true) return { update: () => {}, stop: () => {} };
+  const { SingleBar, Presets } = await import('cli-progress');
+  const bar = new SingleBar(
+    { stream: process.stderr, format: '{stage} {bar} {percentage}% | eta {eta}s', fps: 5 },
+    Presets.shades_classic,
+  );
+  let current = '';
+  return {
+    update: (stage, done, total) => {
+      if (stage !== current) {
+        if (current !== '') bar.stop();
+        current = stage;
+        bar.start(total, done, { stage });
+      } else bar.update(done);
+    },
+    stop: () => {
+      if (current !== '') bar.stop();
+    },
+  };
 }
 
 // ------------------------------------------------------------------- poker
@@ -359,27 +384,33 @@ async function analyzeHoldemBonusCommand(options: JsonOption): Promise<void> {
 
 // ------------------------------------------------------------- triple shot
 
-async function analyzeTripleShotCommand(options: JsonOption & { ruleset: string }): Promise<void> {
-  const [{ analyzeTripleShot }, { getRuleset }, { choose, groupDigits, ratio }] =
-    await Promise.all([
+async function analyzeTripleShotCommand(
+  options: JsonOption & { ruleset: string; pokerBet: boolean },
+): Promise<void> {
+  const [{ analyzeTripleShot }, { getRuleset }, { choose, groupDigits, ratio }] = await Promise.all(
+    [
       import('../analysis/triple-shot.ts'),
       import('../engine/rulesets/index.ts'),
       import('../analysis/exact.ts'),
-    ]);
+    ],
+  );
   const ruleset = getRuleset(options.ruleset);
   if (ruleset.game !== 'triple-shot') {
     throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not triple-shot`);
   }
-  const bar = await progressBar(Number(choose(52, 6)));
+  const bar = await stagedProgressBar();
   const start = performance.now();
   let analysis: ReturnType<typeof analyzeTripleShot>;
   try {
-    analysis = analyzeTripleShot(ruleset, (done) => bar.update(done));
+    analysis = analyzeTripleShot(ruleset, {
+      pokerBet: options.pokerBet,
+      onProgress: bar.update,
+    });
   } finally {
     bar.stop();
   }
   const runTime = seconds(start);
-  const { war, poker } = analysis;
+  const { war, poker, pokerBet } = analysis;
   const categories = Object.entries(poker.categories);
   if (options.json) {
     print({
@@ -408,6 +439,20 @@ async function analyzeTripleShotCommand(options: JsonOption & { ruleset: string 
           ]),
         ),
       },
+      poker_bet: pokerBet && {
+        total: pokerBet.total.toString(),
+        by_category: Object.fromEntries(
+          Object.entries(pokerBet.byCategory).map(([name, { win, tie, lose }]) => [
+            name,
+            { win: win.toString(), tie: tie.toString(), lose: lose.toString() },
+          ]),
+        ),
+        expected_return: pokerBet.expectedReturn.toNumber(),
+        house_edge: pokerBet.houseEdge.toNumber(),
+        house_edge_exact: pokerBet.houseEdge.toString(),
+        source: pokerBet.source,
+        assumes: 'no dealer qualifier (000 names none); ties as the ruleset says',
+      },
       not_computed: analysis.notComputed,
       run_time_s: runTime,
     });
@@ -432,6 +477,25 @@ async function analyzeTripleShotCommand(options: JsonOption & { ruleset: string 
       ]),
     ),
   );
+  if (pokerBet) {
+    process.stdout.write(
+      `\nPoker bet against the dealer's six cards (${pokerBet.source}; no dealer qualifier, 000 names none):\n`,
+    );
+    process.stdout.write(
+      table(
+        ['player hand', 'wins', 'ties', 'loses'],
+        Object.entries(pokerBet.byCategory).map(([name, { win, tie, lose }]) => [
+          name,
+          groupDigits(win),
+          groupDigits(tie),
+          groupDigits(lose),
+        ]),
+      ),
+    );
+    process.stdout.write(
+      `  ${groupDigits(pokerBet.total)} ordered deals; expected return ${percent(pokerBet.expectedReturn.toNumber())}, house edge ${percent(pokerBet.houseEdge.toNumber())}\n`,
+    );
+  }
   process.stdout.write('\nNot computed:\n');
   for (const { bet, reason } of analysis.notComputed) process.stdout.write(`  ${bet}: ${reason}\n`);
   process.stdout.write(`\nrun time ${runTime.toFixed(2)} s\n`);

@@ -1,11 +1,63 @@
 import type { Command } from 'commander';
+import { isConfigError } from '../config/errors.ts';
+import { EXIT_BAD_CONFIG } from './config.ts';
+
+interface RunOptions {
+  config?: string;
+  view?: boolean;
+}
 
 export function register(program: Command): void {
   program
     .command('run')
-    .description('run the table daemon (not available in this build yet: prints this help)')
-    .option('--config <file>', 'configuration file')
-    .action(() => {
-      program.outputHelp();
+    .description(
+      'run the table: devices in, validated events out to MQTT (no config: a simulator bench on the embedded broker)',
+    )
+    .option(
+      '--config <file>',
+      'configuration file (YAML or JSON); default $TABLESIDE_CONFIG or none',
+    )
+    .option('--no-view', 'log lines instead of the live terminal view')
+    .action(async (options: RunOptions) => {
+      const { configFileFrom, loadConfig, configWarnings } = await import('../config/loader.ts');
+      let loaded: Awaited<ReturnType<typeof loadConfig>>;
+      try {
+        loaded = await loadConfig({ file: configFileFrom(options.config) });
+      } catch (error) {
+        if (!isConfigError(error)) throw error;
+        process.stderr.write(`${error.message}\n`);
+        process.exitCode = EXIT_BAD_CONFIG;
+        return;
+      }
+      for (const warning of configWarnings(loaded.config)) {
+        process.stderr.write(`warning: ${warning}\n`);
+      }
+      const { TableDaemon } = await import('../daemon/table-daemon.ts');
+      const { TerminalView } = await import('../daemon/view.ts');
+      const daemon = new TableDaemon({ config: loaded.config });
+      try {
+        await daemon.start();
+      } catch (error) {
+        process.stderr.write(`tableside run: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const live = options.view !== false && process.stdout.isTTY === true;
+      if (live) (await import('../log.ts')).setDefaultLogLevel('warn');
+      const view = new TerminalView({ daemon, out: process.stdout, live });
+      view.start();
+      let stopping = false;
+      const shutdown = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        view.stop();
+        process.stderr.write(
+          `tableside: ${signal}: stopping (offline published, journal closed)\n`,
+        );
+        await daemon.stop();
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void shutdown('SIGINT'));
+      process.on('SIGTERM', () => void shutdown('SIGTERM'));
     });
 }

@@ -150,6 +150,9 @@ export function resolveConfig(
     if (tls.key) tls.key = resolvePath(base('mqtt.tls.key'), tls.key);
   }
   if (config.console?.pins) config.console.pins = resolvePath(fileBase, config.console.pins);
+  for (const device of Object.values(config.devices)) {
+    if (device.registry) device.registry = resolvePath(fileBase, device.registry);
+  }
   return { config, overrides };
 }
 

@@ -78,17 +78,28 @@ const transportUrl = z.string().superRefine((url, ctx) => {
   }
 });
 
-export const deviceSchema = z.strictObject({
-  kind: z.enum(['shoe', 'shuffler', 'reader']),
-  transport: transportUrl,
-  /** Expected model string from the device's HELLO; absent accepts any model. */
-  model: z.string().min(1).max(64).optional(),
-  /**
-   * SHA-256 hashes of the firmware images this device may run (from HELLO).
-   * Empty accepts any firmware: fine on a bench, not on a live table.
-   */
-  firmware: z.array(sha256).default([]),
-});
+export const deviceSchema = z
+  .strictObject({
+    kind: z.enum(['shoe', 'shuffler', 'reader']),
+    transport: transportUrl,
+    /** Expected model string from the device's HELLO; absent accepts any model. */
+    model: z.string().min(1).max(64).optional(),
+    /**
+     * SHA-256 hashes of the firmware images this device may run (from HELLO).
+     * Empty accepts any firmware: fine on a bench, not on a live table.
+     */
+    firmware: z.array(sha256).default([]),
+    /** Readers: the deck registry file mapping RFID tags to cards (`tableside deck enroll`). */
+    registry: z.string().min(1, 'expected a file path').optional(),
+  })
+  .refine((device) => device.firmware.length === 0 || device.model !== undefined, {
+    message: 'a firmware allow-list needs the model it applies to (set model)',
+    path: ['model'],
+  })
+  .refine((device) => device.registry === undefined || device.kind === 'reader', {
+    message: 'only a reader has a deck registry',
+    path: ['registry'],
+  });
 
 const filePath = z.string().min(1, 'expected a file path');
 
@@ -140,6 +151,16 @@ export const consoleSchema = z.strictObject({
   pins: filePath.optional(),
 });
 
+export const sessionSchema = z.strictObject({
+  /**
+   * Punto Banco tables with no "new coup" button: a card arriving between
+   * coups starts the next coup. Off by default: with it, a card dealt against
+   * the tableau after a coup is complete cannot be told from the next coup's
+   * first card. The simulated dealer starts its rounds explicitly.
+   */
+  autoRound: z.boolean().default(false),
+});
+
 export const simulationSchema = z.strictObject({
   /** Milliseconds between two cards dealt by a simulated shoe. */
   cardIntervalMs: z.number().int().min(0).max(60_000).default(1500),
@@ -183,6 +204,7 @@ export function configSchema(options: ConfigSchemaOptions = {}) {
     mqtt: mqttSchema.prefault({}),
     journal: journalSchema.prefault({}),
     console: consoleSchema.optional(),
+    session: sessionSchema.prefault({}),
     simulation: simulationSchema.prefault({}),
   });
 }

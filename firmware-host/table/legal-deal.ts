@@ -106,6 +106,21 @@ function randomBoxes(max: number, random: () => number): number[] {
   return boxes;
 }
 
+/** Adds boxes until the engine accepts the setup (seven-card stud needs two players). */
+function seatable(engine: GameEngine<unknown>, boxes: number[]): number[] {
+  const seated = [...boxes];
+  for (let box = 1; box <= 7; box += 1) {
+    try {
+      engine.start({ boxes: seated });
+      return seated;
+    } catch {
+      if (!seated.includes(box)) seated.push(box);
+      seated.sort((a, b) => a - b);
+    }
+  }
+  return seated;
+}
+
 /** Where fixed burns fall, as the ruleset names them: before the round, or before flop/turn/river. */
 function fixedBurnsBefore(ruleset: Ruleset, step: NextStep, cards: Record<string, number>): number {
   // An engine that plans its own burns (Hold'em) gets none added.
@@ -250,7 +265,7 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
       const boxes =
         ruleset.game === 'punto-banco'
           ? undefined
-          : (options.boxes ?? randomBoxes(maxBoxesOf(ruleset), random));
+          : (options.boxes ?? seatable(engine, randomBoxes(maxBoxesOf(ruleset), random)));
       emit(
         { t: 'round', ...(boxes ? { boxes: [...boxes] } : {}) },
         { kind: 'round', shoe: shoeNumber, round },

@@ -14,6 +14,8 @@ const backColour = z.string().regex(/^[a-z][a-z0-9-]{0,15}$/, 'expected a lower-
 const common = {
   ts: z.number().int().nonnegative().optional(),
   src: z.string().max(64).optional(),
+  /** The device's frame seq of this record, so a restarted daemon recognises a retransmission. */
+  dseq: z.number().int().min(0).max(65535).optional(),
 };
 
 export const shuffleRecord = z.object({

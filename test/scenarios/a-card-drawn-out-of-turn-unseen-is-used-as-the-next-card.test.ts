@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import type { StandardCard } from '../../device-protocol/cards.ts';
 import { getRuleset } from '../../firmware-host/engine/rulesets/index.ts';
 import type { GameEngine, NextStep } from '../../firmware-host/engine/types.ts';
-import { TableSession, sessionConfig } from '../../firmware-host/table/table-session.ts';
+import { sessionConfig, TableSession } from '../../firmware-host/table/table-session.ts';
 import { action, alarms, card, ofType, round, shuffle } from '../unit/table/helpers.ts';
 
 /** A two-step game: a card to box 1 and one to the dealer, box 1 bets or folds, one board card. */
@@ -34,9 +34,14 @@ it('a card drawn while box 1 is deciding is an alarm and becomes the next card o
   const session = new TableSession(
     sessionConfig(ruleset, {}, mini as unknown as GameEngine<unknown>),
   );
-  const events = [shuffle(1), round([1]), card('2S'), card('3S'), card('QH'), action('bet', 1)].flatMap(
-    (record) => session.apply(record),
-  );
+  const events = [
+    shuffle(1),
+    round([1]),
+    card('2S'),
+    card('3S'),
+    card('QH'),
+    action('bet', 1),
+  ].flatMap((record) => session.apply(record));
   expect(alarms(events)).toEqual([
     expect.objectContaining({ kind: 'unexpected_card', index: 2, card: 'QH', rule: '000 § 14.b' }),
   ]);

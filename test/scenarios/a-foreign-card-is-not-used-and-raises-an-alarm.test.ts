@@ -1,8 +1,7 @@
 // 000 § 5; 001 "Cartas nuevas": the deck in play is complete and nothing else. A card that is
 // not in this shoe's set, or one copy more than it holds, is foreign: not used, alarmed.
 import { expect, it } from 'vitest';
-import { alarms, card, cards, ofType, play, round } from '../unit/table/helpers.ts';
-import { shuffle } from '../unit/table/helpers.ts';
+import { alarms, card, cards, ofType, play, round, shuffle } from '../unit/table/helpers.ts';
 
 it('a second ace of spades from a one-deck Triple Shot deck is foreign and the deal goes on', () => {
   const { events } = play('peru-triple-shot', [
@@ -15,7 +14,13 @@ it('a second ace of spades from a one-deck Triple Shot deck is foreign and the d
   expect(alarms(events)).toEqual([
     expect.objectContaining({ kind: 'foreign_card', index: 1, card: 'AS' }),
   ]);
-  expect(ofType(events, 'card').map((c) => c.to)).toEqual(['box:1', 'discard', 'dealer', 'box:1', 'dealer']);
+  expect(ofType(events, 'card').map((c) => c.to)).toEqual([
+    'box:1',
+    'discard',
+    'dealer',
+    'box:1',
+    'dealer',
+  ]);
 });
 
 it('a joker in a shoe that uses no joker marker is foreign', () => {

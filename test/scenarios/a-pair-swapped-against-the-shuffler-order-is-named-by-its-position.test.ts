@@ -15,7 +15,13 @@ it('a pair swapped against the shuffler order is named by its position, once', (
     ...cards('4D'), // to the player
   ]);
   expect(alarms(events)).toEqual([
-    expect.objectContaining({ kind: 'sequence_mismatch', index: 7, position: 7, expected: '4D', seen: '5D' }),
+    expect.objectContaining({
+      kind: 'sequence_mismatch',
+      index: 7,
+      position: 7,
+      expected: '4D',
+      seen: '5D',
+    }),
   ]);
   const published = JSON.stringify([...events, session.snapshot()]);
   expect(published).not.toContain('QC');

@@ -11,7 +11,12 @@ it('a second face-up card in the same round voids all hands and requires a reshu
 
   expect(alarms(events, 'face_up_card').map((a) => a.index)).toEqual([1, 4]);
   expect(ofType(events, 'hand_voided')).toEqual([
-    { type: 'hand_voided', reason: 'more than one card found face up in the shoe', boxes: 'all', rule: '000 § 14.a' },
+    {
+      type: 'hand_voided',
+      reason: 'more than one card found face up in the shoe',
+      boxes: 'all',
+      rule: '000 § 14.a',
+    },
   ]);
   expect(ofType(events, 'reshuffle_required')).toHaveLength(1);
   expect(ofType(events, 'result')).toEqual([]);
@@ -26,7 +31,9 @@ it('one face-up card in each of two rounds is not a second one in the same round
   const second = tripleShotRound('blue');
   second.splice(3, 0, card('6H', 'blue', 'up'));
   // Same cards twice on purpose: the shuffle detector's repeat test is off.
-  const { events } = play('peru-triple-shot', [...first, ...second], { anomaly: { enabled: false } });
+  const { events } = play('peru-triple-shot', [...first, ...second], {
+    anomaly: { enabled: false },
+  });
   expect(alarms(events).map((a) => a.kind)).toEqual(['face_up_card', 'face_up_card']);
   expect(ofType(events, 'result')).toHaveLength(2);
 });

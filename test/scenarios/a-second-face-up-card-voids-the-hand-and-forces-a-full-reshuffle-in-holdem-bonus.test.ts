@@ -15,7 +15,10 @@ it("one face-up card is discarded, a second voids the hand in Hold'em Bonus (001
   twice.splice(3, 0, card('5S', 'red', 'up'));
   twice.splice(9, 0, card('6S', 'red', 'up'));
   const second = play('spain-holdem-bonus', twice).events;
-  expect(ofType(second, 'hand_voided')[0]).toMatchObject({ boxes: 'all', rule: '001 (Errores e infracciones b)' });
+  expect(ofType(second, 'hand_voided')[0]).toMatchObject({
+    boxes: 'all',
+    rule: '001 (Errores e infracciones b)',
+  });
   expect(ofType(second, 'reshuffle_required')).toHaveLength(1);
   expect(ofType(second, 'result')).toEqual([]);
 });

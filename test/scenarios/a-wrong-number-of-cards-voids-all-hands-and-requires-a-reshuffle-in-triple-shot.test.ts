@@ -11,7 +11,12 @@ it('a box reported holding the wrong number of cards voids all hands and require
   const { events } = play('peru-triple-shot', [...records, misdeal]);
   expect(alarms(events).map((a) => a.kind)).toEqual(['wrong_card_count']);
   expect(ofType(events, 'hand_voided')).toEqual([
-    { type: 'hand_voided', reason: 'box 1 has the wrong number of cards', boxes: 'all', rule: '000 § 14.c' },
+    {
+      type: 'hand_voided',
+      reason: 'box 1 has the wrong number of cards',
+      boxes: 'all',
+      rule: '000 § 14.c',
+    },
   ]);
   expect(ofType(events, 'reshuffle_required')).toHaveLength(1);
 });

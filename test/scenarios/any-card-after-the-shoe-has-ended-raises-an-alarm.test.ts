@@ -1,7 +1,16 @@
 // 003 § 23, § 24 item 5: after the shoe ends the cards are reshuffled; a card dealt from it
 // anyway is an alarm and goes to the discard, never to a hand.
 import { expect, it } from 'vitest';
-import { alarms, BURN_TWO, card, cards, ofType, play, round, shuffle } from '../unit/table/helpers.ts';
+import {
+  alarms,
+  BURN_TWO,
+  card,
+  cards,
+  ofType,
+  play,
+  round,
+  shuffle,
+} from '../unit/table/helpers.ts';
 
 it('any card after the shoe has ended raises an alarm and is not dealt to a hand', () => {
   const { events } = play('tdc-baccarat-no-commission', [
@@ -17,5 +26,9 @@ it('any card after the shoe has ended raises an alarm and is not dealt to a hand
     ['card_after_shoe_end', 7],
     ['card_after_shoe_end', 8],
   ]);
-  expect(ofType(events, 'card').slice(-2).map((c) => c.to)).toEqual(['discard', 'discard']);
+  expect(
+    ofType(events, 'card')
+      .slice(-2)
+      .map((c) => c.to),
+  ).toEqual(['discard', 'discard']);
 });

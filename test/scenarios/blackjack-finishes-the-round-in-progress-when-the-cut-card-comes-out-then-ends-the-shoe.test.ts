@@ -1,7 +1,16 @@
 // 003 § 23: play stops when the dealt cards reach the cut card; (practice) the round in
 // progress is finished first, and no new round starts.
 import { expect, it } from 'vitest';
-import { action, alarms, card, cards, ofType, play, round, shuffle } from '../unit/table/helpers.ts';
+import {
+  action,
+  alarms,
+  card,
+  cards,
+  ofType,
+  play,
+  round,
+  shuffle,
+} from '../unit/table/helpers.ts';
 
 it('blackjack finishes the round in progress when the cut card comes out, then ends the shoe (003 § 23)', () => {
   const { events, session } = play('bulgaria-blackjack', [
@@ -16,7 +25,9 @@ it('blackjack finishes the round in progress when the cut card comes out, then e
     round([1]),
     card('5C'),
   ]);
-  const types = events.filter((e) => e.type !== 'card').map((e) => (e.type === 'alarm' ? e.kind : e.type));
+  const types = events
+    .filter((e) => e.type !== 'card')
+    .map((e) => (e.type === 'alarm' ? e.kind : e.type));
   expect(types).toEqual([
     'shoe_start',
     'round_start',
@@ -26,7 +37,9 @@ it('blackjack finishes the round in progress when the cut card comes out, then e
     'round_after_shoe_end',
     'card_after_shoe_end',
   ]);
-  expect(ofType(events, 'shoe_end')[0]).toMatchObject({ rule: expect.stringContaining('003 § 23') });
+  expect(ofType(events, 'shoe_end')[0]).toMatchObject({
+    rule: expect.stringContaining('003 § 23'),
+  });
   expect(session.expecting().kind).toBe('shuffle');
 });
 

@@ -9,10 +9,18 @@ it("Hold'em Bonus burns one card before the flop, the turn and the river (001 De
   expect(alarms(events)).toEqual([]);
   const routed = ofType(events, 'card').map((c) => `${c.card}>${c.to}`);
   expect(routed).toEqual([
-    'AS>box:1', 'KD>dealer', '7C>box:1', '7D>dealer',
-    '2H>burn', 'QS>board', 'JS>board', 'TS>board',
-    '3H>burn', '9D>board',
-    '4H>burn', '2C>board',
+    'AS>box:1',
+    'KD>dealer',
+    '7C>box:1',
+    '7D>dealer',
+    '2H>burn',
+    'QS>board',
+    'JS>board',
+    'TS>board',
+    '3H>burn',
+    '9D>board',
+    '4H>burn',
+    '2C>board',
   ]);
   expect(ofType(events, 'result')).toHaveLength(1);
 });

@@ -11,7 +11,9 @@ describe('Punto Banco burns as many cards as the turned first card shows at a ne
     ['KH', 10],
     ['TH', 10],
   ])('a turned %s burns %i more', (turned, burned) => {
-    const burns = ['5D', '6D', '5C', '6C', '5S', '6S', '3D', '3C', '3S', '4D'].slice(0, burned).map((c) => card(c as CardCode));
+    const burns = ['5D', '6D', '5C', '6C', '5S', '6S', '3D', '3C', '3S', '4D']
+      .slice(0, burned)
+      .map((c) => card(c as CardCode));
     const { events, session } = play('bulgaria-punto-banco', [
       shuffle(8),
       card(turned as CardCode),
@@ -28,7 +30,12 @@ describe('Punto Banco burns as many cards as the turned first card shows at a ne
   });
 
   it('a round begun before the burn is complete raises missing_burn', () => {
-    const { events } = play('bulgaria-punto-banco', [shuffle(8), card('5H'), ...cards('5D 5D'), round()]);
+    const { events } = play('bulgaria-punto-banco', [
+      shuffle(8),
+      card('5H'),
+      ...cards('5D 5D'),
+      round(),
+    ]);
     expect(alarms(events)).toEqual([
       expect.objectContaining({ kind: 'missing_burn', index: 3, owed: 3 }),
     ]);

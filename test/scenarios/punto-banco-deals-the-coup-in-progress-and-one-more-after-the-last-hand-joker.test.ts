@@ -1,7 +1,16 @@
 // 003 § 24 item 5: when the first joker comes out the croupier announces "last hand";
 // (practice) the coup in progress is completed, one more coup is dealt, then the shoe ends.
 import { expect, it } from 'vitest';
-import { alarms, BURN_TWO, card, cards, ofType, play, round, shuffle } from '../unit/table/helpers.ts';
+import {
+  alarms,
+  BURN_TWO,
+  card,
+  cards,
+  ofType,
+  play,
+  round,
+  shuffle,
+} from '../unit/table/helpers.ts';
 
 const COUP = cards('9H 2C TD 7S'); // Player 9: a natural, no more cards
 
@@ -18,7 +27,9 @@ it('Punto Banco deals the coup in progress and one more after the last-hand joke
     round(),
     card('4H'),
   ]);
-  const flow = events.filter((e) => e.type !== 'card').map((e) => (e.type === 'alarm' ? e.kind : e.type));
+  const flow = events
+    .filter((e) => e.type !== 'card')
+    .map((e) => (e.type === 'alarm' ? e.kind : e.type));
   expect(flow).toEqual([
     'shoe_start',
     'round_start',

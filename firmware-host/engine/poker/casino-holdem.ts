@@ -58,7 +58,11 @@ export interface CasinoHoldemBoxOutcome {
   readonly result: 'win' | 'lose' | 'tie' | 'fold' | 'dealer_not_qualified';
   /** The Bonus hand: the box's two cards and the flop. */
   readonly bonus: { readonly hand: HandSummary | null; readonly result: number };
-  readonly payoutLimit: { readonly applied: boolean; readonly won: number; readonly factor: number } | null;
+  readonly payoutLimit: {
+    readonly applied: boolean;
+    readonly won: number;
+    readonly factor: number;
+  } | null;
 }
 
 export interface CasinoHoldemOutcome extends Outcome {
@@ -90,7 +94,9 @@ export function createCasinoHoldemEngine(
   ruleset: CasinoHoldemRuleset,
 ): GameEngine<CasinoHoldemState, CasinoHoldemOutcome> {
   const burnsBefore = (street: Street): number =>
-    ruleset.burn.kind === 'fixed' ? (ruleset.burn.points.find((p) => p.before === street)?.count ?? 0) : 0;
+    ruleset.burn.kind === 'fixed'
+      ? (ruleset.burn.points.find((p) => p.before === street)?.count ?? 0)
+      : 0;
   const burnFace = ruleset.burn.kind === 'fixed' ? ruleset.burn.face : 'down';
 
   function initialStep(state: CasinoHoldemState): Located | undefined {
@@ -236,9 +242,23 @@ export function createCasinoHoldemEngine(
       const ante = state.stakes[name('ante')];
       const payoutLimit =
         ruleset.payoutLimit.amount !== null && ante !== undefined
-          ? capPayout(bets, [name('ante'), name('call')], { [name('ante')]: ante, [name('call')]: ante }, ruleset.payoutLimit.amount)
+          ? capPayout(
+              bets,
+              [name('ante'), name('call')],
+              { [name('ante')]: ante, [name('call')]: ante },
+              ruleset.payoutLimit.amount,
+            )
           : null;
-      return { box: box.box, dark: box.dark, cards: box.cards, call, hand, result, bonus: { hand: bonusHand, result: bonus }, payoutLimit };
+      return {
+        box: box.box,
+        dark: box.dark,
+        cards: box.cards,
+        call,
+        hand,
+        result,
+        bonus: { hand: bonusHand, result: bonus },
+        payoutLimit,
+      };
     });
     return {
       game: 'casino-holdem',
@@ -255,10 +275,20 @@ export function createCasinoHoldemEngine(
   return {
     game: 'casino-holdem',
     start(setup) {
-      const boxes = seatBoxes(setup, { min: 1, max: ruleset.maxBoxes, fallback: [1], rulesetName: ruleset.name });
+      const boxes = seatBoxes(setup, {
+        min: 1,
+        max: ruleset.maxBoxes,
+        fallback: [1],
+        rulesetName: ruleset.name,
+      });
       const dark = darkBoxes(setup, boxes, ruleset.darkBoxes.offered, ruleset.name);
       return {
-        boxes: boxes.map((box) => ({ box, dark: dark.has(box), cards: [], call: dark.has(box) ? 'bet' : null })),
+        boxes: boxes.map((box) => ({
+          box,
+          dark: dark.has(box),
+          cards: [],
+          call: dark.has(box) ? 'bet' : null,
+        })),
         dealer: [],
         board: [],
         burns: [],
@@ -275,7 +305,12 @@ export function createCasinoHoldemEngine(
         game: 'casino-holdem',
         board: state.board,
         dealer: { cards: state.dealer.length },
-        boxes: state.boxes.map((b) => ({ box: b.box, dark: b.dark, cards: b.cards.length, call: b.call })),
+        boxes: state.boxes.map((b) => ({
+          box: b.box,
+          dark: b.dark,
+          cards: b.cards.length,
+          call: b.call,
+        })),
         next: describeStep(next(state)),
       };
     },

@@ -15,7 +15,13 @@ export const UNITS_NOTE =
 /** Boxes in play from a setup: default `fallback`; unique whole numbers 1..max, ascending. */
 export function seatBoxes(
   setup: RoundSetup,
-  limits: { min: number; max: number; fallback: readonly number[]; rulesetName: string; word?: string },
+  limits: {
+    min: number;
+    max: number;
+    fallback: readonly number[];
+    rulesetName: string;
+    word?: string;
+  },
 ): number[] {
   const word = limits.word ?? 'box';
   const words = word === 'box' ? 'boxes' : `${word}s`;
@@ -28,7 +34,10 @@ export function seatBoxes(
   }
   for (const box of boxes) {
     if (!Number.isInteger(box) || box < 1 || box > limits.max) {
-      throw new EngineError('bad_setup', `${word} ${box} does not exist: ${limits.rulesetName} has ${words} 1-${limits.max}`);
+      throw new EngineError(
+        'bad_setup',
+        `${word} ${box} does not exist: ${limits.rulesetName} has ${words} 1-${limits.max}`,
+      );
     }
   }
   if (new Set(boxes).size !== boxes.length) {
@@ -38,14 +47,25 @@ export function seatBoxes(
 }
 
 /** Dark boxes from a setup, checked against the boxes in play and the ruleset's offer. */
-export function darkBoxes(setup: RoundSetup, boxes: readonly number[], offered: boolean, rulesetName: string): Set<number> {
+export function darkBoxes(
+  setup: RoundSetup,
+  boxes: readonly number[],
+  offered: boolean,
+  rulesetName: string,
+): Set<number> {
   const dark = setup.dark ?? [];
   if (dark.length > 0 && !offered) {
-    throw new EngineError('bad_setup', `${rulesetName} has no dark boxes (asked for ${dark.join(',')})`);
+    throw new EngineError(
+      'bad_setup',
+      `${rulesetName} has no dark boxes (asked for ${dark.join(',')})`,
+    );
   }
   for (const box of dark) {
     if (!boxes.includes(box)) {
-      throw new EngineError('bad_setup', `dark box ${box} is not in play (boxes ${boxes.join(',')})`);
+      throw new EngineError(
+        'bad_setup',
+        `dark box ${box} is not in play (boxes ${boxes.join(',')})`,
+      );
     }
   }
   return new Set(dark);
@@ -56,7 +76,12 @@ export function boxSeat(box: number): Seat {
 }
 
 /** Throws the EngineError naming who decides and what is legal, unless the decision is. */
-export function expectLegal(decision: Decision, seat: Seat, options: readonly Action[], phase: string): void {
+export function expectLegal(
+  decision: Decision,
+  seat: Seat,
+  options: readonly Action[],
+  phase: string,
+): void {
   if (decision.seat !== seat) {
     throw new EngineError(
       'illegal_decision',
@@ -73,14 +98,18 @@ export function expectLegal(decision: Decision, seat: Seat, options: readonly Ac
 
 export function describeStep(step: NextStep): string {
   if (step.kind === 'complete') return 'complete';
-  if (step.kind === 'card') return `next card: ${step.to}${step.purpose ? ` (${step.purpose})` : ''}`;
+  if (step.kind === 'card')
+    return `next card: ${step.to}${step.purpose ? ` (${step.purpose})` : ''}`;
   return `${step.seat} decides: ${step.options.join(', ')}${step.purpose ? ` (${step.purpose})` : ''}`;
 }
 
 /** The EngineError for a card that arrives while a decision is awaited or the round is over. */
 export function unexpectedCard(card: StandardCard, step: NextStep): EngineError {
   if (step.kind === 'complete') {
-    return new EngineError('unexpected_card', `${card}: the round is complete, no card is due to anyone`);
+    return new EngineError(
+      'unexpected_card',
+      `${card}: the round is complete, no card is due to anyone`,
+    );
   }
   if (step.kind === 'decision') {
     return new EngineError(
@@ -98,7 +127,10 @@ export function noDecisionAwaited(decision: Decision, step: NextStep): EngineErr
       : step.kind === 'card'
         ? `the next card is for ${step.to}${step.purpose ? ` (${step.purpose})` : ''}`
         : `${step.seat} is deciding`;
-  return new EngineError('illegal_decision', `${decision.seat} ${decision.action}: no decision of that seat is awaited, ${now}`);
+  return new EngineError(
+    'illegal_decision',
+    `${decision.seat} ${decision.action}: no decision of that seat is awaited, ${now}`,
+  );
 }
 
 export function notComplete(step: NextStep): EngineError {

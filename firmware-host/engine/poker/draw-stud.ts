@@ -17,9 +17,20 @@
  */
 import type { StandardCard } from '../../../device-protocol/cards.ts';
 import { EngineError } from '../errors.ts';
-import type { CaribbeanStudRuleset, DealerQualifier, RussianPokerRuleset } from '../rulesets/poker.ts';
-import type { Action, Decision, GameEngine, NextStep, Outcome, Recipient, RoundSetup } from '../types.ts';
-import { evaluate, type PokerCategory } from './evaluator.ts';
+import type {
+  CaribbeanStudRuleset,
+  DealerQualifier,
+  RussianPokerRuleset,
+} from '../rulesets/poker.ts';
+import type {
+  Action,
+  Decision,
+  GameEngine,
+  NextStep,
+  Outcome,
+  Recipient,
+  RoundSetup,
+} from '../types.ts';
 import {
   boxSeat,
   capPayout,
@@ -38,6 +49,7 @@ import {
   UNITS_NOTE,
   unexpectedCard,
 } from './common.ts';
+import { evaluate, type PokerCategory } from './evaluator.ts';
 
 export type DrawChoice =
   | { readonly kind: 'none' }
@@ -82,14 +94,21 @@ export interface DrawBoxOutcome {
   readonly play: 'play' | 'fold';
   readonly hand: HandSummary;
   /** The paying combinations of the box: its main one, and a second where the rules allow. */
-  readonly combinations: readonly { readonly combination: Combination; readonly cards: readonly StandardCard[] }[];
+  readonly combinations: readonly {
+    readonly combination: Combination;
+    readonly cards: readonly StandardCard[];
+  }[];
   /** The dealer hand this box was settled against (after a bought game, the new one). */
   readonly against: 'dealer' | 'dealer_after_purchase';
   readonly dealerQualifies: boolean;
   readonly result: 'win' | 'lose' | 'tie' | 'fold' | 'dealer_not_qualified';
   readonly insurance: 'taken' | 'declined' | null;
   readonly buyGame: 'bought' | 'declined' | null;
-  readonly payoutLimit: { readonly applied: boolean; readonly won: number; readonly factor: number } | null;
+  readonly payoutLimit: {
+    readonly applied: boolean;
+    readonly won: number;
+    readonly factor: number;
+  } | null;
 }
 
 export interface DrawStudOutcome extends Outcome {
@@ -129,7 +148,12 @@ interface Variant {
   readonly insurancePays: number;
   readonly buyDealerGame: { readonly fee: number; readonly freeRedrawOnSameRank: boolean } | null;
   readonly payoutLimit: number | null;
-  settle(box: DrawBox, hand: HandSummary, dealer: HandSummary, dealerQualifies: boolean): Settlement;
+  settle(
+    box: DrawBox,
+    hand: HandSummary,
+    dealer: HandSummary,
+    dealerQualifies: boolean,
+  ): Settlement;
   bonus(box: DrawBox): number | null;
   combinations(box: DrawBox, hand: HandSummary): DrawBoxOutcome['combinations'];
 }
@@ -148,7 +172,12 @@ type Located =
       purpose: string;
       put: (state: DrawStudState, card: StandardCard) => DrawStudState;
     }
-  | { kind: 'decision'; boxIndex: number; phase: 'draw' | 'play' | 'insurance' | 'buy_game'; options: Action[] }
+  | {
+      kind: 'decision';
+      boxIndex: number;
+      phase: 'draw' | 'play' | 'insurance' | 'buy_game';
+      options: Action[];
+    }
   | { kind: 'complete' };
 
 /** The highest card of a hand, the ace high: what the dealer gives back for a bought game. */
@@ -157,7 +186,10 @@ function highestCard(cards: readonly StandardCard[]): StandardCard {
 }
 
 /** The dealer's hand after a bought game: the highest card replaced, then the replacement replaced. */
-function dealerAfterPurchase(dealer: readonly StandardCard[], drawn: readonly StandardCard[]): {
+function dealerAfterPurchase(
+  dealer: readonly StandardCard[],
+  drawn: readonly StandardCard[],
+): {
   cards: StandardCard[];
   discarded: StandardCard[];
 } {
@@ -204,11 +236,16 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
       face: 'down',
       purpose: `box ${box.box} card ${round + 1}${box.dark ? ' (dark)' : ''}`,
       put: (s, card) =>
-        withBox({ ...s, ...bump }, within, (b) => ({ ...b, cards: [...b.cards, card], firstFive: [...b.firstFive, card] })),
+        withBox({ ...s, ...bump }, within, (b) => ({
+          ...b,
+          cards: [...b.cards, card],
+          firstFive: [...b.firstFive, card],
+        })),
     };
   }
 
-  const dealerQualifies = (cards: readonly StandardCard[]) => qualifies(summarise(cards), variant.qualifier);
+  const dealerQualifies = (cards: readonly StandardCard[]) =>
+    qualifies(summarise(cards), variant.qualifier);
 
   function dealerCardsNeeded(state: DrawStudState): number {
     if (!state.boxes.some((b) => b.buyGame === 'bought')) return 0;
@@ -229,7 +266,8 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
     if (initial) return initial;
     for (let index = 0; index < state.boxes.length; index++) {
       const box = state.boxes[index]!;
-      if (box.draw === null) return { kind: 'decision', boxIndex: index, phase: 'draw', options: drawOptions() };
+      if (box.draw === null)
+        return { kind: 'decision', boxIndex: index, phase: 'draw', options: drawOptions() };
       const draw = box.draw;
       if (draw.kind === 'exchange' && draw.received < draw.positions.length) {
         const position = draw.positions[draw.received]!;
@@ -252,11 +290,21 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
           to: boxSeat(box.box),
           face: 'down',
           purpose: `box ${box.box} sixth card (bought)`,
-          put: (s, card) => withBox(s, index, (b) => ({ ...b, cards: [...b.cards, card], draw: { kind: 'buy', received: 1 } })),
+          put: (s, card) =>
+            withBox(s, index, (b) => ({
+              ...b,
+              cards: [...b.cards, card],
+              draw: { kind: 'buy', received: 1 },
+            })),
         };
       }
       if (box.play === null) {
-        return { kind: 'decision', boxIndex: index, phase: 'play', options: [variant.playAction, 'fold'] };
+        return {
+          kind: 'decision',
+          boxIndex: index,
+          phase: 'play',
+          options: [variant.playAction, 'fold'],
+        };
       }
       if (
         variant.insuranceFrom !== null &&
@@ -264,14 +312,24 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
         box.insurance === null &&
         categoryAtLeast(evaluate(box.cards).category, variant.insuranceFrom)
       ) {
-        return { kind: 'decision', boxIndex: index, phase: 'insurance', options: ['insurance', 'no_insurance'] };
+        return {
+          kind: 'decision',
+          boxIndex: index,
+          phase: 'insurance',
+          options: ['insurance', 'no_insurance'],
+        };
       }
     }
     if (variant.buyDealerGame && !dealerQualifies(state.dealer)) {
       // 004: the dealer without a game; each box playing on may buy it one.
       const buying = state.boxes.findIndex((b) => b.play === 'play' && b.buyGame === null);
       if (buying >= 0) {
-        return { kind: 'decision', boxIndex: buying, phase: 'buy_game', options: ['buy_dealer_game', 'check'] };
+        return {
+          kind: 'decision',
+          boxIndex: buying,
+          phase: 'buy_game',
+          options: ['buy_dealer_game', 'check'],
+        };
       }
       const needed = dealerCardsNeeded(state);
       if (state.dealerDrawn.length < needed) {
@@ -301,7 +359,12 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
       insurance: `box ${box.box}: insure against the dealer having no game?`,
       buy_game: `box ${box.box}: buy the dealer a game (${variant.buyDealerGame?.fee ?? 1} x Ante)?`,
     };
-    return { kind: 'decision', seat: boxSeat(box.box), options: at.options, purpose: purposes[at.phase] };
+    return {
+      kind: 'decision',
+      seat: boxSeat(box.box),
+      options: at.options,
+      purpose: purposes[at.phase],
+    };
   }
 
   function deal(state: DrawStudState, card: StandardCard): DrawStudState {
@@ -322,11 +385,17 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
     }
     for (const position of positions) {
       if (!Number.isInteger(position) || position < 0 || position >= box.cards.length) {
-        throw new EngineError('illegal_decision', `${say}: card position ${position} does not exist (0-${box.cards.length - 1})`);
+        throw new EngineError(
+          'illegal_decision',
+          `${say}: card position ${position} does not exist (0-${box.cards.length - 1})`,
+        );
       }
     }
     if (new Set(positions).size !== positions.length) {
-      throw new EngineError('illegal_decision', `${say}: a card position is named twice (${positions.join(',')})`);
+      throw new EngineError(
+        'illegal_decision',
+        `${say}: a card position is named twice (${positions.join(',')})`,
+      );
     }
     return [...positions].sort((a, b) => a - b);
   }
@@ -348,7 +417,11 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
             };
           }
           if (decision.action === 'buy') return { ...b, draw: { kind: 'buy', received: 0 } };
-          return { ...b, draw: { kind: 'none' }, play: decision.action === 'fold' ? 'fold' : 'play' };
+          return {
+            ...b,
+            draw: { kind: 'none' },
+            play: decision.action === 'fold' ? 'fold' : 'play',
+          };
         case 'play':
           return { ...b, play: decision.action === 'fold' ? 'fold' : 'play' };
         case 'insurance':
@@ -363,7 +436,8 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
     if (locate(state).kind !== 'complete') throw notComplete(next(state));
     const dealerHand = summarise(state.dealer);
     const originalQualifies = qualifies(dealerHand, variant.qualifier);
-    const purchased = state.dealerDrawn.length > 0 ? dealerAfterPurchase(state.dealer, state.dealerDrawn) : null;
+    const purchased =
+      state.dealerDrawn.length > 0 ? dealerAfterPurchase(state.dealer, state.dealerDrawn) : null;
     const purchase = purchased
       ? (() => {
           const hand = summarise(purchased.cards);
@@ -448,7 +522,12 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
   return {
     game: variant.game,
     start(setup: RoundSetup) {
-      const boxes = seatBoxes(setup, { min: 1, max: variant.maxBoxes, fallback: [1], rulesetName: variant.name });
+      const boxes = seatBoxes(setup, {
+        min: 1,
+        max: variant.maxBoxes,
+        fallback: [1],
+        rulesetName: variant.name,
+      });
       const dark = darkBoxes(setup, boxes, variant.darkOffered, variant.name);
       return {
         boxes: boxes.map(
@@ -479,7 +558,11 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
       return {
         game: variant.game,
         // Only the dealer's fifth card is face up until the showdown.
-        dealer: { up: state.dealer[4] ?? null, cards: state.dealer.length, drawn: state.dealerDrawn },
+        dealer: {
+          up: state.dealer[4] ?? null,
+          cards: state.dealer.length,
+          drawn: state.dealerDrawn,
+        },
         boxes: state.boxes.map((b) => ({
           box: b.box,
           dark: b.dark,
@@ -495,7 +578,11 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
   };
 }
 
-function withBox(state: DrawStudState, index: number, change: (box: DrawBox) => DrawBox): DrawStudState {
+function withBox(
+  state: DrawStudState,
+  index: number,
+  change: (box: DrawBox) => DrawBox,
+): DrawStudState {
   return { ...state, boxes: state.boxes.map((box, i) => (i === index ? change(box) : box)) };
 }
 
@@ -505,7 +592,9 @@ function rangeText({ min, max }: { min: number; max: number }): string {
 
 // ---------------------------------------------------------- Caribbean stud
 
-export function createCaribbeanStudEngine(ruleset: CaribbeanStudRuleset): GameEngine<DrawStudState, DrawStudOutcome> {
+export function createCaribbeanStudEngine(
+  ruleset: CaribbeanStudRuleset,
+): GameEngine<DrawStudState, DrawStudOutcome> {
   return createDrawStudEngine({
     game: 'caribbean-stud',
     name: ruleset.name,
@@ -523,13 +612,23 @@ export function createCaribbeanStudEngine(ruleset: CaribbeanStudRuleset): GameEn
     payoutLimit: null,
     settle(_box, hand, dealer, dealerQualifies) {
       // 003 § 24(8): the dealer without ace-king: the Ante 1:1, the Raise not paid (returned).
-      if (!dealerQualifies) return { result: 'dealer_not_qualified', ante: ruleset.ante.pays, play: 0 };
+      if (!dealerQualifies)
+        return { result: 'dealer_not_qualified', ante: ruleset.ante.pays, play: 0 };
       const versus = compareValues(hand.value, dealer.value);
       // 003 § 24(7), (9): the Ante 1:1 and the Raise by the payout scheme.
       if (versus > 0) {
-        return { result: 'win', ante: ruleset.ante.pays, play: ruleset.raise.antes * ruleset.raisePays.table[hand.category] };
+        return {
+          result: 'win',
+          ante: ruleset.ante.pays,
+          play: ruleset.raise.antes * ruleset.raisePays.table[hand.category],
+        };
       }
-      if (versus === 0) return { result: 'tie', ante: ruleset.tie.result, play: ruleset.tie.result * ruleset.raise.antes };
+      if (versus === 0)
+        return {
+          result: 'tie',
+          ante: ruleset.tie.result,
+          play: ruleset.tie.result * ruleset.raise.antes,
+        };
       // 003 § 24(10): the dealer takes Ante and Raise.
       return { result: 'lose', ante: -1, play: -ruleset.raise.antes };
     },
@@ -547,7 +646,10 @@ export function createCaribbeanStudEngine(ruleset: CaribbeanStudRuleset): GameEn
 // ----------------------------------------------------------- Russian poker
 
 /** The cards of a five-card hand that make its category (the pair, the trips, all five of a straight...). */
-export function combinationCards(best: readonly StandardCard[], category: PokerCategory): StandardCard[] {
+export function combinationCards(
+  best: readonly StandardCard[],
+  category: PokerCategory,
+): StandardCard[] {
   const counts = new Map<string, number>();
   for (const card of best) counts.set(card[0]!, (counts.get(card[0]!) ?? 0) + 1);
   const ofCount = (n: number) => best.filter((card) => counts.get(card[0]!) === n);
@@ -580,23 +682,32 @@ export function exactCombination(cards: readonly StandardCard[]): Combination | 
   if (cards.length === 3) return distinct.size === 1 ? 'three_of_a_kind' : null;
   if (cards.length === 4) {
     if (distinct.size === 1) return 'four_of_a_kind';
-    if (distinct.size === 2 && [...distinct].every((r) => ranks.filter((x) => x === r).length === 2)) return 'two_pair';
+    if (
+      distinct.size === 2 &&
+      [...distinct].every((r) => ranks.filter((x) => x === r).length === 2)
+    )
+      return 'two_pair';
     return null;
   }
   if (cards.length === 5) {
     const category = evaluate(cards).category;
-    return ['straight', 'flush', 'full_house', 'straight_flush', 'royal_flush'].includes(category) ? category : null;
+    return ['straight', 'flush', 'full_house', 'straight_flush', 'royal_flush'].includes(category)
+      ? category
+      : null;
   }
   return null;
 }
 
-export function createRussianPokerEngine(ruleset: RussianPokerRuleset): GameEngine<DrawStudState, DrawStudOutcome> {
+export function createRussianPokerEngine(
+  ruleset: RussianPokerRuleset,
+): GameEngine<DrawStudState, DrawStudOutcome> {
   const pays = (combination: Combination) => ruleset.betPays.table[combination];
 
   /** The main combination: the best five's category, ace-king for an ace-king high card. */
   function mainOf(hand: HandSummary): { combination: Combination; cards: StandardCard[] } {
     const cards = combinationCards(hand.best, hand.category);
-    const combination: Combination = hand.category === 'high_card' && cards.length === 2 ? 'ace_king' : hand.category;
+    const combination: Combination =
+      hand.category === 'high_card' && cards.length === 2 ? 'ace_king' : hand.category;
     return { combination, cards };
   }
 
@@ -618,8 +729,13 @@ export function createRussianPokerEngine(ruleset: RussianPokerRuleset): GameEngi
       if (subset.every((card) => main.cards.includes(card))) continue;
       const combination = exactCombination(subset);
       if (combination === null) continue;
-      if (cards.length === 5 && !(ruleset.secondCombination.onFiveCards as string[]).includes(combination)) continue;
-      if (best === null || pays(combination) > pays(best.combination)) best = { combination, cards: subset };
+      if (
+        cards.length === 5 &&
+        !(ruleset.secondCombination.onFiveCards as string[]).includes(combination)
+      )
+        continue;
+      if (best === null || pays(combination) > pays(best.combination))
+        best = { combination, cards: subset };
     }
     return best;
   }
@@ -641,7 +757,8 @@ export function createRussianPokerEngine(ruleset: RussianPokerRuleset): GameEngi
     payoutLimit: ruleset.payoutLimit.amount,
     settle(box, hand, dealer, dealerQualifies) {
       // 004: the Ante is paid 1:1 only when the dealer has no game; the Bet is then returned.
-      if (!dealerQualifies) return { result: 'dealer_not_qualified', ante: ruleset.ante.noGame, play: 0 };
+      if (!dealerQualifies)
+        return { result: 'dealer_not_qualified', ante: ruleset.ante.noGame, play: 0 };
       const versus = compareValues(hand.value, dealer.value);
       if (versus > 0) {
         // 004: the Bet by the pay table, for the main combination and a second one.
@@ -651,7 +768,12 @@ export function createRussianPokerEngine(ruleset: RussianPokerRuleset): GameEngi
         return { result: 'win', ante: ruleset.ante.playerWins, play: ruleset.bet.antes * multiple };
       }
       // 004: equal hands are a stand off.
-      if (versus === 0) return { result: 'tie', ante: ruleset.tie.result, play: ruleset.tie.result * ruleset.bet.antes };
+      if (versus === 0)
+        return {
+          result: 'tie',
+          ante: ruleset.tie.result,
+          play: ruleset.tie.result * ruleset.bet.antes,
+        };
       return { result: 'lose', ante: -1, play: -ruleset.bet.antes };
     },
     bonus() {

@@ -186,7 +186,9 @@ export function strengthTables(): StrengthTables {
   });
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length !== STRENGTH_COUNT) {
-    throw new Error(`evaluator tables: ${sorted.length} distinct hands, expected ${STRENGTH_COUNT}`);
+    throw new Error(
+      `evaluator tables: ${sorted.length} distinct hands, expected ${STRENGTH_COUNT}`,
+    );
   }
   const strengthOfValue = new Map<number, number>();
   const valueOfStrength = new Float64Array(STRENGTH_COUNT + 1);
@@ -200,7 +202,9 @@ export function strengthTables(): StrengthTables {
   for (let mask = 0; mask < 8192; mask++) {
     if (popcount(mask) >= 5) flush[mask] = strengthOfValue.get(flushValues[mask]!)!;
   }
-  const nonFlush5 = new Uint16Array(keyOf([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4], RANK_KEYS_5) + 1);
+  const nonFlush5 = new Uint16Array(
+    keyOf([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4], RANK_KEYS_5) + 1,
+  );
   for (const [key, value] of fiveEntries) nonFlush5[key] = strengthOfValue.get(value)!;
   const cardKey5 = new Int32Array(52);
   const cardKey7 = new Int32Array(52);

@@ -75,7 +75,9 @@ export function evaluate5Ints(a: number, b: number, c: number, d: number, e: num
   const t = strengthTables();
   const suit = a & 3;
   if ((b & 3) === suit && (c & 3) === suit && (d & 3) === suit && (e & 3) === suit) {
-    return t.flush[(1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))]!;
+    return t.flush[
+      (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))
+    ]!;
   }
   const k = t.cardKey5;
   return t.nonFlush5[k[a]! + k[b]! + k[c]! + k[d]! + k[e]!]!;
@@ -121,7 +123,8 @@ export function evaluate6Ints(
   next = table[sum - ke]!;
   if (next > best) best = next;
   next = table[sum - kf]!;
-  return next > best ? next : best;
+  if (next > best) best = next;
+  return best;
 }
 
 /** Strength of seven distinct card integers: the best five. */
@@ -246,7 +249,10 @@ export function compareHands(a: readonly StandardCard[], b: readonly StandardCar
  * biggest group first (quads, trips, pairs), then kickers high to low; a
  * five-high straight shows its ace last.
  */
-export function bestFive(cards: readonly StandardCard[]): { cards: StandardCard[]; hand: HandValue } {
+export function bestFive(cards: readonly StandardCard[]): {
+  cards: StandardCard[];
+  hand: HandValue;
+} {
   const ints = toInts(cards);
   let best: number[] = ints.slice(0, 5);
   let bestStrength = -1;
@@ -271,7 +277,8 @@ function displayOrder(five: readonly number[], hand: HandValue): number[] {
   const countOf = new Map<number, number>();
   for (const card of five) countOf.set(card >> 2, (countOf.get(card >> 2) ?? 0) + 1);
   const ordered = [...five].sort(
-    (x, y) => countOf.get(y >> 2)! - countOf.get(x >> 2)! || (y >> 2) - (x >> 2) || (x & 3) - (y & 3),
+    (x, y) =>
+      countOf.get(y >> 2)! - countOf.get(x >> 2)! || (y >> 2) - (x >> 2) || (x & 3) - (y & 3),
   );
   const isStraight = hand.category === 'straight' || hand.category === 'straight_flush';
   const wheel = isStraight && ordered[0]! >> 2 === 12 && ordered[1]! >> 2 === 3;

@@ -53,7 +53,11 @@ export interface HoldemBonusState {
 export interface HoldemBonusBoxOutcome {
   readonly box: number;
   readonly cards: readonly StandardCard[];
-  readonly decisions: { readonly flop: string | null; readonly turn: string | null; readonly river: string | null };
+  readonly decisions: {
+    readonly flop: string | null;
+    readonly turn: string | null;
+    readonly river: string | null;
+  };
   /** The box's best five of seven; null when it folded before the board was out. */
   readonly hand: HandSummary | null;
   readonly result: 'win' | 'lose' | 'tie' | 'fold';
@@ -74,7 +78,13 @@ export interface HoldemBonusOutcome extends Outcome {
 }
 
 type Located =
-  | { kind: 'card'; to: Recipient; face: 'up' | 'down'; purpose: string; put: (state: HoldemBonusState, card: StandardCard) => HoldemBonusState }
+  | {
+      kind: 'card';
+      to: Recipient;
+      face: 'up' | 'down';
+      purpose: string;
+      put: (state: HoldemBonusState, card: StandardCard) => HoldemBonusState;
+    }
   | { kind: 'decision'; boxIndex: number; street: Street; options: Action[] }
   | { kind: 'complete' };
 
@@ -93,7 +103,9 @@ export function createHoldemBonusEngine(
   ruleset: HoldemBonusRuleset,
 ): GameEngine<HoldemBonusState, HoldemBonusOutcome> {
   const burnsBefore = (street: Street): number =>
-    ruleset.burn.kind === 'fixed' ? (ruleset.burn.points.find((p) => p.before === street)?.count ?? 0) : 0;
+    ruleset.burn.kind === 'fixed'
+      ? (ruleset.burn.points.find((p) => p.before === street)?.count ?? 0)
+      : 0;
   const burnFace = ruleset.burn.kind === 'fixed' ? ruleset.burn.face : 'down';
 
   function initialStep(state: HoldemBonusState): Located | undefined {
@@ -159,7 +171,8 @@ export function createHoldemBonusEngine(
     if (initial) return initial;
     // Flop bet or fold, box by box from the dealer's left (001 § 2; Desarrollo del juego).
     const flopBox = state.boxes.findIndex((b) => b.flop === null);
-    if (flopBox >= 0) return { kind: 'decision', boxIndex: flopBox, street: 'flop', options: ['bet', 'fold'] };
+    if (flopBox >= 0)
+      return { kind: 'decision', boxIndex: flopBox, street: 'flop', options: ['bet', 'fold'] };
     // Nobody plays on: the dealer discards (001 § 10).
     if (!state.boxes.some((b) => b.flop === 'bet')) return { kind: 'complete' };
     const flop = streetCards(state, 'flop');
@@ -167,7 +180,8 @@ export function createHoldemBonusEngine(
     for (const street of ['turn', 'river'] as const) {
       // Turn and River: bet one Ante or check, each independent (001 El juego 2, 3ª and 4ª Apuesta).
       const deciding = state.boxes.findIndex((b) => b.flop === 'bet' && b[street] === null);
-      if (deciding >= 0) return { kind: 'decision', boxIndex: deciding, street, options: ['bet', 'check'] };
+      if (deciding >= 0)
+        return { kind: 'decision', boxIndex: deciding, street, options: ['bet', 'check'] };
       const cards = streetCards(state, street);
       if (cards) return cards;
     }
@@ -199,11 +213,16 @@ export function createHoldemBonusEngine(
     expectLegal(decision, boxSeat(box.box), at.options, `${at.street} decision`);
     return {
       ...state,
-      boxes: state.boxes.map((b, i) => (i === at.boxIndex ? { ...b, [at.street]: decision.action } : b)),
+      boxes: state.boxes.map((b, i) =>
+        i === at.boxIndex ? { ...b, [at.street]: decision.action } : b,
+      ),
     };
   }
 
-  function bonusOf(box: HoldemBonusBox, dealer: readonly StandardCard[]): HoldemBonusBoxOutcome['bonus'] {
+  function bonusOf(
+    box: HoldemBonusBox,
+    dealer: readonly StandardCard[],
+  ): HoldemBonusBoxOutcome['bonus'] {
     const hand = twoCardKey(box.cards);
     const suited = box.cards[0]![1] === box.cards[1]![1];
     const dealerKey = dealer.length === 2 ? twoCardKey(dealer) : '';
@@ -214,7 +233,10 @@ export function createHoldemBonusEngine(
         (r.suited === 'any' || (r.suited === 'suited') === suited) &&
         (r.dealerHolds === null || r.dealerHolds === dealerKey),
     );
-    const result = box.flop === 'fold' && !ruleset.bonus.paidOnFold ? -1 : (row?.pays ?? ruleset.bonus.otherwise);
+    const result =
+      box.flop === 'fold' && !ruleset.bonus.paidOnFold
+        ? -1
+        : (row?.pays ?? ruleset.bonus.otherwise);
     return { hand, suited, result };
   }
 
@@ -240,7 +262,9 @@ export function createHoldemBonusEngine(
         ];
         if (result === 'win') {
           // 001 § 7 (El jugador gana): the Ante only from a straight up, else it stays (push).
-          bets[name('ante')] = categoryAtLeast(hand.category, ruleset.win.anteFrom) ? ruleset.win.antePays : 0;
+          bets[name('ante')] = categoryAtLeast(hand.category, ruleset.win.anteFrom)
+            ? ruleset.win.antePays
+            : 0;
           for (const [bet, antes] of placed) bets[name(bet)] = antes * ruleset.win.pays;
         } else if (result === 'tie') {
           // 001 § 9 (Empate): every bet stays.
@@ -280,7 +304,12 @@ export function createHoldemBonusEngine(
   return {
     game: 'holdem-bonus',
     start(setup) {
-      const boxes = seatBoxes(setup, { min: 1, max: ruleset.maxBoxes, fallback: [1], rulesetName: ruleset.name });
+      const boxes = seatBoxes(setup, {
+        min: 1,
+        max: ruleset.maxBoxes,
+        fallback: [1],
+        rulesetName: ruleset.name,
+      });
       darkBoxes(setup, boxes, false, ruleset.name);
       return {
         boxes: boxes.map((box) => ({ box, cards: [], flop: null, turn: null, river: null })),
@@ -300,7 +329,13 @@ export function createHoldemBonusEngine(
         board: state.board,
         // The dealer's cards are face down until the showdown.
         dealer: { cards: state.dealer.length, burns: state.burns.length },
-        boxes: state.boxes.map((b) => ({ box: b.box, cards: b.cards.length, flop: b.flop, turn: b.turn, river: b.river })),
+        boxes: state.boxes.map((b) => ({
+          box: b.box,
+          cards: b.cards.length,
+          flop: b.flop,
+          turn: b.turn,
+          river: b.river,
+        })),
         next: describeStep(next(state)),
       };
     },

@@ -15,7 +15,8 @@
  * player left takes the pot at once (§ 28(11) item 1). A card drawn while a
  * player is to act ends the round for everyone still to act: they called
  * (`onCard: 'bet'`) or checked (`onCard: 'check'`), as only players still
- * in receive cards.
+ * in receive cards. After the fifth round no card follows, so its
+ * decisions carry no `onCard`.
  */
 import type { Face, StandardCard } from '../../../device-protocol/cards.ts';
 import type { SevenCardStudRuleset } from '../rulesets/poker.ts';
@@ -121,7 +122,11 @@ export function createSevenCardStudEngine(
   const active = (state: SevenCardStudState) => state.players.filter((p) => !p.folded);
 
   /** Players still in, clockwise from `first` (boxes are numbered from the dealer's left). */
-  function clockwiseFrom(state: SevenCardStudState, first: number, includeFirst: boolean): number[] {
+  function clockwiseFrom(
+    state: SevenCardStudState,
+    first: number,
+    includeFirst: boolean,
+  ): number[] {
     const boxes = active(state).map((p) => p.box);
     const start = boxes.indexOf(first);
     const order = [...boxes.slice(start), ...boxes.slice(0, start)];
@@ -146,7 +151,13 @@ export function createSevenCardStudEngine(
     return {
       ...state,
       streetDealt: 0,
-      betting: { round, opener: opener.box, toAct: clockwiseFrom(state, opener.box, true), betMade: false, raises: 0 },
+      betting: {
+        round,
+        opener: opener.box,
+        toAct: clockwiseFrom(state, opener.box, true),
+        betMade: false,
+        raises: 0,
+      },
     };
   }
 
@@ -154,7 +165,9 @@ export function createSevenCardStudEngine(
     // 003 § 28(3): the opener of the first round must bet; § 28(8): checking from the second round.
     if (!betting.betMade) return betting.round === 1 ? ['bet'] : ['check', 'bet', 'fold'];
     // 003 § 28(5): fold, equal the bet, or raise (within the configured raises).
-    return betting.raises < ruleset.maxRaisesPerRound.value ? ['fold', 'bet', 'raise'] : ['fold', 'bet'];
+    return betting.raises < ruleset.maxRaisesPerRound.value
+      ? ['fold', 'bet', 'raise']
+      : ['fold', 'bet'];
   }
 
   function next(state: SevenCardStudState): NextStep {
@@ -169,7 +182,10 @@ export function createSevenCardStudEngine(
         kind: 'decision',
         seat: boxSeat(box),
         options: legal,
-        onCard: legal.includes('check') ? 'check' : 'bet',
+        // After the fifth round no card follows (003 § 28(10)): a card then is a misdeal.
+        ...(betting.round < 5
+          ? { onCard: legal.includes('check') ? ('check' as const) : ('bet' as const) }
+          : {}),
         purpose: `player ${box}, betting round ${betting.round}: ${betting.betMade ? 'a bet is open' : 'no bet yet'}`,
       };
     }
@@ -194,7 +210,9 @@ export function createSevenCardStudEngine(
     const dealt: SevenCardStudState = {
       ...state,
       streetDealt: state.streetDealt + 1,
-      players: state.players.map((p) => (p.box === box ? { ...p, cards: [...p.cards, { card, face: step.face }] } : p)),
+      players: state.players.map((p) =>
+        p.box === box ? { ...p, cards: [...p.cards, { card, face: step.face }] } : p,
+      ),
     };
     const streetSize = streetFaces(state.rounds).length * active(state).length;
     return dealt.streetDealt === streetSize ? openRound(dealt) : dealt;
@@ -211,7 +229,10 @@ export function createSevenCardStudEngine(
     switch (decision.action) {
       case 'fold':
         // 003 § 28(5) item 1: the player takes no further part.
-        after = { ...state, players: state.players.map((p) => (p.box === box ? { ...p, folded: true } : p)) };
+        after = {
+          ...state,
+          players: state.players.map((p) => (p.box === box ? { ...p, folded: true } : p)),
+        };
         round = { ...betting, toAct: betting.toAct.slice(1) };
         break;
       case 'bet':
@@ -240,7 +261,9 @@ export function createSevenCardStudEngine(
     if (showdown) for (const p of players) hands.set(p.box, summarise(p.cards.map((c) => c.card)));
     const top = Math.max(...[...hands.values()].map((h) => h.value));
     // 003 § 28(12)-(13): the highest hand takes the pot; equal hands share it.
-    const winners = showdown ? players.filter((p) => hands.get(p.box)!.value === top).map((p) => p.box) : [players[0]!.box];
+    const winners = showdown
+      ? players.filter((p) => hands.get(p.box)!.value === top).map((p) => p.box)
+      : [players[0]!.box];
     const share = 1 / winners.length;
     const bets: Record<string, number> = {};
     for (const p of state.players) bets[`box:${p.box}.pot`] = winners.includes(p.box) ? share : 0;
@@ -259,7 +282,8 @@ export function createSevenCardStudEngine(
       showdown,
       rounds: state.rounds,
       commission,
-      units: 'box:N.pot is the share of the pot each player takes (1 sole winner, 1/k for k equal hands, 0 otherwise)',
+      units:
+        'box:N.pot is the share of the pot each player takes (1 sole winner, 1/k for k equal hands, 0 otherwise)',
     };
   }
 
@@ -272,7 +296,8 @@ export function createSevenCardStudEngine(
     const pot = state.stakes.pot;
     let amount: number | null = null;
     if (pot !== undefined) {
-      if (rule.kind === 'percentage') amount = (pot * rule.percent) / 100; // 003 § 28(19)
+      if (rule.kind === 'percentage')
+        amount = (pot * rule.percent) / 100; // 003 § 28(19)
       else if (state.stakes.minimum_bet !== undefined) amount = state.stakes.minimum_bet; // 003 § 28(18)
     }
     const payouts =

@@ -71,7 +71,14 @@ export const holdemBonusRuleset = z.strictObject({
   /** When the box beats the dealer: Flop/Turn/River pay `pays`; Ante pays only from `anteFrom` up, else pushes. */
   win: z.strictObject({
     pays: multiple,
-    anteFrom: z.enum(['straight', 'flush', 'full_house', 'four_of_a_kind', 'straight_flush', 'royal_flush']),
+    anteFrom: z.enum([
+      'straight',
+      'flush',
+      'full_house',
+      'four_of_a_kind',
+      'straight_flush',
+      'royal_flush',
+    ]),
     antePays: multiple,
     source,
     anteSource: source,
@@ -129,7 +136,10 @@ export const caribbeanStudRuleset = z.strictObject({
   maxBoxes: z.number().int().min(1).max(7),
   /** Replace one card, or buy a sixth, each for a fee of `fee` Antes. */
   draw: z.strictObject({
-    replace: z.strictObject({ min: z.number().int().min(1).max(5), max: z.number().int().min(1).max(5) }),
+    replace: z.strictObject({
+      min: z.number().int().min(1).max(5),
+      max: z.number().int().min(1).max(5),
+    }),
     buySixth: z.boolean(),
     fee: z.number().min(0),
     source,
@@ -153,7 +163,10 @@ export const russianPokerRuleset = z.strictObject({
   game: z.literal('russian-poker'),
   maxBoxes: z.number().int().min(1).max(7),
   draw: z.strictObject({
-    exchange: z.strictObject({ min: z.number().int().min(1).max(5), max: z.number().int().min(1).max(5) }),
+    exchange: z.strictObject({
+      min: z.number().int().min(1).max(5),
+      max: z.number().int().min(1).max(5),
+    }),
     buySixth: z.boolean(),
     fee: z.number().min(0),
     source,
@@ -166,7 +179,11 @@ export const russianPokerRuleset = z.strictObject({
   betPays: z.strictObject({ table: categoryPays.extend({ ace_king: multiple }), source }),
   tie: z.strictObject({ result: multiple, source }),
   /** A second combination is paid too, when it uses a card outside the first; on five cards only ace-king. */
-  secondCombination: z.strictObject({ offered: z.boolean(), onFiveCards: z.array(z.literal('ace_king')), source }),
+  secondCombination: z.strictObject({
+    offered: z.boolean(),
+    onFiveCards: z.array(z.literal('ace_king')),
+    source,
+  }),
   /** Insurance against the dealer having no game, for a box holding `from` or better. */
   insurance: z
     .strictObject({
@@ -228,7 +245,10 @@ export const sevenCardStudRuleset = z
       ruleset.commission.kind !== 'percentage' ||
       (ruleset.commission.percent >= ruleset.commission.allowed[0] &&
         ruleset.commission.percent <= ruleset.commission.allowed[1]),
-    { message: 'the commission percent must lie within the allowed band', path: ['commission', 'percent'] },
+    {
+      message: 'the commission percent must lie within the allowed band',
+      path: ['commission', 'percent'],
+    },
   );
 
 export const POKER_RULESET_SCHEMAS = [
@@ -261,23 +281,23 @@ const PRACTICE_MISDEAL = {
     one: 'discard',
     moreThanOne: 'void_all',
     reshuffle: true,
-    source: "practice: the seed is silent; as 001 (Errores e infracciones b)",
+    source: 'practice: the seed is silent; as 001 (Errores e infracciones b)',
   },
   unexposedCardInError: {
     action: 'use_as_next',
-    source: "practice: the seed is silent; as 001 (Errores e infracciones c)",
+    source: 'practice: the seed is silent; as 001 (Errores e infracciones c)',
   },
   wrongCardCount: {
     box: 'void_box',
     dealer: 'void_all',
     reshuffle: true,
     paymentsStand: false,
-    source: "practice: the seed is silent; as 001 (Errores e infracciones d)",
+    source: 'practice: the seed is silent; as 001 (Errores e infracciones d)',
   },
   dealerCardExposedEarly: {
     action: 'void_all',
     reshuffle: true,
-    source: "practice: the seed is silent; as 001 (Errores e infracciones a)",
+    source: 'practice: the seed is silent; as 001 (Errores e infracciones a)',
   },
 } as const;
 
@@ -304,9 +324,13 @@ export const SPAIN_HOLDEM_BONUS: RulesetInput = {
       { before: 'river', count: 1 },
     ],
     face: 'down',
-    source: '001 (Desarrollo del juego: the croupier burns the next card face down before the flop, the turn and the river)',
+    source:
+      '001 (Desarrollo del juego: the croupier burns the next card face down before the flop, the turn and the river)',
   },
-  shoeEnd: { kind: 'reshuffle_every_round', source: '001 (El juego 4, Barajar: shuffled and cut for every hand)' },
+  shoeEnd: {
+    kind: 'reshuffle_every_round',
+    source: '001 (El juego 4, Barajar: shuffled and cut for every hand)',
+  },
   misdeal: {
     faceUpInShoe: {
       one: 'discard',
@@ -325,11 +349,15 @@ export const SPAIN_HOLDEM_BONUS: RulesetInput = {
     dealerCardExposedEarly: {
       action: 'void_all',
       reshuffle: true,
-      source: '001 (Errores e infracciones a); reshuffle: 001 (El juego 4, Barajar) shuffles every hand',
+      source:
+        '001 (Errores e infracciones a); reshuffle: 001 (El juego 4, Barajar) shuffles every hand',
     },
   },
   maxBoxes: 7,
-  flopBet: { antes: 2, source: '001 (El juego 2, 2ª Apuesta; Desarrollo del juego: flop bet twice the ante or fold)' },
+  flopBet: {
+    antes: 2,
+    source: '001 (El juego 2, 2ª Apuesta; Desarrollo del juego: flop bet twice the ante or fold)',
+  },
   turnBet: { antes: 1, source: '001 (El juego 2, 3ª Apuesta: equal to the ante, optional)' },
   riverBet: {
     antes: 1,
@@ -340,7 +368,8 @@ export const SPAIN_HOLDEM_BONUS: RulesetInput = {
     anteFrom: 'straight',
     antePays: 1,
     source: '001 (Desarrollo del juego; 7. El jugador gana: Flop, Turn and River paid even money)',
-    anteSource: '001 (7. El jugador gana: the Ante is paid 1:1 only with a straight or better, else not paid)',
+    anteSource:
+      '001 (7. El jugador gana: the Ante is paid 1:1 only with a straight or better, else not paid)',
   },
   tie: { result: 0, source: '001 (Desarrollo del juego; 9. Empate: all bets are returned)' },
   bonus: {
@@ -366,7 +395,8 @@ export const SPAIN_HOLDEM_BONUS: RulesetInput = {
   },
   showdown: {
     order: 'dealer_then_boxes_descending',
-    source: '001 § 5 (Enseñar el juego: the dealer first, then box 7 down to 1); 001 § 6 (La Banca)',
+    source:
+      '001 § 5 (Enseñar el juego: the dealer first, then box 7 down to 1); 001 § 6 (La Banca)',
   },
   tableMaximum: { timesMinimum: 20, source: '001 § 6 (Mínimo/Máximo)' },
   sources: {
@@ -375,13 +405,14 @@ export const SPAIN_HOLDEM_BONUS: RulesetInput = {
     aceLowStraight: '001 § II.a; 001 § 3 (Escalera)',
     dealOrder:
       "001 (Desarrollo del juego: face down one by one from the dealer's left, the dealer's first card to its left spot, a second round, the dealer's second card to its right spot)",
-    decisions: '001 § 2 (Distribución: clockwise); 001 (Desarrollo del juego: flop, turn, river decisions in turn)',
+    decisions:
+      '001 § 2 (Distribución: clockwise); 001 (Desarrollo del juego: flop, turn, river decisions in turn)',
     bestHand: '001 (4. Opciones de los jugadores: the hand always plays its highest combination)',
     noPlayer: '001 § 10 (Sin juego: nobody plays on, the dealer discards its cards)',
   },
   notes: [
-    'Boxes are numbered 1-7 from the dealer\'s left; decisions are taken from box 1 up, the showdown runs dealer, then box 7 down to 1 (001 § 5).',
-    'The Bonus is reported for every box as if placed; it is settled even when the box folds (001: its resolution is not conditioned on the other bets). AA against the dealer\'s AA pays 1000:1 and must be authorised by the DJ (001).',
+    "Boxes are numbered 1-7 from the dealer's left; decisions are taken from box 1 up, the showdown runs dealer, then box 7 down to 1 (001 § 5).",
+    "The Bonus is reported for every box as if placed; it is settled even when the box folds (001: its resolution is not conditioned on the other bets). AA against the dealer's AA pays 1000:1 and must be authorised by the DJ (001).",
     'When every box folds at the flop decision no board is dealt (001 § 10).',
     'For hand-shuffled play with one deck, set backs to a single colour; the red/blue alternation is for the automatic shuffler.',
     'The misdeal policy is the table session\'s to enforce; "Errores e infracciones" a-d of 001 and El juego 1.c.',
@@ -393,13 +424,21 @@ export const TDC_CASINO_HOLDEM: RulesetInput = {
   title: "Casino Texas Hold'em",
   jurisdiction: 'Tigre de Cristal casino (Russia)',
   game: 'casino-holdem',
-  decks: { allowed: [1], default: 1, source: "004 (Texas Hold'em: description, 1 deck of 52 cards)" },
+  decks: {
+    allowed: [1],
+    default: 1,
+    source: "004 (Texas Hold'em: description, 1 deck of 52 cards)",
+  },
   backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per deck' },
   burn: NO_BURN,
   shoeEnd: ONE_DECK_EVERY_ROUND,
   misdeal: PRACTICE_MISDEAL,
   maxBoxes: 7,
-  call: { antes: 2, pays: 1, source: "004 (Texas Hold'em: Call of 2 Antes or fold; Call paid 1:1)" },
+  call: {
+    antes: 2,
+    pays: 1,
+    source: "004 (Texas Hold'em: Call of 2 Antes or fold; Call paid 1:1)",
+  },
   dealerQualifier: {
     minimum: ['4S', '4H', '5D', '3C', '2S'],
     description: 'a pair of fours or better',
@@ -438,13 +477,17 @@ export const TDC_CASINO_HOLDEM: RulesetInput = {
     source:
       "practice: 004 (Texas Hold'em: Bonus, a separate bet, wins on three of a kind or better in the first 5 cards) gives no table; the usual bonus table",
   },
-  darkBoxes: { offered: true, source: "004 (Texas Hold'em: a dark box places Ante and Call before the deal)" },
+  darkBoxes: {
+    offered: true,
+    source: "004 (Texas Hold'em: a dark box places Ante and Call before the deal)",
+  },
   payoutLimit: { amount: null, source: "004 (Texas Hold'em: table maximum payout per box)" },
   sources: {
     boxes: "004 (Texas Hold'em: 1 to 7 boxes)",
     deal: "004 (Texas Hold'em: two cards face down to each player and the dealer, three flop cards face up)",
     dealOrder: 'practice: one card at a time from box 1, the dealer last, two rounds',
-    board: "004 (Texas Hold'em: two more community cards after the decisions; seven cards each, best five)",
+    board:
+      "004 (Texas Hold'em: two more community cards after the decisions; seven cards each, best five)",
     fold: "004 (Texas Hold'em: a fold loses the Ante)",
     result:
       "004 (Texas Hold'em: lower than the dealer loses; higher: Call 1:1, Ante by the table; equal: stand off; dealer without a game: Call not paid, Ante by the table)",
@@ -454,7 +497,7 @@ export const TDC_CASINO_HOLDEM: RulesetInput = {
     '004 refers to a pay table for the Ante and a Bonus table that the text does not reproduce; the tables here are the usual ones, marked practice: configure them to the posted tables.',
     'A Call against a dealer without a game is returned (004: "not paid").',
     'Dark boxes (RoundSetup.dark) have their Call in before the deal and make no decision.',
-    'Set payoutLimit.amount to the table maximum; it caps a box\'s Ante and Call winnings when the round\'s stakes are given (box:N.ante).',
+    "Set payoutLimit.amount to the table maximum; it caps a box's Ante and Call winnings when the round's stakes are given (box:N.ante).",
   ],
 };
 
@@ -473,9 +516,13 @@ export const BULGARIA_CARIBBEAN_STUD: RulesetInput = {
     replace: { min: 1, max: 1 },
     buySixth: true,
     fee: 1,
-    source: '003 § 24(4) (Caribbean stud: replace one card, or buy a sixth, each for a stake equal to the Ante)',
+    source:
+      '003 § 24(4) (Caribbean stud: replace one card, or buy a sixth, each for a stake equal to the Ante)',
   },
-  raise: { antes: 2, source: '003 § 24(5) (Caribbean stud: to play on, the player doubles the stakes)' },
+  raise: {
+    antes: 2,
+    source: '003 § 24(5) (Caribbean stud: to play on, the player doubles the stakes)',
+  },
   dealerQualifier: {
     minimum: ['AS', 'KH', '4D', '3C', '2S'],
     description: 'ace-king or better',
@@ -483,7 +530,8 @@ export const BULGARIA_CARIBBEAN_STUD: RulesetInput = {
   },
   ante: {
     pays: 1,
-    source: '003 § 24(7)-(9) (Caribbean stud: the Ante is paid 1:1 when the dealer does not qualify or the player wins)',
+    source:
+      '003 § 24(7)-(9) (Caribbean stud: the Ante is paid 1:1 when the dealer does not qualify or the player wins)',
   },
   raisePays: {
     table: {
@@ -549,7 +597,8 @@ export const TDC_RUSSIAN_POKER: RulesetInput = {
     exchange: { min: 2, max: 5 },
     buySixth: true,
     fee: 1,
-    source: '004 (Russian poker: Exchange and purchase, two to five cards or a sixth card for a stake equal to the Ante)',
+    source:
+      '004 (Russian poker: Exchange and purchase, two to five cards or a sixth card for a stake equal to the Ante)',
   },
   bet: { antes: 2, source: '004 (Russian poker: to play on, a Bet of two Antes)' },
   dealerQualifier: {
@@ -589,8 +638,10 @@ export const TDC_RUSSIAN_POKER: RulesetInput = {
   insurance: {
     from: 'three_of_a_kind',
     pays: 1,
-    source: '004 (Russian poker: Insurance, a box with three of a kind or better against the dealer having no game)',
-    paysSource: 'practice: 004 gives no rate; insurance pays 1:1 when the dealer has no game, else loses',
+    source:
+      '004 (Russian poker: Insurance, a box with three of a kind or better against the dealer having no game)',
+    paysSource:
+      'practice: 004 gives no rate; insurance pays 1:1 when the dealer has no game, else loses',
   },
   buyDealerGame: {
     fee: 1,
@@ -600,27 +651,31 @@ export const TDC_RUSSIAN_POKER: RulesetInput = {
   },
   darkBoxes: {
     offered: true,
-    source: '004 (Russian poker: a dark box places Ante and Bet before the deal, no exchange, no purchase)',
+    source:
+      '004 (Russian poker: a dark box places Ante and Bet before the deal, no exchange, no purchase)',
   },
   payoutLimit: {
     amount: null,
-    source: '004 (Russian poker: Table maximum payout, combinations and insurance of a box together)',
+    source:
+      '004 (Russian poker: Table maximum payout, combinations and insurance of a box together)',
   },
   sources: {
     boxes: '004 (Russian poker: 1 to 4 boxes)',
     deal: '004 (Russian poker: five cards face down to each and the dealer; one dealer card turned up)',
-    dealOrder: "practice: one card at a time from box 1, the dealer last, five rounds; the dealer's fifth card up",
+    dealOrder:
+      "practice: one card at a time from box 1, the dealer last, five rounds; the dealer's fifth card up",
     fold: '004 (Russian poker: a player who does not play on loses the Ante)',
-    result: "004 (Russian poker: lower than the dealer loses; higher, the Bet by the table; equal, stand off)",
+    result:
+      '004 (Russian poker: lower than the dealer loses; higher, the Bet by the table; equal, stand off)',
     suits: '004 (Russian poker: all suits are equal)',
   },
   notes: [
     '004 refers to a pay table for the Bet that the text does not reproduce; the table here is the usual one, marked practice.',
-    'The Bet pays the main combination plus the second combination (best-paying combination of the box\'s cards with at least one card outside the main one) when the main game beats a qualifying dealer.',
+    "The Bet pays the main combination plus the second combination (best-paying combination of the box's cards with at least one card outside the main one) when the main game beats a qualifying dealer. Read literally: on six cards 5-6-7-8-9-9 holds two straights (the second through the other nine); a casino that reads 004 otherwise sets secondCombination.offered or asks for a stricter rule.",
     'Buying a game: each box that played on decides in turn; boxes that decline are settled against the dealer without a game (Ante 1:1, Bet returned); if any box buys, the dealer discards its highest card and draws one, and the buying boxes are settled against the new hand. The fee is one Ante, never returned.',
     '"The same card came back" (004): the engine sees card codes and one deck holds each card once, so it reads this as a card of the same rank as the discarded one; if that card makes no combination the dealer replaces it once more, free.',
-    'Insurance is settled on the dealer\'s hand as turned, before any purchase. A dark box may insure (004); the engine offers it when its unseen hand holds three of a kind or better.',
-    'Set payoutLimit.amount to the table maximum; with the round\'s stakes (box:N.ante, box:N.insurance) the Bet and insurance winnings of a box are scaled down together to it.',
+    "Insurance is settled on the dealer's hand as turned, before any purchase. A dark box may insure (004); the engine offers it when its unseen hand holds three of a kind or better.",
+    "Set payoutLimit.amount to the table maximum; with the round's stakes (box:N.ante, box:N.insurance) the Bet and insurance winnings of a box are scaled down together to it.",
     'The optional Bonus bet of 004 has no table in the text and is not settled here.',
   ],
 };
@@ -645,11 +700,13 @@ export const BULGARIA_SEVEN_CARD_STUD: RulesetInput = {
   maxPlayers: 7,
   opener: {
     aceLow: false,
-    source: '003 § 28(3) (the lowest card opens the first round); ace high: practice, as in the hand ranks of 003 § 28(14)',
+    source:
+      '003 § 28(3) (the lowest card opens the first round); ace high: practice, as in the hand ranks of 003 § 28(14)',
   },
   maxRaisesPerRound: {
     value: 3,
-    source: 'practice: 003 § 28(5)-(6) allow raises within the table maximum; three raises per round',
+    source:
+      'practice: 003 § 28(5)-(6) allow raises within the table maximum; three raises per round',
   },
   commission: {
     kind: 'percentage',
@@ -661,8 +718,9 @@ export const BULGARIA_SEVEN_CARD_STUD: RulesetInput = {
   splitPot: { source: '003 § 28(13) (equal hands share the pot)' },
   sources: {
     players: '003 § 27 (players play each other, the house takes a commission from each hand)',
-    deal: '003 § 28(1) (two cards down, one up); § 28(2) (from the player on the dealer\'s left, clockwise)',
-    streets: '003 § 28(7) (one more card up, a new round); § 28(9) (two down, four up, the last down)',
+    deal: "003 § 28(1) (two cards down, one up); § 28(2) (from the player on the dealer's left, clockwise)",
+    streets:
+      '003 § 28(7) (one more card up, a new round); § 28(9) (two down, four up, the last down)',
     rounds: '003 § 28(10) (five betting rounds)',
     laterOpener: '003 § 28(7) (the highest combination of the up cards opens)',
     checking: '003 § 28(8) (checking allowed from the second round)',
@@ -671,11 +729,12 @@ export const BULGARIA_SEVEN_CARD_STUD: RulesetInput = {
     showdown: '003 § 28(12) (the highest combination wins the pot)',
     bestFive: '003 § 28(9) (best five of seven)',
     handRanks: '003 § 28(14)-(16)',
-    fixedCommission: '003 § 28(17) item 1, § 28(18) (split maximum: commission equal to the minimum bet, per hand)',
+    fixedCommission:
+      '003 § 28(17) item 1, § 28(18) (split maximum: commission equal to the minimum bet, per hand)',
   },
   notes: [
     'Amounts are outside the engine: `bet` puts chips in (opens, or calls a bet), `raise` raises, `check` checks, `fold` folds. Only folds change who plays on; bets and raises re-open the round for the others.',
-    'Outcome bets `box:N.pot` are each player\'s share of the pot (1 for a sole winner, 1/2 each for two equal hands, 0 otherwise), not stake multiples; the commission is reported beside them, and as amounts when the round\'s stakes give `pot` (and `minimum_bet` for the fixed commission).',
+    "Outcome bets `box:N.pot` are each player's share of the pot (1 for a sole winner, 1/2 each for two equal hands, 0 otherwise), not stake multiples; the commission is reported beside them, and as amounts when the round's stakes give `pot` (and `minimum_bet` for the fixed commission).",
     "Ties for the opener (equal lowest up cards, or equal up-card combinations) go to the first such player from the dealer's left (practice: suits are equal, 003 § 28(14)).",
     'Up-card combinations for the later openers count pairs, two pairs, trips and fours; straights and flushes are not counted on fewer than five cards (practice).',
     'At most seven players, so that one deck always suffices (7 x 7 = 49 cards).',

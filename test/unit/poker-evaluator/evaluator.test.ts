@@ -5,18 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { standardDeck, type StandardCard } from '../../../device-protocol/cards.ts';
+import { type StandardCard, standardDeck } from '../../../device-protocol/cards.ts';
 import { pokerCategoryCounts } from '../../../firmware-host/analysis/poker.ts';
 import { isEngineError } from '../../../firmware-host/engine/errors.ts';
-import {
-  fiveCardSubsets,
-  referenceValue,
-} from '../../../firmware-host/engine/poker/evaluator-reference.ts';
-import {
-  RANK_KEYS_5,
-  RANK_KEYS_7,
-  rankKeyCollisions,
-} from '../../../firmware-host/engine/poker/evaluator-tables.ts';
 import {
   bestFive,
   cardToInt,
@@ -27,6 +18,15 @@ import {
   POKER_CATEGORIES,
   strengthValue,
 } from '../../../firmware-host/engine/poker/evaluator.ts';
+import {
+  fiveCardSubsets,
+  referenceValue,
+} from '../../../firmware-host/engine/poker/evaluator-reference.ts';
+import {
+  RANK_KEYS_5,
+  RANK_KEYS_7,
+  rankKeyCollisions,
+} from '../../../firmware-host/engine/poker/evaluator-tables.ts';
 
 const hand = (text: string): StandardCard[] => text.split(' ') as StandardCard[];
 const categoryOf = (text: string) => evaluate(hand(text)).category;
@@ -167,7 +167,9 @@ describe('properties', () => {
   it('permuting the cards changes nothing', () => {
     fc.assert(
       fc.property(
-        anyHand.chain((cards) => fc.tuple(fc.constant(cards), fc.shuffledSubarray(cards, { minLength: cards.length }))),
+        anyHand.chain((cards) =>
+          fc.tuple(fc.constant(cards), fc.shuffledSubarray(cards, { minLength: cards.length })),
+        ),
         ([cards, permuted]) => {
           expect(evaluate(permuted)).toEqual(evaluate(cards));
           expect(evaluateInts(permuted.map(cardToInt))).toBe(evaluateInts(cards.map(cardToInt)));
@@ -199,7 +201,8 @@ describe('properties', () => {
         if (rank(a) < rank(b)) expect(ab).toBe(1);
         if (ab < 0) expect(rank(a)).toBeGreaterThanOrEqual(rank(b));
         // Transitive.
-        if (ab >= 0 && compareHands(b, c) >= 0) expect(compareHands(a, c)).toBeGreaterThanOrEqual(0);
+        if (ab >= 0 && compareHands(b, c) >= 0)
+          expect(compareHands(a, c)).toBeGreaterThanOrEqual(0);
       }),
       { numRuns: 2000 },
     );

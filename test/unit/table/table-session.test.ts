@@ -38,12 +38,17 @@ describe('the table session', () => {
   it('leaves an earlier state untouched when a later record is applied (states are values)', () => {
     const config = sessionConfig('bulgaria-punto-banco');
     const first = reduce(config, initialState(), shuffle(8)).state;
-    const frozen = JSON.stringify({ ...first, shoe: { ...first.shoe, remaining: [...first.shoe!.remaining] } });
+    const frozen = JSON.stringify({
+      ...first,
+      shoe: { ...first.shoe, remaining: [...first.shoe!.remaining] },
+    });
     let state = first;
     for (const record of [...BURN_TWO, round(), ...cards('9H 2C TD 7S')]) {
       state = reduce(config, state, record).state;
     }
-    expect(JSON.stringify({ ...first, shoe: { ...first.shoe, remaining: [...first.shoe!.remaining] } })).toBe(frozen);
+    expect(
+      JSON.stringify({ ...first, shoe: { ...first.shoe, remaining: [...first.shoe!.remaining] } }),
+    ).toBe(frozen);
     expect(state.shoe!.left).toBe(first.shoe!.left - 7);
   });
 
@@ -67,9 +72,33 @@ describe('the table session', () => {
   });
 
   it('publishes a snapshot with counts and dealt cards only, never the shuffler order', () => {
-    const order = ['KS', 'QS', 'AH', '2H', '3H', '4H', '5H', '6H', '7H', '8H', '9H', 'TH', 'JH', 'QH', 'KH', 'AC', '2C'] as const;
+    const order = [
+      'KS',
+      '4C',
+      'AH',
+      '9D',
+      '3H',
+      '7S',
+      '5C',
+      '6H',
+      'QD',
+      '8H',
+      '2S',
+      'TH',
+      'JH',
+      'QH',
+      'KH',
+      'AC',
+      '2C',
+    ] as const;
     const session = TableSession.forRuleset('tdc-baccarat-no-commission');
-    const records = [shuffle(8, 'red', [...order]), card('KS'), ...cards('QS AH 2H 3H 4H 5H 6H 7H 8H 9H'), round(), card('TH')];
+    const records = [
+      shuffle(8, 'red', [...order]),
+      card('KS'),
+      ...cards('4C AH 9D 3H 7S 5C 6H QD 8H 2S'),
+      round(),
+      card('TH'),
+    ];
     const events = records.flatMap((r) => session.apply(r));
     expect(alarms(events)).toEqual([]);
     const snapshot = session.snapshot();
@@ -84,13 +113,23 @@ describe('the table session', () => {
   });
 
   it('replays a log to the same events every time', () => {
-    const records = [shuffle(8), ...BURN_TWO, round(), ...cards('9H 2C TD 7S'), card('QS', 'red', 'up')];
-    expect(play('monaco-punto-2000', records).events).toEqual(play('monaco-punto-2000', records).events);
+    const records = [
+      shuffle(8),
+      ...BURN_TWO,
+      round(),
+      ...cards('9H 2C TD 7S'),
+      card('QS', 'red', 'up'),
+    ];
+    expect(play('monaco-punto-2000', records).events).toEqual(
+      play('monaco-punto-2000', records).events,
+    );
   });
 
   it('starts a coup from a card between coups only when asked to (shoes without a new-coup button)', () => {
     const records = [shuffle(8), ...BURN_TWO, ...cards('9H 2C TD 7S')];
-    expect(alarms(play('monaco-punto-2000', records).events)[0]).toMatchObject({ kind: 'unexpected_card' });
+    expect(alarms(play('monaco-punto-2000', records).events)[0]).toMatchObject({
+      kind: 'unexpected_card',
+    });
     const auto = play('monaco-punto-2000', records, { autoRound: true }).events;
     expect(alarms(auto)).toEqual([]);
     expect(auto.filter((e) => e.type === 'result')).toHaveLength(1);

@@ -8,7 +8,9 @@ const FIXTURES = 'test/fixtures/table-logs';
 
 async function replay(...args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], { cwd: process.cwd() });
+    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], {
+      cwd: process.cwd(),
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -18,16 +20,28 @@ async function replay(...args: string[]) {
 
 describe('tableside replay', () => {
   it('prints every event of a legal shoe as JSON lines and raises no alarm', async () => {
-    const { code, stdout } = await replay(`${FIXTURES}/bulgaria-punto-banco-legal-shoe.jsonl`, '--ruleset', 'bulgaria-punto-banco', '--json');
+    const { code, stdout } = await replay(
+      `${FIXTURES}/bulgaria-punto-banco-legal-shoe.jsonl`,
+      '--ruleset',
+      'bulgaria-punto-banco',
+      '--json',
+    );
     expect(code).toBe(0);
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events[0]).toMatchObject({ type: 'shoe_start', line: 1 });
     expect(events.filter((e) => e.type === 'alarm')).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'shoe_end' });
   });
 
   it('reports malformed lines by number on stderr, skips them, and still exits 0', async () => {
-    const { code, stdout, stderr } = await replay(`${FIXTURES}/peru-triple-shot-faults.jsonl`, '--ruleset', 'peru-triple-shot');
+    const { code, stdout, stderr } = await replay(
+      `${FIXTURES}/peru-triple-shot-faults.jsonl`,
+      '--ruleset',
+      'peru-triple-shot',
+    );
     expect(code).toBe(0);
     expect(stderr).toMatch(/line 7: not JSON/);
     expect(stderr).toMatch(/line 8: bad table-log record/);
@@ -39,7 +53,11 @@ describe('tableside replay', () => {
   });
 
   it('replays a blackjack shoe to its cut card', async () => {
-    const { code, stdout } = await replay(`${FIXTURES}/tdc-blackjack-legal-shoe.jsonl`, '--ruleset', 'tdc-blackjack');
+    const { code, stdout } = await replay(
+      `${FIXTURES}/tdc-blackjack-legal-shoe.jsonl`,
+      '--ruleset',
+      'tdc-blackjack',
+    );
     expect(code).toBe(0);
     expect(stdout).toMatch(/last_hand\s+cut card out/);
     expect(stdout).toMatch(/shoe_end\s+cut card reached/);

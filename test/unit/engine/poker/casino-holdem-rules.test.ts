@@ -36,11 +36,19 @@ describe("Casino Texas Hold'em (004 Texas Hold'em)", () => {
       'board:up',
       'board:up',
     ]);
-    expect(run.stoppedAt).toMatchObject({ kind: 'decision', seat: 'box:1', options: ['bet', 'fold'] });
+    expect(run.stoppedAt).toMatchObject({
+      kind: 'decision',
+      seat: 'box:1',
+      options: ['bet', 'fold'],
+    });
   });
 
   it('a fold loses the Ante and ends the round when every box folds (004)', () => {
-    const { outcome, dealt } = play<CasinoHoldemOutcome>(RULESET, 'AS 7H KS 2C 3D 8C 9S', 'box1:fold');
+    const { outcome, dealt } = play<CasinoHoldemOutcome>(
+      RULESET,
+      'AS 7H KS 2C 3D 8C 9S',
+      'box1:fold',
+    );
     expect(dealt).toHaveLength(7);
     expect(outcome.bets['box:1.ante']).toBe(-1);
     expect(outcome.bets['box:1.call']).toBeUndefined();
@@ -49,7 +57,10 @@ describe("Casino Texas Hold'em (004 Texas Hold'em)", () => {
   it('the dealer qualifies with a pair of fours: a pair of threes does not (004)', () => {
     // Dealer 3-3: the Call is returned, the Ante paid by the table (pair 1:1).
     const outcome = round('AS AD', '3H 3C', '2C 7H 9D 5S JC');
-    expect(outcome.qualifier).toEqual({ description: 'a pair of fours or better', dealerQualifies: false });
+    expect(outcome.qualifier).toEqual({
+      description: 'a pair of fours or better',
+      dealerQualifies: false,
+    });
     expect(outcome.boxes[0]!.result).toBe('dealer_not_qualified');
     expect(outcome.bets).toMatchObject({ 'box:1.ante': 1, 'box:1.call': 0 });
   });
@@ -77,19 +88,34 @@ describe("Casino Texas Hold'em (004 Texas Hold'em)", () => {
     // Two pair on the first five cards loses the Bonus, whatever the turn and river bring.
     expect(round('7S 9D', 'AH AC', '7C 9H 2D 7H KC').bets['box:1.bonus']).toBe(-1);
     // The Bonus is a separate bet: paid on a fold too.
-    const folded = play<CasinoHoldemOutcome>(RULESET, shoe('7S 7D', 'AH AC', '7C 9H 7H'), 'box1:fold').outcome;
+    const folded = play<CasinoHoldemOutcome>(
+      RULESET,
+      shoe('7S 7D', 'AH AC', '7C 9H 7H'),
+      'box1:fold',
+    ).outcome;
     expect(folded.bets['box:1.bonus']).toBe(40);
   });
 
   it('pays the Ante by a configurable table (004: Таблица Выплат)', () => {
     const base = getRuleset(RULESET) as CasinoHoldemRuleset;
-    const ruleset = variantOf(RULESET, { ante: { ...base.ante, table: { ...base.ante.table, flush: 3 } } });
-    const { outcome } = play<CasinoHoldemOutcome>(ruleset, shoe('AH KH', '4S 4C', '2H 7H 9H 5S JC'), 'box1:bet');
+    const ruleset = variantOf(RULESET, {
+      ante: { ...base.ante, table: { ...base.ante.table, flush: 3 } },
+    });
+    const { outcome } = play<CasinoHoldemOutcome>(
+      ruleset,
+      shoe('AH KH', '4S 4C', '2H 7H 9H 5S JC'),
+      'box1:bet',
+    );
     expect(outcome.bets['box:1.ante']).toBe(3);
   });
 
   it('a dark box has its Call in before the deal and makes no decision (004)', () => {
-    const { outcome } = play<CasinoHoldemOutcome>(RULESET, shoe('AH KH', '4S 4C', '2H 7H 9H 5S JC'), '', { dark: [1] });
+    const { outcome } = play<CasinoHoldemOutcome>(
+      RULESET,
+      shoe('AH KH', '4S 4C', '2H 7H 9H 5S JC'),
+      '',
+      { dark: [1] },
+    );
     expect(outcome.boxes[0]).toMatchObject({ dark: true, call: 'bet' });
     expect(outcome.bets['box:1.call']).toBe(2);
     const engine = createEngine(getRuleset(RULESET));
@@ -97,11 +123,18 @@ describe("Casino Texas Hold'em (004 Texas Hold'em)", () => {
   });
 
   it("caps a box's winnings at the table maximum payout when the stakes are given (004)", () => {
-    const ruleset = variantOf(RULESET, { payoutLimit: { amount: 150, source: "004 (Texas Hold'em)" } });
-    // Royal flush: Ante 100:1 and Call 2: 102 Antes of 10 = 1020, capped to 150.
-    const { outcome } = play<CasinoHoldemOutcome>(ruleset, shoe('AH KH', '4S 4C', 'QH JH TH 5S 2C'), 'box1:bet', {
-      stakes: { 'box:1.ante': 10 },
+    const ruleset = variantOf(RULESET, {
+      payoutLimit: { amount: 150, source: "004 (Texas Hold'em)" },
     });
+    // Royal flush: Ante 100:1 and Call 2: 102 Antes of 10 = 1020, capped to 150.
+    const { outcome } = play<CasinoHoldemOutcome>(
+      ruleset,
+      shoe('AH KH', '4S 4C', 'QH JH TH 5S 2C'),
+      'box1:bet',
+      {
+        stakes: { 'box:1.ante': 10 },
+      },
+    );
     expect(outcome.boxes[0]!.payoutLimit).toMatchObject({ applied: true, won: 1020 });
     const paid = (outcome.bets['box:1.ante']! + outcome.bets['box:1.call']!) * 10;
     expect(paid).toBeCloseTo(150, 9);

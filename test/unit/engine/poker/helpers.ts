@@ -2,7 +2,11 @@ import { expect } from 'vitest';
 import type { StandardCard } from '../../../../device-protocol/cards.ts';
 import { createEngine } from '../../../../firmware-host/engine/games.ts';
 import { parseDecisions, playRound } from '../../../../firmware-host/engine/round.ts';
-import { getRuleset, parseRuleset, type Ruleset } from '../../../../firmware-host/engine/rulesets/index.ts';
+import {
+  getRuleset,
+  parseRuleset,
+  type Ruleset,
+} from '../../../../firmware-host/engine/rulesets/index.ts';
 import type { Outcome, RoundSetup } from '../../../../firmware-host/engine/types.ts';
 
 export function cards(text: string): StandardCard[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
 import { createEngine } from '../../../../firmware-host/engine/games.ts';
 import type { HoldemBonusOutcome } from '../../../../firmware-host/engine/poker/holdem-bonus.ts';
+import { getRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
 import { play, playPartly } from './helpers.ts';
 
 const RULESET = 'spain-holdem-bonus';
@@ -14,7 +14,12 @@ function shoe(box: string, dealer: string, board: string): string {
   return `${b1} ${d1} ${b2} ${d2} 2D ${f1} ${f2} ${f3} 3D ${t} 4D ${r}`;
 }
 
-function round(box: string, dealer: string, board: string, actions = 'box1:bet box1:check box1:check') {
+function round(
+  box: string,
+  dealer: string,
+  board: string,
+  actions = 'box1:bet box1:check box1:check',
+) {
   return play<HoldemBonusOutcome>(RULESET, shoe(box, dealer, board), actions).outcome;
 }
 
@@ -37,23 +42,41 @@ describe("Texas Hold'em Bonus (001)", () => {
     ]);
     expect(run.dealt[2]!.purpose).toMatch(/left spot/);
     expect(run.dealt[5]!.purpose).toMatch(/right spot/);
-    expect(run.stoppedAt).toMatchObject({ kind: 'decision', seat: 'box:1', options: ['bet', 'fold'] });
+    expect(run.stoppedAt).toMatchObject({
+      kind: 'decision',
+      seat: 'box:1',
+      options: ['bet', 'fold'],
+    });
   });
 
   it('burns one card face down before the flop, the turn and the river, as burn steps (001 Desarrollo del juego)', () => {
-    const { dealt } = play(RULESET, shoe('AS KS', 'QH JH', '2C 7C 9D TH 3S'), 'box1:bet box1:check box1:check');
+    const { dealt } = play(
+      RULESET,
+      shoe('AS KS', 'QH JH', '2C 7C 9D TH 3S'),
+      'box1:bet box1:check box1:check',
+    );
     const burns = dealt.filter((d) => d.to === 'burn');
     expect(burns.map((d) => [d.card, d.face, d.purpose])).toEqual([
       ['2D', 'down', 'burn before the flop'],
       ['3D', 'down', 'burn before the turn'],
       ['4D', 'down', 'burn before the river'],
     ]);
-    expect(dealt.filter((d) => d.to === 'board').map((d) => d.card)).toEqual(['2C', '7C', '9D', 'TH', '3S']);
+    expect(dealt.filter((d) => d.to === 'board').map((d) => d.card)).toEqual([
+      '2C',
+      '7C',
+      '9D',
+      'TH',
+      '3S',
+    ]);
   });
 
   it('asks for the Flop bet (2 Antes) or a fold, then Turn and River bet or check, box by box (001 El juego 2)', () => {
     const run = playPartly(RULESET, shoe('AS KS', 'QH JH', '2C 7C 9D TH 3S'), 'box1:bet');
-    expect(run.stoppedAt).toMatchObject({ kind: 'decision', seat: 'box:1', options: ['bet', 'check'] });
+    expect(run.stoppedAt).toMatchObject({
+      kind: 'decision',
+      seat: 'box:1',
+      options: ['bet', 'check'],
+    });
     expect(run.stoppedAt.kind === 'decision' && run.stoppedAt.onCard).toBeFalsy();
   });
 
@@ -75,7 +98,12 @@ describe("Texas Hold'em Bonus (001)", () => {
     // Box 9-T with 6-7-8 on the board: a straight; dealer a pair of kings.
     const outcome = round('9S TS', 'KH KC', '6D 7C 8H 2S 3C', 'box1:bet box1:bet box1:bet');
     expect(outcome.boxes[0]!.hand!.category).toBe('straight');
-    expect(outcome.bets).toMatchObject({ 'box:1.ante': 1, 'box:1.flop': 2, 'box:1.turn': 1, 'box:1.river': 1 });
+    expect(outcome.bets).toMatchObject({
+      'box:1.ante': 1,
+      'box:1.flop': 2,
+      'box:1.turn': 1,
+      'box:1.river': 1,
+    });
     expect(outcome.winners).toEqual([1]);
   });
 
@@ -90,7 +118,12 @@ describe("Texas Hold'em Bonus (001)", () => {
     // The board plays for both: a broadway straight.
     const outcome = round('2S 3S', '2H 3H', 'TD JC QH KS AC', 'box1:bet box1:bet box1:bet');
     expect(outcome.boxes[0]!.result).toBe('tie');
-    expect(outcome.bets).toMatchObject({ 'box:1.ante': 0, 'box:1.flop': 0, 'box:1.turn': 0, 'box:1.river': 0 });
+    expect(outcome.bets).toMatchObject({
+      'box:1.ante': 0,
+      'box:1.flop': 0,
+      'box:1.turn': 0,
+      'box:1.river': 0,
+    });
   });
 
   it("takes every bet when the dealer's hand is higher (001 Desarrollo del juego)", () => {
@@ -128,7 +161,11 @@ describe("Texas Hold'em Bonus (001)", () => {
     ];
     for (const [box, dealer, pays] of cases) {
       it(`${box} against a dealer holding ${dealer} settles the Bonus at ${pays}`, () => {
-        const { outcome } = play<HoldemBonusOutcome>(RULESET, `${box.split(' ')[0]} ${dealer.split(' ')[0]} ${box.split(' ')[1]} ${dealer.split(' ')[1]}`, 'box1:fold');
+        const { outcome } = play<HoldemBonusOutcome>(
+          RULESET,
+          `${box.split(' ')[0]} ${dealer.split(' ')[0]} ${box.split(' ')[1]} ${dealer.split(' ')[1]}`,
+          'box1:fold',
+        );
         expect(outcome.bets['box:1.bonus']).toBe(pays);
       });
     }
@@ -144,19 +181,29 @@ describe("Texas Hold'em Bonus (001)", () => {
     const ruleset = getRuleset(RULESET);
     expect(ruleset.backs).toMatchObject({ kind: 'alternating', colours: ['red', 'blue'] });
     expect(ruleset.backs.source).toMatch(/Barajador Automatico/);
-    expect(ruleset.misdeal.faceUpInShoe).toMatchObject({ one: 'discard', moreThanOne: 'void_all', reshuffle: true });
+    expect(ruleset.misdeal.faceUpInShoe).toMatchObject({
+      one: 'discard',
+      moreThanOne: 'void_all',
+      reshuffle: true,
+    });
     expect(ruleset.misdeal.unexposedCardInError.action).toBe('use_as_next');
-    expect(ruleset.misdeal.wrongCardCount).toMatchObject({ box: 'void_box', dealer: 'void_all_unless_correctable' });
+    expect(ruleset.misdeal.wrongCardCount).toMatchObject({
+      box: 'void_box',
+      dealer: 'void_all_unless_correctable',
+    });
     expect(ruleset.misdeal.dealerCardExposedEarly.action).toBe('void_all');
   });
 
   it('refuses a card while a box decides, and a decision out of turn, naming what is awaited', () => {
     const engine = createEngine(getRuleset(RULESET));
     let state = engine.start({ boxes: [1, 2] });
-    for (const card of ['AS', 'KS', 'QS', 'JS', 'TS', '9S'] as const) state = engine.deal(state, card);
+    for (const card of ['AS', 'KS', 'QS', 'JS', 'TS', '9S'] as const)
+      state = engine.deal(state, card);
     expect(() => engine.deal(state, '8S')).toThrow(/box:1 must decide first \(bet, fold\)/);
     expect(() => engine.decide(state, { seat: 'box:2', action: 'bet' })).toThrow(/box:1's turn/);
-    expect(() => engine.decide(state, { seat: 'box:1', action: 'check' })).toThrow(/not legal now; box:1 may bet, fold/);
+    expect(() => engine.decide(state, { seat: 'box:1', action: 'check' })).toThrow(
+      /not legal now; box:1 may bet, fold/,
+    );
     expect(() => engine.outcome(state)).toThrow(/not complete/);
   });
 });

@@ -1,0 +1,22 @@
+/** The daemon's coded error class: what stops a table from starting, or a request it refuses. */
+export type DaemonErrorCode =
+  | 'not_running'
+  | 'bad_request'
+  | 'refused'
+  | 'shoe_in_play'
+  | 'unknown_ruleset'
+  | 'start_failed';
+
+export class DaemonError extends Error {
+  override readonly name = 'DaemonError';
+  constructor(
+    readonly code: DaemonErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function isDaemonError(value: unknown): value is DaemonError {
+  return value instanceof DaemonError;
+}

@@ -1,0 +1,57 @@
+/**
+ * Restart dedupe: a card is ACKed to its device only after its record is
+ * fsynced, so a crash between the fsync and the ACK leaves the device
+ * retransmitting a card the journal already holds. The driver's own ledger
+ * is empty after a restart; this guard remembers, from the journal, the last
+ * records each device delivered (by device seq and content), and recognises
+ * those retransmissions until the device sends something new.
+ *
+ * Pure: built from journal inputs, consulted per observation.
+ */
+import type { TableLogRecord } from '../table/log.ts';
+
+/** How many of a device's most recent records are remembered. */
+const REMEMBERED_PER_DEVICE = 64;
+
+export type DedupeVerdict = 'new' | 'already_journaled';
+
+function fingerprint(record: TableLogRecord): string {
+  const { ts: _ts, src: _src, dseq: _dseq, ...content } = record;
+  return JSON.stringify(content);
+}
+
+export class RestartDedupe {
+  /** device → (device seq → fingerprint); emptied per device at its first new record. */
+  private readonly recent = new Map<string, Map<number, string>>();
+
+  /** Feeds the journal's inputs in order, at start. */
+  remember(record: TableLogRecord): void {
+    const device = record.src;
+    const dseq = record.dseq;
+    if (device === undefined || dseq === undefined) return;
+    let seen = this.recent.get(device);
+    if (!seen) {
+      seen = new Map();
+      this.recent.set(device, seen);
+    }
+    seen.delete(dseq);
+    seen.set(dseq, fingerprint(record));
+    if (seen.size > REMEMBERED_PER_DEVICE) {
+      const oldest = seen.keys().next().value;
+      if (oldest !== undefined) seen.delete(oldest);
+    }
+  }
+
+  /**
+   * Whether a record a device delivers now is one the journal already has.
+   * The first genuinely new record from a device ends the guard for it: from
+   * then on the driver's own ledger is authoritative.
+   */
+  classify(device: string, dseq: number, record: TableLogRecord): DedupeVerdict {
+    const seen = this.recent.get(device);
+    if (!seen) return 'new';
+    if (seen.get(dseq) === fingerprint(record)) return 'already_journaled';
+    this.recent.delete(device);
+    return 'new';
+  }
+}

@@ -1,0 +1,619 @@
+/**
+ * The composition root of a table: devices in, validated events out, nothing
+ * lost. One instance per table process.
+ *
+ *   drivers ─► observation ─► TableSession (pure) ─► journal (fsync) ─► device ACK
+ *   console / MQTT requests ─►┘                          ├─► MQTT bridge (from the journal)
+ *                                                        └─► 'journaled' → view, console lights
+ *
+ * Every input goes through `ingest()`, which applies it to the session and
+ * appends the input and its events to the journal in one call, so the order
+ * of the journal is the order of the session. Only when the append is
+ * durable is the device ACKed and the bus told. On start the journal is
+ * replayed through a fresh session: the table resumes at the exact card.
+ */
+import { EventEmitter } from 'node:events';
+import type { TablesideConfig } from '../config/schema.ts';
+import type { DeviceDriver, DriverStatus, Observation } from '../drivers/driver.ts';
+import { getRuleset, rulesetNames } from '../engine/rulesets/index.ts';
+import type { NextStep } from '../engine/types.ts';
+import { CursorStore } from '../journal/cursor.ts';
+import { Journal, type RecoveryWarning } from '../journal/journal.ts';
+import type { JournalEntry, JournalRecord } from '../journal/record.ts';
+import { type Logger, logger } from '../log.ts';
+import type { MqttBridge } from '../mqtt/bridge.ts';
+import type { EmbeddedBroker } from '../mqtt/broker.ts';
+import type { BridgeRequest } from '../mqtt/requests.ts';
+import type { DomainEvent } from '../table/events.ts';
+import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
+import type { Expectation } from '../table/session.ts';
+import { parseRecord, sessionConfig, TableSession } from '../table/table-session.ts';
+import { VERSION } from '../version.ts';
+import { DaemonError } from './errors.ts';
+import { RestartDedupe } from './restart-dedupe.ts';
+
+export interface DaemonEvents {
+  /** Records made durable, in journal order (inputs, events, meta). */
+  journaled: [records: readonly JournalRecord[]];
+  /** A device's availability changed. */
+  availability: [device: string, availability: 'online' | 'offline', reason: string];
+  /** The MQTT side connected or lost its broker. */
+  broker: [connected: boolean, detail: string];
+  /** Something the operator should read (recovery, refused requests, device notices). */
+  notice: [level: 'info' | 'warn' | 'error', message: string];
+}
+
+export interface DaemonOptions {
+  config: TablesideConfig;
+  /** Wall clock, milliseconds since the epoch: stamped on records at this edge. */
+  clock?: () => number;
+  log?: Logger;
+  /** Start the simulators of `simulate` devices (default true); tests may drive them instead. */
+  simulate?: boolean;
+}
+
+export interface DaemonHealth {
+  table: string;
+  ruleset: string;
+  version: string;
+  uptimeMs: number;
+  journal: { dir: string; lastSeq: number };
+  mqtt: { url: string; connected: boolean; acknowledgedSeq: number };
+  devices: DriverStatus[];
+  expecting: Expectation;
+}
+
+/** The dealer lights follow the engine's next step; between rounds there is none. */
+function consoleStep(expecting: Expectation): NextStep | undefined {
+  if (expecting.kind === 'card') {
+    return {
+      kind: 'card',
+      to: expecting.to as NextStep & { kind: 'card' } extends { to: infer T } ? T : never,
+      face: expecting.face,
+      ...(expecting.hand === undefined ? {} : { hand: expecting.hand }),
+    };
+  }
+  if (expecting.kind === 'decision') {
+    return {
+      kind: 'decision',
+      seat: expecting.seat,
+      options: expecting.options as NextStep & { kind: 'decision' } extends { options: infer O }
+        ? O
+        : never,
+    };
+  }
+  return undefined;
+}
+
+function sessionFor(ruleset: string, autoRound: boolean): TableSession {
+  return new TableSession(sessionConfig(ruleset, { autoRound }));
+}
+
+export class TableDaemon extends EventEmitter<DaemonEvents> {
+  readonly config: TablesideConfig;
+  readonly log: Logger;
+  private readonly clock: () => number;
+  private readonly simulate: boolean;
+  private session: TableSession;
+  private rulesetName: string;
+  private journal: Journal | undefined;
+  private broker: EmbeddedBroker | undefined;
+  private bridge: MqttBridge | undefined;
+  private brokerUrl = '';
+  private readonly drivers = new Map<string, DeviceDriver>();
+  private readonly dedupe = new RestartDedupe();
+  private readonly stoppers: Array<() => Promise<void>> = [];
+  private startedAt = 0;
+  private running = false;
+  /** Serialises ingestion so that session order is journal order even across awaits. */
+  private ingesting: Promise<unknown> = Promise.resolve();
+  private recovered: readonly RecoveryWarning[] = [];
+
+  constructor(options: DaemonOptions) {
+    super();
+    this.config = options.config;
+    this.clock = options.clock ?? Date.now;
+    this.log = options.log ?? logger('daemon');
+    this.simulate = options.simulate ?? true;
+    this.rulesetName = options.config.ruleset;
+    this.session = sessionFor(this.rulesetName, this.autoRound);
+  }
+
+  private get autoRound(): boolean {
+    return this.config.session.autoRound;
+  }
+
+  get table(): string {
+    return this.config.table;
+  }
+
+  get ruleset(): string {
+    return this.rulesetName;
+  }
+
+  get brokerAddress(): string {
+    return this.brokerUrl;
+  }
+
+  get brokerConnected(): boolean {
+    return this.bridge?.isConnected ?? false;
+  }
+
+  get recovery(): readonly RecoveryWarning[] {
+    return this.recovered;
+  }
+
+  get lastSeq(): number {
+    return this.journal?.lastSeq ?? 0;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return this.session.snapshot();
+  }
+
+  expecting(): Expectation {
+    return this.session.expecting();
+  }
+
+  deviceStatus(): DriverStatus[] {
+    return [...this.drivers.values()].map((driver) => driver.status());
+  }
+
+  driver(name: string): DeviceDriver | undefined {
+    return this.drivers.get(name);
+  }
+
+  /** Opens the journal and replays it, then the broker, the bridge, the devices and the console. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.startedAt = this.clock();
+    try {
+      await this.openJournal();
+      await this.startMqtt();
+      await this.startDevices();
+      await this.startConsole();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+    this.running = true;
+    this.publishState();
+    this.log.info(
+      { table: this.table, ruleset: this.rulesetName, lastSeq: this.lastSeq },
+      'table running',
+    );
+  }
+
+  /** Stops in reverse order: devices first (nothing new comes in), then the bridge (offline), the journal. */
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const stop of this.stoppers.splice(0).reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        this.log.warn({ err: error }, 'while stopping');
+      }
+    }
+    this.drivers.clear();
+  }
+
+  // ------------------------------------------------------------------ inputs
+
+  /**
+   * Applies one record and journals it with its events. Resolves with the
+   * durable records once fsynced. Records from the same caller are applied
+   * in call order.
+   */
+  ingest(record: TableLogRecord): Promise<readonly JournalRecord[]> {
+    const run = this.ingesting.then(() => this.applyAndAppend(record));
+    this.ingesting = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyAndAppend(record: TableLogRecord): Promise<readonly JournalRecord[]> {
+    const journal = this.requireJournal();
+    const stamped: TableLogRecord =
+      record.ts === undefined ? { ...record, ts: this.clock() } : record;
+    const events = this.session.apply(stamped);
+    if (events.some((event) => event.type === 'shoe_start')) {
+      await journal.rotate('new shoe');
+    }
+    const entries: JournalEntry[] = [
+      { kind: 'input', data: stamped },
+      ...events.map((event): JournalEntry => ({ kind: 'event', data: event })),
+    ];
+    const durable = await journal.append(entries);
+    this.emit('journaled', durable);
+    this.publishState();
+    return durable;
+  }
+
+  /** Journals events that have no input (device alarms from drivers). */
+  private async appendEvents(events: readonly DomainEvent[]): Promise<void> {
+    const run = this.ingesting.then(async () => {
+      const durable = await this.requireJournal().append(
+        events.map((event): JournalEntry => ({ kind: 'event', data: event })),
+      );
+      this.emit('journaled', durable);
+    });
+    this.ingesting = run.catch(() => undefined);
+    await run;
+  }
+
+  /** A new shoe from the ruleset's defaults (a shoe without a card-reading shuffler). */
+  newShoe(reason: string, src = 'daemon'): Promise<readonly JournalRecord[]> {
+    return this.ingest({ ...this.nextShuffle(), src, ...(reason ? {} : {}) });
+  }
+
+  private nextShuffle(): ShuffleRecord {
+    const ruleset = getRuleset(this.rulesetName);
+    if (ruleset.backs.kind === 'alternating') {
+      const last = (this.session.state as { lastColour?: string }).lastColour;
+      const [first, second] = ruleset.backs.colours;
+      return { t: 'shuffle', decks: 1, backs: [last === first ? second : first] };
+    }
+    return { t: 'shuffle', decks: ruleset.decks.default, backs: [ruleset.backs.colour] };
+  }
+
+  private async onObservation(observation: Observation): Promise<void> {
+    const record: TableLogRecord = {
+      ...observation.record,
+      src: observation.device,
+      dseq: observation.seq,
+    };
+    if (this.dedupe.classify(observation.device, observation.seq, record) === 'already_journaled') {
+      this.log.info(
+        { device: observation.device, seq: observation.seq },
+        'retransmission of a journaled record: ACKed, not applied again',
+      );
+      observation.ack();
+      return;
+    }
+    try {
+      await this.ingest(record);
+      observation.ack();
+    } catch (error) {
+      // Not ACKed: the device retransmits it, and a restart recovers.
+      this.log.error({ err: error, device: observation.device }, 'record not journaled');
+      this.emit('notice', 'error', `journal failed: ${(error as Error).message}`);
+    }
+  }
+
+  // ------------------------------------------------------------------ journal
+
+  private requireJournal(): Journal {
+    if (!this.journal) throw new DaemonError('not_running', 'the table is not running');
+    return this.journal;
+  }
+
+  private async openJournal(): Promise<void> {
+    const journal = await Journal.open({
+      dir: this.config.journal.dir,
+      clock: this.clock,
+      table: this.table,
+      rotateDaily: this.config.journal.rotateDaily,
+    });
+    this.journal = journal;
+    this.stoppers.push(async () => {
+      await journal.close();
+      this.journal = undefined;
+    });
+    this.recovered = journal.recovery;
+    for (const warning of journal.recovery) {
+      const message = `journal: cut ${warning.bytes} bytes of a torn record at ${warning.file}:${warning.offset} (${warning.reason})`;
+      this.log.warn(warning, 'journal recovered');
+      this.emit('notice', 'warn', message);
+    }
+    const replayed = await this.replay(await journal.readAll());
+    if (replayed > 0) {
+      this.emit('notice', 'info', `resumed from the journal: ${replayed} inputs replayed`);
+    }
+  }
+
+  /** Rebuilds the session from the journal's inputs (and ruleset changes), in order. */
+  private async replay(records: readonly JournalRecord[]): Promise<number> {
+    let inputs = 0;
+    for (const record of records) {
+      if (record.kind === 'meta' && record.data.type === 'ruleset') {
+        const name = String(record.data.ruleset);
+        this.rulesetName = name;
+        this.session = sessionFor(name, this.autoRound);
+      } else if (record.kind === 'input') {
+        const input = parseRecord(record.data);
+        this.session.apply(input);
+        this.dedupe.remember(input);
+        inputs++;
+      }
+    }
+    return inputs;
+  }
+
+  // --------------------------------------------------------------------- MQTT
+
+  private async startMqtt(): Promise<void> {
+    const { startEmbeddedBroker } = await import('../mqtt/broker.ts');
+    const { MqttBridge } = await import('../mqtt/bridge.ts');
+    const { bridgeOptionsFromConfig, cursorPathFor } = await import('../mqtt/from-config.ts');
+    if (this.config.mqtt.url === 'embedded') {
+      const broker = await startEmbeddedBroker({ port: this.config.mqtt.port });
+      this.broker = broker;
+      this.stoppers.push(() => broker.close());
+    }
+    this.brokerUrl = this.broker?.url ?? this.config.mqtt.url;
+    const cursor = await CursorStore.open(cursorPathFor(this.config));
+    const bridge = new MqttBridge(
+      bridgeOptionsFromConfig(this.config, this.brokerUrl, {
+        journal: this.requireJournal(),
+        cursor,
+        onRequest: (request) => this.handleRequest(request),
+        info: this.info(),
+        log: logger('mqtt'),
+      }),
+    );
+    this.bridge = bridge;
+    bridge.on('connected', () => this.emit('broker', true, this.brokerUrl));
+    bridge.on('disconnected', (reason) => this.emit('broker', false, reason));
+    bridge.on('withheld', (seq, reason) =>
+      this.emit('notice', 'warn', `event ${seq} withheld from MQTT: ${reason}`),
+    );
+    await bridge.start();
+    this.stoppers.push(async () => {
+      await bridge.stop();
+      this.bridge = undefined;
+    });
+  }
+
+  private info(): Record<string, unknown> {
+    const ruleset = getRuleset(this.rulesetName);
+    return {
+      version: VERSION,
+      table: this.table,
+      game: ruleset.game,
+      ruleset: ruleset.name,
+      rulesetTitle: ruleset.title,
+      devices: Object.fromEntries(
+        Object.entries(this.config.devices).map(([name, device]) => [
+          name,
+          {
+            kind: device.kind,
+            model: device.model ?? null,
+            simulated: device.transport === 'simulate',
+          },
+        ]),
+      ),
+      requests: [
+        'new_round',
+        'player_action',
+        'void_hand',
+        'new_shoe',
+        'set_ruleset',
+        'health_check',
+      ],
+    };
+  }
+
+  private publishState(): void {
+    try {
+      this.bridge?.setState(this.session.snapshot());
+    } catch (error) {
+      this.log.error({ err: error }, 'state snapshot withheld');
+    }
+  }
+
+  /** MQTT requests: validated by the bridge; here they become table-log records. */
+  async handleRequest(request: BridgeRequest): Promise<unknown> {
+    switch (request.op) {
+      case 'health_check':
+        return this.health();
+      case 'new_round':
+        return this.summarise(
+          await this.ingestChecked({
+            t: 'round',
+            src: 'mqtt',
+            ...(request.boxes ? { boxes: request.boxes } : {}),
+            ...(request.stakes ? { stakes: request.stakes } : {}),
+          }),
+        );
+      case 'player_action':
+        return this.summarise(
+          await this.ingestChecked({
+            t: 'action',
+            src: 'mqtt',
+            action: request.action,
+            ...(request.box === undefined ? {} : { box: request.box }),
+            ...(request.cards ? { cards: request.cards } : {}),
+          }),
+        );
+      case 'void_hand':
+        return this.summarise(
+          await this.ingestChecked({ t: 'void', src: 'mqtt', reason: request.reason }),
+        );
+      case 'new_shoe':
+        return this.summarise(await this.newShoe(request.reason ?? 'requested over MQTT', 'mqtt'));
+      case 'set_ruleset':
+        return this.setRuleset(request.ruleset);
+    }
+  }
+
+  /**
+   * Applies a request's record on a copy of the session first: a request the
+   * session would only answer with an alarm (an illegal action, a round while
+   * one is in play) is refused and changes nothing, journal included.
+   */
+  private async ingestChecked(record: TableLogRecord): Promise<readonly JournalRecord[]> {
+    const trial = new TableSession(this.session.config, this.session.state);
+    const events = trial.apply({ ...record, ts: this.clock() });
+    const refusal = events.find(
+      (event) =>
+        event.type === 'alarm' &&
+        (event.kind === 'illegal_action' || event.kind === 'unexpected_card'),
+    );
+    if (refusal && refusal.type === 'alarm') {
+      throw new DaemonError('refused', refusal.message);
+    }
+    return this.ingest(record);
+  }
+
+  private summarise(records: readonly JournalRecord[]): Record<string, unknown> {
+    return {
+      seq: records.at(-1)?.seq ?? this.lastSeq,
+      events: records.filter((r) => r.kind === 'event').map((r) => (r.data as DomainEvent).type),
+      expecting: this.session.expecting().text,
+    };
+  }
+
+  private async setRuleset(name: string): Promise<Record<string, unknown>> {
+    if (!rulesetNames().includes(name)) {
+      throw new DaemonError(
+        'unknown_ruleset',
+        `unknown ruleset ${JSON.stringify(name)}; known: ${rulesetNames().join(', ')}`,
+      );
+    }
+    const shoe = this.session.snapshot().shoe as { ended: unknown } | null;
+    if (shoe && shoe.ended === null) {
+      throw new DaemonError(
+        'shoe_in_play',
+        'the ruleset changes only between shoes: end or void this shoe first',
+      );
+    }
+    const next = sessionFor(name, this.autoRound);
+    await this.ingesting;
+    await this.requireJournal().append([
+      { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName } },
+    ]);
+    this.rulesetName = name;
+    this.session = next;
+    this.bridge?.setInfo(this.info());
+    this.publishState();
+    return { ruleset: name };
+  }
+
+  health(): DaemonHealth {
+    return {
+      table: this.table,
+      ruleset: this.rulesetName,
+      version: VERSION,
+      uptimeMs: this.clock() - this.startedAt,
+      journal: { dir: this.config.journal.dir, lastSeq: this.lastSeq },
+      mqtt: {
+        url: this.brokerUrl,
+        connected: this.bridge?.isConnected ?? false,
+        acknowledgedSeq: this.bridge?.acknowledgedSeq ?? 0,
+      },
+      devices: this.deviceStatus(),
+      expecting: this.session.expecting(),
+    };
+  }
+
+  // ------------------------------------------------------------------ devices
+
+  private async startDevices(): Promise<void> {
+    const entries = Object.entries(this.config.devices);
+    if (entries.length === 0) return;
+    const { DeviceDriver } = await import('../drivers/driver.ts');
+    const { openTransport } = await import('../../hardware/transports/url.ts');
+    const simulated: Array<{
+      name: string;
+      kind: 'shoe' | 'shuffler' | 'reader';
+      device: unknown;
+    }> = [];
+    let wires: typeof import('../../hardware/transports/memory.ts') | undefined;
+    for (const [name, device] of entries) {
+      let transport: import('../../hardware/transports/transport.ts').Transport;
+      if (device.transport === 'simulate') {
+        wires ??= await import('../../hardware/transports/memory.ts');
+        const wire = wires.createMemoryPair(`sim-${name}`);
+        transport = wire.host;
+        simulated.push({ name, kind: device.kind, device: wire.device });
+      } else {
+        transport = openTransport(device.transport);
+      }
+      const allowedFirmware =
+        device.firmware.length > 0 && device.model
+          ? { [device.model]: device.firmware }
+          : undefined;
+      const ruleset = getRuleset(this.rulesetName);
+      const driver = new DeviceDriver({
+        name,
+        kind: device.kind,
+        transport,
+        hostSerial: this.table,
+        clock: this.clock,
+        ...(allowedFirmware ? { allowedFirmware } : {}),
+        ...(device.kind === 'shuffler'
+          ? ruleset.backs.kind === 'alternating'
+            ? { backs: ruleset.backs.colours, alternateBacks: true }
+            : { backs: [ruleset.backs.colour] }
+          : {}),
+        ...(device.kind === 'reader' && device.registry
+          ? { registry: await this.loadRegistry(device.registry) }
+          : {}),
+      });
+      driver.on('record', (observation) => void this.onObservation(observation));
+      driver.on('availability', (availability, reason) => {
+        this.bridge?.setDeviceAvailability(name, availability);
+        this.emit('availability', name, availability, reason);
+      });
+      driver.on('alarm', (event) => void this.appendEvents([event]).catch(() => undefined));
+      driver.on('notice', (notice) =>
+        this.emit('notice', 'info', `${name}: ${notice.type} ${JSON.stringify(notice)}`),
+      );
+      this.bridge?.setDeviceAvailability(name, 'offline');
+      this.drivers.set(name, driver);
+      driver.start();
+      this.stoppers.push(() => driver.stop());
+    }
+    if (simulated.length > 0 && this.simulate) {
+      const { SimulatedDealer } = await import('./simulated-dealer.ts');
+      const dealer = new SimulatedDealer({
+        daemon: this,
+        devices: simulated as ConstructorParameters<typeof SimulatedDealer>[0]['devices'],
+        simulation: this.config.simulation,
+        ruleset: this.rulesetName,
+        log: logger('sim'),
+      });
+      dealer.start();
+      this.stoppers.push(() => dealer.stop());
+    }
+  }
+
+  private async loadRegistry(path: string) {
+    const { DeckRegistry } = await import('../drivers/deck-registry.ts');
+    return DeckRegistry.load(path);
+  }
+
+  // ------------------------------------------------------------------ console
+
+  private async startConsole(): Promise<void> {
+    const settings = this.config.console;
+    if (!settings) return;
+    const { DealerConsole } = await import('../console/runner.ts');
+    const dealerConsole = await DealerConsole.start({
+      transport: settings.transport,
+      ...(settings.pins ? { pins: settings.pins } : {}),
+      onRecord: (record) => {
+        this.ingest({ ...record, src: 'console' }).catch((error) =>
+          this.emit('notice', 'error', `console input not journaled: ${(error as Error).message}`),
+        );
+      },
+    });
+    const follow = (records: readonly JournalRecord[]) => {
+      for (const record of records) {
+        if (record.kind === 'event') dealerConsole.event(record.data as DomainEvent);
+      }
+      dealerConsole.nextStep(consoleStep(this.session.expecting()));
+    };
+    this.on('journaled', follow);
+    this.on('availability', (device, availability) =>
+      dealerConsole.deviceAvailability(device, availability === 'online'),
+    );
+    this.stoppers.push(async () => {
+      this.off('journaled', follow);
+      await dealerConsole.stop();
+    });
+  }
+}

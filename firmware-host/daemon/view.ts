@@ -1,0 +1,259 @@
+/**
+ * The live terminal view of `tableside run`: what a technician standing at
+ * the table wants to see at a glance. `renderView` is pure (model → lines);
+ * `TerminalView` keeps the model from the daemon's bus and redraws at most a
+ * few times a second on a TTY, or prints one line per event elsewhere (a
+ * systemd journal, a pipe).
+ */
+import type { JournalRecord } from '../journal/record.ts';
+import type { DomainEvent } from '../table/events.ts';
+import type { TableDaemon } from './table-daemon.ts';
+
+export interface ViewModel {
+  table: string;
+  ruleset: string;
+  broker: { url: string; connected: boolean; detail: string };
+  devices: Record<string, { availability: string; reason: string }>;
+  snapshot: Record<string, unknown>;
+  expecting: string;
+  lastSeq: number;
+  recentCards: string[];
+  results: string[];
+  alarms: string[];
+  notices: string[];
+  subscribe: string;
+}
+
+const MAX_RESULTS = 6;
+const MAX_ALARMS = 5;
+const MAX_CARDS = 12;
+
+/** One line for an event, for logs and the lists of the view. */
+export function describeEvent(event: DomainEvent): string {
+  switch (event.type) {
+    case 'card':
+      return `${event.face === 'down' ? '▒▒' : event.card} → ${event.to}`;
+    case 'result':
+      return `round ${event.round}: ${describeOutcome(event.outcome)}`;
+    case 'alarm':
+      return `${event.kind}: ${event.message}`;
+    case 'hand_voided':
+      return `hand voided (${Array.isArray(event.boxes) ? `boxes ${event.boxes.join(',')}` : 'all'}): ${event.reason}`;
+    case 'reshuffle_required':
+      return `reshuffle required: ${event.reason}`;
+    case 'shoe_start':
+      return `new shoe: ${event.decks} deck(s), ${event.backs.join('/')} backs, ${event.cards} cards`;
+    case 'shoe_end':
+      return `shoe ended: ${event.reason}`;
+    case 'last_hand':
+      return `last hand: ${event.reason}`;
+    case 'round_start':
+      return `round ${event.round} started${event.boxes ? ` (boxes ${event.boxes.join(',')})` : ''}`;
+  }
+}
+
+function describeOutcome(outcome: Record<string, unknown>): string {
+  const winner = outcome.winner;
+  const side = (name: string) => {
+    const hand = outcome[name] as { cards?: string[]; total?: number } | undefined;
+    return hand?.cards ? `${name} ${hand.cards.join(' ')} (${hand.total ?? '?'})` : undefined;
+  };
+  const sides = [side('banker'), side('player')].filter(Boolean).join(', ');
+  if (typeof winner === 'string')
+    return `${winner.toUpperCase()} wins${sides ? ` — ${sides}` : ''}`;
+  const bets = outcome.bets as Record<string, number> | undefined;
+  const summary = bets
+    ? Object.entries(bets)
+        .slice(0, 6)
+        .map(([bet, result]) => `${bet} ${result > 0 ? '+' : ''}${result}`)
+        .join(', ')
+    : '';
+  return summary || 'settled';
+}
+
+function shoeLine(snapshot: Record<string, unknown>): string {
+  const shoe = snapshot.shoe as
+    | {
+        number: number;
+        cards: number;
+        dealt: number;
+        remaining: number;
+        lastHand: boolean;
+        ended: string | null;
+      }
+    | null
+    | undefined;
+  if (!shoe) return 'no shoe in play';
+  const width = 30;
+  const filled = shoe.cards > 0 ? Math.round((shoe.dealt / shoe.cards) * width) : 0;
+  const bar = `${'█'.repeat(filled)}${'░'.repeat(Math.max(0, width - filled))}`;
+  const state = shoe.ended ? ` ended (${shoe.ended})` : shoe.lastHand ? ' LAST HAND' : '';
+  return `shoe ${shoe.number} ${bar} ${shoe.dealt}/${shoe.cards} dealt${state}`;
+}
+
+function handLines(snapshot: Record<string, unknown>): string[] {
+  const round = snapshot.round as { number: number; table: Record<string, unknown> } | null;
+  if (!round) return ['no hand in play'];
+  const lines = [`round ${round.number}`];
+  for (const [seat, value] of Object.entries(round.table ?? {})) {
+    if (value && typeof value === 'object' && 'cards' in value) {
+      const hand = value as { cards: unknown[]; total?: unknown };
+      const cards = hand.cards.map((card) => (typeof card === 'string' ? card : '▒▒')).join(' ');
+      lines.push(
+        `  ${seat.padEnd(8)} ${cards}${hand.total === undefined ? '' : `  (${String(hand.total)})`}`,
+      );
+    }
+  }
+  return lines;
+}
+
+export function renderView(model: ViewModel): string[] {
+  const rule = '─'.repeat(64);
+  const devices = Object.entries(model.devices).map(
+    ([name, device]) =>
+      `  ${device.availability === 'online' ? '●' : '○'} ${name.padEnd(10)} ${device.availability}${device.reason ? ` (${device.reason})` : ''}`,
+  );
+  return [
+    `tableside — table ${model.table} — ${model.ruleset}`,
+    rule,
+    `broker  ${model.broker.connected ? '● connected' : '○ not connected'}  ${model.broker.url}${model.broker.detail && !model.broker.connected ? ` (${model.broker.detail})` : ''}`,
+    'devices',
+    ...(devices.length > 0 ? devices : ['  (none configured)']),
+    rule,
+    shoeLine(model.snapshot),
+    ...handLines(model.snapshot),
+    `next: ${model.expecting}`,
+    `cards: ${model.recentCards.join('  ') || '—'}`,
+    rule,
+    'results',
+    ...(model.results.length > 0 ? model.results.map((line) => `  ${line}`) : ['  —']),
+    'alarms',
+    ...(model.alarms.length > 0 ? model.alarms.map((line) => `  ! ${line}`) : ['  none']),
+    ...(model.notices.length > 0 ? ['notices', ...model.notices.map((line) => `  ${line}`)] : []),
+    rule,
+    `journal seq ${model.lastSeq}   watch: ${model.subscribe}`,
+    'Ctrl-C stops the table cleanly.',
+  ];
+}
+
+function push(list: string[], line: string, max: number): void {
+  list.push(line);
+  if (list.length > max) list.splice(0, list.length - max);
+}
+
+export interface TerminalViewOptions {
+  daemon: TableDaemon;
+  out: NodeJS.WriteStream;
+  /** Redraw in place (a TTY); otherwise one line per event. */
+  live: boolean;
+}
+
+export class TerminalView {
+  private readonly model: ViewModel;
+  private readonly daemon: TableDaemon;
+  private readonly out: NodeJS.WriteStream;
+  private readonly live: boolean;
+  private timer: NodeJS.Timeout | undefined;
+  private dirty = true;
+
+  constructor(options: TerminalViewOptions) {
+    this.daemon = options.daemon;
+    this.out = options.out;
+    this.live = options.live;
+    const { config } = options.daemon;
+    this.model = {
+      table: config.table,
+      ruleset: options.daemon.ruleset,
+      broker: { url: options.daemon.brokerAddress, connected: false, detail: '' },
+      devices: Object.fromEntries(
+        Object.keys(config.devices).map((name) => [
+          name,
+          { availability: 'offline', reason: 'starting' },
+        ]),
+      ),
+      snapshot: {},
+      expecting: '',
+      lastSeq: 0,
+      recentCards: [],
+      results: [],
+      alarms: [],
+      notices: [],
+      subscribe: '',
+    };
+  }
+
+  start(): void {
+    const { daemon } = this;
+    const url = new URL(daemon.brokerAddress.replace(/^mqtts?:/, 'http:'));
+    this.model.broker.url = daemon.brokerAddress;
+    this.model.broker.connected = daemon.brokerConnected;
+    for (const status of daemon.deviceStatus()) {
+      this.model.devices[status.name] = { availability: status.availability, reason: status.link };
+    }
+    this.model.subscribe = `mosquitto_sub -h ${url.hostname} -p ${url.port || 1883} -t '${daemon.config.mqtt.baseTopic}/${daemon.table}/#' -v`;
+    daemon.on('journaled', (records) => this.onRecords(records));
+    daemon.on('availability', (device, availability, reason) => {
+      this.model.devices[device] = { availability, reason };
+      this.line(`device ${device} ${availability} (${reason})`);
+    });
+    daemon.on('broker', (connected, detail) => {
+      this.model.broker.connected = connected;
+      this.model.broker.detail = detail;
+      this.line(connected ? `broker connected ${detail}` : `broker lost: ${detail}`);
+    });
+    daemon.on('notice', (level, message) => {
+      push(this.model.notices, `${level}: ${message}`, 3);
+      this.line(`${level}: ${message}`);
+    });
+    if (this.live) {
+      this.out.write('\x1b[?25l');
+      this.timer = setInterval(() => this.draw(), 200);
+      this.draw();
+    } else {
+      this.out.write(`${renderView(this.refresh()).join('\n')}\n`);
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.live) {
+      this.draw();
+      this.out.write('\x1b[?25h\n');
+    }
+  }
+
+  private refresh(): ViewModel {
+    this.model.ruleset = this.daemon.ruleset;
+    this.model.snapshot = this.daemon.snapshot();
+    this.model.expecting = this.daemon.expecting().text;
+    this.model.lastSeq = this.daemon.lastSeq;
+    return this.model;
+  }
+
+  private onRecords(records: readonly JournalRecord[]): void {
+    for (const record of records) {
+      if (record.kind !== 'event') continue;
+      const event = record.data as DomainEvent;
+      const line = describeEvent(event);
+      if (event.type === 'card') push(this.model.recentCards, line.replace(' → ', '→'), MAX_CARDS);
+      else if (event.type === 'alarm') push(this.model.alarms, line, MAX_ALARMS);
+      else if (event.type === 'result' || event.type === 'hand_voided') {
+        push(this.model.results, line, MAX_RESULTS);
+      }
+      this.line(`#${record.seq} ${line}`);
+    }
+    this.dirty = true;
+  }
+
+  private line(text: string): void {
+    this.dirty = true;
+    if (!this.live) this.out.write(`${text}\n`);
+  }
+
+  private draw(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const lines = renderView(this.refresh());
+    this.out.write(`\x1b[H\x1b[2J${lines.join('\n')}\n`);
+  }
+}
