@@ -246,7 +246,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   /** A new shoe from the ruleset's defaults (a shoe without a card-reading shuffler). */
   newShoe(reason: string, src = 'daemon'): Promise<readonly JournalRecord[]> {
-    return this.ingest({ ...this.nextShuffle(), src, ...(reason ? {} : {}) });
+    this.log.info({ reason, src }, 'new shoe');
+    return this.ingest({ ...this.nextShuffle(), src });
   }
 
   private nextShuffle(): ShuffleRecord {
@@ -257,6 +258,18 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       return { t: 'shuffle', decks: 1, backs: [last === first ? second : first] };
     }
     return { t: 'shuffle', decks: ruleset.decks.default, backs: [ruleset.backs.colour] };
+  }
+
+  /**
+   * A shoe-only table (no shuffler reporting shuffles): closing the shoe's
+   * lid when no shoe is in play is the dealer loading a new shoe.
+   */
+  private onShoeLoaded(device: string): void {
+    const hasShuffler = Object.values(this.config.devices).some((d) => d.kind === 'shuffler');
+    if (hasShuffler || this.session.expecting().kind !== 'shuffle') return;
+    this.newShoe(`${device} lid closed on a new shoe`, device).catch((error) =>
+      this.emit('notice', 'error', `new shoe not journaled: ${(error as Error).message}`),
+    );
   }
 
   private async onObservation(observation: Observation): Promise<void> {
@@ -559,9 +572,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         this.emit('availability', name, availability, reason);
       });
       driver.on('alarm', (event) => void this.appendEvents([event]).catch(() => undefined));
-      driver.on('notice', (notice) =>
-        this.emit('notice', 'info', `${name}: ${notice.type} ${JSON.stringify(notice)}`),
-      );
+      driver.on('notice', (notice) => {
+        this.emit('notice', 'info', `${name}: ${notice.type} ${JSON.stringify(notice)}`);
+        if (notice.type === 'LID' && notice.state === 'closed') this.onShoeLoaded(name);
+      });
       this.bridge?.setDeviceAvailability(name, 'offline');
       this.drivers.set(name, driver);
       driver.start();
