@@ -26,7 +26,8 @@
  *   it `receiveBytes(chunk, now)` (or `receive(event, now)`), `send(message,
  *   now)`, `tick(now)`; carry out the returned `LinkAction`s in order. For the
  *   host, set `deferAck: ['CARD']` and call `ack(seq, talker)` once the card
- *   is durable.
+ *   is durable. A device sets `maxAttempts: 0` (never give a card up) and
+ *   calls `retransmitNow(now)` after the HELLO that follows a reopened line.
  *
  * Host driver sketch:
  *
@@ -94,6 +95,7 @@ export {
 } from './link.ts';
 export * from './messages.ts';
 export {
+  type ShuffleAnnouncement,
   ShuffleOrderAssembler,
   type ShuffleReport,
   shuffledMessages,

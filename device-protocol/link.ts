@@ -16,8 +16,11 @@
  *   is ACKed again but not delivered; a peer HELLO empties that window,
  *   because a device that restarted starts its seqs over;
  * - own frames are retransmitted after `ackTimeoutMs` (times
- *   `backoffFactor` per attempt), at most `maxAttempts` transmissions, then
- *   reported `failed`; a NAK naming an unacknowledged frame resends it now;
+ *   `backoffFactor` per attempt, at most `maxAckTimeoutMs`), at most
+ *   `maxAttempts` transmissions, then reported `failed` (`maxAttempts: 0`:
+ *   never, as a device that must not give a card up); a NAK naming an
+ *   unacknowledged frame resends it now, and so does `retransmitNow()` for
+ *   every unacknowledged frame (a device whose line has just reopened);
  * - at most `maxInFlight` event frames are unacknowledged at once (1, stop
  *   and wait, keeps events in order); HELLO, PING and PONG bypass that queue;
  * - a device (any local talker but HO) holds its events until the host has
@@ -51,8 +54,14 @@ export const linkOptionsSchema = z
     ackTimeoutMs: z.number().int().min(1).max(600_000).default(500),
     /** Each retransmission waits `backoffFactor` times longer than the one before. */
     backoffFactor: z.number().min(1).max(10).default(1.5),
-    /** Transmissions of one frame, the first included, before it is reported failed. */
-    maxAttempts: z.number().int().min(1).max(100).default(5),
+    /** Each wait for an ACK is at most this long, however many attempts the backoff has grown over. */
+    maxAckTimeoutMs: z.number().int().min(1).max(3_600_000).default(60_000),
+    /**
+     * Transmissions of one frame, the first included, before it is reported
+     * failed. 0: retransmit forever (a device: a real shoe keeps a card until
+     * the host ACKs it).
+     */
+    maxAttempts: z.number().int().min(0).max(100).default(5),
     /** Unacknowledged event frames at once; 1 (stop and wait) keeps events in order. */
     maxInFlight: z.number().int().min(1).max(32).default(1),
     /** Frames waiting to be sent; past this, `send` reports `failed` with `queue_full`. */
@@ -354,6 +363,23 @@ export class LinkSession {
     return [this.#nak(seq, reason)];
   }
 
+  /**
+   * Sends every unacknowledged frame again now, with its seq, whatever its
+   * timer says (each counts as an attempt and restarts its timer); a frame
+   * already sent at `now` is not sent twice. For a device whose line has
+   * just reopened: after its new HELLO, what it sent into the dead line
+   * goes again at once.
+   */
+  retransmitNow(now: number): LinkAction[] {
+    const actions: LinkAction[] = [];
+    for (const entry of [...this.#inFlight.values()]) {
+      if (entry.lastSentAt >= now) continue;
+      actions.push(...this.#retransmit(entry, now));
+    }
+    actions.push(...this.#pump(now));
+    return actions;
+  }
+
   /** Retransmits what timed out and gives up on what ran out of attempts. */
   tick(now: number): LinkAction[] {
     const actions: LinkAction[] = [];
@@ -366,8 +392,10 @@ export class LinkSession {
   }
 
   #timeout(attempts: number): number {
+    const grown = this.options.ackTimeoutMs * this.options.backoffFactor ** Math.max(0, attempts - 1);
+    // Retransmitting forever, the backoff would grow without bound (and overflow to Infinity).
     return Math.round(
-      this.options.ackTimeoutMs * this.options.backoffFactor ** Math.max(0, attempts - 1),
+      Math.min(grown, Math.max(this.options.ackTimeoutMs, this.options.maxAckTimeoutMs)),
     );
   }
 
@@ -401,6 +429,12 @@ export class LinkSession {
     if (frame.message?.type === 'HELLO' && !this.#isHost) {
       this.#hello = frame.message;
       this.#helloState = 'sent';
+      // A new HELLO supersedes one never ACKed (sent into a dead line): retransmitted
+      // later, the old one would read as another restart.
+      for (const old of [...this.#inFlight.values()]) {
+        if (old.type === 'HELLO') this.#inFlight.delete(old.seq);
+      }
+      this.#queue = this.#queue.filter((old) => old.type !== 'HELLO');
     }
     this.#queue.push(entry);
     return this.#pump(now);
@@ -441,7 +475,8 @@ export class LinkSession {
   }
 
   #retransmit(entry: Outgoing, now: number): LinkAction[] {
-    if (entry.attempts >= this.options.maxAttempts) {
+    const limit = this.options.maxAttempts;
+    if (limit > 0 && entry.attempts >= limit) {
       this.#inFlight.delete(entry.seq);
       this.#stats.failed++;
       if (entry.type === 'HELLO' && this.#helloState === 'sent') this.#helloState = 'none';

@@ -27,13 +27,35 @@ import {
 } from './frame.ts';
 
 /** major.minor. A host refuses a device of another major version; minors add message types only. */
-export const PROTOCOL_VERSION = '1.0';
+export const PROTOCOL_VERSION = '1.1';
+
+function versionParts(text: string): { major: number; minor: number } | undefined {
+  const match = /^([0-9]{1,3})\.([0-9]{1,3})$/.exec(text);
+  return match ? { major: Number(match[1]), minor: Number(match[2]) } : undefined;
+}
 
 /** Whether a peer speaking `version` (from its HELLO) can talk to us: same major version. */
 export function isCompatibleProtocol(version: string, ours: string = PROTOCOL_VERSION): boolean {
-  const major = (text: string) => /^([0-9]{1,3})\.[0-9]{1,3}$/.exec(text)?.[1];
-  const theirs = major(version);
-  return theirs !== undefined && theirs === major(ours);
+  const theirs = versionParts(version);
+  return theirs !== undefined && theirs.major === versionParts(ours)?.major;
+}
+
+/** The minor version that added a message type; types not listed are in 1.0. */
+export const MESSAGE_SINCE: Readonly<Partial<Record<MessageType, string>>> = {
+  SHUFFLED2: '1.1',
+};
+
+/**
+ * Whether a peer speaking `version` knows `type`: same major version, and a
+ * minor at least the one that added it. A sender uses a type added in a
+ * minor version only for a peer that knows it (PROTOCOL.md § 5); an older
+ * peer would ACK it as unsupported and lose what it says.
+ */
+export function peerKnows(type: MessageType, version: string | undefined): boolean {
+  const theirs = version === undefined ? undefined : versionParts(version);
+  const since = versionParts(MESSAGE_SINCE[type] ?? '1.0')!;
+  if (theirs === undefined || theirs.major !== versionParts(PROTOCOL_VERSION)?.major) return false;
+  return theirs.minor >= since.minor;
 }
 
 const DEVICES: readonly Talker[] = ['SH', 'SF', 'RD'];
@@ -46,6 +68,8 @@ export const ORDER_CHUNK_CARDS = 64;
 /** Card entries a COUNT lists at most (its counts are always exact). */
 export const COUNT_LIST_MAX = 48;
 export const MAX_DECKS = 16;
+/** Back colours one shuffle may hold (SHUFFLED2). */
+export const MAX_BACKS = 4;
 
 export interface HelloMessage {
   readonly type: 'HELLO';
@@ -135,6 +159,18 @@ export interface ShuffledMessage {
   /** Whether ORDER chunks with the card order follow. */
   readonly order: boolean;
 }
+/**
+ * SHUFFLED with the back colours of the shuffled decks (protocol 1.1): the
+ * host need not guess them. Sent only to a host whose HELLO says 1.1 or
+ * later; to others, SHUFFLED.
+ */
+export interface Shuffled2Message {
+  readonly type: 'SHUFFLED2';
+  readonly count: number;
+  readonly order: boolean;
+  /** 1 to MAX_BACKS different colours, as the cards' backs read. */
+  readonly backs: readonly BackColour[];
+}
 export interface OrderMessage {
   readonly type: 'ORDER';
   /** Position of the first card of this chunk in the shuffled order, from 0. */
@@ -177,6 +213,7 @@ export type Message =
   | ShuffleMessage
   | DeckCheckMessage
   | ShuffledMessage
+  | Shuffled2Message
   | OrderMessage
   | CountMessage
   | DoorMessage
@@ -476,6 +513,26 @@ const shuffledCodec: Codec<ShuffledMessage> = {
   encode: (m) => [String(m.count), m.order ? 'order' : 'none'],
 };
 
+const shuffled2Codec: Codec<Shuffled2Message> = {
+  type: 'SHUFFLED2',
+  senders: ['SF'],
+  decode: (r) => {
+    const count = r.integer('count', 0, MAX_CARD_COUNT);
+    const order = r.oneOf('order', ['order', 'none'] as const) === 'order';
+    if (r.remaining < 1 || r.remaining > MAX_BACKS) {
+      r.fail('backs', `${r.remaining} back colours: expected 1-${MAX_BACKS}`);
+    }
+    const backs: BackColour[] = [];
+    while (r.remaining > 0) {
+      const back = r.parse('back', parseBackColour);
+      if (backs.includes(back)) r.fail('back', `${back} given twice`);
+      backs.push(back);
+    }
+    return { type: 'SHUFFLED2', count, order, backs };
+  },
+  encode: (m) => [String(m.count), m.order ? 'order' : 'none', ...m.backs],
+};
+
 const orderCodec: Codec<OrderMessage> = {
   type: 'ORDER',
   senders: ['SF'],
@@ -563,6 +620,7 @@ const CODECS: CodecTable = {
   SHUFFLE: shuffleCodec,
   DECKCHECK: deckCheckCodec,
   SHUFFLED: shuffledCodec,
+  SHUFFLED2: shuffled2Codec,
   ORDER: orderCodec,
   COUNT: countCodec,
   DOOR: doorCodec,

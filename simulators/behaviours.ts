@@ -9,7 +9,7 @@
  * - `outgoing` / `incoming`: the wire, applied to every frame as it is sent
  *   or received (drop or corrupt ACKs, corrupt bytes, duplicates, delays).
  *
- * Features are behaviours too (`legal-shoe`, `report-order`, `two-colour`),
+ * Features are behaviours too (`legal-shoe`, `report-order`, `report-backs`, `two-colour`),
  * read by the planner and the device core by name.
  */
 import { createHash } from 'node:crypto';
@@ -279,6 +279,11 @@ export const MISMATCHED_FIRMWARE_SHA256 = createHash('sha256')
 export const BEHAVIOURS: readonly BehaviourDefinition[] = [
   feature('legal-shoe', 'deal a seeded legal shoe for the ruleset', true),
   feature('report-order', 'the shuffler reads cards and reports the order it shuffled', true),
+  feature(
+    'report-backs',
+    'the shuffler names the back colours it shuffled (SHUFFLED2, to a host of protocol 1.1 or later)',
+    true,
+  ),
   feature('two-colour', 'two back colours, one deck per round, alternating', false),
   wireFault(
     'drop-acks',

@@ -3,9 +3,12 @@
  * session, device side) playing a planned session over any Transport, with
  * composable behaviours. Like a real device it sends HELLO whenever its link
  * opens, starts dealing once the host has ACKed that HELLO, never waits for
- * the host's HELLO, retransmits whatever was not ACKed (so after a reconnect
- * every unacknowledged card is sent again, with its seq), answers PING with
- * PONG, and obeys INDICATE, GATE, SHUFFLE and DECKCHECK.
+ * the host's HELLO, retransmits whatever was not ACKed until it is ACKed,
+ * however long that takes (after a reconnect every unacknowledged card goes
+ * again at once, with its seq, right after the HELLO), answers PING with
+ * PONG, and obeys INDICATE, GATE, SHUFFLE and DECKCHECK. The shuffler names
+ * the back colours of its shuffles (SHUFFLED2) to a host that knows protocol
+ * 1.1, and sends plain SHUFFLED to others.
  *
  * Pacing: with `rate` (cards per second) the device deals on its own; without
  * it, a test calls `step()` to play the next card (or cut card, tag, shuffle).
@@ -13,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { JOKER } from '../device-protocol/cards.ts';
+import { type BackColour, type CardCode, JOKER } from '../device-protocol/cards.ts';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
 import { FrameDecoder } from '../device-protocol/frame-decoder.ts';
 import {
@@ -22,7 +25,7 @@ import {
   type LinkStats,
   type LinkOptions as SessionOptions,
 } from '../device-protocol/link.ts';
-import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
+import { type Message, PROTOCOL_VERSION, peerKnows } from '../device-protocol/messages.ts';
 import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
 import {
   type LinkOptionsInput,
@@ -76,11 +79,14 @@ export function defaultIdentity(kind: DeviceKind, seed: number): DeviceIdentity 
   };
 }
 
-/** Link-session settings of a device: patient, because a real device never gives a card up. */
+/**
+ * Link-session settings of a device: a real device never gives a card up
+ * (`maxAttempts: 0`, retransmit until ACKed), every 300 ms.
+ */
 export const DEVICE_SESSION_DEFAULTS = {
   ackTimeoutMs: 300,
   backoffFactor: 1,
-  maxAttempts: 100,
+  maxAttempts: 0,
   maxInFlight: 1,
 } as const;
 
@@ -371,9 +377,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
         if (this.kind === 'shuffler') {
           // The marker joker is placed by the dealer after the shuffle (003 § 24(1)).
           const order = step.order.filter((card) => card !== JOKER);
-          this.sendAll(
-            shuffledMessages(step.reportOrder === false ? { count: order.length } : { order }),
-          );
+          this.reportShuffle(order, step.reportOrder !== false, step.backs);
         }
         return;
       case 'card':
@@ -416,17 +420,42 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     for (const message of messages) this.send(message);
   }
 
+  /** The protocol version the host's HELLO announced; undefined until one arrived. */
+  get hostProtocol(): string | undefined {
+    return this.session.peerHello('HO')?.protocol;
+  }
+
+  /**
+   * SHUFFLED (and ORDER chunks when it reads cards); SHUFFLED2 with the back
+   * colours instead when it reads backs and the host knows protocol 1.1,
+   * since an older host would ACK SHUFFLED2 as unsupported and lose the shuffle.
+   */
+  private reportShuffle(
+    order: readonly CardCode[],
+    reportOrder: boolean,
+    backs: readonly BackColour[],
+  ): void {
+    const named =
+      this.behaviours.isOn('report-backs') && peerKnows('SHUFFLED2', this.hostProtocol)
+        ? { backs }
+        : {};
+    this.sendAll(
+      shuffledMessages(reportOrder ? { order, ...named } : { count: order.length, ...named }),
+    );
+  }
+
   private linkChanged(change: LinkStateChange): void {
     this.emit('link', change);
     if (change.state === 'open') {
       // Like a real device: HELLO first on every connection; what was not
-      // ACKed before goes again right after it (tick), with its old seq.
+      // ACKed before goes again right after it, with its old seq (the seqs
+      // keep counting across a reconnect: PROTOCOL.md § 4).
       this.decoder.end();
-      this.send(this.helloMessage());
-      this.run(this.session.tick(this.now()));
+      const now = this.now();
+      this.run(this.session.send(this.helloMessage(), now));
+      this.run(this.session.retransmitNow(now));
     } else if (this.tickTimer) {
-      // No retransmission clock while the line is down: attempts are not
-      // spent on a dead line, and everything overdue goes at the reopen.
+      // Nothing can be written while the line is down; the reopen resends it all.
       clearTimeout(this.tickTimer);
       this.tickTimer = undefined;
     }
@@ -540,11 +569,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
           const shoe = this.commandDealer.next('fair');
           const order = shoeOrder(shoe).filter((card) => card !== JOKER);
           this.lastDecks = message.decks;
-          this.sendAll(
-            shuffledMessages(
-              this.behaviours.isOn('report-order') ? { order } : { count: order.length },
-            ),
-          );
+          this.reportShuffle(order, this.behaviours.isOn('report-order'), shoe.backs);
         }
         break;
       case 'DECKCHECK':

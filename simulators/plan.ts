@@ -7,6 +7,7 @@
 import type { BackColour, CardCode } from '../device-protocol/cards.ts';
 import { type Behaviour, type BehaviourSet, behaviourDefinition } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
+import { type LegalRound, legalRound } from './legal-round.ts';
 import { recipeFor, ShoeDealer, type ShoeRecipe, type SimShoe, shoeOrder } from './legal-shoe.ts';
 import { createRandom } from './random.ts';
 import type { ScriptStep } from './scenario.ts';
@@ -20,6 +21,10 @@ export interface PlanOptions {
   script?: readonly ScriptStep[];
   /** Rounds in the default session of a one-deck-per-round game (default 8). */
   rounds?: number;
+  /** Boxes in play in every `deal: round`; default a random set per round. */
+  boxes?: readonly number[];
+  /** Told each legal round as it is planned (the decisions a dealer makes at the console). */
+  onRound?: (round: LegalRound, index: number) => void;
 }
 
 /** The ruleset's recipe with the `two-colour` feature applied. */
@@ -39,12 +44,15 @@ export function effectiveRecipe(ruleset: string, behaviours: BehaviourSet): Shoe
   };
 }
 
-/** The session a scenario without steps plays. */
+/**
+ * The session a scenario without steps plays: a whole shoe, or for a game
+ * that takes a fresh deck every round, `rounds` rounds of one legal round each.
+ */
 export function defaultScript(recipe: ShoeRecipe, rounds = 8): ScriptStep[] {
   if (recipe.shufflePerRound) {
     const script: ScriptStep[] = [];
     for (let round = 0; round < rounds; round++) {
-      script.push({ op: 'shuffle' }, { op: 'deal', count: recipe.cardsPerRound });
+      script.push({ op: 'shuffle' }, { op: 'deal', count: 'round' });
     }
     return script;
   }
@@ -60,6 +68,8 @@ export function planSession(options: PlanOptions): Step[] {
   const recipe = effectiveRecipe(options.ruleset, behaviours);
   const random = createRandom(options.seed);
   const dealer = new ShoeDealer(recipe, random.fork('shoe'));
+  const roundRandom = random.fork('legal-rounds');
+  let rounds = 0;
   const legalShoe = behaviours.isOn('legal-shoe');
   const script = options.script ?? (legalShoe ? defaultScript(recipe, options.rounds) : []);
   const stackedArg = behaviours.isOn('stacked') ? (behaviours.argOf('stacked') ?? 'all') : 'none';
@@ -93,6 +103,21 @@ export function planSession(options: PlanOptions): Step[] {
     });
   };
 
+  /** Cards the next legal round takes from what is left of the current shoe. */
+  const roundLength = (): number => {
+    if (!shoe) loadShoe();
+    const current = shoe!;
+    const round = legalRound({
+      ruleset: recipe.ruleset,
+      cards: current.cards.slice(dealt).map((card) => card.card),
+      decks: current.decks,
+      random: roundRandom,
+      ...(options.boxes === undefined ? {} : { boxes: options.boxes }),
+    });
+    options.onRound?.(round, rounds++);
+    return round.cards;
+  };
+
   const dealOne = (): boolean => {
     if (!shoe) loadShoe();
     const current = shoe!;
@@ -113,7 +138,12 @@ export function planSession(options: PlanOptions): Step[] {
         loadShoe(step);
         break;
       case 'deal': {
-        const count = step.count === 'rest' ? Number.POSITIVE_INFINITY : step.count;
+        const count =
+          step.count === 'rest'
+            ? Number.POSITIVE_INFINITY
+            : step.count === 'round'
+              ? roundLength()
+              : step.count;
         for (let i = 0; i < count && dealOne(); i++);
         break;
       }

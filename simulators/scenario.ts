@@ -23,7 +23,8 @@ import { DEVICE_KINDS, type DeviceIdentity, type DeviceKind } from './steps.ts';
 /** One scripted step, normalised. */
 export type ScriptStep =
   | { op: 'shuffle'; decks?: number; backs?: BackColour[]; order?: CardCode[]; stacked?: boolean }
-  | { op: 'deal'; count: number | 'rest' }
+  /** `round`: the cards one legal round of the ruleset takes from the shoe (legal-round.ts). */
+  | { op: 'deal'; count: number | 'rest' | 'round' }
   | { op: 'card'; card: CardCode; back?: BackColour; face: Face; uid?: string }
   | { op: 'cut' }
   | { op: 'joker' }
@@ -172,11 +173,11 @@ function parseStep(raw: unknown, index: number): ScriptStep {
         return step;
       }
       case 'deal':
-        if (value === 'rest') return { op: 'deal', count: 'rest' };
+        if (value === 'rest' || value === 'round') return { op: 'deal', count: value };
         if (typeof value === 'number' && Number.isInteger(value) && value >= 0) {
           return { op: 'deal', count: value };
         }
-        throw stepError(index, 'deal: expected a number of cards or rest');
+        throw stepError(index, 'deal: expected a number of cards, rest or round');
       case 'card': {
         if (typeof value === 'string') {
           return { op: 'card', card: parseCard(value.toUpperCase()), face: 'down' };

@@ -1,79 +1,70 @@
 /**
- * The Hold'em Bonus side bet of Texas Hold'em Bonus (001 "Apuesta Especial
- * o Bonus"): paid on the player's two hole cards alone, except the top
- * award, AA with the dealer also holding AA, which needs the dealer's two
- * cards. So every player hand (1,326) is paired with every dealer hand from
- * the other 50 cards (1,225): 1,624,350 equally likely deals, enumerated.
- * Other boxes' cards are unseen and change nothing on average.
+ * The Bonus side bet of Texas Hold'em Bonus (001 "Apuesta Especial o
+ * Bonus"), by the ruleset's pay table: paid on the player's two hole cards
+ * alone, except a row like AA against the dealer's AA (1000:1), which needs
+ * the dealer's two cards. So every player hand (1,326) is paired with every
+ * dealer hand from the other 50 cards (1,225): 1,624,350 equally likely
+ * deals, enumerated. Other boxes' cards are unseen and change nothing on
+ * average.
  */
+import type { HoldemBonusRuleset } from '../engine/rulesets/poker.ts';
 import { expectation, Fraction } from './exact.ts';
 
-export const HOLDEM_BONUS_HANDS = [
-  'aa_with_dealer_aa',
-  'aa',
-  'ak_suited',
-  'aq_aj_suited',
-  'ak_offsuit',
-  'kk_qq_jj',
-  'aq_aj_offsuit',
-  'pair_2_to_10',
-  'other',
-] as const;
-export type HoldemBonusHand = (typeof HOLDEM_BONUS_HANDS)[number];
+type BonusTable = HoldemBonusRuleset['bonus'];
+type BonusRow = BonusTable['rows'][number];
 
-/** 001 "Apuesta Especial o Bonus": pays N to 1; `other` loses. */
-export const HOLDEM_BONUS_PAYS: Readonly<Record<HoldemBonusHand, number>> = {
-  aa_with_dealer_aa: 1000,
-  aa: 30,
-  ak_suited: 25,
-  aq_aj_suited: 20,
-  ak_offsuit: 15,
-  kk_qq_jj: 10,
-  aq_aj_offsuit: 5,
-  pair_2_to_10: 3,
-  other: -1,
-};
-export const HOLDEM_BONUS_SOURCE = '001 (Apuesta Especial o Bonus: pay table)';
-
-const ACE = 12;
-const KING = 11;
-const QUEEN = 10;
-const JACK = 9;
-
-/** Classifies the player's two cards (card ints, rank * 4 + suit) given the dealer's two. */
-export function holdemBonusHand(
-  player: readonly [number, number],
-  dealer: readonly [number, number],
-): HoldemBonusHand {
-  const high = Math.max(player[0] >> 2, player[1] >> 2);
-  const low = Math.min(player[0] >> 2, player[1] >> 2);
-  const suited = (player[0] & 3) === (player[1] & 3);
-  if (high === low) {
-    if (high === ACE)
-      return dealer[0] >> 2 === ACE && dealer[1] >> 2 === ACE ? 'aa_with_dealer_aa' : 'aa';
-    if (high >= JACK) return 'kk_qq_jj';
-    return 'pair_2_to_10';
-  }
-  if (high !== ACE) return 'other';
-  if (low === KING) return suited ? 'ak_suited' : 'ak_offsuit';
-  if (low === QUEEN || low === JACK) return suited ? 'aq_aj_suited' : 'aq_aj_offsuit';
-  return 'other';
+export interface BonusLine {
+  /** E.g. `AA with dealer AA`, `AK suited`, `KK/QQ/JJ`, or `otherwise`. */
+  readonly label: string;
+  readonly pays: number;
+  readonly count: bigint;
 }
 
 export interface HoldemBonusAnalysis {
   readonly total: bigint;
-  readonly hands: Readonly<Record<HoldemBonusHand, bigint>>;
+  /** The table's rows in order, then `otherwise`. */
+  readonly lines: readonly BonusLine[];
   readonly expectedReturn: Fraction;
   readonly houseEdge: Fraction;
+  readonly source: string;
 }
 
-export function analyzeHoldemBonus(): HoldemBonusAnalysis {
-  const counts = Object.fromEntries(HOLDEM_BONUS_HANDS.map((hand) => [hand, 0n])) as Record<
-    HoldemBonusHand,
-    bigint
-  >;
-  const tally = new Array<number>(HOLDEM_BONUS_HANDS.length).fill(0);
-  const index = new Map(HOLDEM_BONUS_HANDS.map((hand, i) => [hand, i]));
+const RANK_CHARS = '23456789TJQKA'; // card ints: rank 0 deuce .. 12 ace
+
+/** Two cards (card ints) as the table writes them: higher rank first, `AK`, `99`. */
+function twoCardName(a: number, b: number): string {
+  const high = Math.max(a >> 2, b >> 2);
+  const low = Math.min(a >> 2, b >> 2);
+  return `${RANK_CHARS[high]}${RANK_CHARS[low]}`;
+}
+
+function rowLabel(row: BonusRow): string {
+  const hands = row.hands.join('/');
+  const suited = row.suited === 'any' ? '' : ` ${row.suited}`;
+  const dealer = row.dealerHolds === null ? '' : ` with dealer ${row.dealerHolds}`;
+  return `${hands}${suited}${dealer}`;
+}
+
+/** Index of the first row that pays these cards, or -1 (001: the table, top row first). */
+export function bonusRowIndex(
+  table: BonusTable,
+  player: readonly [number, number],
+  dealer: readonly [number, number],
+): number {
+  const name = twoCardName(player[0], player[1]);
+  const suited = (player[0] & 3) === (player[1] & 3);
+  const dealerName = twoCardName(dealer[0], dealer[1]);
+  return table.rows.findIndex(
+    (row) =>
+      row.hands.includes(name) &&
+      (row.suited === 'any' || (row.suited === 'suited') === suited) &&
+      (row.dealerHolds === null || row.dealerHolds === dealerName),
+  );
+}
+
+export function analyzeHoldemBonus(table: BonusTable): HoldemBonusAnalysis {
+  const tally = new Array<number>(table.rows.length + 1).fill(0);
+  const otherwise = table.rows.length;
   let total = 0;
   for (let a = 0; a < 52; a++)
     for (let b = a + 1; b < 52; b++)
@@ -81,24 +72,28 @@ export function analyzeHoldemBonus(): HoldemBonusAnalysis {
         if (c === a || c === b) continue;
         for (let d = c + 1; d < 52; d++) {
           if (d === a || d === b) continue;
-          tally[index.get(holdemBonusHand([a, b], [c, d]))!]!++;
+          const row = bonusRowIndex(table, [a, b], [c, d]);
+          tally[row < 0 ? otherwise : row]!++;
           total++;
         }
       }
-  HOLDEM_BONUS_HANDS.forEach((hand, i) => {
-    counts[hand] = BigInt(tally[i]!);
-  });
-  const expectedReturn = expectation(
-    HOLDEM_BONUS_HANDS.map((hand) => ({
-      count: counts[hand],
-      payout: Fraction.of(HOLDEM_BONUS_PAYS[hand]),
+  const lines: BonusLine[] = [
+    ...table.rows.map((row, i) => ({
+      label: rowLabel(row),
+      pays: row.pays,
+      count: BigInt(tally[i]!),
     })),
+    { label: 'otherwise', pays: table.otherwise, count: BigInt(tally[otherwise]!) },
+  ];
+  const expectedReturn = expectation(
+    lines.map((line) => ({ count: line.count, payout: Fraction.ofDecimal(line.pays) })),
     BigInt(total),
   );
   return {
     total: BigInt(total),
-    hands: counts,
+    lines,
     expectedReturn,
     houseEdge: expectedReturn.negate(),
+    source: table.source,
   };
 }

@@ -18,10 +18,11 @@
  *   double and split decisions, and on the six-card rule) and the Bonus (it
  *   needs the Blackjack result).
  */
-import type { TripleShotRuleset } from '../engine/rulesets/schema.ts';
+
 import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
+import type { TripleShotRuleset } from '../engine/rulesets/schema.ts';
 import { expectation, Fraction } from './exact.ts';
-import { type PokerCategoryCounts, type ProgressListener, pokerCategoryCounts } from './poker.ts';
+import { type PokerCategoryCounts, pokerCategoryCounts } from './poker.ts';
 import { type ShowdownCounts, sixCardShowdown } from './six-card-showdown.ts';
 
 export interface WarAnalysis {
@@ -92,7 +93,10 @@ export function analyzeWar(ruleset: TripleShotRuleset): WarAnalysis {
 }
 
 /** The Poker bet's exact return from the head-to-head counts. */
-export function pokerBetReturn(ruleset: TripleShotRuleset, showdown: ShowdownCounts): PokerBetAnalysis {
+export function pokerBetReturn(
+  ruleset: TripleShotRuleset,
+  showdown: ShowdownCounts,
+): PokerBetAnalysis {
   const outcomes: { count: bigint; payout: Fraction }[] = [];
   const byCategory = {} as Record<PokerCategory, { win: bigint; tie: bigint; lose: bigint }>;
   POKER_CATEGORIES.forEach((category, index) => {
@@ -119,7 +123,11 @@ export function pokerBetReturn(ruleset: TripleShotRuleset, showdown: ShowdownCou
 export interface TripleShotOptions {
   /** Enumerate the Poker bet's head-to-head (about 20 s on one core). Default true. */
   readonly pokerBet?: boolean;
-  readonly onProgress?: (stage: 'six-card hands' | 'poker showdown', done: number, total: number) => void;
+  readonly onProgress?: (
+    stage: 'six-card hands' | 'poker showdown',
+    done: number,
+    total: number,
+  ) => void;
 }
 
 export function analyzeTripleShot(

@@ -50,8 +50,11 @@ export function register(program: Command): void {
   analyze
     .command('holdem-bonus')
     .description("Texas Hold'em Bonus: the two-card Bonus bet's distribution and house edge (001)")
+    .option('--ruleset <name>', 'a holdem-bonus ruleset (its Bonus table)', 'spain-holdem-bonus')
     .option('--json', 'print JSON')
-    .action((options: JsonOption) => run('holdem-bonus', () => analyzeHoldemBonusCommand(options)));
+    .action((options: JsonOption & { ruleset: string }) =>
+      run('holdem-bonus', () => analyzeHoldemBonusCommand(options)),
+    );
 
   analyze
     .command('triple-shot')
@@ -334,52 +337,55 @@ async function analyzeDealerCommand(
 
 // ------------------------------------------------------------ holdem bonus
 
-async function analyzeHoldemBonusCommand(options: JsonOption): Promise<void> {
-  const [{ analyzeHoldemBonus, HOLDEM_BONUS_PAYS, HOLDEM_BONUS_SOURCE }, { groupDigits, ratio }] =
-    await Promise.all([import('../analysis/holdem-bonus.ts'), import('../analysis/exact.ts')]);
+async function analyzeHoldemBonusCommand(options: JsonOption & { ruleset: string }): Promise<void> {
+  const [{ analyzeHoldemBonus }, { getRuleset }, { groupDigits, ratio }] = await Promise.all([
+    import('../analysis/holdem-bonus.ts'),
+    import('../engine/rulesets/index.ts'),
+    import('../analysis/exact.ts'),
+  ]);
+  const ruleset = getRuleset(options.ruleset);
+  if (ruleset.game !== 'holdem-bonus') {
+    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not holdem-bonus`);
+  }
   const start = performance.now();
-  const analysis = analyzeHoldemBonus();
+  const analysis = analyzeHoldemBonus(ruleset.bonus);
   const runTime = seconds(start);
-  const hands = Object.entries(analysis.hands) as [keyof typeof HOLDEM_BONUS_PAYS, bigint][];
   if (options.json) {
     print({
+      ruleset: ruleset.name,
       total: analysis.total.toString(),
-      hands: Object.fromEntries(
-        hands.map(([name, count]) => [
-          name,
-          {
-            count: count.toString(),
-            pays: HOLDEM_BONUS_PAYS[name],
-            probability: ratio(count, analysis.total),
-          },
-        ]),
-      ),
+      hands: analysis.lines.map((line) => ({
+        hand: line.label,
+        pays: line.pays,
+        count: line.count.toString(),
+        probability: ratio(line.count, analysis.total),
+      })),
       expected_return: analysis.expectedReturn.toNumber(),
       house_edge: analysis.houseEdge.toNumber(),
       house_edge_exact: analysis.houseEdge.toString(),
-      source: HOLDEM_BONUS_SOURCE,
+      source: analysis.source,
       run_time_s: runTime,
     });
     return;
   }
   process.stdout.write(
-    "Texas Hold'em Bonus, Bonus bet: every player hand with every dealer hand (001)\n\n",
+    `Texas Hold'em Bonus, Bonus bet, ruleset ${ruleset.name}: every player hand with every dealer hand\n\n`,
   );
   process.stdout.write(
     table(
       ['hand', 'pays', 'deals', 'probability'],
-      hands.map(([name, count]) => [
-        name,
-        HOLDEM_BONUS_PAYS[name] < 0 ? 'loses' : `${HOLDEM_BONUS_PAYS[name]}:1`,
-        groupDigits(count),
-        ratio(count, analysis.total).toFixed(8),
+      analysis.lines.map((line) => [
+        line.label,
+        line.pays < 0 ? 'loses' : `${line.pays}:1`,
+        groupDigits(line.count),
+        ratio(line.count, analysis.total).toFixed(8),
       ]),
     ),
   );
   process.stdout.write(
     `\ntotal ${groupDigits(analysis.total)} deals; expected return ${percent(analysis.expectedReturn.toNumber())}, house edge ${percent(analysis.houseEdge.toNumber())} (exactly ${analysis.houseEdge})\n`,
   );
-  process.stdout.write(`run time ${runTime.toFixed(3)} s\n`);
+  process.stdout.write(`source: ${analysis.source}\nrun time ${runTime.toFixed(3)} s\n`);
 }
 
 // ------------------------------------------------------------- triple shot
@@ -387,13 +393,11 @@ async function analyzeHoldemBonusCommand(options: JsonOption): Promise<void> {
 async function analyzeTripleShotCommand(
   options: JsonOption & { ruleset: string; pokerBet: boolean },
 ): Promise<void> {
-  const [{ analyzeTripleShot }, { getRuleset }, { choose, groupDigits, ratio }] = await Promise.all(
-    [
-      import('../analysis/triple-shot.ts'),
-      import('../engine/rulesets/index.ts'),
-      import('../analysis/exact.ts'),
-    ],
-  );
+  const [{ analyzeTripleShot }, { getRuleset }, { groupDigits, ratio }] = await Promise.all([
+    import('../analysis/triple-shot.ts'),
+    import('../engine/rulesets/index.ts'),
+    import('../analysis/exact.ts'),
+  ]);
   const ruleset = getRuleset(options.ruleset);
   if (ruleset.game !== 'triple-shot') {
     throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not triple-shot`);

@@ -52,6 +52,11 @@ export interface DaemonOptions {
   simulate?: boolean;
 }
 
+export interface IngestOptions {
+  /** Refuse (DaemonError 'refused', nothing journaled) a record the session would answer with an alarm: for requests. */
+  refuseIrregular?: boolean;
+}
+
 export interface DaemonHealth {
   table: string;
   ruleset: string;
@@ -208,16 +213,26 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
    * durable records once fsynced. Records from the same caller are applied
    * in call order.
    */
-  ingest(record: TableLogRecord): Promise<readonly JournalRecord[]> {
-    const run = this.ingesting.then(() => this.applyAndAppend(record));
+  ingest(
+    record: TableLogRecord,
+    options: IngestOptions = {},
+  ): Promise<readonly JournalRecord[]> {
+    const run = this.ingesting.then(() => this.applyAndAppend(record, options));
     this.ingesting = run.catch(() => undefined);
     return run;
   }
 
-  private async applyAndAppend(record: TableLogRecord): Promise<readonly JournalRecord[]> {
+  private async applyAndAppend(
+    record: TableLogRecord,
+    options: IngestOptions,
+  ): Promise<readonly JournalRecord[]> {
     const journal = this.requireJournal();
     const stamped: TableLogRecord =
       record.ts === undefined ? { ...record, ts: this.clock() } : record;
+    // Checked here, in the queue, against the state the record will really
+    // meet: a check made before queueing could pass against a state that a
+    // device's card changes before the request's turn comes.
+    if (options.refuseIrregular) this.refuseIrregular(stamped);
     const events = this.session.apply(stamped);
     if (events.some((event) => event.type === 'shoe_start')) {
       await journal.rotate('new shoe');
@@ -454,21 +469,27 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   /**
    * Applies a request's record on a copy of the session first: a request the
-   * session would only answer with an alarm (an illegal action, a round while
-   * one is in play) is refused and changes nothing, journal included.
+   * session would answer with any alarm (an illegal action, a round with no
+   * shoe in play, a round that would void the coup being dealt, a round
+   * before the burn) is refused and changes nothing, journal included. A
+   * device's record is never refused (it happened); a request is a command,
+   * and an irregular command is the caller's mistake.
    */
-  private async ingestChecked(record: TableLogRecord): Promise<readonly JournalRecord[]> {
+  private ingestChecked(record: TableLogRecord): Promise<readonly JournalRecord[]> {
+    return this.ingest(record, { refuseIrregular: true });
+  }
+
+  private refuseIrregular(record: TableLogRecord): void {
     const trial = new TableSession(this.session.config, this.session.state);
-    const events = trial.apply({ ...record, ts: this.clock() });
-    const refusal = events.find(
-      (event) =>
-        event.type === 'alarm' &&
-        (event.kind === 'illegal_action' || event.kind === 'unexpected_card'),
-    );
-    if (refusal && refusal.type === 'alarm') {
-      throw new DaemonError('refused', refusal.message);
+    const alarms = trial
+      .apply(record)
+      .filter((event): event is Extract<DomainEvent, { type: 'alarm' }> => event.type === 'alarm');
+    if (alarms.length > 0) {
+      throw new DaemonError(
+        'refused',
+        `${alarms.map((alarm) => alarm.message).join('; ')} (expecting: ${this.session.expecting().text})`,
+      );
     }
-    return this.ingest(record);
   }
 
   private summarise(records: readonly JournalRecord[]): Record<string, unknown> {

@@ -10,7 +10,9 @@
  *   silence, and the link's silence watchdog reopens a dead line;
  * - turns device messages into table-log records (`card`, `cut`, `shuffle`),
  *   each with an `ack()` the caller invokes once the record is durable: only
- *   then is the device ACKed, so it retransmits anything not yet stored;
+ *   then is the device ACKed, so it retransmits anything not yet stored; a
+ *   shuffle's back colours come from the shuffler when it reports them
+ *   (SHUFFLED2), else from the `backs` / `alternateBacks` options;
  * - never emits a record twice: the receive ledger drops what a device
  *   retransmits after a reconnect (same seq, same content);
  * - sends commands (shuffle, deck check, indicate, gate) and awaits their ACK;
@@ -98,9 +100,13 @@ export interface DriverOptions {
   registry?: DeckRegistry;
   /** Reader: emit `tag` events instead of mapping tags (deck enrolment). */
   rawTags?: boolean;
-  /** Shuffler: back colours of a shuffle record (SHUFFLED carries none); default `['red']`. */
+  /**
+   * Shuffler: back colours of a shuffle record when the shuffler does not
+   * report them (SHUFFLED of protocol 1.0; SHUFFLED2 carries them and wins);
+   * default `['red']`.
+   */
   backs?: readonly BackColour[];
-  /** Shuffler: each shuffle is one deck of the next colour of `backs` (two-colour games). */
+  /** Shuffler, with `backs` as the fallback: each shuffle is one deck of the next colour (two-colour games). */
   alternateBacks?: boolean;
   timing?: Partial<z.input<typeof driverTimingSchema>>;
   /** Send the host's HELLO on every connection (devices never wait for it). Default true. */
@@ -190,7 +196,7 @@ export interface DriverEvents {
 }
 
 /** Record-bearing messages are ACKed only once the caller has stored them. */
-const DEFERRED_TYPES = ['CARD', 'CUT', 'TAG', 'SHUFFLED', 'ORDER'];
+const DEFERRED_TYPES = ['CARD', 'CUT', 'TAG', 'SHUFFLED', 'SHUFFLED2', 'ORDER'];
 
 function fingerprint(message: Message): string {
   return JSON.stringify(message);
@@ -643,6 +649,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         this.tag(seq, message.uid, message);
         return;
       case 'SHUFFLED':
+      case 'SHUFFLED2':
       case 'ORDER':
         this.shufflePiece(seq, message);
         return;
@@ -739,7 +746,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   private shufflePiece(
     seq: number,
-    message: Extract<Message, { type: 'SHUFFLED' | 'ORDER' }>,
+    message: Extract<Message, { type: 'SHUFFLED' | 'SHUFFLED2' | 'ORDER' }>,
   ): void {
     const report = this.assembler.accept(message);
     if (report.kind === 'pending') {
@@ -754,10 +761,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       return;
     }
     const allBacks = this.options.backs?.length ? [...this.options.backs] : ['red'];
-    const backs = this.options.alternateBacks
+    const guessed = this.options.alternateBacks
       ? [allBacks[this.shuffles % allBacks.length]!]
       : allBacks;
+    // Counted either way, so the guess stays in step if a shuffler reports colours only at times.
     this.shuffles++;
+    const backs = report.backs ? [...report.backs] : guessed;
     const decks =
       this.commandedDecks ??
       Math.min(16, Math.max(1, Math.round(report.count / (52 * backs.length))));

@@ -2,7 +2,8 @@
  * The last line of defence before anything leaves for the broker: nothing
  * may reveal an undealt card (DESIGN.md § MQTT). A shuffler's `order` must
  * never be published, anywhere in a payload; a card dealt face down (the
- * dealer's hole card) is published without its value.
+ * dealer's hole card) is published without its value; a shuffler-order
+ * mismatch is published without the card the shuffler expected there.
  */
 import type { DomainEvent } from '../table/events.ts';
 
@@ -39,5 +40,32 @@ export function screenEvent(event: DomainEvent): Screened {
     const { card: _hidden, ...rest } = event;
     return { publish: true, event: { ...rest, card: null, hidden: true } };
   }
+  if (event.type === 'alarm' && event.kind === 'sequence_mismatch') {
+    // `expected` is the card the shuffler put at this position: after a swap
+    // it is usually still in the shoe. The journal keeps it for the
+    // supervisor (`tableside replay`); the broker never sees it.
+    const { expected: _undealt, message: _names, ...rest } = event;
+    const position = typeof event.position === 'number' ? event.position + 1 : '?';
+    return {
+      publish: true,
+      event: {
+        ...rest,
+        message: `card ${position} of the shuffled shoe does not match the shuffler's reported order`,
+        expected: null,
+        withheld: ['expected'],
+      },
+    };
+  }
+  if (event.type === 'alarm' && event.kind === 'unexpected_card') {
+    // A card drawn out of turn unseen is held and used as the next card
+    // (000 § 14.b; 001 "Errores e infracciones" c): it is not exposed yet.
+    const { card: _held, ...rest } = event;
+    return {
+      publish: true,
+      event: { ...rest, message: event.message.replace(CARD_CODE, '▒▒'), card: null, hidden: true },
+    };
+  }
   return { publish: true, event: { ...event } };
 }
+
+const CARD_CODE = /\b[A2-9TJQK][SHDC]\b/g;

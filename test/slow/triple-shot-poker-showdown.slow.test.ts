@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { sixCardShowdown } from '../../firmware-host/analysis/six-card-showdown.ts';
 import { pokerBetReturn } from '../../firmware-host/analysis/triple-shot.ts';
-import { strengthTables } from '../../firmware-host/engine/poker/evaluator-tables.ts';
 import { evaluate6Ints } from '../../firmware-host/engine/poker/evaluator.ts';
+import { strengthTables } from '../../firmware-host/engine/poker/evaluator-tables.ts';
 import { getRuleset } from '../../firmware-host/engine/rulesets/index.ts';
 import type { TripleShotRuleset } from '../../firmware-host/engine/rulesets/schema.ts';
 
@@ -20,7 +20,10 @@ function bruteForce(deck: readonly number[]) {
   const hand: number[] = [];
   const pick = (start: number, mask: number) => {
     if (hand.length === 6) {
-      strengthOfMask.set(mask, evaluate6Ints(...(hand as [number, number, number, number, number, number])));
+      strengthOfMask.set(
+        mask,
+        evaluate6Ints(...(hand as [number, number, number, number, number, number])),
+      );
       return;
     }
     for (let i = start; i < n; i++) {

@@ -538,9 +538,21 @@ export function createBlackjackEngine(
     decide,
     outcome,
     view(state) {
+      // With a hole card, the dealer's second card stays hidden while any box
+      // still plays: the view feeds displays and the retained MQTT state.
+      const step = next(state);
+      const boxesPlaying =
+        (step.kind === 'decision' && step.seat !== 'dealer') ||
+        (step.kind === 'card' && step.to !== 'dealer');
+      const hidden = holeCard && boxesPlaying && state.dealer.length > 1;
+      const shown = hidden ? state.dealer.slice(0, 1) : state.dealer;
       return {
         game: 'blackjack',
-        dealer: { cards: state.dealer, total: blackjackTotal(state.dealer).total },
+        dealer: {
+          cards: shown,
+          total: blackjackTotal(shown).total,
+          ...(hidden ? { hidden: state.dealer.length - 1 } : {}),
+        },
         boxes: state.boxes.map((box) => ({
           box: box.box,
           insurance: box.insurance,

@@ -10,6 +10,7 @@ import {
 import {
   COUNT_LIST_MAX,
   decodeMessage,
+  MAX_BACKS,
   MESSAGE_TYPES,
   type Message,
   type MessageType,
@@ -119,6 +120,12 @@ const ARBITRARIES: { [T in MessageType]: fc.Arbitrary<Extract<Message, { type: T
   SHUFFLE: fc.record({ type: fc.constant('SHUFFLE'), decks }),
   DECKCHECK: fc.record({ type: fc.constant('DECKCHECK'), decks }),
   SHUFFLED: fc.record({ type: fc.constant('SHUFFLED'), count, order: fc.boolean() }),
+  SHUFFLED2: fc.record({
+    type: fc.constant('SHUFFLED2'),
+    count,
+    order: fc.boolean(),
+    backs: fc.uniqueArray(back, { minLength: 1, maxLength: MAX_BACKS }),
+  }),
   ORDER: fc.array(card, { minLength: 1, maxLength: ORDER_CHUNK_CARDS }).chain((cards) =>
     fc.record({
       type: fc.constant('ORDER' as const),

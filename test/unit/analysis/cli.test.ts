@@ -65,7 +65,13 @@ describe('tableside analyze', () => {
     expect(JSON.parse(dealer.stdout).outcomes.bust.probability).toBeCloseTo(0.2819, 4);
     const bonus = cli('analyze', 'holdem-bonus', '--json');
     expect(bonus.status).toBe(0);
-    expect(JSON.parse(bonus.stdout).house_edge_exact).toBe('13873/162435');
+    const bonusResult = JSON.parse(bonus.stdout);
+    expect(bonusResult.house_edge_exact).toBe('13873/162435');
+    expect(bonusResult.hands[0]).toMatchObject({
+      hand: 'AA with dealer AA',
+      pays: 1000,
+      count: '6',
+    });
     const triple = cli('analyze', 'triple-shot', '--no-poker-bet', '--json');
     expect(triple.status).toBe(0);
     const result = JSON.parse(triple.stdout);

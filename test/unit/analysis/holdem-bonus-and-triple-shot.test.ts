@@ -4,47 +4,51 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { StandardCard } from '../../../device-protocol/cards.ts';
-import {
-  analyzeHoldemBonus,
-  holdemBonusHand,
-} from '../../../firmware-host/analysis/holdem-bonus.ts';
+import { analyzeHoldemBonus, bonusRowIndex } from '../../../firmware-host/analysis/holdem-bonus.ts';
 import { analyzeWar } from '../../../firmware-host/analysis/triple-shot.ts';
 import { cardToInt } from '../../../firmware-host/engine/poker/evaluator.ts';
 import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import type { HoldemBonusRuleset } from '../../../firmware-host/engine/rulesets/poker.ts';
 import type { TripleShotRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
 
 const two = (a: StandardCard, b: StandardCard) => [cardToInt(a), cardToInt(b)] as [number, number];
 
-describe("Hold'em Bonus (001)", () => {
-  it('AA pays 1000:1 only when the dealer holds AA too', () => {
-    expect(holdemBonusHand(two('AS', 'AH'), two('AD', 'AC'))).toBe('aa_with_dealer_aa');
-    expect(holdemBonusHand(two('AS', 'AH'), two('AD', 'KC'))).toBe('aa');
+const spain = getRuleset('spain-holdem-bonus') as HoldemBonusRuleset;
+const rowOf = (player: [number, number], dealer: [number, number]) => {
+  const index = bonusRowIndex(spain.bonus, player, dealer);
+  return index < 0 ? 'otherwise' : `${spain.bonus.rows[index]!.pays}:1`;
+};
+
+describe("Hold'em Bonus (001 Apuesta Especial o Bonus)", () => {
+  it('AA pays 1000:1 only when the dealer holds AA too, else 30:1', () => {
+    expect(rowOf(two('AS', 'AH'), two('AD', 'AC'))).toBe('1000:1');
+    expect(rowOf(two('AS', 'AH'), two('AD', 'KC'))).toBe('30:1');
   });
 
-  it('classifies suited and offsuit ace hands and the pairs', () => {
-    expect(holdemBonusHand(two('AS', 'KS'), two('2D', '3C'))).toBe('ak_suited');
-    expect(holdemBonusHand(two('JH', 'AH'), two('2D', '3C'))).toBe('aq_aj_suited');
-    expect(holdemBonusHand(two('AS', 'KD'), two('2D', '3C'))).toBe('ak_offsuit');
-    expect(holdemBonusHand(two('QS', 'QD'), two('2D', '3C'))).toBe('kk_qq_jj');
-    expect(holdemBonusHand(two('AS', 'QD'), two('2D', '3C'))).toBe('aq_aj_offsuit');
-    expect(holdemBonusHand(two('TS', 'TD'), two('2D', '3C'))).toBe('pair_2_to_10');
-    expect(holdemBonusHand(two('AS', 'TS'), two('2D', '3C'))).toBe('other');
+  it('pays suited and offsuit ace hands and the pairs by the table', () => {
+    expect(rowOf(two('AS', 'KS'), two('2D', '3C'))).toBe('25:1');
+    expect(rowOf(two('JH', 'AH'), two('2D', '3C'))).toBe('20:1');
+    expect(rowOf(two('AS', 'KD'), two('2D', '3C'))).toBe('15:1');
+    expect(rowOf(two('QS', 'QD'), two('2D', '3C'))).toBe('10:1');
+    expect(rowOf(two('AS', 'QD'), two('2D', '3C'))).toBe('5:1');
+    expect(rowOf(two('TS', 'TD'), two('2D', '3C'))).toBe('3:1');
+    expect(rowOf(two('AS', 'TS'), two('2D', '3C'))).toBe('otherwise');
   });
 
   it('enumerates 1,624,350 deals with exact counts and an edge of 13873/162435 (8.54 %)', () => {
-    const analysis = analyzeHoldemBonus();
+    const analysis = analyzeHoldemBonus(spain.bonus);
     expect(analysis.total).toBe(1_624_350n);
-    expect(analysis.hands).toEqual({
-      aa_with_dealer_aa: 6n,
-      aa: 7344n,
-      ak_suited: 4900n,
-      aq_aj_suited: 9800n,
-      ak_offsuit: 14700n,
-      kk_qq_jj: 22050n,
-      aq_aj_offsuit: 29400n,
-      pair_2_to_10: 66150n,
-      other: 1_470_000n,
-    });
+    expect(analysis.lines.map((line) => [line.pays, line.count])).toEqual([
+      [1000, 6n],
+      [30, 7344n],
+      [25, 4900n],
+      [20, 9800n],
+      [15, 14700n],
+      [10, 22050n],
+      [5, 29400n],
+      [3, 66150n],
+      [-1, 1_470_000n],
+    ]);
     expect(analysis.houseEdge.toString()).toBe('13873/162435');
   });
 });

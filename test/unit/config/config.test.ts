@@ -200,7 +200,14 @@ describe('configuration', () => {
     });
     expect(parseTransportUrl('memory://shoe')).toMatchObject({ kind: 'memory', name: 'shoe' });
     expect(parseTransportUrl('simulate')).toEqual({ kind: 'simulate' });
-    for (const bad of ['tcp://host', 'tcp://host:0', 'hid://xyz:1', 'serial:ttyUSB0', 'usb://1', '']) {
+    for (const bad of [
+      'tcp://host',
+      'tcp://host:0',
+      'hid://xyz:1',
+      'serial:ttyUSB0',
+      'usb://1',
+      '',
+    ]) {
       expect(parseTransportUrl(bad), bad).toBeUndefined();
     }
   });
@@ -221,9 +228,30 @@ describe('configuration', () => {
   it('lower-cases firmware hashes', () => {
     const hash = 'AB'.repeat(32);
     const { config } = resolveConfig({
-      devices: { shoe: { kind: 'shoe', transport: 'simulate', firmware: [hash] } },
+      devices: {
+        shoe: { kind: 'shoe', transport: 'simulate', model: 'TS-SHOE-2', firmware: [hash] },
+      },
     });
     expect(config.devices.shoe?.firmware).toEqual(['ab'.repeat(32)]);
+  });
+
+  it('refuses a firmware allow-list without the model it applies to, and a registry on a shoe', () => {
+    const issues = issuesOf(() =>
+      resolveConfig({
+        devices: {
+          shoe: {
+            kind: 'shoe',
+            transport: 'simulate',
+            firmware: ['ab'.repeat(32)],
+            registry: 'x.json',
+          },
+        },
+      }),
+    );
+    expect(issues).toEqual([
+      expect.stringMatching(/^devices\.shoe\.model: a firmware allow-list needs the model/),
+      expect.stringMatching(/^devices\.shoe\.registry: only a reader has a deck registry/),
+    ]);
   });
 });
 

@@ -67,6 +67,26 @@ describe('Blackjack rules (003 § 14-23; 004)', () => {
     expect(outcome.bets['box:1.main']).toBe(-1);
   });
 
+  it('keeps the hole card out of the view while the boxes play, and shows it once the dealer plays', () => {
+    const holeCard = variant(TDC, {
+      dealOrder: 'boxes_dealer_boxes_hole',
+      insurance: null,
+      evenMoney: null,
+    });
+    const engine = createBlackjackEngine(holeCard);
+    let state = engine.start({ boxes: [1] });
+    for (const card of ['TS', '6D', '9C', 'KH'] as StandardCard[]) state = engine.deal(state, card);
+    expect(engine.next(state)).toMatchObject({ kind: 'decision', seat: 'box:1' });
+    const playing = engine.view(state) as { dealer: { cards: string[]; hidden?: number } };
+    expect(playing.dealer.cards).toEqual(['6D']);
+    expect(playing.dealer.hidden).toBe(1);
+    expect(JSON.stringify(playing)).not.toContain('KH');
+    state = engine.decide(state, { seat: 'box:1', action: 'stand' });
+    const shown = engine.view(state) as { dealer: { cards: string[]; hidden?: number } };
+    expect(shown.dealer.cards).toEqual(['6D', 'KH']);
+    expect(shown.dealer.hidden).toBeUndefined();
+  });
+
   it('has the dealer draw to 16 and stand on 17 (003 § 15(6); 004)', () => {
     const { outcome } = play(TDC, [1], 'TS 6D 9C TH 5S', 'box1:stand'); // dealer 6+10=16 draws 5 -> 21
     expect(outcome.dealer.cards).toEqual(['6D', 'TH', '5S']);

@@ -146,3 +146,40 @@ describe('bridge options from the config', () => {
     });
   });
 });
+
+describe('the guard and the shuffler order', () => {
+  it('publishes a sequence mismatch without the expected card, which may still be in the shoe', () => {
+    const screened = screenEvent({
+      type: 'alarm',
+      kind: 'sequence_mismatch',
+      message: 'card 12 of the shuffled shoe is 8D; the shuffler reported 7H there',
+      index: 11,
+      position: 11,
+      expected: '7H',
+      seen: '8D',
+    });
+    expect(screened.publish).toBe(true);
+    const published = JSON.stringify(screened.publish ? screened.event : {});
+    expect(published).not.toContain('7H');
+    expect(published).toContain('8D');
+    expect(screened).toMatchObject({
+      event: { kind: 'sequence_mismatch', expected: null, seen: '8D', withheld: ['expected'] },
+    });
+  });
+});
+
+describe('the guard and cards held out of turn', () => {
+  it('publishes an unexpected card without its value: it is used as the next card, unexposed', () => {
+    const screened = screenEvent({
+      type: 'alarm',
+      kind: 'unexpected_card',
+      message: '2H left the shoe out of turn: box 1 is deciding (bet, fold)',
+      index: 4,
+      card: '2H',
+    });
+    const published = JSON.stringify(screened.publish ? screened.event : {});
+    expect(screened.publish).toBe(true);
+    expect(published).not.toContain('2H');
+    expect(published).toContain('left the shoe out of turn');
+  });
+});

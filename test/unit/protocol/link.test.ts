@@ -307,6 +307,59 @@ describe('link session: NAK and retransmission limit', () => {
     expect(s.stats.failed).toBe(1);
   });
 
+  it('retransmits forever with maxAttempts 0, each wait growing only up to maxAckTimeoutMs', () => {
+    const { h, s } = connected(
+      {},
+      { ackTimeoutMs: 100, backoffFactor: 2, maxAttempts: 0, maxAckTimeoutMs: 1_000 },
+    );
+    const all: LinkAction[] = [...s.send(card('AS'), 0)];
+    const waits: number[] = [];
+    let last = 0;
+    for (let step = 0; step < 300; step++) {
+      const deadline = s.nextDeadline()!;
+      waits.push(deadline - last);
+      last = deadline;
+      all.push(...s.tick(deadline));
+    }
+    expect(all.some((action) => action.kind === 'failed')).toBe(false);
+    expect(sends(all)).toHaveLength(301);
+    expect(waits.slice(0, 6)).toEqual([100, 200, 400, 800, 1_000, 1_000]);
+    expect(Math.max(...waits)).toBe(1_000);
+    // The host is still there: the 301st copy is delivered and ACKed like the first.
+    const hostActions = carry(sends(all).slice(-1), h, last);
+    expect(delivered(hostActions)).toHaveLength(1);
+    expect(kinds(carry(hostActions, s, last))).toEqual(['acked']);
+    expect(s.pending).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('retransmits every unacknowledged frame at once on retransmitNow, but not one just sent', () => {
+    const { s } = connected({}, { ackTimeoutMs: 300, maxAttempts: 0 });
+    const first = sends(s.send(card('AS'), 10));
+    const ping = sends(s.send({ type: 'PING', token: 'p1' }, 20));
+    // The line was down for a while; it reopens at 5000: HELLO first, then what was pending.
+    const hello = sends(s.send(HELLO, 5_000));
+    const again = sends(s.retransmitNow(5_000));
+    expect(hello.map((action) => action.type)).toEqual(['HELLO']);
+    expect(again.map((action) => [action.type, action.seq, action.attempt])).toEqual([
+      ['CARD', first[0]!.seq, 2],
+      ['PING', ping[0]!.seq, 2],
+    ]);
+    expect(again[0]!.line).toBe(first[0]!.line);
+    // Their timers restarted: nothing is due before 5300.
+    expect(s.nextDeadline()).toBe(5_300);
+    expect(sends(s.retransmitNow(5_000))).toEqual([]);
+  });
+
+  it('drops an unacknowledged HELLO when it sends a new one, so no stale HELLO reads as a restart', () => {
+    const s = shoe({ maxAttempts: 0 });
+    const old = sends(s.send(HELLO, 0));
+    const fresh = sends(s.send(HELLO, 1_000));
+    expect(fresh[0]!.seq).toBe(old[0]!.seq + 1);
+    expect(s.pending).toEqual({ inFlight: 1, queued: 0 });
+    expect(typesSent(s.retransmitNow(2_000))).toEqual(['HELLO']);
+    expect(sends(s.tick(10_000)).map((action) => action.seq)).toEqual([fresh[0]!.seq]);
+  });
+
   it('moves on to the next event after a failure', () => {
     const { s } = connected({}, { ackTimeoutMs: 10, maxAttempts: 1 });
     s.send(card('AS'), 0);
@@ -399,7 +452,9 @@ describe('link session: options', () => {
       [{ localTalker: 'XX' }, /localTalker/],
       [{ localTalker: 'HO', peerTalker: 'HO' }, /peerTalker/],
       [{ localTalker: 'HO', ackTimeoutMs: 0 }, /ackTimeoutMs/],
-      [{ localTalker: 'HO', maxAttempts: 0 }, /maxAttempts/],
+      [{ localTalker: 'HO', maxAttempts: -1 }, /maxAttempts/],
+      [{ localTalker: 'HO', maxAttempts: 1.5 }, /maxAttempts/],
+      [{ localTalker: 'HO', maxAckTimeoutMs: 0 }, /maxAckTimeoutMs/],
       [{ localTalker: 'HO', dedupeWindow: 40000 }, /dedupeWindow/],
       [{ localTalker: 'HO', deferAck: ['card'] }, /deferAck/],
       [{ localTalker: 'HO', typo: 1 }, /typo/],

@@ -1,0 +1,79 @@
+/**
+ * How many cards one legal round takes from a given shoe, for the games that
+ * take a fresh deck every round (Triple Shot, the poker games): the round is
+ * played on the shoe's own cards by the scripted dealer of
+ * firmware-host/table/legal-deal.ts (`dealLegalSession`), so the count fits
+ * the cards (a Triple Shot box that hits draws as the cards fall, a draw-poker
+ * exchange takes what it asks for), not an average.
+ *
+ * `dealLegalSession` shuffles on its own; its `tamper` hook ("the order the
+ * cards really lie in") is how our seeded shoe becomes the one it deals
+ * from, so the simulator's shoes (stacked, two-colour, explicit orders) stay
+ * what they were. Pure: the randomness of the dealer's choices (boxes,
+ * decisions) comes from the Random passed in.
+ */
+import type { StandardCard } from '../device-protocol/cards.ts';
+import { createEngine } from '../firmware-host/engine/games.ts';
+import { getRuleset } from '../firmware-host/engine/rulesets/index.ts';
+import { dealLegalSession } from '../firmware-host/table/legal-deal.ts';
+import { SimulatorError } from './errors.ts';
+import type { Random } from './random.ts';
+
+export interface LegalRound {
+  /** Cards the round takes from the top of the shoe, burns and markers included. */
+  cards: number;
+  /** Boxes in play (absent for baccarat). */
+  boxes?: number[];
+  /** The decisions the scripted dealer took that no card expresses, in order (for the console). */
+  actions: Array<{ box?: number; action: string }>;
+  /** The round was cut short because the cards ran out (the deal voided it). */
+  exhausted: boolean;
+}
+
+export interface LegalRoundOptions {
+  ruleset: string;
+  /** The cards of the shoe in the order they leave it (only the codes matter). */
+  cards: readonly string[];
+  decks: number;
+  random: Random;
+  /** Boxes in play; default a random non-empty set for each round. */
+  boxes?: readonly number[];
+}
+
+/** Plays one legal round of `ruleset` on `cards` and says how many it took. */
+export function legalRound(options: LegalRoundOptions): LegalRound {
+  const ruleset = getRuleset(options.ruleset);
+  const order = [...options.cards] as StandardCard[];
+  let deal: ReturnType<typeof dealLegalSession>;
+  try {
+    deal = dealLegalSession({
+      ruleset,
+      engine: createEngine(ruleset),
+      random: () => options.random.float(),
+      shoes: 1,
+      maxRoundsPerShoe: 1,
+      decks: options.decks,
+      ...(options.boxes === undefined ? {} : { boxes: options.boxes }),
+      tamper: () => order,
+    });
+  } catch (error) {
+    throw new SimulatorError(
+      'bad_options',
+      `no legal round of ${ruleset.name} on this shoe${options.boxes ? ` with boxes ${options.boxes.join(',')}` : ''}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  const round: LegalRound = { cards: 0, actions: [], exhausted: false };
+  for (const record of deal.records) {
+    if (record.t === 'card') round.cards++;
+    else if (record.t === 'round' && record.boxes) round.boxes = [...record.boxes];
+    else if (record.t === 'action') {
+      round.actions.push(
+        record.box === undefined
+          ? { action: record.action }
+          : { box: record.box, action: record.action },
+      );
+    } else if (record.t === 'void') round.exhausted = true;
+  }
+  return round;
+}

@@ -1,0 +1,190 @@
+/**
+ * Footprint of the built daemon, as the Pi runs it: `node
+ * dist/firmware-host/cli.js run --config <bench config>` with plain node.
+ *
+ * - cold start: from spawning the process to `online` on its retained
+ *   bridge/state (a subscriber on the broker sees it);
+ * - CPU when idle: utime+stime from /proc/<pid>/stat over a few seconds,
+ *   with the shoe connected (the daemon PINGs it every second) and no cards;
+ * - resident memory (VmRSS, /proc/<pid>/status) after a whole 8-deck shoe
+ *   dealt by a shoe simulator over a socat pty.
+ *
+ * `npm run build` runs first (here), so the figures are of what ships.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startTestBroker } from '../helpers/broker.ts';
+import { PtyPair, SOCAT } from '../integration/hardware/pty-pair.ts';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const BUILT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
+
+export interface FootprintFigures {
+  cold_start_ms: number | null;
+  rss_after_shoe_mb: number | null;
+  idle_cpu_percent: number | null;
+  idle_seconds: number;
+  cards_dealt: number;
+  /** Why figures are null, when they are. */
+  note?: string;
+}
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
+export function build(): void {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** utime + stime of a process, in seconds. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / clockTicks();
+}
+
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+async function residentMegabytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+export async function benchFootprint(options: { idleSeconds?: number } = {}): Promise<FootprintFigures> {
+  const idleSeconds = options.idleSeconds ?? 3;
+  const empty: FootprintFigures = {
+    cold_start_ms: null,
+    rss_after_shoe_mb: null,
+    idle_cpu_percent: null,
+    idle_seconds: idleSeconds,
+    cards_dealt: 0,
+  };
+  if (!existsSync('/proc/self/stat')) return { ...empty, note: 'no /proc: Linux only' };
+  if (!SOCAT) return { ...empty, note: 'socat is not installed' };
+  build();
+  const [{ SimulatedDevice }, { openTransport }, { tableTopics }, { connectAsync }] = await Promise.all([
+    import('../../simulators/device.ts'),
+    import('../../hardware/transports/url.ts'),
+    import('../../firmware-host/mqtt/topics.ts'),
+    import('mqtt'),
+  ]);
+  const broker = await startTestBroker();
+  const pair = new PtyPair();
+  const dir = await mkdtemp(join(tmpdir(), 'tableside-footprint-'));
+  const topics = tableTopics('bench', 'footprint-1');
+  let child: ChildProcess | undefined;
+  let stderr = '';
+  const client = await connectAsync(broker.url, { clientId: `bench-footprint-${process.pid}`, reconnectPeriod: 0 });
+  try {
+    await pair.start();
+    const configFile = join(dir, 'config.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        table: 'footprint-1',
+        ruleset: 'tdc-baccarat-no-commission',
+        devices: { shoe: { kind: 'shoe', transport: pair.a } },
+        mqtt: { url: broker.url, baseTopic: 'bench' },
+        journal: { dir: join(dir, 'journal') },
+        session: { autoRound: true },
+      }),
+    );
+    let onlineAt: number | undefined;
+    let cards = 0;
+    client.on('message', (topic, payload) => {
+      if (topic === topics.bridgeState && payload.toString() === 'online') onlineAt ??= performance.now();
+      if (topic === topics.events('card')) cards++;
+    });
+    await client.subscribeAsync([topics.bridgeState, topics.events('card')], { qos: 1 });
+
+    const spawnedAt = performance.now();
+    child = spawn(process.execPath, [BUILT_CLI, 'run', '--config', configFile], {
+      cwd: dir,
+      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
+    for (let waited = 0; onlineAt === undefined && waited < 10_000; waited += 10) {
+      if (child.exitCode !== null) break;
+      await sleep(10);
+    }
+    if (onlineAt === undefined) {
+      return {
+        ...empty,
+        note: `the built daemon did not publish bridge/state online within 10 s (is \`tableside run\` in this build?)${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`,
+      };
+    }
+    const coldStartMs = onlineAt - spawnedAt;
+
+    const sim = new SimulatedDevice({
+      kind: 'shoe',
+      ruleset: 'tdc-baccarat-no-commission',
+      seed: 3,
+      transport: openTransport(pair.b),
+      scenario: { on: [], off: [], steps: [{ op: 'shuffle' }, { op: 'deal', count: 'rest' }] },
+      reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+    });
+    try {
+      sim.start();
+      await Promise.race([sim.whenReady(), sleep(10_000)]);
+      await sleep(1000);
+      const pid = child.pid!;
+      const cpuBefore = await cpuSeconds(pid);
+      const idleStarted = performance.now();
+      await sleep(idleSeconds * 1000);
+      const idleCpu = ((await cpuSeconds(pid)) - cpuBefore) / ((performance.now() - idleStarted) / 1000);
+
+      // A new shoe, as the table-management system would declare it; then the dealer deals it.
+      await client.publishAsync(topics.request('new_shoe'), JSON.stringify({ reason: 'bench' }), { qos: 1 });
+      await sleep(200);
+      const dealt = sim.steps.filter((step) => step.kind === 'card').length;
+      while (await sim.step()) {
+        // Stop and wait, as the shoe does: the next card once this one is ACKed.
+        for (let waited = 0; (sim.pending.inFlight > 0 || sim.pending.queued > 0) && waited < 5000; waited++) {
+          await sleep(1);
+        }
+      }
+      for (let waited = 0; cards < dealt && waited < 10_000; waited += 20) await sleep(20);
+      const rss = await residentMegabytes(pid);
+      return {
+        cold_start_ms: Math.round(coldStartMs),
+        rss_after_shoe_mb: Math.round(rss * 10) / 10,
+        idle_cpu_percent: Math.round(idleCpu * 1000) / 10,
+        idle_seconds: idleSeconds,
+        cards_dealt: cards,
+      };
+    } finally {
+      await sim.stop();
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000)]);
+    }
+  } finally {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await client.endAsync().catch(() => undefined);
+    await pair.stop();
+    await broker.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * `npm run bench` (a table) / `npm run bench -- --json` (one object).
+ *
+ * Each figure is measured in this run next to its baseline (the bare relay
+ * for latency, `phe` for the evaluator), because shared machines are noisy:
+ * the ratio is the figure to compare between machines. Targets are reported
+ * as met or not met, never asserted: benchmarks are not tests.
+ *
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis.
+ */
+import { cpus, totalmem } from 'node:os';
+import { performance } from 'node:perf_hooks';
+
+// The daemon's info logs would interleave with the table.
+process.env.TABLESIDE_LOG_LEVEL ??= 'warn';
+
+const argv = process.argv.slice(2);
+const json = argv.includes('--json');
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',')) : undefined;
+const wanted = (name: string) => !only || only.has(name);
+
+interface Target {
+  figure: string;
+  target: string;
+  value: number | null;
+  met: boolean | null;
+}
+
+type Figures = Record<string, unknown>;
+
+function log(message: string): void {
+  if (!json) process.stderr.write(`${message}\n`);
+}
+
+async function measure<T>(name: string, run: () => Promise<T> | T): Promise<T | { error: string }> {
+  log(`… ${name}`);
+  const started = performance.now();
+  try {
+    const result = await run();
+    log(`  ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`  ${name} failed: ${message}`);
+    return { error: message };
+  }
+}
+
+function get(figures: Figures, path: string): number | null {
+  let node: unknown = figures;
+  for (const key of path.split('.')) {
+    if (node === null || typeof node !== 'object') return null;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === 'number' && Number.isFinite(node) ? node : null;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const figures: Figures = {
+    machine: {
+      cpu: cpus()[0]?.model.trim() ?? 'unknown',
+      cores: cpus().length,
+      memory_gb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      date: new Date().toISOString(),
+    },
+  };
+  if (wanted('evaluator')) {
+    const { benchEvaluator } = await import('./evaluator.ts');
+    figures.evaluator = await measure('hand evaluation (all 133,784,560 seven-card hands, ours and phe)', () =>
+      benchEvaluator(),
+    );
+  }
+  if (wanted('analysis')) {
+    const { benchAnalysis } = await import('./analysis.ts');
+    figures.analysis = await measure('exact baccarat analysis, 8 decks', () => benchAnalysis());
+  }
+  if (wanted('latency')) {
+    const { benchLatency } = await import('./pipeline.ts');
+    figures.latency = await measure('card latency over a pty (daemon and bare relay, 5 shoes each)', () =>
+      benchLatency(),
+    );
+  }
+  if (wanted('burst')) {
+    const { benchBurst } = await import('./pipeline.ts');
+    const burst = await measure('reconnect burst of 416 cards', () => benchBurst(1));
+    const windowed = await measure('reconnect burst of 416 cards, shoe window 32', () => benchBurst(32));
+    figures.burst = { ...(burst as object), window_32: windowed };
+  }
+  if (wanted('footprint')) {
+    const { benchFootprint } = await import('./footprint.ts');
+    figures.footprint = await measure('footprint of the built daemon (npm run build first)', () =>
+      benchFootprint(),
+    );
+  }
+
+  const targets: Target[] = [];
+  const target = (figure: string, text: string, met: (value: number) => boolean) => {
+    const value = get(figures, figure);
+    targets.push({ figure, target: text, value, met: value === null ? null : met(value) });
+  };
+  if (wanted('latency')) {
+    target('latency.p99_ms', '≤ 5 ms', (value) => value <= 5);
+    target('latency.ratio_p99', '≤ 2× the bare relay', (value) => value <= 2);
+  }
+  if (wanted('burst')) target('burst.cards_per_s', '≥ 2,000 cards/s', (value) => value >= 2000);
+  if (wanted('footprint')) {
+    target('footprint.cold_start_ms', '≤ 1,500 ms to online', (value) => value <= 1500);
+    target('footprint.rss_after_shoe_mb', '≤ 80 MB after a shoe', (value) => value <= 80);
+  }
+  if (wanted('evaluator')) target('evaluator.ratio', '> 1 (faster than phe)', (value) => value > 1);
+  figures.targets = targets;
+  figures.run_seconds = Math.round((performance.now() - started) / 100) / 10;
+
+  if (json) {
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+  } else {
+    process.stdout.write(formatTable(figures, targets));
+  }
+}
+
+function formatTable(figures: Figures, targets: readonly Target[]): string {
+  const machine = figures.machine as Record<string, unknown>;
+  const rows: [string, string, string][] = [];
+  const add = (name: string, unit: string, against?: string) => {
+    const value = get(figures, name);
+    const mark = targets.find((t) => t.figure === name);
+    const verdict = mark ? (mark.met === null ? '' : mark.met ? `met (${mark.target})` : `NOT met (${mark.target})`) : '';
+    rows.push([name, value === null ? '-' : `${format(value)} ${unit}`.trim(), [against, verdict].filter(Boolean).join('; ')]);
+  };
+  add('latency.p50_ms', 'ms');
+  add('latency.p99_ms', 'ms');
+  add('latency.baseline.p50_ms', 'ms', 'bare relay');
+  add('latency.baseline.p99_ms', 'ms', 'bare relay');
+  add('latency.ratio_p99', '×', 'daemon p99 / relay p99');
+  add('burst.cards_per_s', 'cards/s', 'shoe window 1 (stop and wait)');
+  add('burst.window_32.cards_per_s', 'cards/s', 'shoe window 32');
+  add('footprint.cold_start_ms', 'ms');
+  add('footprint.rss_after_shoe_mb', 'MB');
+  add('footprint.idle_cpu_percent', '% of a core');
+  add('evaluator.hands_per_s', 'hands/s');
+  add('evaluator.phe.hands_per_s', 'hands/s', 'npm phe, same hands');
+  add('evaluator.ratio', '×', 'ours / phe');
+  add('analysis.baccarat_8_decks_ms', 'ms');
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
+  const lines = [
+    `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,
+    '',
+    ...rows.map((row) => `${row[0].padEnd(widths[0]!)}  ${row[1].padStart(widths[1]!)}  ${row[2]}`),
+  ];
+  const errors = Object.entries(figures).filter(
+    ([, value]) => value !== null && typeof value === 'object' && 'error' in (value as object),
+  );
+  for (const [name, value] of errors) lines.push(`${name}: failed: ${(value as { error: string }).error}`);
+  const note = (figures.footprint as { note?: string } | undefined)?.note;
+  if (note) lines.push(`footprint: ${note}`);
+  lines.push('', `(${figures.run_seconds} s; targets are reported, never asserted)`);
+  return `${lines.join('\n')}\n`;
+}
+
+function format(value: number): string {
+  if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US');
+  return String(Math.round(value * 1000) / 1000);
+}
+
+await main();
+process.exit(0);
