@@ -35,6 +35,7 @@ import {
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
+import type { LegalRound } from './legal-round.ts';
 import { ShoeDealer, shoeOrder } from './legal-shoe.ts';
 import { effectiveRecipe, planSession } from './plan.ts';
 import { createRandom, type Random } from './random.ts';
@@ -110,6 +111,8 @@ export interface SimulatorOptions {
   reconnect?: LinkOptionsInput;
   /** Rounds of the default session of one-deck-per-round games. */
   rounds?: number;
+  /** Boxes in play in each legal round (`deal: round`); default a random set per round. */
+  boxes?: readonly number[];
   /** Monotonic milliseconds; injectable for tests. */
   now?: () => number;
 }
@@ -152,6 +155,8 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   readonly behaviours: BehaviourSet;
   /** The planned session, faults applied. */
   readonly steps: readonly Step[];
+  /** The legal rounds planned (`deal: round`), in order: their boxes and the dealer's decisions. */
+  readonly legalRounds: readonly LegalRound[];
   readonly identity: DeviceIdentity;
   readonly seed: number;
   readonly rate: number;
@@ -206,7 +211,11 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     };
     if (options.scenario?.steps) planOptions.script = options.scenario.steps;
     if (options.rounds !== undefined) planOptions.rounds = options.rounds;
+    if (options.boxes !== undefined) planOptions.boxes = options.boxes;
+    const legalRounds: LegalRound[] = [];
+    planOptions.onRound = (round) => legalRounds.push(round);
     this.steps = planSession(planOptions);
+    this.legalRounds = legalRounds;
     const random = createRandom(this.seed);
     this.wireRandom = random.fork(`wire/${this.kind}`);
     this.commandDealer = new ShoeDealer(

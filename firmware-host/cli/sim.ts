@@ -15,6 +15,7 @@ interface SimOptions {
   fault: string[];
   off: string[];
   rounds?: string;
+  boxes?: string;
   writeRegistry?: string;
   enroll?: string;
   back?: string;
@@ -70,6 +71,10 @@ export function register(program: Command): void {
     )
     .option('--off <name>', 'switch a behaviour off, e.g. report-order (repeatable)', collect, [])
     .option('--rounds <n>', 'rounds to play for one-deck-per-round games (default 8)')
+    .option(
+      '--boxes <list>',
+      'boxes in play in every round of a one-deck-per-round game, e.g. 1,2,3 (default: random per round)',
+    )
     .option(
       '--write-registry <file>',
       'reader: write the deck registry of the simulated decks, then run',
@@ -129,6 +134,11 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
     fail('give exactly one of --link URL or --listen [HOST:]PORT');
   const seed = wholeNumber('seed', options.seed, 0, Number.MAX_SAFE_INTEGER);
   const rounds = wholeNumber('rounds', options.rounds, 1, 10_000);
+  const boxes = options.boxes?.split(/[\s,]+/).filter(Boolean).map((token) => {
+    if (!/^[1-7]$/.test(token)) fail(`--boxes: bad box ${JSON.stringify(token)}: expected 1-7`);
+    return Number(token);
+  });
+  if (boxes?.length === 0) fail('--boxes: expected box numbers such as 1,2,3');
   let rate = scenario?.rate ?? 2;
   if (options.rate !== undefined) {
     rate = Number(options.rate);
@@ -182,6 +192,7 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
       ...(seed === undefined ? {} : { seed }),
       ...(effectiveScenario === undefined ? {} : { scenario: effectiveScenario }),
       ...(rounds === undefined ? {} : { rounds }),
+      ...(boxes === undefined ? {} : { boxes }),
       faults: options.fault,
       off: options.off,
       rate,
@@ -231,6 +242,13 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
     },
     'simulator starting',
   );
+  // The decisions no card expresses must be made at the table for each round to take these cards.
+  for (const [index, round] of sim.legalRounds.entries()) {
+    log.info(
+      { round: index + 1, cards: round.cards, boxes: round.boxes, actions: round.actions },
+      'planned round',
+    );
+  }
   sim.on('link', (change) =>
     log.info({ state: change.state, reason: change.reason }, `link ${change.state}`),
   );

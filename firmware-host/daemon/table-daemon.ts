@@ -217,7 +217,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     record: TableLogRecord,
     options: IngestOptions = {},
   ): Promise<readonly JournalRecord[]> {
-    const run = this.ingesting.then(() => this.applyAndAppend(record, options));
+    return this.serialized(() => this.applyAndAppend(record, options));
+  }
+
+  /** Runs `work` after every earlier ingest, append and ruleset change has finished. */
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.ingesting.then(work);
     this.ingesting = run.catch(() => undefined);
     return run;
   }
@@ -249,14 +254,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   /** Journals events that have no input (device alarms from drivers). */
   private async appendEvents(events: readonly DomainEvent[]): Promise<void> {
-    const run = this.ingesting.then(async () => {
+    await this.serialized(async () => {
       const durable = await this.requireJournal().append(
         events.map((event): JournalEntry => ({ kind: 'event', data: event })),
       );
       this.emit('journaled', durable);
     });
-    this.ingesting = run.catch(() => undefined);
-    await run;
   }
 
   /** A new shoe from the ruleset's defaults (a shoe without a card-reading shuffler). */
@@ -500,30 +503,37 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     };
   }
 
-  private async setRuleset(name: string): Promise<Record<string, unknown>> {
+  private setRuleset(name: string): Promise<Record<string, unknown>> {
     if (!rulesetNames().includes(name)) {
-      throw new DaemonError(
-        'unknown_ruleset',
-        `unknown ruleset ${JSON.stringify(name)}; known: ${rulesetNames().join(', ')}`,
+      return Promise.reject(
+        new DaemonError(
+          'unknown_ruleset',
+          `unknown ruleset ${JSON.stringify(name)}; known: ${rulesetNames().join(', ')}`,
+        ),
       );
     }
-    const shoe = this.session.snapshot().shoe as { ended: unknown } | null;
-    if (shoe && shoe.ended === null) {
-      throw new DaemonError(
-        'shoe_in_play',
-        'the ruleset changes only between shoes: end or void this shoe first',
-      );
-    }
-    const next = sessionFor(name, this.autoRound);
-    await this.ingesting;
-    await this.requireJournal().append([
-      { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName } },
-    ]);
-    this.rulesetName = name;
-    this.session = next;
-    this.bridge?.setInfo(this.info());
-    this.publishState();
-    return { ruleset: name };
+    // In the ingest queue: the shoe check sees the state the change really
+    // meets, and no record is applied to the old session but journaled after
+    // the change (a replay would apply it under the new ruleset).
+    return this.serialized(async () => {
+      const shoe = this.session.snapshot().shoe as { ended: unknown } | null;
+      if (shoe && shoe.ended === null) {
+        throw new DaemonError(
+          'shoe_in_play',
+          'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
+        );
+      }
+      const next = sessionFor(name, this.autoRound);
+      const durable = await this.requireJournal().append([
+        { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName } },
+      ]);
+      this.rulesetName = name;
+      this.session = next;
+      this.emit('journaled', durable);
+      this.bridge?.setInfo(this.info());
+      this.publishState();
+      return { ruleset: name };
+    });
   }
 
   health(): DaemonHealth {
