@@ -213,10 +213,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
    * durable records once fsynced. Records from the same caller are applied
    * in call order.
    */
-  ingest(
-    record: TableLogRecord,
-    options: IngestOptions = {},
-  ): Promise<readonly JournalRecord[]> {
+  ingest(record: TableLogRecord, options: IngestOptions = {}): Promise<readonly JournalRecord[]> {
     return this.serialized(() => this.applyAndAppend(record, options));
   }
 

@@ -66,7 +66,10 @@ describe.skipIf(missing !== undefined)(
 
       // On reconnecting, the bridge published its retained topics again.
       await until(
-        () => RETAINED.every((topic) => consumer.messages.slice(restartedAt).some((m) => m.topic.endsWith(`/${topic}`))),
+        () =>
+          RETAINED.every((topic) =>
+            consumer.messages.slice(restartedAt).some((m) => m.topic.endsWith(`/${topic}`)),
+          ),
         'the retained topics to be published again after the restart',
       );
       expect(consumer.value('bridge/state')).toBe('online');

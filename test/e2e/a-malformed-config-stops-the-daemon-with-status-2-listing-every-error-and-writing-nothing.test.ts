@@ -48,7 +48,10 @@ describe('a malformed config stops the daemon with status 2, listing every error
 
   it('reports a YAML syntax error with its line, and a missing file, the same way', async () => {
     const dir = tempDir('bad-yaml');
-    writeFileSync(join(dir, 'table.yaml'), 'table: t1\ndevices:\n  shoe: {kind: shoe\njournal: {dir: ./j}\n');
+    writeFileSync(
+      join(dir, 'table.yaml'),
+      'table: t1\ndevices:\n  shoe: {kind: shoe\njournal: {dir: ./j}\n',
+    );
     const syntax = await runCli(['run', '--config', 'table.yaml', '--no-view'], { cwd: dir });
     expect(syntax.code, syntax.stderr).toBe(2);
     expect(syntax.stderr).toMatch(/table\.yaml:\d+:\d+/);

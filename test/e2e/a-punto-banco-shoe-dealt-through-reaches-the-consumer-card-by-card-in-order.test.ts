@@ -6,7 +6,19 @@ import { BASE_TOPIC, E2eTable, publishedCards, TABLE } from './helpers/table.ts'
 const missing = skipReason(socatMissing());
 
 /** The keys a card event may carry: nothing else may leak into it. */
-const CARD_KEYS = ['seq', 'ts', 'type', 'card', 'to', 'back', 'face', 'index', 'hand', 'hidden', 'topic'];
+const CARD_KEYS = [
+  'seq',
+  'ts',
+  'type',
+  'card',
+  'to',
+  'back',
+  'face',
+  'index',
+  'hand',
+  'hidden',
+  'topic',
+];
 
 function hasKey(value: unknown, key: string): boolean {
   if (value === null || typeof value !== 'object') return false;
@@ -42,7 +54,10 @@ describe.skipIf(missing !== undefined)(
 
       // The shoe announces a new shoe by closing its lid, then deals all of it.
       const shoe = t.startShoe({ seed: 11, rate: 200 });
-      await until(() => t.consumer.value('devices/shoe/availability') === 'online', 'the shoe online');
+      await until(
+        () => t.consumer.value('devices/shoe/availability') === 'online',
+        'the shoe online',
+      );
       await shoe.whenDone();
       await until(
         () => t.consumer.ofType('shoe_end').length === 1,

@@ -54,7 +54,8 @@ export class Consumer {
 
   static async connect(options: ConsumerOptions): Promise<Consumer> {
     const client = await connectAsync(options.url, {
-      clientId: options.clientId ?? `e2e-consumer-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+      clientId:
+        options.clientId ?? `e2e-consumer-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
       // A persistent session: the broker queues QoS 1 events for us while we are away.
       clean: false,
       reconnectPeriod: 200,
@@ -129,8 +130,7 @@ export class Consumer {
     const responseTopic = `${this.root}/bridge/response/${op}`;
     const from = this.messages.length;
     const payload = 'raw' in body && typeof body.raw === 'string' ? body.raw : JSON.stringify(body);
-    const transaction =
-      'raw' in body ? undefined : (body as { transaction?: unknown }).transaction;
+    const transaction = 'raw' in body ? undefined : (body as { transaction?: unknown }).transaction;
     await this.client.publishAsync(`${this.root}/bridge/request/${op}`, payload, { qos: 1 });
     const started = Date.now();
     for (;;) {

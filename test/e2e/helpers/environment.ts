@@ -40,7 +40,9 @@ export async function until(
     if (await predicate()) return;
     if (Date.now() - started > timeoutMs) {
       const more = detail();
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${more ? `\n${more}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${more ? `\n${more}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

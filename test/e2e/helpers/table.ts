@@ -128,7 +128,8 @@ export class E2eTable {
       ...(options.faults ? { faults: options.faults } : {}),
     });
     shoe.on('played', (step) => {
-      if (step.kind === 'card') this.dealt.push({ card: step.card, face: step.face, back: step.back });
+      if (step.kind === 'card')
+        this.dealt.push({ card: step.card, face: step.face, back: step.back });
       else if (step.kind === 'cut') this.dealt.push('cut');
     });
     this.shoe = shoe;

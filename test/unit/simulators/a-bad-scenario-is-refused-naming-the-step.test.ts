@@ -15,7 +15,7 @@ function refusal(text: string): string {
 describe('a bad scenario is refused naming the step', () => {
   it.each([
     ['steps: [shuffle, { card: ZZ }]', /test\.yaml: steps\[1\]: bad card code "ZZ"/],
-    ['steps: [{ deal: -3 }]', /steps\[0\]: deal: expected a number of cards or rest/],
+    ['steps: [{ deal: -3 }]', /steps\[0\]: deal: expected a number of cards, rest or round/],
     ['steps: [{ lid: ajar }]', /steps\[0\]: lid: expected open or closed/],
     ['steps: [{ fault: melt }]', /steps\[0\]: unknown behaviour "melt"/],
     ['steps: [{ on: face-up=zero }]', /steps\[0\]: bad argument "zero" for face-up/],

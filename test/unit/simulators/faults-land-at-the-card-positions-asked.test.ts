@@ -105,7 +105,7 @@ describe('faults land at the card positions asked', () => {
     expect(set.isSwitchedOff('report-order')).toBe(true);
     set.set('corrupt-bytes', true, '0.5');
     set.set('corrupt-bytes', true, '3');
-    expect(set.describe()).toEqual(['legal-shoe', 'corrupt-bytes=3']);
+    expect(set.describe()).toEqual(['legal-shoe', 'report-backs', 'corrupt-bytes=3']);
   });
 
   it.each([
