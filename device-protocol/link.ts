@@ -392,7 +392,8 @@ export class LinkSession {
   }
 
   #timeout(attempts: number): number {
-    const grown = this.options.ackTimeoutMs * this.options.backoffFactor ** Math.max(0, attempts - 1);
+    const grown =
+      this.options.ackTimeoutMs * this.options.backoffFactor ** Math.max(0, attempts - 1);
     // Retransmitting forever, the backoff would grow without bound (and overflow to Infinity).
     return Math.round(
       Math.min(grown, Math.max(this.options.ackTimeoutMs, this.options.maxAckTimeoutMs)),

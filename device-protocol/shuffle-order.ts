@@ -25,10 +25,9 @@ export type ShuffleAnnouncement = ShuffledMessage | Shuffled2Message;
  * SHUFFLED: only for a host that knows it (`peerKnows('SHUFFLED2', ...)`).
  */
 export function shuffledMessages(
-  shuffled: (
-    | { readonly count: number }
-    | { readonly order: readonly CardCode[] }
-  ) & { readonly backs?: readonly BackColour[] },
+  shuffled: ({ readonly count: number } | { readonly order: readonly CardCode[] }) & {
+    readonly backs?: readonly BackColour[];
+  },
   chunkCards: number = ORDER_CHUNK_CARDS,
 ): Array<ShuffleAnnouncement | OrderMessage> {
   if (!Number.isInteger(chunkCards) || chunkCards < 1 || chunkCards > ORDER_CHUNK_CARDS) {

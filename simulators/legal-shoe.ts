@@ -44,7 +44,6 @@ export interface ShoeRecipe {
   source: string;
 }
 
-
 /** The recipe of an engine ruleset. */
 export function recipeFromRuleset(ruleset: Ruleset): ShoeRecipe {
   const decks = ruleset.decks.default;

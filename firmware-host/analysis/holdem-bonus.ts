@@ -7,8 +7,19 @@
  * deals, enumerated. Other boxes' cards are unseen and change nothing on
  * average.
  */
+import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
 import type { HoldemBonusRuleset } from '../engine/rulesets/poker.ts';
-import { expectation, Fraction } from './exact.ts';
+import { showdownJson, showdownTable } from './casino-holdem.ts';
+import { expectation, Fraction, ratio } from './exact.ts';
+import { type HoldemShowdownCounts, holdemShowdown } from './holdem-showdown.ts';
+import {
+  type BetStudy,
+  figures,
+  paysText,
+  type RulesetStudy,
+  type StudyOptions,
+  type StudyTable,
+} from './study.ts';
 
 type BonusTable = HoldemBonusRuleset['bonus'];
 type BonusRow = BonusTable['rows'][number];
@@ -95,5 +106,185 @@ export function analyzeHoldemBonus(table: BonusTable): HoldemBonusAnalysis {
     expectedReturn,
     houseEdge: expectedReturn.negate(),
     source: table.source,
+  };
+}
+
+// ------------------------------------------------- the study of the ruleset
+
+export const ALWAYS_PLAY =
+  'always make the Flop bet (never fold); no Turn or River bet';
+export const TURN_RIVER_ALWAYS = 'placed every time, the Flop bet always made';
+
+/** Ante and Flop bet per Ante, "always play", from the showdown counts (no dealer qualifier, 001). */
+export function alwaysPlayReturn(
+  ruleset: HoldemBonusRuleset,
+  counts: HoldemShowdownCounts,
+): { ante: Fraction; flop: Fraction; turnOrRiverPerStake: Fraction } {
+  const ante: { count: bigint; payout: Fraction }[] = [];
+  const flop: { count: bigint; payout: Fraction }[] = [];
+  const perStake: { count: bigint; payout: Fraction }[] = [];
+  const pays = Fraction.ofDecimal(ruleset.win.pays);
+  const tie = Fraction.ofDecimal(ruleset.tie.result);
+  const flopAntes = Fraction.ofDecimal(ruleset.flopBet.antes);
+  POKER_CATEGORIES.forEach((category, c) => {
+    const antePays = categoryAtLeast(category, ruleset.win.anteFrom)
+      ? Fraction.ofDecimal(ruleset.win.antePays)
+      : Fraction.of(0);
+    const wins = counts.wins[c]!;
+    const ties = counts.ties[c]!;
+    const losses = counts.losses[c]!;
+    ante.push(
+      { count: wins, payout: antePays },
+      { count: ties, payout: tie },
+      { count: losses, payout: Fraction.of(-1) },
+    );
+    flop.push(
+      { count: wins, payout: flopAntes.times(pays) },
+      { count: ties, payout: flopAntes.times(tie) },
+      { count: losses, payout: flopAntes.negate() },
+    );
+    perStake.push(
+      { count: wins, payout: pays },
+      { count: ties, payout: tie },
+      { count: losses, payout: Fraction.of(-1) },
+    );
+  });
+  return {
+    ante: expectation(ante, counts.total),
+    flop: expectation(flop, counts.total),
+    turnOrRiverPerStake: expectation(perStake, counts.total),
+  };
+}
+
+/** 001 § 7: whether a category is `least` or better. */
+function categoryAtLeast(category: PokerCategory, least: PokerCategory): boolean {
+  return POKER_CATEGORIES.indexOf(category) <= POKER_CATEGORIES.indexOf(least);
+}
+
+export function studyHoldemBonus(
+  ruleset: HoldemBonusRuleset,
+  options: StudyOptions = {},
+): RulesetStudy {
+  const bonus = analyzeHoldemBonus(ruleset.bonus);
+  const bets: BetStudy[] = [
+    {
+      bet: 'bonus',
+      status: 'computed',
+      ...figures(bonus.expectedReturn, 'Bonus stake'),
+      source: bonus.source,
+      ...(ruleset.bonus.paidOnFold
+        ? {}
+        : { assumes: 'the box never folds a hand whose two cards win the Bonus' }),
+    },
+  ];
+  const group = (n: bigint) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const tables: StudyTable[] = [
+    {
+      title: "Bonus: every box hand with every dealer hand (the AA row needs the dealer's cards)",
+      header: ['hand', 'pays', 'deals', 'probability'],
+      rows: bonus.lines.map((line) => [
+        line.label,
+        paysText(line.pays),
+        group(line.count),
+        ratio(line.count, bonus.total).toFixed(8),
+      ]),
+    },
+  ];
+  const details: Record<string, unknown> = {
+    bonus: {
+      total: bonus.total.toString(),
+      hands: bonus.lines.map((line) => ({
+        hand: line.label,
+        pays: line.pays,
+        count: line.count.toString(),
+      })),
+    },
+  };
+  const mainReason =
+    'the box makes the Flop bet (2 Antes) or folds after seeing its cards and the flop (001); the return depends on that decision';
+  const sideReason = (street: string) =>
+    `optional, placed or not after the ${street === 'turn' ? 'flop decision' : 'turn'} with the cards seen (001); its return depends on when it is placed`;
+  const skipped = 'skipped (--quick): the exact enumeration takes about 10 s';
+  if (options.quick) {
+    bets.push(
+      {
+        bet: 'ante_flop',
+        status: 'strategy_dependent',
+        reason: mainReason,
+        source: ruleset.flopBet.source,
+        assumed: { strategy: ALWAYS_PLAY, notComputed: skipped },
+      },
+      {
+        bet: 'turn',
+        status: 'strategy_dependent',
+        reason: sideReason('turn'),
+        source: ruleset.turnBet.source,
+        assumed: { strategy: TURN_RIVER_ALWAYS, notComputed: skipped },
+      },
+      {
+        bet: 'river',
+        status: 'strategy_dependent',
+        reason: sideReason('river'),
+        source: ruleset.riverBet.source,
+        assumed: { strategy: TURN_RIVER_ALWAYS, notComputed: skipped },
+      },
+    );
+  } else {
+    // 001: no dealer qualifier; the lowest strength qualifies.
+    const counts = holdemShowdown(1, (done, total) => options.onProgress?.('boards', done, total));
+    const returns = alwaysPlayReturn(ruleset, counts);
+    const perStake = (antes: number) =>
+      figures(returns.turnOrRiverPerStake, `${antes === 1 ? '' : `${antes} x `}Ante (its stake)`);
+    bets.push(
+      {
+        bet: 'ante_flop',
+        status: 'strategy_dependent',
+        reason: mainReason,
+        source: ruleset.flopBet.source,
+        assumed: {
+          strategy: ALWAYS_PLAY,
+          ...figures(
+            returns.ante.plus(returns.flop),
+            'Ante',
+            Fraction.of(1).plus(Fraction.ofDecimal(ruleset.flopBet.antes)),
+          ),
+        },
+      },
+      {
+        bet: 'turn',
+        status: 'strategy_dependent',
+        reason: sideReason('turn'),
+        source: ruleset.turnBet.source,
+        assumed: { strategy: TURN_RIVER_ALWAYS, ...perStake(ruleset.turnBet.antes) },
+      },
+      {
+        bet: 'river',
+        status: 'strategy_dependent',
+        reason: sideReason('river'),
+        source: ruleset.riverBet.source,
+        assumed: { strategy: TURN_RIVER_ALWAYS, ...perStake(ruleset.riverBet.antes) },
+      },
+    );
+    tables.push(showdownTable('Always play: every board, box and dealer hand (no qualifier)', counts));
+    details.always_play = {
+      strategy: ALWAYS_PLAY,
+      ...showdownJson(counts),
+      ante_expected_return: returns.ante.toNumber(),
+      ante_expected_return_exact: returns.ante.toString(),
+      flop_expected_return: returns.flop.toNumber(),
+      flop_expected_return_exact: returns.flop.toString(),
+    };
+  }
+  return {
+    ruleset: ruleset.name,
+    game: ruleset.game,
+    title: ruleset.title,
+    bets,
+    tables,
+    details,
+    notes: [
+      `The Ante is paid ${ruleset.win.antePays}:1 only when the box wins with a ${ruleset.win.anteFrom} or better, else it stays (${ruleset.win.anteSource}); Flop, Turn and River pay ${ruleset.win.pays}:1 (${ruleset.win.source}).`,
+      'No dealer qualifier (001): box and dealer are dealt alike, so a bet that wins and loses even money on every showdown returns exactly 0.',
+    ],
   };
 }

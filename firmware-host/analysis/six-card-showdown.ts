@@ -20,6 +20,7 @@ import { strengthTables } from '../engine/poker/evaluator-tables.ts';
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
+import { forEachSubset, suitPatternKey } from './suit-patterns.ts';
 
 export interface ShowdownCounts {
   /** Ordered (player, dealer) pairs of disjoint six-card hands. */
@@ -30,34 +31,6 @@ export interface ShowdownCounts {
   readonly ties: readonly bigint[];
   /** Per category index: player loses. */
   readonly losses: readonly bigint[];
-}
-
-/** The four suit masks of a card set, sorted: equal exactly for suit-isomorphic sets. */
-function suitPatternKey(cards: readonly number[]): number {
-  const masks = [0, 0, 0, 0];
-  for (const card of cards) masks[card & 3]! |= 1 << (card >> 2);
-  masks.sort((a, b) => b - a);
-  return ((masks[0]! * 8192 + masks[1]!) * 8192 + masks[2]!) * 8192 + masks[3]!;
-}
-
-/** Calls visit with every k-subset of `from` (as indices into a shared buffer). */
-function forEachSubset(
-  from: readonly number[],
-  k: number,
-  visit: (chosen: readonly number[]) => void,
-): void {
-  const chosen = new Array<number>(k).fill(0);
-  const recurse = (start: number, depth: number): void => {
-    if (depth === k) {
-      visit(chosen);
-      return;
-    }
-    for (let i = start; i <= from.length - (k - depth); i++) {
-      chosen[depth] = from[i]!;
-      recurse(i + 1, depth + 1);
-    }
-  };
-  recurse(0, 0);
 }
 
 /**

@@ -30,7 +30,9 @@ export function register(program: Command): void {
         'Stop the daemon first when checking devices: diag needs them to itself (it never ACKs a card, so none is lost).',
     )
     .action(async (options: DiagOptions) => {
-      process.exitCode = await runDiag(options);
+      const code = await runDiag(options);
+      // Exit once stdout is flushed: a device or broker library holding a handle must not keep diag open.
+      process.stdout.write('', () => process.exit(code));
     });
 }
 

@@ -8,6 +8,7 @@ interface HandOptions {
   cards: string;
   actions?: string;
   boxes?: string;
+  dark?: string;
   stakes?: string;
   json?: boolean;
 }
@@ -30,6 +31,10 @@ export function register(program: Command): void {
     )
     .option('--boxes <list>', 'boxes in play, e.g. 1,3 (games with boxes; default 1)')
     .option(
+      '--dark <list>',
+      "boxes played dark, e.g. 2 (Russian poker, TDC casino hold'em): bets in before the deal, no decisions; each also in --boxes",
+    )
+    .option(
       '--stakes <list>',
       'stakes per bet for amount-dependent rules, e.g. "box:1.war=10 box:1.poker=20"',
     )
@@ -46,10 +51,15 @@ the table where the shoe cannot see a decision. After a split, decisions apply
 to the hand being played; dealer:next closes the insurance round (everyone
 declines), as does simply dealing the next card.
 
+Dark boxes (--dark, 004): a box played dark has its bets in before the deal
+and makes no decision (no exchange, buy, call or fold); only the games that
+offer it accept it (tdc-russian-poker, tdc-casino-holdem).
+
 Examples:
   tableside hand --ruleset tdc-baccarat-no-commission --cards "9H 2C TD 7S"
   tableside hand --ruleset tdc-blackjack --boxes 1,2 --cards "TS 5H 6D 5C 7S 9H 3H TC" --actions "box1:stand box2:double"
-  tableside hand --ruleset peru-triple-shot --cards "KH 7D 9H TC 2H 5H 3H 8C 4C 6S JD 2S" --actions box1:stand`,
+  tableside hand --ruleset peru-triple-shot --cards "KH 7D 9H TC 2H 5H 3H 8C 4C 6S JD 2S" --actions box1:stand
+  tableside hand --ruleset tdc-casino-holdem --boxes 1,2 --dark 2 --cards "AS KS 2C 7D QH QD 9S 4C TS 5H 3D" --actions box1:bet`,
     )
     .action(async (options: HandOptions) => {
       try {
@@ -62,6 +72,9 @@ Examples:
       }
     });
 }
+
+/** The shipped rulesets that offer dark boxes (004), for messages. */
+const DARK_BOX_GAMES = "Russian poker and TDC casino hold'em";
 
 async function runHand(options: HandOptions): Promise<void> {
   const [{ parseCards, isStandardCard }, { getRuleset }, { createEngine }, round] =
@@ -80,8 +93,14 @@ async function runHand(options: HandOptions): Promise<void> {
   if (cards.length === 0)
     throw new Error('--cards is empty: give the cards in shoe order, e.g. "9H 2C TD 7S"');
   const decisions = options.actions ? round.parseDecisions(options.actions) : [];
+  // Some engines ignore a dark list they cannot use; a dispute must not be settled on that.
+  const darkOffered = (ruleset as { darkBoxes?: { offered?: boolean } }).darkBoxes?.offered;
+  if (options.dark !== undefined && darkOffered !== true) {
+    throw new Error(`${ruleset.name} has no dark boxes (--dark is for ${DARK_BOX_GAMES})`);
+  }
   const setup: RoundSetup = {
-    ...(options.boxes === undefined ? {} : { boxes: parseBoxes(options.boxes) }),
+    ...(options.boxes === undefined ? {} : { boxes: parseBoxes(options.boxes, '--boxes') }),
+    ...(options.dark === undefined ? {} : { dark: parseBoxes(options.dark, '--dark') }),
     ...(options.stakes === undefined ? {} : { stakes: parseStakes(options.stakes) }),
   };
   const engine = createEngine(ruleset);
@@ -129,19 +148,21 @@ function seatToken(seat: string): string {
   return seat.startsWith('box:') ? `box${seat.slice(4)}` : seat;
 }
 
-function parseBoxes(text: string): number[] {
-  return text
+function parseBoxes(text: string, option: '--boxes' | '--dark'): number[] {
+  const boxes = text
     .split(/[\s,]+/)
     .filter(Boolean)
     .map((token) => {
       const box = Number(token);
       if (!Number.isInteger(box) || box < 1) {
         throw new Error(
-          `bad box ${JSON.stringify(token)} in --boxes: expected box numbers like 1,3`,
+          `bad box ${JSON.stringify(token)} in ${option}: expected box numbers like 1,3`,
         );
       }
       return box;
     });
+  if (boxes.length === 0) throw new Error(`${option} is empty: give box numbers like 1,3`);
+  return boxes;
 }
 
 function parseStakes(text: string): Record<string, number> {

@@ -134,10 +134,13 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
     fail('give exactly one of --link URL or --listen [HOST:]PORT');
   const seed = wholeNumber('seed', options.seed, 0, Number.MAX_SAFE_INTEGER);
   const rounds = wholeNumber('rounds', options.rounds, 1, 10_000);
-  const boxes = options.boxes?.split(/[\s,]+/).filter(Boolean).map((token) => {
-    if (!/^[1-7]$/.test(token)) fail(`--boxes: bad box ${JSON.stringify(token)}: expected 1-7`);
-    return Number(token);
-  });
+  const boxes = options.boxes
+    ?.split(/[\s,]+/)
+    .filter(Boolean)
+    .map((token) => {
+      if (!/^[1-7]$/.test(token)) fail(`--boxes: bad box ${JSON.stringify(token)}: expected 1-7`);
+      return Number(token);
+    });
   if (boxes?.length === 0) fail('--boxes: expected box numbers such as 1,2,3');
   let rate = scenario?.rate ?? 2;
   if (options.rate !== undefined) {

@@ -10,9 +10,9 @@
  */
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import type { DriverCounters } from '../drivers/driver.ts';
-import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
 import type { CheckOutcome } from './report.ts';
 
 export interface DeviceCheckOptions {
@@ -107,9 +107,12 @@ export async function checkDevice(
   // Cards are left unacknowledged on purpose (see the module comment).
   driver.on('record', () => undefined);
   driver.on('alarm', () => undefined);
-  const hello = new Promise<{ model: string; firmwareSha256: string; firmware: string; serial: string }>(
-    (resolve) => driver.once('hello', (identity) => resolve(identity)),
-  );
+  const hello = new Promise<{
+    model: string;
+    firmwareSha256: string;
+    firmware: string;
+    serial: string;
+  }>((resolve) => driver.once('hello', (identity) => resolve(identity)));
   const started = performance.now();
   driver.start();
   const identity = await Promise.race([hello, sleep(helloTimeoutMs).then(() => undefined)]);
@@ -336,8 +339,11 @@ function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+/** Unref'd: a timeout raced against an answer must not keep the process alive after it. */
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

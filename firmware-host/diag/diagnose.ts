@@ -3,13 +3,15 @@
  * then either the host checks (devices, broker, journal, clock) or, with
  * `simulate`, the clock and a scripted session through simulators.
  */
+import { checkClock, checkConfig, type HostCheckOptions, hostChecks } from './host-checks.ts';
 import {
-  checkClock,
-  checkConfig,
-  type HostCheckOptions,
-  hostChecks,
-} from './host-checks.ts';
-import { type Check, type CheckOutcome, type DiagReport, type RunnerHooks, reportOf, runChecks } from './report.ts';
+  type Check,
+  type CheckOutcome,
+  type DiagReport,
+  type RunnerHooks,
+  reportOf,
+  runChecks,
+} from './report.ts';
 
 export interface DiagnoseOptions {
   /** The config file (else TABLESIDE_CONFIG, else the defaults). */

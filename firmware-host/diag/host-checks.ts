@@ -3,13 +3,14 @@
  * configured device, the broker, the journal and the clock. `hostChecks`
  * lists them for the runner (report.ts); each is usable on its own.
  */
+
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdtemp, open, readFile, rm, stat, statfs } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { execFile } from 'node:child_process';
 import type { LoadedConfig } from '../config/loader.ts';
 import type { TablesideConfig } from '../config/schema.ts';
 import { checkDevice, type DeviceCheckOptions } from './device-check.ts';
@@ -144,7 +145,8 @@ export async function checkBroker(
           name: 'broker: connect',
           status: 'skip',
           detail: `mqtt.url is "embedded": the broker runs inside the daemon, and nothing listens on 127.0.0.1:${mqtt.port} (the daemon is not running)`,
-          advice: 'start the daemon to check its embedded broker; `tableside diag --simulate` checks a whole session',
+          advice:
+            'start the daemon to check its embedded broker; `tableside diag --simulate` checks a whole session',
         },
       ];
     }
@@ -209,7 +211,8 @@ export async function checkBroker(
           state === undefined
             ? `no retained ${topics.bridgeState}: no daemon has published for table ${config.table} on this broker`
             : `${topics.bridgeState} is ${state}: the daemon is not running (or lost its connection)`,
-        advice: 'expected while the daemon is stopped; otherwise check `systemctl status tableside` and its log',
+        advice:
+          'expected while the daemon is stopped; otherwise check `systemctl status tableside` and its log',
       });
     }
   } finally {
@@ -244,7 +247,8 @@ function brokerAdvice(reason: string): string {
   if (/ECONNREFUSED/.test(reason)) {
     return 'nothing listens there: check mqtt.url (host and port) and that the broker runs';
   }
-  if (/ENOTFOUND|EAI_AGAIN/.test(reason)) return 'the host name does not resolve: check mqtt.url and DNS';
+  if (/ENOTFOUND|EAI_AGAIN/.test(reason))
+    return 'the host name does not resolve: check mqtt.url and DNS';
   if (/Not authorized|Bad username|bad user name|password/i.test(reason)) {
     return 'the broker refused the credentials: check mqtt.username and TABLESIDE_MQTT_PASSWORD';
   }
@@ -274,7 +278,13 @@ export async function checkJournal(
   );
   // Space and writability are checked where the journal is, or will be.
   let where = dir;
-  while (!(await stat(where).then(() => true, () => false)) && dirname(where) !== where) {
+  while (
+    !(await stat(where).then(
+      () => true,
+      () => false,
+    )) &&
+    dirname(where) !== where
+  ) {
     where = dirname(where);
   }
 
@@ -394,7 +404,8 @@ export async function checkClock(options: HostCheckOptions = {}): Promise<CheckO
       name: 'clock: time',
       status: 'fail',
       detail: `system time ${new Date(now).toISOString()} is before this program was built (${new Date(built).toISOString()})`,
-      advice: 'the clock is wrong (a Pi has no battery clock): enable NTP (timedatectl set-ntp true) or fit an RTC; every event carries this time',
+      advice:
+        'the clock is wrong (a Pi has no battery clock): enable NTP (timedatectl set-ntp true) or fit an RTC; every event carries this time',
     });
   } else {
     results.push({
@@ -428,7 +439,8 @@ export async function checkClock(options: HostCheckOptions = {}): Promise<CheckO
       name: 'clock: NTP',
       status: 'warn',
       detail: `not NTP synchronised (NTP ${values.get('NTP') ?? 'unknown'}, NTPSynchronized ${synced ?? 'unknown'})`,
-      advice: 'enable it (timedatectl set-ntp true) and let the Pi reach an NTP server: event times come from this clock',
+      advice:
+        'enable it (timedatectl set-ntp true) and let the Pi reach an NTP server: event times come from this clock',
     });
   }
   return results;
@@ -443,6 +455,9 @@ async function runTimedatectl(): Promise<string | undefined> {
   }
 }
 
+/** Unref'd: a timeout raced against an answer must not keep the process alive after it. */
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 }

@@ -70,7 +70,8 @@ export async function runChecks(
         {
           status: 'fail',
           detail: `the check itself failed: ${error instanceof Error ? error.message : String(error)}`,
-          advice: 'this is a bug in tableside diag or an unexpected system state; report it with this output',
+          advice:
+            'this is a bug in tableside diag or an unexpected system state; report it with this output',
         },
       ];
     }
@@ -131,10 +132,7 @@ const COLOUR: Record<CheckStatus, [string, string]> = {
  * warning followed by an indented `→ what to do` line; then a summary line.
  */
 export function formatReportTable(report: DiagReport, options: TableOptions = {}): string {
-  const nameWidth = Math.min(
-    36,
-    Math.max(5, ...report.checks.map((result) => result.name.length)),
-  );
+  const nameWidth = Math.min(36, Math.max(5, ...report.checks.map((result) => result.name.length)));
   const width = Math.max(60, options.width ?? 100);
   const detailWidth = Math.max(20, width - nameWidth - 9);
   const lines: string[] = [];

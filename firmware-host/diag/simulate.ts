@@ -70,7 +70,11 @@ export interface SimulationRun {
   error?: string;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Unref'd: a timeout raced against an answer must not keep the process alive after it. */
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 
 async function until(predicate: () => boolean, timeoutMs: number, stepMs = 5): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
@@ -184,7 +188,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       () => published.some((m) => m.topic === topics.bridgeState && m.payload === 'online'),
       10_000,
     );
-    if (!online) throw new Error(`the daemon did not publish ${topics.bridgeState} online within 10 s`);
+    if (!online)
+      throw new Error(`the daemon did not publish ${topics.bridgeState} online within 10 s`);
 
     const faults = SIMULATION_FAULTS;
     const script = [
@@ -211,7 +216,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     });
     cleanups.push(() => sim.stop());
     sim.on('played', (step) => {
-      if (step.kind === 'card') run.dealt.push({ card: step.card, back: step.back, face: step.face });
+      if (step.kind === 'card')
+        run.dealt.push({ card: step.card, back: step.back, face: step.face });
     });
 
     await daemon.newShoe('diag --simulate');
@@ -240,7 +246,9 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     progress(total, total, 'waiting for the broker');
     const cardTopic = topics.events('card');
     await until(
-      () => new Set(published.filter((m) => m.topic === cardTopic).map((m) => m.payload)).size >= run.dealt.length,
+      () =>
+        new Set(published.filter((m) => m.topic === cardTopic).map((m) => m.payload)).size >=
+        run.dealt.length,
       Math.max(1000, deadline - performance.now()),
     );
     await sleep(200);
@@ -249,7 +257,11 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     const seen = new Set<number>();
     for (const message of published) {
       if (!message.topic.startsWith(`${topics.root}/events/`)) continue;
-      const event = JSON.parse(message.payload) as { seq: number; type: string; [key: string]: unknown };
+      const event = JSON.parse(message.payload) as {
+        seq: number;
+        type: string;
+        [key: string]: unknown;
+      };
       if (seen.has(event.seq)) {
         run.duplicatesDropped++;
         continue;
@@ -267,11 +279,17 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     }
     const availabilityTopic = topics.deviceAvailability('shoe');
     run.availability = published.filter((m) => m.topic === availabilityTopic).map((m) => m.payload);
-    run.bridgeStates = published.filter((m) => m.topic === topics.bridgeState).map((m) => m.payload);
+    run.bridgeStates = published
+      .filter((m) => m.topic === topics.bridgeState)
+      .map((m) => m.payload);
     run.driver = daemon.driver('shoe')?.status();
     run.simulator = { sent: sim.stats.sent, retransmitted: sim.stats.retransmitted };
     const verified = await verifyJournalDir(journalDir);
-    run.journal = { ok: verified.ok, records: verified.records, findings: verified.findings.length };
+    run.journal = {
+      ok: verified.ok,
+      records: verified.records,
+      findings: verified.findings.length,
+    };
   } catch (error) {
     run.error = error instanceof Error ? error.message : String(error);
   } finally {
@@ -292,7 +310,8 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
       name: 'simulate: session',
       status: 'fail',
       detail: `the session did not complete: ${run.error}`,
-      advice: 'run again with TABLESIDE_LOG_LEVEL=debug to see the daemon log; report it if it repeats',
+      advice:
+        'run again with TABLESIDE_LOG_LEVEL=debug to see the daemon log; report it if it repeats',
     });
   } else {
     rows.push({
@@ -346,7 +365,8 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
       alarmAt(
         faults.foreign,
         (alarm) =>
-          alarm.kind === 'foreign_card' || (alarm.kind === 'wrong_back_colour' && alarm.back === 'grey'),
+          alarm.kind === 'foreign_card' ||
+          (alarm.kind === 'wrong_back_colour' && alarm.back === 'grey'),
       ),
       'foreign_card (or wrong_back_colour for its grey back)',
       'the table session did not flag a foreign card: a validator regression; do not run this build on a table',
@@ -371,7 +391,8 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
   });
 
   const wentOffline = run.availability.indexOf('offline');
-  const backOnline = wentOffline >= 0 && run.availability.indexOf('online', wentOffline) > wentOffline;
+  const backOnline =
+    wentOffline >= 0 && run.availability.indexOf('online', wentOffline) > wentOffline;
   const reconnects = counters?.reconnects ?? 0;
   rows.push({
     name: 'simulate: unplugged line',
@@ -399,7 +420,8 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
     if (count === 0) missing.push(index + 1);
     if (count > 1) doubled.push(index + 1);
     const shown = ordered[index]?.card;
-    if (count === 1 && shown !== undefined && shown !== run.dealt[index]!.card) wrong.push(index + 1);
+    if (count === 1 && shown !== undefined && shown !== run.dealt[index]!.card)
+      wrong.push(index + 1);
   }
   const extra = run.cardEvents.length - run.dealt.length;
   const lossless =

@@ -10,7 +10,8 @@ export interface AnalysisFigures {
 
 export function benchAnalysis(rulesetName = 'tdc-baccarat-no-commission'): AnalysisFigures {
   const ruleset = getRuleset(rulesetName);
-  if (ruleset.game !== 'punto-banco') throw new Error(`${rulesetName} is not a punto-banco ruleset`);
+  if (ruleset.game !== 'punto-banco')
+    throw new Error(`${rulesetName} is not a punto-banco ruleset`);
   // Warm-up on one deck, so the 8-deck figure is the analysis, not the JIT.
   analyzeBaccarat(enumerateBaccarat(1), ruleset);
   const started = performance.now();

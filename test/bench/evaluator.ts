@@ -12,10 +12,21 @@ import { evaluate7Ints } from '../../firmware-host/engine/poker/evaluator.ts';
 
 export const ALL_SEVEN_CARD_HANDS = 133_784_560;
 
-type Evaluate7 = (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => number;
+type Evaluate7 = (
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+  f: number,
+  g: number,
+) => number;
 
 /** Runs `evaluate` over every 7-card hand whose first card is below `firstCardLimit` (52: all of them). */
-export function enumerateSeven(evaluate: Evaluate7, firstCardLimit = 52): { hands: number; checksum: number } {
+export function enumerateSeven(
+  evaluate: Evaluate7,
+  firstCardLimit = 52,
+): { hands: number; checksum: number } {
   let hands = 0;
   let checksum = 0;
   for (let a = 0; a < Math.min(46, firstCardLimit); a++)

@@ -38,8 +38,19 @@ const sleep = (ms: number) =>
     setTimeout(resolve, ms).unref();
   });
 
-export function build(): void {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+/** Runs `npm run build`; returns its first error (tsc still emits), or undefined when it succeeded. */
+export function build(): string | undefined {
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return undefined;
+  } catch (error) {
+    const failed = error as { stdout?: Buffer; stderr?: Buffer };
+    const output = `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
+    return output.split('\n').find((line) => /error/i.test(line)) ?? String(error);
+  }
 }
 
 /** utime + stime of a process, in seconds. */
@@ -55,7 +66,8 @@ let ticksPerSecond: number | undefined;
 function clockTicks(): number {
   if (ticksPerSecond === undefined) {
     try {
-      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+      ticksPerSecond =
+        Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
     } catch {
       ticksPerSecond = 100;
     }
@@ -69,7 +81,9 @@ async function residentMegabytes(pid: number): Promise<number> {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
-export async function benchFootprint(options: { idleSeconds?: number } = {}): Promise<FootprintFigures> {
+export async function benchFootprint(
+  options: { idleSeconds?: number } = {},
+): Promise<FootprintFigures> {
   const idleSeconds = options.idleSeconds ?? 3;
   const empty: FootprintFigures = {
     cold_start_ms: null,
@@ -80,20 +94,29 @@ export async function benchFootprint(options: { idleSeconds?: number } = {}): Pr
   };
   if (!existsSync('/proc/self/stat')) return { ...empty, note: 'no /proc: Linux only' };
   if (!SOCAT) return { ...empty, note: 'socat is not installed' };
-  build();
-  const [{ SimulatedDevice }, { openTransport }, { tableTopics }, { connectAsync }] = await Promise.all([
-    import('../../simulators/device.ts'),
-    import('../../hardware/transports/url.ts'),
-    import('../../firmware-host/mqtt/topics.ts'),
-    import('mqtt'),
-  ]);
+  const buildError = build();
+  if (buildError && !existsSync(BUILT_CLI))
+    return { ...empty, note: `npm run build failed: ${buildError}` };
+  const buildNote = buildError
+    ? { note: `npm run build reported errors (${buildError}); measured the dist/ it emitted` }
+    : {};
+  const [{ SimulatedDevice }, { openTransport }, { tableTopics }, { connectAsync }] =
+    await Promise.all([
+      import('../../simulators/device.ts'),
+      import('../../hardware/transports/url.ts'),
+      import('../../firmware-host/mqtt/topics.ts'),
+      import('mqtt'),
+    ]);
   const broker = await startTestBroker();
   const pair = new PtyPair();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-footprint-'));
   const topics = tableTopics('bench', 'footprint-1');
   let child: ChildProcess | undefined;
   let stderr = '';
-  const client = await connectAsync(broker.url, { clientId: `bench-footprint-${process.pid}`, reconnectPeriod: 0 });
+  const client = await connectAsync(broker.url, {
+    clientId: `bench-footprint-${process.pid}`,
+    reconnectPeriod: 0,
+  });
   try {
     await pair.start();
     const configFile = join(dir, 'config.json');
@@ -111,7 +134,8 @@ export async function benchFootprint(options: { idleSeconds?: number } = {}): Pr
     let onlineAt: number | undefined;
     let cards = 0;
     client.on('message', (topic, payload) => {
-      if (topic === topics.bridgeState && payload.toString() === 'online') onlineAt ??= performance.now();
+      if (topic === topics.bridgeState && payload.toString() === 'online')
+        onlineAt ??= performance.now();
       if (topic === topics.events('card')) cards++;
     });
     await client.subscribeAsync([topics.bridgeState, topics.events('card')], { qos: 1 });
@@ -154,15 +178,22 @@ export async function benchFootprint(options: { idleSeconds?: number } = {}): Pr
       const cpuBefore = await cpuSeconds(pid);
       const idleStarted = performance.now();
       await sleep(idleSeconds * 1000);
-      const idleCpu = ((await cpuSeconds(pid)) - cpuBefore) / ((performance.now() - idleStarted) / 1000);
+      const idleCpu =
+        ((await cpuSeconds(pid)) - cpuBefore) / ((performance.now() - idleStarted) / 1000);
 
       // A new shoe, as the table-management system would declare it; then the dealer deals it.
-      await client.publishAsync(topics.request('new_shoe'), JSON.stringify({ reason: 'bench' }), { qos: 1 });
+      await client.publishAsync(topics.request('new_shoe'), JSON.stringify({ reason: 'bench' }), {
+        qos: 1,
+      });
       await sleep(200);
       const dealt = sim.steps.filter((step) => step.kind === 'card').length;
       while (await sim.step()) {
         // Stop and wait, as the shoe does: the next card once this one is ACKed.
-        for (let waited = 0; (sim.pending.inFlight > 0 || sim.pending.queued > 0) && waited < 5000; waited++) {
+        for (
+          let waited = 0;
+          (sim.pending.inFlight > 0 || sim.pending.queued > 0) && waited < 5000;
+          waited++
+        ) {
           await sleep(1);
         }
       }
@@ -174,6 +205,7 @@ export async function benchFootprint(options: { idleSeconds?: number } = {}): Pr
         idle_cpu_percent: Math.round(idleCpu * 1000) / 10,
         idle_seconds: idleSeconds,
         cards_dealt: cards,
+        ...buildNote,
       };
     } finally {
       await sim.stop();

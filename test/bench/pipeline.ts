@@ -80,13 +80,17 @@ function round(value: number): number {
 /** Shoes of `rest`, each preceded by a shuffle: `shoes × 416` cards for an 8-deck ruleset. */
 function shoesScript(shoes: number): ScriptStep[] {
   const script: ScriptStep[] = [];
-  for (let shoe = 0; shoe < shoes; shoe++) script.push({ op: 'shuffle' }, { op: 'deal', count: 'rest' });
+  for (let shoe = 0; shoe < shoes; shoe++)
+    script.push({ op: 'shuffle' }, { op: 'deal', count: 'rest' });
   return script;
 }
 
 async function subscriber(url: string, topic: string): Promise<MqttClient> {
   const { connectAsync } = await import('mqtt');
-  const client = await connectAsync(url, { clientId: `bench-sub-${process.pid}`, reconnectPeriod: 0 });
+  const client = await connectAsync(url, {
+    clientId: `bench-sub-${process.pid}`,
+    reconnectPeriod: 0,
+  });
   await client.subscribeAsync(topic, { qos: 1 });
   return client;
 }
@@ -215,9 +219,13 @@ async function startBareRelay(hostPath: string, brokerUrl: string, cardTopic: st
         transport.write(Buffer.from(action.line, 'latin1')).catch(() => undefined);
       } else if (action.kind === 'deliver' && action.message.type === 'CARD') {
         const { card, back, face } = action.message;
-        publisher.publish(cardTopic, JSON.stringify({ seq: ++seq, ts: Date.now(), type: 'card', card, back, face }), {
-          qos: 1,
-        });
+        publisher.publish(
+          cardTopic,
+          JSON.stringify({ seq: ++seq, ts: Date.now(), type: 'card', card, back, face }),
+          {
+            qos: 1,
+          },
+        );
       }
     }
   });
@@ -229,7 +237,9 @@ async function startBareRelay(hostPath: string, brokerUrl: string, cardTopic: st
   };
 }
 
-export async function benchLatency(options: { shoes?: number; warmup?: number } = {}): Promise<LatencyFigures> {
+export async function benchLatency(
+  options: { shoes?: number; warmup?: number } = {},
+): Promise<LatencyFigures> {
   if (!SOCAT) throw new Error('socat is not installed: the latency benchmark needs a pty pair');
   const shoes = options.shoes ?? 5;
   const warmup = options.warmup ?? 20;
@@ -289,11 +299,12 @@ export async function benchLatency(options: { shoes?: number; warmup?: number } 
  * gives when the shoe may send ahead.
  */
 export async function benchBurst(window = 1): Promise<BurstFigures> {
-  const [{ memoryWire, releaseMemoryWire }, { SimulatedDevice }, { tableTopics }] = await Promise.all([
-    import('../../hardware/transports/memory.ts'),
-    import('../../simulators/device.ts'),
-    import('../../firmware-host/mqtt/topics.ts'),
-  ]);
+  const [{ memoryWire, releaseMemoryWire }, { SimulatedDevice }, { tableTopics }] =
+    await Promise.all([
+      import('../../hardware/transports/memory.ts'),
+      import('../../simulators/device.ts'),
+      import('../../firmware-host/mqtt/topics.ts'),
+    ]);
   const topics = tableTopics(BASE_TOPIC, TABLE);
   const cardTopic = topics.events('card');
   const broker = await startTestBroker();
@@ -345,7 +356,8 @@ export async function benchBurst(window = 1): Promise<BurstFigures> {
       wire.restore();
       const started = await ready;
       const finished = await Promise.race([done, sleep(60_000).then(() => undefined)]);
-      if (finished === undefined) throw new Error(`burst: ${received} of ${dealt} cards after 60 s`);
+      if (finished === undefined)
+        throw new Error(`burst: ${received} of ${dealt} cards after 60 s`);
       const seconds = (finished - started) / 1000;
       return { cards: dealt, cards_per_s: Math.round(dealt / seconds), seconds: round(seconds) };
     } finally {

@@ -70,8 +70,9 @@ async function main(): Promise<void> {
   };
   if (wanted('evaluator')) {
     const { benchEvaluator } = await import('./evaluator.ts');
-    figures.evaluator = await measure('hand evaluation (all 133,784,560 seven-card hands, ours and phe)', () =>
-      benchEvaluator(),
+    figures.evaluator = await measure(
+      'hand evaluation (all 133,784,560 seven-card hands, ours and phe)',
+      () => benchEvaluator(),
     );
   }
   if (wanted('analysis')) {
@@ -80,14 +81,17 @@ async function main(): Promise<void> {
   }
   if (wanted('latency')) {
     const { benchLatency } = await import('./pipeline.ts');
-    figures.latency = await measure('card latency over a pty (daemon and bare relay, 5 shoes each)', () =>
-      benchLatency(),
+    figures.latency = await measure(
+      'card latency over a pty (daemon and bare relay, 5 shoes each)',
+      () => benchLatency(),
     );
   }
   if (wanted('burst')) {
     const { benchBurst } = await import('./pipeline.ts');
     const burst = await measure('reconnect burst of 416 cards', () => benchBurst(1));
-    const windowed = await measure('reconnect burst of 416 cards, shoe window 32', () => benchBurst(32));
+    const windowed = await measure('reconnect burst of 416 cards, shoe window 32', () =>
+      benchBurst(32),
+    );
     figures.burst = { ...(burst as object), window_32: windowed };
   }
   if (wanted('footprint')) {
@@ -128,8 +132,18 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   const add = (name: string, unit: string, against?: string) => {
     const value = get(figures, name);
     const mark = targets.find((t) => t.figure === name);
-    const verdict = mark ? (mark.met === null ? '' : mark.met ? `met (${mark.target})` : `NOT met (${mark.target})`) : '';
-    rows.push([name, value === null ? '-' : `${format(value)} ${unit}`.trim(), [against, verdict].filter(Boolean).join('; ')]);
+    const verdict = mark
+      ? mark.met === null
+        ? ''
+        : mark.met
+          ? `met (${mark.target})`
+          : `NOT met (${mark.target})`
+      : '';
+    rows.push([
+      name,
+      value === null ? '-' : `${format(value)} ${unit}`.trim(),
+      [against, verdict].filter(Boolean).join('; '),
+    ]);
   };
   add('latency.p50_ms', 'ms');
   add('latency.p99_ms', 'ms');
@@ -154,7 +168,8 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   const errors = Object.entries(figures).filter(
     ([, value]) => value !== null && typeof value === 'object' && 'error' in (value as object),
   );
-  for (const [name, value] of errors) lines.push(`${name}: failed: ${(value as { error: string }).error}`);
+  for (const [name, value] of errors)
+    lines.push(`${name}: failed: ${(value as { error: string }).error}`);
   const note = (figures.footprint as { note?: string } | undefined)?.note;
   if (note) lines.push(`footprint: ${note}`);
   lines.push('', `(${figures.run_seconds} s; targets are reported, never asserted)`);

@@ -1,12 +1,14 @@
 /**
- * What the poker engines share: seating, decision checks, hand summaries,
- * qualifiers stated as a least hand, and the table payout limit. Pure.
+ * What the poker engines share: seating, the first deal round the table, the
+ * step machinery of engines that locate where a round stands, decision
+ * checks, hand summaries, qualifiers stated as a least hand, bet names and
+ * the table payout limit. Pure.
  */
-import type { StandardCard } from '../../../device-protocol/cards.ts';
+import type { Face, StandardCard } from '../../../device-protocol/cards.ts';
 import { EngineError } from '../errors.ts';
 import type { CategoryPays, DealerQualifier } from '../rulesets/poker.ts';
-import type { Action, Decision, NextStep, RoundSetup, Seat } from '../types.ts';
-import { bestFive, evaluate, type PokerCategory } from './evaluator.ts';
+import type { Action, Decision, NextStep, Recipient, RoundSetup, Seat } from '../types.ts';
+import { bestFive, evaluate, POKER_CATEGORIES, type PokerCategory } from './evaluator.ts';
 
 /** Read once per question: main-game bets in Ante units, side bets in their own. */
 export const UNITS_NOTE =
@@ -71,8 +73,156 @@ export function darkBoxes(
   return new Set(dark);
 }
 
+/** Boxes playing the dealer: box 1 when none are named, up to the ruleset's maximum; the dark ones. */
+export function seatAgainstDealer(
+  setup: RoundSetup,
+  table: { readonly maxBoxes: number; readonly name: string },
+  darkOffered: boolean,
+): { boxes: number[]; dark: Set<number> } {
+  const boxes = seatBoxes(setup, {
+    min: 1,
+    max: table.maxBoxes,
+    fallback: [1],
+    rulesetName: table.name,
+  });
+  return { boxes, dark: darkBoxes(setup, boxes, darkOffered, table.name) };
+}
+
 export function boxSeat(box: number): Seat {
   return `box:${box}`;
+}
+
+/** Names a box's bets in an outcome: `betName(3)('ante')` is `box:3.ante`. */
+export function betName(box: number): (bet: string) => string {
+  return (bet) => `box:${box}.${bet}`;
+}
+
+export interface SeatedBox {
+  readonly box: number;
+}
+
+export interface BoxesState<B extends SeatedBox = SeatedBox> {
+  readonly boxes: readonly B[];
+}
+
+/** The state with the box at `index` changed. */
+export function withBox<S extends BoxesState>(
+  state: S,
+  index: number,
+  change: (box: S['boxes'][number]) => S['boxes'][number],
+): S {
+  return { ...state, boxes: state.boxes.map((box, i) => (i === index ? change(box) : box)) };
+}
+
+/**
+ * Where a round stands: the card due (where it goes, and how it changes the
+ * state), the decision of a box awaited (with what the game adds, `D`), or
+ * the end of the round.
+ */
+export type Located<S, D = unknown> =
+  | {
+      kind: 'card';
+      to: Recipient;
+      face: Face;
+      purpose: string;
+      put: (state: S, card: StandardCard) => S;
+    }
+  | ({ kind: 'decision'; boxIndex: number; options: Action[] } & D)
+  | { kind: 'complete' };
+
+export type DecisionAt<S, D> = Extract<Located<S, D>, { kind: 'decision' }>;
+
+/**
+ * `next`, `deal` and `decide` of an engine whose `locate` says where the
+ * round stands and whose decisions are the boxes' own, and the check that
+ * the round is complete before its outcome. The game says what a decision
+ * is for (`purpose`), how its errors name it (`phase`) and what it changes
+ * (`apply`, called once the decision is legal).
+ */
+export function boxSteps<S extends BoxesState, D>(game: {
+  locate(state: S): Located<S, D>;
+  purpose(box: S['boxes'][number], at: DecisionAt<S, D>): string;
+  phase(at: DecisionAt<S, D>): string;
+  apply(state: S, at: DecisionAt<S, D>, decision: Decision): S;
+}) {
+  function next(state: S): NextStep {
+    const at = game.locate(state);
+    if (at.kind === 'card') return { kind: 'card', to: at.to, face: at.face, purpose: at.purpose };
+    if (at.kind === 'complete') return { kind: 'complete' };
+    const decision = at as DecisionAt<S, D>;
+    const box = state.boxes[decision.boxIndex]!;
+    return {
+      kind: 'decision',
+      seat: boxSeat(box.box),
+      options: decision.options,
+      purpose: game.purpose(box, decision),
+    };
+  }
+
+  function deal(state: S, card: StandardCard): S {
+    const at = game.locate(state);
+    if (at.kind !== 'card') throw unexpectedCard(card, next(state));
+    return at.put(state, card);
+  }
+
+  function decide(state: S, decision: Decision): S {
+    const at = game.locate(state);
+    if (at.kind !== 'decision') throw noDecisionAwaited(decision, next(state));
+    const awaited = at as DecisionAt<S, D>;
+    const box = state.boxes[awaited.boxIndex]!;
+    expectLegal(decision, boxSeat(box.box), awaited.options, game.phase(awaited));
+    return game.apply(state, awaited, decision);
+  }
+
+  function expectComplete(state: S): void {
+    if (game.locate(state).kind !== 'complete') throw notComplete(next(state));
+  }
+
+  return { next, deal, decide, expectComplete };
+}
+
+export interface FirstDealState<B extends SeatedBox> extends BoxesState<B> {
+  readonly dealer: readonly StandardCard[];
+  /** Cards of the first deal dealt so far. */
+  readonly initialDealt: number;
+}
+
+/**
+ * The next card of the first deal: `passes` times round the table, one card
+ * at a time, each box in order face down and the dealer last; undefined
+ * once it is dealt. The game names the cards and says how a box takes one.
+ */
+export function firstDealStep<S extends FirstDealState<SeatedBox>>(
+  state: S,
+  passes: number,
+  cards: {
+    dealer(pass: number): { face: Face; purpose: string };
+    box(box: S['boxes'][number], pass: number): string;
+    put(box: S['boxes'][number], card: StandardCard): S['boxes'][number];
+  },
+): Located<S, never> | undefined {
+  const n = state.boxes.length;
+  const i = state.initialDealt;
+  if (i >= passes * (n + 1)) return undefined;
+  const pass = Math.floor(i / (n + 1));
+  const within = i % (n + 1);
+  const bump = { initialDealt: i + 1 };
+  if (within === n) {
+    return {
+      kind: 'card',
+      to: 'dealer',
+      ...cards.dealer(pass),
+      put: (s, card) => ({ ...s, ...bump, dealer: [...s.dealer, card] }),
+    };
+  }
+  const box = state.boxes[within]!;
+  return {
+    kind: 'card',
+    to: boxSeat(box.box),
+    face: 'down',
+    purpose: cards.box(box, pass),
+    put: (s, card) => withBox({ ...s, ...bump }, within, (b) => cards.put(b, card)),
+  };
 }
 
 /** Throws the EngineError naming who decides and what is legal, unless the decision is. */
@@ -166,21 +316,20 @@ export function compareValues(a: number, b: number): -1 | 0 | 1 {
   return a > b ? 1 : a < b ? -1 : 0;
 }
 
-const CATEGORY_ORDER: readonly PokerCategory[] = [
-  'high_card',
-  'one_pair',
-  'two_pair',
-  'three_of_a_kind',
-  'straight',
-  'flush',
-  'full_house',
-  'four_of_a_kind',
-  'straight_flush',
-  'royal_flush',
-];
+/** A box's hand against the dealer's: the higher wins, equal hands tie. */
+export function versus(hand: HandSummary, dealer: HandSummary): 'win' | 'lose' | 'tie' {
+  const compared = compareValues(hand.value, dealer.value);
+  return compared > 0 ? 'win' : compared < 0 ? 'lose' : 'tie';
+}
 
+/** The boxes whose result is a win, in box order. */
+export function winnersOf(boxes: readonly { box: number; result: string }[]): number[] {
+  return boxes.filter((b) => b.result === 'win').map((b) => b.box);
+}
+
+/** POKER_CATEGORIES runs from the royal flush down, so a better category has a lower index. */
 export function categoryAtLeast(category: PokerCategory, least: PokerCategory): boolean {
-  return CATEGORY_ORDER.indexOf(category) >= CATEGORY_ORDER.indexOf(least);
+  return POKER_CATEGORIES.indexOf(category) <= POKER_CATEGORIES.indexOf(least);
 }
 
 /** Rank value for comparisons: 2..14, the ace high. */
@@ -205,7 +354,7 @@ export function capPayout(
   capped: readonly string[],
   unitStakes: Readonly<Record<string, number>>,
   limit: number,
-): { applied: boolean; won: number; factor: number } {
+): CappedPayout {
   let won = 0;
   for (const bet of capped) {
     const result = bets[bet];
@@ -219,4 +368,11 @@ export function capPayout(
     if (result !== undefined && result > 0) bets[bet] = result * factor;
   }
   return { applied: true, won, factor };
+}
+
+/** What the table maximum did to a box's winnings. */
+export interface CappedPayout {
+  readonly applied: boolean;
+  readonly won: number;
+  readonly factor: number;
 }

@@ -4,6 +4,7 @@
  * a free port), a daemon config pointing at both, and a consumer. Each test
  * builds one, drives it, and closes it in `afterEach`.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CardCode } from '../../../device-protocol/cards.ts';
 import { readJournalRecords } from '../../../firmware-host/journal/journal.ts';
@@ -47,20 +48,34 @@ export class E2eTable {
   daemon: CliProcess | undefined;
   shoe: SimulatedDevice | undefined;
   shoeTransport: SerialTransport | undefined;
+  shuffler: SimulatedDevice | undefined;
   /** What the shoe simulator dealt, in order (the cut card as `cut`). */
   readonly dealt: Array<DealtCard | 'cut'> = [];
   private readonly stopped: CliProcess[] = [];
 
-  private constructor(dir: string, broker: TestBroker, pty: PtyPair, consumer: Consumer) {
+  /** The shuffler's cable, when the table has one. */
+  readonly shufflerPty: PtyPair | undefined;
+
+  private constructor(
+    dir: string,
+    broker: TestBroker,
+    pty: PtyPair,
+    consumer: Consumer,
+    shufflerPty: PtyPair | undefined,
+  ) {
     this.dir = dir;
     this.journalDir = join(dir, 'journal');
     this.broker = broker;
     this.pty = pty;
+    this.shufflerPty = shufflerPty;
     this.consumer = consumer;
     this.configFile = writeConfig(dir, {
       table: TABLE,
       ruleset: RULESET,
-      devices: { shoe: { kind: 'shoe', transport: pty.a } },
+      devices: {
+        shoe: { kind: 'shoe', transport: pty.a },
+        ...(shufflerPty ? { shuffler: { kind: 'shuffler', transport: shufflerPty.a } } : {}),
+      },
       mqtt: { url: broker.url, baseTopic: BASE_TOPIC, keepalive: 5 },
       journal: { dir: this.journalDir },
       // A shoe-only Punto Banco table: a card between coups starts the next coup.
@@ -68,19 +83,30 @@ export class E2eTable {
     });
   }
 
-  /** `persistentBroker`: a mosquitto that keeps sessions and queued messages across a restart. */
-  static async create(label: string, options: { persistentBroker?: boolean } = {}) {
+  /**
+   * `persistentBroker`: a mosquitto that keeps sessions and queued messages across a restart;
+   * `shuffler`: a card-reading shuffler on a second pty pair reports each shoe.
+   */
+  static async create(
+    label: string,
+    options: { persistentBroker?: boolean; shuffler?: boolean } = {},
+  ) {
     const dir = tempDir(label);
     const broker = options.persistentBroker
       ? await startPersistentMosquitto()
       : await startTestBroker();
     const pty = new PtyPair(dir);
     await pty.start();
+    let shufflerPty: PtyPair | undefined;
+    if (options.shuffler) {
+      shufflerPty = new PtyPair(tempDir(`${label}-shuffler`));
+      await shufflerPty.start();
+    }
     const consumer = await Consumer.connect({
       url: broker.url,
       root: `${BASE_TOPIC}/${TABLE}`,
     });
-    return new E2eTable(dir, broker, pty, consumer);
+    return new E2eTable(dir, broker, pty, consumer, shufflerPty);
   }
 
   /** Starts the daemon without waiting for it. */
@@ -138,6 +164,23 @@ export class E2eTable {
     return shoe;
   }
 
+  /** A card-reading shuffler on the shuffler's pty that reports one shuffle of `seed` (the shoe's order with the same seed). */
+  startShuffler(seed: number): SimulatedDevice {
+    if (!this.shufflerPty)
+      throw new Error('this table has no shuffler (create it with shuffler: true)');
+    const shuffler = new SimulatedDevice({
+      kind: 'shuffler',
+      transport: new SerialTransport({ path: this.shufflerPty.b, baudRate: 115_200 }),
+      ruleset: RULESET,
+      seed,
+      rate: 50,
+      scenario: parseScenarioText('steps:\n  - shuffle\n'),
+    });
+    this.shuffler = shuffler;
+    shuffler.start();
+    return shuffler;
+  }
+
   /** The cards dealt, without the cut card. */
   dealtCards(): DealtCard[] {
     return this.dealt.filter((card): card is DealtCard => card !== 'cut');
@@ -163,10 +206,13 @@ export class E2eTable {
 
   async close(): Promise<void> {
     await this.shoe?.stop().catch(() => undefined);
+    await this.shuffler?.stop().catch(() => undefined);
     await this.daemon?.kill('SIGKILL');
     await this.consumer.close();
     await this.pty.stop();
+    await this.shufflerPty?.stop();
     await this.broker.close();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

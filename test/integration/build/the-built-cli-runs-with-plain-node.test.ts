@@ -23,12 +23,17 @@ function node(args: string[], input?: string) {
 }
 
 beforeAll(() => {
-  const build = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
-    scripts: { build: string };
-  }).scripts.build;
+  const build = (
+    JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+      scripts: { build: string };
+    }
+  ).scripts.build;
   // The package's own build script, aimed at the temporary folder instead of dist/.
   const script = build
-    .replace('tsc -p tsconfig.build.json', `tsc -p tsconfig.build.json --outDir ${join(out, 'dist')}`)
+    .replace(
+      'tsc -p tsconfig.build.json',
+      `tsc -p tsconfig.build.json --outDir ${join(out, 'dist')}`,
+    )
     .replaceAll("'dist/", `'${join(out, 'dist')}/`);
   execFileSync('sh', ['-c', script], {
     cwd: repo,
@@ -50,7 +55,8 @@ describe('the built CLI under plain node', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('Usage: tableside');
-    for (const command of ['run', 'diag', 'encode', 'rulesets']) expect(result.stdout).toContain(command);
+    for (const command of ['run', 'diag', 'encode', 'rulesets'])
+      expect(result.stdout).toContain(command);
   });
 
   it('encodes a frame', () => {
@@ -67,7 +73,9 @@ describe('the built CLI under plain node', () => {
   });
 
   it('finds its non-code assets (the built-in pin map)', () => {
-    expect(existsSync(join(out, 'dist', 'hardware', 'console', 'pin-maps', 'nano-default.json'))).toBe(true);
+    expect(
+      existsSync(join(out, 'dist', 'hardware', 'console', 'pin-maps', 'nano-default.json')),
+    ).toBe(true);
     const result = spawnSync(
       process.execPath,
       [
@@ -82,7 +90,9 @@ describe('the built CLI under plain node', () => {
   });
 
   it('contains no TypeScript source and no import of a .ts file', () => {
-    const grep = spawnSync('grep', ['-rlE', "from '[^']+\\.ts'", join(out, 'dist')], { encoding: 'utf8' });
+    const grep = spawnSync('grep', ['-rlE', "from '[^']+\\.ts'", join(out, 'dist')], {
+      encoding: 'utf8',
+    });
     expect(grep.stdout.trim()).toBe('');
   });
 });

@@ -16,11 +16,15 @@ afterAll(async () => {
 });
 
 function diag(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'firmware-host/cli.ts', 'diag', ...args], {
-    cwd: repo,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'firmware-host/cli.ts', 'diag', ...args],
+    {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {

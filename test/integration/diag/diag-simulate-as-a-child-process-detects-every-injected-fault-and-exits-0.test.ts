@@ -10,7 +10,11 @@ describe('tableside diag --simulate --json', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'firmware-host/cli.ts', 'diag', '--simulate', '--json'],
-      { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TABLESIDE_CONFIG: '' } },
+      {
+        cwd: repo,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, TABLESIDE_CONFIG: '' },
+      },
     );
     let stdout = '';
     let stderr = '';

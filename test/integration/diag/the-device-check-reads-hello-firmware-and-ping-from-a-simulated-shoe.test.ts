@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceConfig } from '../../../firmware-host/config/schema.ts';
 import { checkDevice } from '../../../firmware-host/diag/device-check.ts';
+import type { CheckOutcome } from '../../../firmware-host/diag/report.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import {
   SIMULATOR_FIRMWARE_SHA256,
@@ -28,7 +29,7 @@ function simulatedShoe(faults: string[] = []) {
   return wire;
 }
 
-const byName = (results: { name?: string }[], name: string) =>
+const byName = (results: CheckOutcome[], name: string) =>
   results.find((result) => result.name === `device shoe: ${name}`);
 
 describe('the device check against a simulated shoe', () => {

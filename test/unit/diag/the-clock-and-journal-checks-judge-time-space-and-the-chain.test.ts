@@ -75,7 +75,10 @@ describe('the journal check', () => {
   it('skips the chain of a journal not created yet but checks where it will be', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'tableside-diag-journal-'));
     dirs.push(parent);
-    const results = await checkJournal(join(parent, 'not-yet', 'journal'), { minFreeBytes: 1, lowFreeBytes: 1 });
+    const results = await checkJournal(join(parent, 'not-yet', 'journal'), {
+      minFreeBytes: 1,
+      lowFreeBytes: 1,
+    });
     expect(results[0]).toMatchObject({ name: 'journal: chain', status: 'skip' });
     expect(results[2]).toMatchObject({ name: 'journal: writable', status: 'pass' });
     expect(results[2]!.detail).toContain(parent);

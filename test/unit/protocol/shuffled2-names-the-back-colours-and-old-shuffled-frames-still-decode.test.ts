@@ -17,7 +17,12 @@ import {
 } from '../../../device-protocol/messages.ts';
 import { ShuffleOrderAssembler, shuffledMessages } from '../../../device-protocol/shuffle-order.ts';
 
-const frame = (type: string, ...fields: string[]): Frame => ({ talker: 'SF', seq: 7, type, fields });
+const frame = (type: string, ...fields: string[]): Frame => ({
+  talker: 'SF',
+  seq: 7,
+  type,
+  fields,
+});
 
 describe('SHUFFLED2 names the back colours, and old SHUFFLED frames still decode', () => {
   it('decodes a 1.0 SHUFFLED line from the wire exactly as before', () => {
@@ -75,7 +80,12 @@ describe('SHUFFLED2 names the back colours, and old SHUFFLED frames still decode
     const twoDecks = [...standardDeck(), ...standardDeck()];
     const plain = shuffledMessages({ order: twoDecks });
     const named = shuffledMessages({ order: twoDecks, backs: ['red', 'blue'] });
-    expect(named[0]).toEqual({ type: 'SHUFFLED2', count: 104, order: true, backs: ['red', 'blue'] });
+    expect(named[0]).toEqual({
+      type: 'SHUFFLED2',
+      count: 104,
+      order: true,
+      backs: ['red', 'blue'],
+    });
     expect(named.slice(1)).toEqual(plain.slice(1));
     expect(shuffledMessages({ count: 52, backs: [] })).toEqual([
       { type: 'SHUFFLED', count: 52, order: false },

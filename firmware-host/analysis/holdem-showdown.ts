@@ -1,0 +1,260 @@
+/**
+ * Hold'em against the dealer, exactly: the player's two cards, the dealer's
+ * two and a five-card board from one 52-card deck, each side playing the
+ * best five of its seven (001 § 3; 004 Texas Hold'em). For every category of
+ * the player's hand, the deals in which the dealer does not qualify, and in
+ * which a qualifying dealer loses, ties or wins.
+ *
+ * C(52,5)·C(47,2)·C(45,2) ≈ 2.78·10^12 deals are too many to visit one by
+ * one, so:
+ * - boards are taken one per suit pattern (134,459 of them), weighted by how
+ *   many boards each stands for (suits are equal, so the counts cannot
+ *   differ between suit-isomorphic boards);
+ * - on a board, the 1,081 two-card hands from the other 47 cards are
+ *   evaluated once and sorted by strength; for a player hand {a, b}, the
+ *   dealer hands below a strength t that share no card with it are
+ *     below(t) − below_a(t) − below_b(t) (+ 1 if {a, b} itself is below t),
+ *   where below_x counts the hands below t holding card x (inclusion-
+ *   exclusion), so one sweep up the sorted list counts every pairing.
+ * Every count is an integer below 2^53 (the grand total is 2.78·10^12), so
+ * the running sums in doubles are exact; they are returned as bigints.
+ */
+import { POKER_CATEGORIES } from '../engine/poker/evaluator.ts';
+import { nonFlush7Table, strengthTables } from '../engine/poker/evaluator-tables.ts';
+import { choose } from './exact.ts';
+import type { ProgressListener } from './poker.ts';
+import { fullDeckSuitPatterns } from './suit-patterns.ts';
+
+/** Per category of the player's seven-card hand, index as POKER_CATEGORIES (0 royal .. 9 high card). */
+export interface HoldemShowdownCounts {
+  /** Deals (board, player's two, dealer's two): C(52,5)·C(47,2)·C(45,2). */
+  readonly total: bigint;
+  /** The dealer's best five is below the qualifier (whatever the player holds). */
+  readonly dealerNotQualified: readonly bigint[];
+  /** The dealer qualifies and the player's hand is higher. */
+  readonly wins: readonly bigint[];
+  /** The dealer qualifies and the hands are equal. */
+  readonly ties: readonly bigint[];
+  /** The dealer qualifies and its hand is higher. */
+  readonly losses: readonly bigint[];
+}
+
+const FLUSH_PROBE = 0x3333;
+const FLUSH_BITS = 0x8888;
+const PAIRS = 1081; // C(47, 2)
+const DEALER_PAIRS = 990; // C(45, 2)
+
+function suitIncrement(card: number): number {
+  return 1 << ((card & 3) << 2);
+}
+
+/**
+ * Counts for one board, added into `into` (4 slots per category: not
+ * qualified, win, tie, lose) times `weight`. `qualifier`: the least
+ * strength that qualifies the dealer (1 for no qualifier).
+ */
+export function countHoldemBoard(
+  board: readonly number[],
+  qualifier: number,
+  into: Float64Array,
+  weight = 1,
+  scratch: BoardScratch = new BoardScratch(),
+): void {
+  const tables = strengthTables();
+  const flush = tables.flush;
+  const key = tables.cardKey7;
+  const categoryOf = tables.categoryOfStrength;
+  const nonFlush = nonFlush7Table();
+  const { unsorted, sorted, first, second, belowCard, runCard, qualifierCard } = scratch;
+  let boardKey = 0;
+  let boardSuits = 0;
+  const onBoard = scratch.onBoard;
+  const suitMasks = scratch.suitMasks;
+  onBoard.fill(0);
+  suitMasks.fill(0);
+  for (const card of board) {
+    boardKey += key[card]!;
+    boardSuits += suitIncrement(card);
+    onBoard[card] = 1;
+    suitMasks[card & 3]! |= 1 << (card >> 2);
+  }
+
+  // Evaluate the 1,081 two-card hands from the other 47 cards. Without a
+  // flush the strength depends on the two ranks alone: look each rank pair
+  // up once (the seven-card table is large, and lookups miss the cache).
+  const byRanks = scratch.byRanks;
+  byRanks.fill(0);
+  let n = 0;
+  for (let a = 0; a < 52; a++) {
+    if (onBoard[a] === 1) continue;
+    const ka = boardKey + key[a]!;
+    const rowA = (a >> 2) * 13;
+    const sa = boardSuits + suitIncrement(a);
+    for (let b = a + 1; b < 52; b++) {
+      if (onBoard[b] === 1) continue;
+      const suits = sa + suitIncrement(b);
+      let strength: number;
+      if (((suits + FLUSH_PROBE) & FLUSH_BITS) === 0) {
+        const cell = rowA + (b >> 2);
+        strength = byRanks[cell]!;
+        if (strength === 0) {
+          strength = nonFlush[ka + key[b]!]!;
+          byRanks[cell] = strength;
+        }
+      } else {
+        const suit = (31 - Math.clz32((suits + FLUSH_PROBE) & FLUSH_BITS)) >> 2;
+        let mask = suitMasks[suit]!;
+        if ((a & 3) === suit) mask |= 1 << (a >> 2);
+        if ((b & 3) === suit) mask |= 1 << (b >> 2);
+        strength = flush[mask]!;
+      }
+      first[n] = a;
+      second[n] = b;
+      unsorted[n] = strength * 2048 + n;
+      n++;
+    }
+  }
+  radixSort(unsorted, sorted, n, scratch.buckets);
+
+  // Dealer hands below the qualifier, in all and per card.
+  belowCard.fill(0);
+  runCard.fill(0);
+  qualifierCard.fill(0);
+  let qualifierTotal = 0;
+  for (let i = 0; i < n; i++) {
+    const entry = sorted[i]!;
+    if (entry >> 11 >= qualifier) break;
+    const index = entry & 2047;
+    qualifierTotal++;
+    qualifierCard[first[index]!]!++;
+    qualifierCard[second[index]!]!++;
+  }
+
+  // One sweep up the strengths, a run of equal strengths at a time.
+  let below = 0;
+  let start = 0;
+  while (start < n) {
+    const strength = sorted[start]! >> 11;
+    let end = start + 1;
+    while (end < n && sorted[end]! >> 11 === strength) end++;
+    for (let i = start; i < end; i++) {
+      const index = sorted[i]! & 2047;
+      runCard[first[index]!]!++;
+      runCard[second[index]!]!++;
+    }
+    const run = end - start;
+    const slot = categoryOf[strength]! * 4;
+    const playerQualifies = strength >= qualifier;
+    let notQualified = 0;
+    let wins = 0;
+    let ties = 0;
+    for (let i = start; i < end; i++) {
+      const index = sorted[i]! & 2047;
+      const a = first[index]!;
+      const b = second[index]!;
+      const unqualified =
+        qualifierTotal - qualifierCard[a]! - qualifierCard[b]! + (playerQualifies ? 0 : 1);
+      notQualified += unqualified;
+      if (playerQualifies) {
+        wins += below - belowCard[a]! - belowCard[b]! - unqualified;
+        ties += run - runCard[a]! - runCard[b]! + 1;
+      }
+    }
+    const losses = run * DEALER_PAIRS - notQualified - wins - ties;
+    into[slot]! += weight * notQualified;
+    into[slot + 1]! += weight * wins;
+    into[slot + 2]! += weight * ties;
+    into[slot + 3]! += weight * losses;
+    for (let i = start; i < end; i++) {
+      const index = sorted[i]! & 2047;
+      const a = first[index]!;
+      const b = second[index]!;
+      belowCard[a]! += runCard[a]!;
+      runCard[a] = 0;
+      belowCard[b]! += runCard[b]!;
+      runCard[b] = 0;
+    }
+    below += run;
+    start = end;
+  }
+}
+
+/**
+ * Sorts `n` keys (strength * 2048 + index, strength < 8192) from `from` into
+ * `to` by strength: two stable counting passes of 7 and 6 bits, far cheaper
+ * than a comparison sort for a thousand keys.
+ */
+function radixSort(from: Int32Array, to: Int32Array, n: number, buckets: Int32Array): void {
+  // Pass 1 (strength bits 0-6) from `from` into `to`; pass 2 (bits 7-12) back into `from`...
+  countingPass(from, to, n, buckets, 11, 127);
+  countingPass(to, from, n, buckets, 18, 63);
+  to.set(from.subarray(0, n));
+}
+
+function countingPass(
+  from: Int32Array,
+  to: Int32Array,
+  n: number,
+  buckets: Int32Array,
+  shift: number,
+  digitMask: number,
+): void {
+  buckets.fill(0);
+  for (let i = 0; i < n; i++) buckets[(from[i]! >> shift) & digitMask]!++;
+  let sum = 0;
+  for (let d = 0; d <= digitMask; d++) {
+    const count = buckets[d]!;
+    buckets[d] = sum;
+    sum += count;
+  }
+  for (let i = 0; i < n; i++) {
+    const entry = from[i]!;
+    to[buckets[(entry >> shift) & digitMask]!++] = entry;
+  }
+}
+
+/** Reusable buffers for countHoldemBoard. */
+export class BoardScratch {
+  readonly onBoard = new Uint8Array(52);
+  readonly suitMasks = new Int32Array(4);
+  readonly byRanks = new Int32Array(13 * 13);
+  readonly unsorted = new Int32Array(PAIRS);
+  readonly sorted = new Int32Array(PAIRS);
+  readonly buckets = new Int32Array(128);
+  readonly first = new Int32Array(PAIRS);
+  readonly second = new Int32Array(PAIRS);
+  readonly belowCard = new Int32Array(52);
+  readonly runCard = new Int32Array(52);
+  readonly qualifierCard = new Int32Array(52);
+}
+
+/** Every deal, by the player's category; `qualifier` the least qualifying strength (1: none). */
+export function holdemShowdown(
+  qualifier: number,
+  onProgress?: ProgressListener,
+): HoldemShowdownCounts {
+  const boards = fullDeckSuitPatterns(5);
+  const counts = new Float64Array(POKER_CATEGORIES.length * 4);
+  const scratch = new BoardScratch();
+  const boardTotal = Number(choose(52, 5));
+  let done = 0;
+  let sinceReport = 0;
+  for (const { representative, multiplicity } of boards) {
+    countHoldemBoard(representative, qualifier, counts, multiplicity, scratch);
+    done += multiplicity;
+    if (++sinceReport === 1024) {
+      sinceReport = 0;
+      onProgress?.(done, boardTotal);
+    }
+  }
+  onProgress?.(done, boardTotal);
+  const column = (offset: number) =>
+    POKER_CATEGORIES.map((_, category) => BigInt(counts[category * 4 + offset]!));
+  return {
+    total: choose(52, 5) * choose(47, 2) * choose(45, 2),
+    dealerNotQualified: column(0),
+    wins: column(1),
+    ties: column(2),
+    losses: column(3),
+  };
+}
