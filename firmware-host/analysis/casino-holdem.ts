@@ -13,10 +13,20 @@
  *   and Call placed before the deal, no decision): enumerated exactly over
  *   every board and both two-card hands (holdem-showdown.ts, about 10 s).
  */
-import { evaluate5Ints, evaluate7Ints, strengthCategory } from '../engine/poker/evaluator.ts';
+import {
+  evaluate5Ints,
+  evaluate7Ints,
+  POKER_CATEGORIES,
+  strengthCategory,
+} from '../engine/poker/evaluator.ts';
 import type { CasinoHoldemRuleset } from '../engine/rulesets/poker.ts';
 import { expectation, Fraction } from './exact.ts';
-import { type HoldemShowdownCounts, holdemShowdown } from './holdem-showdown.ts';
+import {
+  type HoldemShowdownCounts,
+  holdemShowdown,
+  showdownJson,
+  showdownTable,
+} from './holdem-showdown.ts';
 import { pokerCategoryCounts } from './poker.ts';
 import {
   type BetStudy,
@@ -29,7 +39,6 @@ import {
   type StudyTable,
   qualifierStrength,
 } from './study.ts';
-import { POKER_CATEGORIES } from '../engine/poker/evaluator.ts';
 
 export const ALWAYS_CALL =
   'always Call (2 Antes), never fold: exactly how a dark box plays (004); no payout limit';
@@ -76,39 +85,6 @@ export function alwaysCallReturn(
   const anteReturn = expectation(ante, counts.total);
   const callReturn = expectation(call, counts.total);
   return { ante: anteReturn, call: callReturn, total: anteReturn.plus(callReturn) };
-}
-
-/** The per-category table of a showdown: not qualified / win / tie / lose. */
-export function showdownTable(title: string, counts: HoldemShowdownCounts): StudyTable {
-  const group = (n: bigint) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return {
-    title,
-    header: ['player hand', 'dealer not qualified', 'wins', 'ties', 'loses'],
-    rows: POKER_CATEGORIES.map((category, c) => [
-      category,
-      group(counts.dealerNotQualified[c]!),
-      group(counts.wins[c]!),
-      group(counts.ties[c]!),
-      group(counts.losses[c]!),
-    ]),
-  };
-}
-
-export function showdownJson(counts: HoldemShowdownCounts) {
-  return {
-    total: counts.total.toString(),
-    by_category: Object.fromEntries(
-      POKER_CATEGORIES.map((category, c) => [
-        category,
-        {
-          dealer_not_qualified: counts.dealerNotQualified[c]!.toString(),
-          win: counts.wins[c]!.toString(),
-          tie: counts.ties[c]!.toString(),
-          lose: counts.losses[c]!.toString(),
-        },
-      ]),
-    ),
-  };
 }
 
 export function studyCasinoHoldem(

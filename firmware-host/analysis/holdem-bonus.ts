@@ -9,9 +9,13 @@
  */
 import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
 import type { HoldemBonusRuleset } from '../engine/rulesets/poker.ts';
-import { showdownJson, showdownTable } from './casino-holdem.ts';
 import { expectation, Fraction, ratio } from './exact.ts';
-import { type HoldemShowdownCounts, holdemShowdown } from './holdem-showdown.ts';
+import {
+  type HoldemShowdownCounts,
+  holdemShowdown,
+  showdownJson,
+  showdownTable,
+} from './holdem-showdown.ts';
 import {
   type BetStudy,
   figures,

@@ -23,6 +23,7 @@ import { POKER_CATEGORIES } from '../engine/poker/evaluator.ts';
 import { nonFlush7Table, strengthTables } from '../engine/poker/evaluator-tables.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
+import type { StudyTable } from './study.ts';
 import { fullDeckSuitPatterns } from './suit-patterns.ts';
 
 /** Per category of the player's seven-card hand, index as POKER_CATEGORIES (0 royal .. 9 high card). */
@@ -258,3 +259,37 @@ export function holdemShowdown(
     losses: column(3),
   };
 }
+
+/** The per-category table of a showdown: not qualified / win / tie / lose. */
+export function showdownTable(title: string, counts: HoldemShowdownCounts): StudyTable {
+  const group = (n: bigint) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return {
+    title,
+    header: ['player hand', 'dealer not qualified', 'wins', 'ties', 'loses'],
+    rows: POKER_CATEGORIES.map((category, c) => [
+      category,
+      group(counts.dealerNotQualified[c]!),
+      group(counts.wins[c]!),
+      group(counts.ties[c]!),
+      group(counts.losses[c]!),
+    ]),
+  };
+}
+
+export function showdownJson(counts: HoldemShowdownCounts) {
+  return {
+    total: counts.total.toString(),
+    by_category: Object.fromEntries(
+      POKER_CATEGORIES.map((category, c) => [
+        category,
+        {
+          dealer_not_qualified: counts.dealerNotQualified[c]!.toString(),
+          win: counts.wins[c]!.toString(),
+          tie: counts.ties[c]!.toString(),
+          lose: counts.losses[c]!.toString(),
+        },
+      ]),
+    ),
+  };
+}
+

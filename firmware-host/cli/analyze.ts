@@ -15,6 +15,11 @@ interface JsonOption {
   json?: boolean;
 }
 
+interface StudyCommandOptions extends JsonOption {
+  ruleset: string;
+  quick?: boolean;
+}
+
 export function register(program: Command): void {
   const analyze = program
     .command('analyze')
@@ -65,6 +70,38 @@ export function register(program: Command): void {
     .action((options: JsonOption & { ruleset: string; pokerBet: boolean }) =>
       run('triple-shot', () => analyzeTripleShotCommand(options)),
     );
+
+  const poker = [
+    ['casino-holdem', 'tdc-casino-holdem', "Casino Texas Hold'em (004): the Bonus exactly; Ante/Call under always-call"],
+    ['caribbean-stud', 'bulgaria-caribbean-stud', 'Caribbean stud (003 § 24-26): the Bonus exactly; always-raise'],
+    ['russian-poker', 'tdc-russian-poker', 'Russian poker (004): what needs a strategy; the dark box exactly'],
+    ['seven-card-stud', 'bulgaria-seven-card-stud', "Seven-card stud (003 § 27-28): the house's commission; 7-card hands"],
+  ] as const;
+  for (const [game, fallback, description] of poker) {
+    const command = analyze
+      .command(game)
+      .description(description)
+      .option('--ruleset <name>', `a ${game} ruleset`, fallback)
+      .option('--json', 'print JSON');
+    if (game === 'casino-holdem') {
+      command.option('--quick', 'skip the always-call enumeration (about 10 s)');
+    }
+    command.action((options: StudyCommandOptions) =>
+      run(game, () => studyCommand(options.ruleset, options, game)),
+    );
+  }
+
+  analyze
+    .command('ruleset')
+    .description(
+      "any shipped ruleset's study, by its game: every bet computed exactly or named as strategy-dependent",
+    )
+    .argument('<name>', 'a ruleset name (tableside rulesets lists them)')
+    .option('--quick', 'skip the enumerations that take more than a few seconds (the output names them)')
+    .option('--json', 'print JSON')
+    .action((name: string, options: StudyCommandOptions) =>
+      run('ruleset', () => studyCommand(name, options)),
+    );
 }
 
 async function run(name: string, action: () => Promise<void>): Promise<void> {
@@ -99,8 +136,12 @@ function percent(value: number, digits = 4): string {
   return `${(value * 100).toFixed(digits)} %`;
 }
 
-/** Left column left-aligned, the rest right-aligned. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/** The first `leftColumns` columns left-aligned, the rest right-aligned. */
+function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  leftColumns = 1,
+): string {
   const all = [header, ...rows];
   const widths = header.map((_, column) =>
     Math.max(...all.map((row) => (row[column] ?? '').length)),
@@ -108,7 +149,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   const line = (row: readonly string[]): string =>
     row
       .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+        column < leftColumns ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
       )
       .join('  ')
       .trimEnd();
@@ -502,5 +543,93 @@ async function analyzeTripleShotCommand(
   }
   process.stdout.write('\nNot computed:\n');
   for (const { bet, reason } of analysis.notComputed) process.stdout.write(`  ${bet}: ${reason}\n`);
+  process.stdout.write(`\nrun time ${runTime.toFixed(2)} s\n`);
+}
+
+// ------------------------------------------------------ ruleset studies
+
+async function studyCommand(
+  name: string,
+  options: JsonOption & { quick?: boolean },
+  game?: string,
+): Promise<void> {
+  const [{ studyRuleset }, { betJson, edgePerUnitStaked }, { getRuleset }] = await Promise.all([
+    import('../analysis/studies.ts'),
+    import('../analysis/study.ts'),
+    import('../engine/rulesets/index.ts'),
+  ]);
+  const ruleset = getRuleset(name);
+  if (game !== undefined && ruleset.game !== game) {
+    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not ${game}`);
+  }
+  const bar = await stagedProgressBar();
+  const start = performance.now();
+  let study: ReturnType<typeof studyRuleset>;
+  try {
+    study = studyRuleset(ruleset, { quick: options.quick === true, onProgress: bar.update });
+  } finally {
+    bar.stop();
+  }
+  const runTime = seconds(start);
+  if (options.json) {
+    print({
+      ruleset: study.ruleset,
+      game: study.game,
+      title: study.title,
+      quick: options.quick === true,
+      bets: Object.fromEntries(study.bets.map((bet) => [bet.bet, betJson(bet)])),
+      details: study.details,
+      notes: study.notes,
+      run_time_s: runTime,
+    });
+    return;
+  }
+  process.stdout.write(`${study.title}, ruleset ${study.ruleset} (${study.game})\n\n`);
+  const edge = (f: Parameters<typeof edgePerUnitStaked>[0]) => {
+    const perStake = edgePerUnitStaked(f);
+    return `${percent(f.houseEdge.toNumber())} per ${f.per}${perStake === null ? '' : ` (${percent(perStake)} of all staked)`}`;
+  };
+  process.stdout.write(
+    table(
+      ['bet', 'status', 'house edge'],
+      study.bets.map((bet) => [
+        bet.bet,
+        bet.status.replace('_', ' '),
+        bet.status === 'computed'
+          ? edge(bet)
+          : bet.status === 'skipped'
+            ? 'skipped (--quick)'
+            : bet.assumed && !('notComputed' in bet.assumed)
+              ? `${edge(bet.assumed)} under the strategy below`
+              : 'not computed',
+      ]),
+      3,
+    ),
+  );
+  process.stdout.write('\n');
+  for (const bet of study.bets) {
+    if (bet.status === 'computed') {
+      process.stdout.write(
+        `${bet.bet}: exactly ${bet.houseEdge} per ${bet.per}${bet.assumes ? `; assumes ${bet.assumes}` : ''} (${bet.source})\n`,
+      );
+      continue;
+    }
+    process.stdout.write(`${bet.bet}: ${bet.reason} (${bet.source})\n`);
+    if (bet.status === 'strategy_dependent' && bet.assumed) {
+      process.stdout.write(
+        'notComputed' in bet.assumed
+          ? `  strategy "${bet.assumed.strategy}": ${bet.assumed.notComputed}\n`
+          : `  strategy "${bet.assumed.strategy}": house edge exactly ${bet.assumed.houseEdge} per ${bet.assumed.per}\n`,
+      );
+    }
+  }
+  for (const section of study.tables) {
+    process.stdout.write(`\n${section.title}\n`);
+    process.stdout.write(table(section.header, section.rows));
+  }
+  if (study.notes.length > 0) {
+    process.stdout.write('\nNotes:\n');
+    for (const note of study.notes) process.stdout.write(`  ${note}\n`);
+  }
   process.stdout.write(`\nrun time ${runTime.toFixed(2)} s\n`);
 }

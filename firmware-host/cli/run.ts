@@ -55,8 +55,15 @@ export function register(program: Command): void {
           `tableside: ${signal}: stopping (offline published, journal closed)\n`,
         );
         await daemon.stop();
-        process.exit(0);
+        process.exit(process.exitCode ?? 0);
       };
+      daemon.once('fatal', (error) => {
+        process.stderr.write(
+          `tableside: ${error.message}; stopping so that a restart recovers from the journal\n`,
+        );
+        void shutdown('journal failure').then(() => undefined);
+        process.exitCode = 1;
+      });
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
     });

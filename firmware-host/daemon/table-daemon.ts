@@ -39,6 +39,8 @@ export interface DaemonEvents {
   availability: [device: string, availability: 'online' | 'offline', reason: string];
   /** The MQTT side connected or lost its broker. */
   broker: [connected: boolean, detail: string];
+  /** The journal failed: the table cannot go on and must restart to recover. */
+  fatal: [error: Error];
   /** Something the operator should read (recovery, refused requests, device notices). */
   notice: [level: 'info' | 'warn' | 'error', message: string];
 }
@@ -110,8 +112,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
   private running = false;
-  /** Serialises ingestion so that session order is journal order even across awaits. */
-  private ingesting: Promise<unknown> = Promise.resolve();
   private recovered: readonly RecoveryWarning[] = [];
 
   constructor(options: DaemonOptions) {
@@ -209,54 +209,68 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   // ------------------------------------------------------------------ inputs
 
   /**
-   * Applies one record and journals it with its events. Resolves with the
-   * durable records once fsynced. Records from the same caller are applied
-   * in call order.
+   * Applies one record and journals it with its events; resolves with the
+   * durable records once fsynced. Everything up to the journal's append runs
+   * synchronously in the caller's turn: the journal assigns seq at call
+   * time and writes in call order, so session order is journal order without
+   * a queue, and records arriving together share one group commit (a device
+   * reconnecting with a backlog is not paced by one fsync per card).
    */
   ingest(record: TableLogRecord, options: IngestOptions = {}): Promise<readonly JournalRecord[]> {
-    return this.serialized(() => this.applyAndAppend(record, options));
+    let durable: Promise<JournalRecord[]>;
+    try {
+      durable = this.applyAndAppend(record, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.whenDurable(durable);
   }
 
-  /** Runs `work` after every earlier ingest, append and ruleset change has finished. */
-  private serialized<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.ingesting.then(work);
-    this.ingesting = run.catch(() => undefined);
-    return run;
-  }
-
-  private async applyAndAppend(
-    record: TableLogRecord,
-    options: IngestOptions,
-  ): Promise<readonly JournalRecord[]> {
+  private applyAndAppend(record: TableLogRecord, options: IngestOptions): Promise<JournalRecord[]> {
     const journal = this.requireJournal();
     const stamped: TableLogRecord =
       record.ts === undefined ? { ...record, ts: this.clock() } : record;
-    // Checked here, in the queue, against the state the record will really
-    // meet: a check made before queueing could pass against a state that a
-    // device's card changes before the request's turn comes.
+    // Checked against the state the record really meets: nothing can come
+    // between this check and the apply, both run in this turn.
     if (options.refuseIrregular) this.refuseIrregular(stamped);
     const events = this.session.apply(stamped);
     if (events.some((event) => event.type === 'shoe_start')) {
-      await journal.rotate('new shoe');
+      // Queued before the append, so the shoe's records open the new file.
+      journal.rotate('new shoe').catch(() => undefined);
     }
-    const entries: JournalEntry[] = [
+    return journal.append([
       { kind: 'input', data: stamped },
       ...events.map((event): JournalEntry => ({ kind: 'event', data: event })),
-    ];
-    const durable = await journal.append(entries);
-    this.emit('journaled', durable);
-    this.publishState();
-    return durable;
+    ]);
+  }
+
+  /**
+   * Tells the bus once records are durable. A journal that fails is
+   * fail-stop: the session has moved past what is on disk, so the table must
+   * restart and recover from the journal; `fatal` says so.
+   */
+  private whenDurable(durable: Promise<JournalRecord[]>): Promise<readonly JournalRecord[]> {
+    return durable.then(
+      (records) => {
+        this.emit('journaled', records);
+        this.publishState();
+        return records;
+      },
+      (error: unknown) => {
+        this.log.fatal({ err: error }, 'journal failed: the table must restart to recover');
+        this.emit('fatal', error instanceof Error ? error : new Error(String(error)));
+        throw error;
+      },
+    );
   }
 
   /** Journals events that have no input (device alarms from drivers). */
-  private async appendEvents(events: readonly DomainEvent[]): Promise<void> {
-    await this.serialized(async () => {
-      const durable = await this.requireJournal().append(
+  private appendEvents(events: readonly DomainEvent[]): Promise<readonly JournalRecord[]> {
+    return this.whenDurable(
+      this.requireJournal().append(
         events.map((event): JournalEntry => ({ kind: 'event', data: event })),
-      );
-      this.emit('journaled', durable);
-    });
+      ),
+    );
   }
 
   /** A new shoe from the ruleset's defaults (a shoe without a card-reading shuffler). */
@@ -509,26 +523,31 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         ),
       );
     }
-    // In the ingest queue: the shoe check sees the state the change really
-    // meets, and no record is applied to the old session but journaled after
-    // the change (a replay would apply it under the new ruleset).
-    return this.serialized(async () => {
-      const shoe = this.session.snapshot().shoe as { ended: unknown } | null;
-      if (shoe && shoe.ended === null) {
-        throw new DaemonError(
+    // Checked and journaled in this turn: no record can be applied to the
+    // old session but journaled after the change (a replay would apply it
+    // under the new ruleset).
+    const shoe = this.session.snapshot().shoe as { ended: unknown } | null;
+    if (shoe && shoe.ended === null) {
+      return Promise.reject(
+        new DaemonError(
           'shoe_in_play',
           'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
-        );
-      }
+        ),
+      );
+    }
+    let durable: Promise<JournalRecord[]>;
+    try {
       const next = sessionFor(name, this.autoRound);
-      const durable = await this.requireJournal().append([
+      durable = this.requireJournal().append([
         { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName } },
       ]);
       this.rulesetName = name;
       this.session = next;
-      this.emit('journaled', durable);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.whenDurable(durable).then(() => {
       this.bridge?.setInfo(this.info());
-      this.publishState();
       return { ruleset: name };
     });
   }

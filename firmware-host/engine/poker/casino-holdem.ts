@@ -2,6 +2,7 @@
  * Casino Texas Hold'em at TDC (004 Texas Hold'em): two cards to each box and
  * to the dealer, the flop face up, then each box calls (2 Antes) or folds;
  * the turn and river follow; the dealer qualifies with a pair of fours.
+ * The flow of a round is the hold'em core's (holdem.ts) with this schedule:
  *
  *   two cards to each box and the dealer → (burns, if the ruleset has
  *   them) flop → each box not dark: Call or fold → turn, river → complete.

@@ -22,32 +22,26 @@ import type {
   DealerQualifier,
   RussianPokerRuleset,
 } from '../rulesets/poker.ts';
-import type {
-  Action,
-  Decision,
-  GameEngine,
-  NextStep,
-  Outcome,
-  Recipient,
-  RoundSetup,
-} from '../types.ts';
+import type { Action, Decision, GameEngine, Outcome, RoundSetup } from '../types.ts';
 import {
+  betName,
   boxSeat,
+  boxSteps,
+  type CappedPayout,
   capPayout,
   categoryAtLeast,
-  compareValues,
-  darkBoxes,
   describeStep,
-  expectLegal,
+  firstDealStep,
   type HandSummary,
-  noDecisionAwaited,
-  notComplete,
+  type Located,
   qualifies,
   rankValue,
-  seatBoxes,
+  seatAgainstDealer,
   summarise,
   UNITS_NOTE,
-  unexpectedCard,
+  versus,
+  winnersOf,
+  withBox,
 } from './common.ts';
 import { evaluate, type PokerCategory } from './evaluator.ts';
 
@@ -104,11 +98,7 @@ export interface DrawBoxOutcome {
   readonly result: 'win' | 'lose' | 'tie' | 'fold' | 'dealer_not_qualified';
   readonly insurance: 'taken' | 'declined' | null;
   readonly buyGame: 'bought' | 'declined' | null;
-  readonly payoutLimit: {
-    readonly applied: boolean;
-    readonly won: number;
-    readonly factor: number;
-  } | null;
+  readonly payoutLimit: CappedPayout | null;
 }
 
 export interface DrawStudOutcome extends Outcome {
@@ -164,21 +154,8 @@ interface Settlement {
   readonly play: number;
 }
 
-type Located =
-  | {
-      kind: 'card';
-      to: Recipient;
-      face: 'up' | 'down';
-      purpose: string;
-      put: (state: DrawStudState, card: StandardCard) => DrawStudState;
-    }
-  | {
-      kind: 'decision';
-      boxIndex: number;
-      phase: 'draw' | 'play' | 'insurance' | 'buy_game';
-      options: Action[];
-    }
-  | { kind: 'complete' };
+type Phase = 'draw' | 'play' | 'insurance' | 'buy_game';
+type DrawLocated = Located<DrawStudState, { phase: Phase }>;
 
 /** The highest card of a hand, the ace high: what the dealer gives back for a bought game. */
 function highestCard(cards: readonly StandardCard[]): StandardCard {
@@ -211,37 +188,21 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
     return [...options, variant.playAction, 'fold'];
   };
 
-  function initialStep(state: DrawStudState): Located | undefined {
+  function initialStep(state: DrawStudState): DrawLocated | undefined {
     // Five rounds, one card at a time, box 1 first and the dealer last (practice);
     // the dealer's fifth card face up (003 § 24(3); 004).
-    const n = state.boxes.length;
-    const i = state.initialDealt;
-    if (i >= 5 * (n + 1)) return undefined;
-    const round = Math.floor(i / (n + 1));
-    const within = i % (n + 1);
-    const bump = { initialDealt: i + 1 };
-    if (within === n) {
-      return {
-        kind: 'card',
-        to: 'dealer',
+    return firstDealStep(state, 5, {
+      dealer: (round) => ({
         face: round === 4 ? 'up' : 'down',
         purpose: `dealer card ${round + 1}${round === 4 ? ' (face up)' : ''}`,
-        put: (s, card) => ({ ...s, ...bump, dealer: [...s.dealer, card] }),
-      };
-    }
-    const box = state.boxes[within]!;
-    return {
-      kind: 'card',
-      to: boxSeat(box.box),
-      face: 'down',
-      purpose: `box ${box.box} card ${round + 1}${box.dark ? ' (dark)' : ''}`,
-      put: (s, card) =>
-        withBox({ ...s, ...bump }, within, (b) => ({
-          ...b,
-          cards: [...b.cards, card],
-          firstFive: [...b.firstFive, card],
-        })),
-    };
+      }),
+      box: (box, round) => `box ${box.box} card ${round + 1}${box.dark ? ' (dark)' : ''}`,
+      put: (box, card) => ({
+        ...box,
+        cards: [...box.cards, card],
+        firstFive: [...box.firstFive, card],
+      }),
+    });
   }
 
   const dealerQualifies = (cards: readonly StandardCard[]) =>
@@ -261,7 +222,7 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
     return again ? 2 : 1;
   }
 
-  function locate(state: DrawStudState): Located {
+  function locate(state: DrawStudState): DrawLocated {
     const initial = initialStep(state);
     if (initial) return initial;
     for (let index = 0; index < state.boxes.length; index++) {
@@ -348,31 +309,6 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
     return { kind: 'complete' };
   }
 
-  function next(state: DrawStudState): NextStep {
-    const at = locate(state);
-    if (at.kind === 'card') return { kind: 'card', to: at.to, face: at.face, purpose: at.purpose };
-    if (at.kind === 'complete') return { kind: 'complete' };
-    const box = state.boxes[at.boxIndex]!;
-    const purposes = {
-      draw: `box ${box.box}: exchange ${rangeText(variant.exchange)} card${variant.exchange.max > 1 ? 's' : ''}${variant.buySixth ? ' or buy a sixth' : ''} (${variant.drawFee} x Ante), or ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
-      play: `box ${box.box}: ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
-      insurance: `box ${box.box}: insure against the dealer having no game?`,
-      buy_game: `box ${box.box}: buy the dealer a game (${variant.buyDealerGame?.fee ?? 1} x Ante)?`,
-    };
-    return {
-      kind: 'decision',
-      seat: boxSeat(box.box),
-      options: at.options,
-      purpose: purposes[at.phase],
-    };
-  }
-
-  function deal(state: DrawStudState, card: StandardCard): DrawStudState {
-    const at = locate(state);
-    if (at.kind !== 'card') throw unexpectedCard(card, next(state));
-    return at.put(state, card);
-  }
-
   function exchangePositions(box: DrawBox, decision: Decision): number[] {
     const positions = decision.cards ?? [];
     const { min, max } = variant.exchange;
@@ -400,40 +336,48 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
     return [...positions].sort((a, b) => a - b);
   }
 
-  function decide(state: DrawStudState, decision: Decision): DrawStudState {
-    const at = locate(state);
-    if (at.kind !== 'decision') throw noDecisionAwaited(decision, next(state));
-    const box = state.boxes[at.boxIndex]!;
-    expectLegal(decision, boxSeat(box.box), at.options, `${at.phase.replace('_', ' ')} decision`);
-    return withBox(state, at.boxIndex, (b): DrawBox => {
-      switch (at.phase) {
-        case 'draw':
-          if (decision.action === 'exchange') {
-            const positions = exchangePositions(b, decision);
+  const { next, deal, decide, expectComplete } = boxSteps<DrawStudState, { phase: Phase }>({
+    locate,
+    purpose(box, at) {
+      const purposes = {
+        draw: `box ${box.box}: exchange ${rangeText(variant.exchange)} card${variant.exchange.max > 1 ? 's' : ''}${variant.buySixth ? ' or buy a sixth' : ''} (${variant.drawFee} x Ante), or ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
+        play: `box ${box.box}: ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
+        insurance: `box ${box.box}: insure against the dealer having no game?`,
+        buy_game: `box ${box.box}: buy the dealer a game (${variant.buyDealerGame?.fee ?? 1} x Ante)?`,
+      };
+      return purposes[at.phase];
+    },
+    phase: (at) => `${at.phase.replace('_', ' ')} decision`,
+    apply: (state, at, decision) =>
+      withBox(state, at.boxIndex, (b): DrawBox => {
+        switch (at.phase) {
+          case 'draw':
+            if (decision.action === 'exchange') {
+              const positions = exchangePositions(b, decision);
+              return {
+                ...b,
+                draw: { kind: 'exchange', positions, received: 0 },
+                discarded: positions.map((p) => b.cards[p]!),
+              };
+            }
+            if (decision.action === 'buy') return { ...b, draw: { kind: 'buy', received: 0 } };
             return {
               ...b,
-              draw: { kind: 'exchange', positions, received: 0 },
-              discarded: positions.map((p) => b.cards[p]!),
+              draw: { kind: 'none' },
+              play: decision.action === 'fold' ? 'fold' : 'play',
             };
-          }
-          if (decision.action === 'buy') return { ...b, draw: { kind: 'buy', received: 0 } };
-          return {
-            ...b,
-            draw: { kind: 'none' },
-            play: decision.action === 'fold' ? 'fold' : 'play',
-          };
-        case 'play':
-          return { ...b, play: decision.action === 'fold' ? 'fold' : 'play' };
-        case 'insurance':
-          return { ...b, insurance: decision.action === 'insurance' ? 'taken' : 'declined' };
-        case 'buy_game':
-          return { ...b, buyGame: decision.action === 'buy_dealer_game' ? 'bought' : 'declined' };
-      }
-    });
-  }
+          case 'play':
+            return { ...b, play: decision.action === 'fold' ? 'fold' : 'play' };
+          case 'insurance':
+            return { ...b, insurance: decision.action === 'insurance' ? 'taken' : 'declined' };
+          case 'buy_game':
+            return { ...b, buyGame: decision.action === 'buy_dealer_game' ? 'bought' : 'declined' };
+        }
+      }),
+  });
 
   function outcome(state: DrawStudState): DrawStudOutcome {
-    if (locate(state).kind !== 'complete') throw notComplete(next(state));
+    expectComplete(state);
     const dealerHand = summarise(state.dealer);
     const originalQualifies = qualifies(dealerHand, variant.qualifier);
     const purchased =
@@ -451,7 +395,7 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
       : null;
     const bets: Record<string, number> = {};
     const boxes = state.boxes.map((box): DrawBoxOutcome => {
-      const name = (bet: string) => `box:${box.box}.${bet}`;
+      const name = betName(box.box);
       const hand = summarise(box.cards);
       const draw = box.draw ?? { kind: 'none' };
       // 003 § 24(4); 004 (Exchange and purchase): the draw costs a fee of one Ante, not returned.
@@ -514,7 +458,7 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
       dealer: { cards: state.dealer, hand: dealerHand, qualifies: originalQualifies, purchase },
       qualifier: { description: variant.qualifier.description, dealerQualifies: originalQualifies },
       boxes,
-      winners: boxes.filter((b) => b.result === 'win').map((b) => b.box),
+      winners: winnersOf(boxes),
       units: UNITS_NOTE,
     };
   }
@@ -522,13 +466,7 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
   return {
     game: variant.game,
     start(setup: RoundSetup) {
-      const boxes = seatBoxes(setup, {
-        min: 1,
-        max: variant.maxBoxes,
-        fallback: [1],
-        rulesetName: variant.name,
-      });
-      const dark = darkBoxes(setup, boxes, variant.darkOffered, variant.name);
+      const { boxes, dark } = seatAgainstDealer(setup, variant, variant.darkOffered);
       return {
         boxes: boxes.map(
           (box): DrawBox => ({
@@ -578,14 +516,6 @@ function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawS
   };
 }
 
-function withBox(
-  state: DrawStudState,
-  index: number,
-  change: (box: DrawBox) => DrawBox,
-): DrawStudState {
-  return { ...state, boxes: state.boxes.map((box, i) => (i === index ? change(box) : box)) };
-}
-
 function rangeText({ min, max }: { min: number; max: number }): string {
   return min === max ? `${min}` : `${min}-${max}`;
 }
@@ -614,16 +544,16 @@ export function createCaribbeanStudEngine(
       // 003 § 24(8): the dealer without ace-king: the Ante 1:1, the Raise not paid (returned).
       if (!dealerQualifies)
         return { result: 'dealer_not_qualified', ante: ruleset.ante.pays, play: 0 };
-      const versus = compareValues(hand.value, dealer.value);
+      const result = versus(hand, dealer);
       // 003 § 24(7), (9): the Ante 1:1 and the Raise by the payout scheme.
-      if (versus > 0) {
+      if (result === 'win') {
         return {
           result: 'win',
           ante: ruleset.ante.pays,
           play: ruleset.raise.antes * ruleset.raisePays.table[hand.category],
         };
       }
-      if (versus === 0)
+      if (result === 'tie')
         return {
           result: 'tie',
           ante: ruleset.tie.result,
@@ -759,8 +689,8 @@ export function createRussianPokerEngine(
       // 004: the Ante is paid 1:1 only when the dealer has no game; the Bet is then returned.
       if (!dealerQualifies)
         return { result: 'dealer_not_qualified', ante: ruleset.ante.noGame, play: 0 };
-      const versus = compareValues(hand.value, dealer.value);
-      if (versus > 0) {
+      const result = versus(hand, dealer);
+      if (result === 'win') {
         // 004: the Bet by the pay table, for the main combination and a second one.
         const main = mainOf(hand);
         const second = secondOf(box, main);
@@ -768,7 +698,7 @@ export function createRussianPokerEngine(
         return { result: 'win', ante: ruleset.ante.playerWins, play: ruleset.bet.antes * multiple };
       }
       // 004: equal hands are a stand off.
-      if (versus === 0)
+      if (result === 'tie')
         return {
           result: 'tie',
           ante: ruleset.tie.result,

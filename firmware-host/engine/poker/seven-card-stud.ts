@@ -22,6 +22,7 @@ import type { Face, StandardCard } from '../../../device-protocol/cards.ts';
 import type { SevenCardStudRuleset } from '../rulesets/poker.ts';
 import type { Action, Decision, GameEngine, NextStep, Outcome } from '../types.ts';
 import {
+  betName,
   boxSeat,
   darkBoxes,
   describeStep,
@@ -265,8 +266,9 @@ export function createSevenCardStudEngine(
       ? players.filter((p) => hands.get(p.box)!.value === top).map((p) => p.box)
       : [players[0]!.box];
     const share = 1 / winners.length;
+    const pot = (box: number) => betName(box)('pot');
     const bets: Record<string, number> = {};
-    for (const p of state.players) bets[`box:${p.box}.pot`] = winners.includes(p.box) ? share : 0;
+    for (const p of state.players) bets[pot(p.box)] = winners.includes(p.box) ? share : 0;
     const commission = commissionOf(state, winners, share);
     return {
       game: 'seven-card-stud',
@@ -276,7 +278,7 @@ export function createSevenCardStudEngine(
         cards: p.cards,
         folded: p.folded,
         hand: hands.get(p.box) ?? null,
-        share: bets[`box:${p.box}.pot`]!,
+        share: bets[pot(p.box)]!,
       })),
       winners,
       showdown,

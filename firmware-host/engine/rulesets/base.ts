@@ -1,7 +1,8 @@
 /**
  * The parts every ruleset shares, whatever the game: identity, decks and
  * back colours, and the three policies the table session enforces (burn,
- * shoe end, misdeal). Game-specific parts (pay tables, options) live in
+ * shoe end, misdeal); and the fragments several games' schemas use (bet
+ * results as multiples, a pay table by poker category). Game-specific parts (pay tables, options) live in
  * schema.ts (our games) and poker.ts (the poker games); both build on
  * `rulesetCommon` here, which is why this file imports nothing of theirs.
  *
@@ -20,6 +21,23 @@ export const source = z
     /^(00[0-9] § \S.*|00[0-9] \(.+\).*|practice: .+)$/,
     'expected a citation like "003 § 24 item 5" or "004 (Blackjack: Split)", or "practice: <why>" where the seeds are silent',
   );
+
+/** A bet's result as a multiple of its stake ("to one"): 1 even money, 0 a push, -1 the stake lost. */
+export const multiple = z.number().min(-10).max(10_000);
+
+/** A result for every category of the best five; `-1` where the category loses the bet. */
+export const categoryPays = z.strictObject({
+  royal_flush: multiple,
+  straight_flush: multiple,
+  four_of_a_kind: multiple,
+  full_house: multiple,
+  flush: multiple,
+  straight: multiple,
+  three_of_a_kind: multiple,
+  two_pair: multiple,
+  one_pair: multiple,
+  high_card: multiple,
+});
 
 export const backColour = z
   .string()

@@ -13,25 +13,12 @@
  * tables below are "to one" of the bet they pay.
  */
 import { z } from 'zod';
-import { rulesetCommon, source } from './base.ts';
+import { categoryPays, multiple, rulesetCommon, source } from './base.ts';
 import type { RulesetInput } from './schema.ts';
 
-const multiple = z.number().min(-10).max(10_000);
-const cardCode = z.string().regex(/^[A2-9TJQK][SHDC]$/, 'expected a card code like AS or TD');
+export { categoryPays } from './base.ts';
 
-/** A result for every category of the best five; `-1` where the category loses the bet. */
-export const categoryPays = z.strictObject({
-  royal_flush: multiple,
-  straight_flush: multiple,
-  four_of_a_kind: multiple,
-  full_house: multiple,
-  flush: multiple,
-  straight: multiple,
-  three_of_a_kind: multiple,
-  two_pair: multiple,
-  one_pair: multiple,
-  high_card: multiple,
-});
+const cardCode = z.string().regex(/^[A2-9TJQK][SHDC]$/, 'expected a card code like AS or TD');
 
 /**
  * The least hand that qualifies the dealer, as five cards: the dealer
@@ -53,6 +40,24 @@ const darkBoxes = z.strictObject({ offered: z.boolean(), source });
 /** Table maximum payout per box in money; null for none. Applied when the round's stakes are given. */
 const payoutLimit = z.strictObject({ amount: z.number().positive().nullable(), source });
 
+/** Boxes at the table. */
+const maxBoxes = z.number().int().min(1).max(7);
+
+/** A main-game bet as a multiple of the Ante. */
+const antesBet = z.strictObject({ antes: z.number().positive(), source });
+
+/** Equal hands against the dealer: the result of every main-game bet. */
+const tie = z.strictObject({ result: multiple, source });
+
+/** A Bonus side bet paid by the category of a hand; `paidOnFold`: settled whatever the box does with its other bets. */
+const categoryBonus = z.strictObject({ table: categoryPays, paidOnFold: z.boolean(), source });
+
+/** How many cards a box may give back in an exchange. */
+const exchangeCount = z.strictObject({
+  min: z.number().int().min(1).max(5),
+  max: z.number().int().min(1).max(5),
+});
+
 const twoCardHand = z
   .string()
   .regex(/^[A2-9TJQK]{2}$/, 'expected two ranks, higher first, like AK, AA or 99');
@@ -62,12 +67,12 @@ const twoCardHand = z
 export const holdemBonusRuleset = z.strictObject({
   ...rulesetCommon,
   game: z.literal('holdem-bonus'),
-  maxBoxes: z.number().int().min(1).max(7),
+  maxBoxes,
   /** The Flop bet as a multiple of the Ante; the only alternative is to fold. */
-  flopBet: z.strictObject({ antes: z.number().positive(), source }),
+  flopBet: antesBet,
   /** Optional Turn and River bets, each a multiple of the Ante, independent of each other. */
-  turnBet: z.strictObject({ antes: z.number().positive(), source }),
-  riverBet: z.strictObject({ antes: z.number().positive(), source }),
+  turnBet: antesBet,
+  riverBet: antesBet,
   /** When the box beats the dealer: Flop/Turn/River pay `pays`; Ante pays only from `anteFrom` up, else pushes. */
   win: z.strictObject({
     pays: multiple,
@@ -84,7 +89,7 @@ export const holdemBonusRuleset = z.strictObject({
     anteSource: source,
   }),
   /** A tie pushes every bet; the dealer winning takes every bet. */
-  tie: z.strictObject({ result: multiple, source }),
+  tie,
   /**
    * Bonus on the box's two cards alone. Rows are tried in order; the first
    * that matches pays. `dealerHolds`: the row applies only when the dealer's
@@ -117,13 +122,13 @@ export const holdemBonusRuleset = z.strictObject({
 export const casinoHoldemRuleset = z.strictObject({
   ...rulesetCommon,
   game: z.literal('casino-holdem'),
-  maxBoxes: z.number().int().min(1).max(7),
+  maxBoxes,
   call: z.strictObject({ antes: z.number().positive(), pays: multiple, source }),
   dealerQualifier,
   /** The Ante pays by this table when the box wins or the dealer does not qualify. */
   ante: z.strictObject({ table: categoryPays, source }),
   /** Bonus on the box's two cards plus the flop. */
-  bonus: z.strictObject({ table: categoryPays, paidOnFold: z.boolean(), source }),
+  bonus: categoryBonus,
   darkBoxes,
   payoutLimit,
 });
@@ -133,27 +138,24 @@ export const casinoHoldemRuleset = z.strictObject({
 export const caribbeanStudRuleset = z.strictObject({
   ...rulesetCommon,
   game: z.literal('caribbean-stud'),
-  maxBoxes: z.number().int().min(1).max(7),
+  maxBoxes,
   /** Replace one card, or buy a sixth, each for a fee of `fee` Antes. */
   draw: z.strictObject({
-    replace: z.strictObject({
-      min: z.number().int().min(1).max(5),
-      max: z.number().int().min(1).max(5),
-    }),
+    replace: exchangeCount,
     buySixth: z.boolean(),
     fee: z.number().min(0),
     source,
   }),
-  raise: z.strictObject({ antes: z.number().positive(), source }),
+  raise: antesBet,
   dealerQualifier,
   /** The Ante when the box plays on: paid when the dealer does not qualify or the box wins. */
   ante: z.strictObject({ pays: multiple, source }),
   /** The Raise, by the box's hand, when the dealer qualifies and the box wins. */
   raisePays: z.strictObject({ table: categoryPays, source }),
   /** Equal hands against a qualifying dealer. */
-  tie: z.strictObject({ result: multiple, source }),
+  tie,
   /** Bonus bet on the box's first five cards. */
-  bonus: z.strictObject({ table: categoryPays, paidOnFold: z.boolean(), source }),
+  bonus: categoryBonus,
 });
 
 // ------------------------------------------------------ Russian poker (TDC)
@@ -161,23 +163,20 @@ export const caribbeanStudRuleset = z.strictObject({
 export const russianPokerRuleset = z.strictObject({
   ...rulesetCommon,
   game: z.literal('russian-poker'),
-  maxBoxes: z.number().int().min(1).max(7),
+  maxBoxes,
   draw: z.strictObject({
-    exchange: z.strictObject({
-      min: z.number().int().min(1).max(5),
-      max: z.number().int().min(1).max(5),
-    }),
+    exchange: exchangeCount,
     buySixth: z.boolean(),
     fee: z.number().min(0),
     source,
   }),
-  bet: z.strictObject({ antes: z.number().positive(), source }),
+  bet: antesBet,
   dealerQualifier,
   /** The Ante pays `noGame` when the dealer has no game; `playerWins` when the dealer qualifies and loses. */
   ante: z.strictObject({ noGame: multiple, playerWins: multiple, source }),
   /** The Bet pays per combination when the box beats a qualifying dealer; ace-king is its own row. */
   betPays: z.strictObject({ table: categoryPays.extend({ ace_king: multiple }), source }),
-  tie: z.strictObject({ result: multiple, source }),
+  tie,
   /** A second combination is paid too, when it uses a card outside the first; on five cards only ace-king. */
   secondCombination: z.strictObject({
     offered: z.boolean(),

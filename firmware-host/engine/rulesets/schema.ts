@@ -10,10 +10,8 @@
  * union below spreads that tuple, and the registries pick up both arrays.
  */
 import { z } from 'zod';
-import { rank, rulesetCommon, source } from './base.ts';
+import { categoryPays, multiple, rank, rulesetCommon, source } from './base.ts';
 import { POKER_RULESET_SCHEMAS } from './poker.ts';
-
-const multiple = z.number().min(-10).max(10_000);
 
 // ---------------------------------------------------------------- Punto Banco
 
@@ -110,18 +108,7 @@ export const blackjackRuleset = z.strictObject({
 
 // --------------------------------------------------------------- Triple Shot
 
-export const pokerPayTable = z.strictObject({
-  royal_flush: multiple,
-  straight_flush: multiple,
-  four_of_a_kind: multiple,
-  full_house: multiple,
-  flush: multiple,
-  straight: multiple,
-  three_of_a_kind: multiple,
-  two_pair: multiple,
-  one_pair: multiple,
-  high_card: multiple,
-});
+export const pokerPayTable = categoryPays;
 
 export const tripleShotRuleset = z.strictObject({
   ...rulesetCommon,
