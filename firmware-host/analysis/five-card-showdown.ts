@@ -45,6 +45,25 @@ export function fiveCardShowdown(
   deck?: readonly number[],
   onProgress?: ProgressListener,
 ): FiveCardShowdownCounts {
+  // The full deck's counts depend on the qualifier alone: Caribbean stud and
+  // Russian poker (both ace-king) share one enumeration in a process.
+  if (deck === undefined) {
+    const known = FULL_DECK_COUNTS.get(qualifier);
+    if (known) return known;
+    const counts = countShowdown(qualifier, undefined, onProgress);
+    FULL_DECK_COUNTS.set(qualifier, counts);
+    return counts;
+  }
+  return countShowdown(qualifier, deck, onProgress);
+}
+
+const FULL_DECK_COUNTS = new Map<number, FiveCardShowdownCounts>();
+
+function countShowdown(
+  qualifier: number,
+  deck: readonly number[] | undefined,
+  onProgress?: ProgressListener,
+): FiveCardShowdownCounts {
   const cards = deck ?? Array.from({ length: 52 }, (_, card) => card);
   const ranks = new Set(cards.map((card) => card >> 2));
   if (new Set(cards).size !== cards.length || cards.length !== ranks.size * 4 || cards.length < 12) {
