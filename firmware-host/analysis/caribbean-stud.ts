@@ -18,6 +18,12 @@ import { Fraction } from './exact.ts';
 import { type FiveCardShowdownCounts, fiveCardShowdown } from './five-card-showdown.ts';
 import { pokerCategoryCounts } from './poker.ts';
 import {
+  fiveCardShowdownJson,
+  fiveCardShowdownTable,
+  type ShowdownOutcome,
+  showdownExpectation,
+} from './showdown-outcome.ts';
+import {
   type BetStudy,
   categoryBet,
   categoryBetJson,
@@ -27,14 +33,9 @@ import {
   type RulesetStudy,
   type StudyOptions,
 } from './study.ts';
-import {
-  fiveCardShowdownJson,
-  fiveCardShowdownTable,
-  type ShowdownOutcome,
-  showdownExpectation,
-} from './showdown-outcome.ts';
 
-export const ALWAYS_RAISE = 'always Raise (2 Antes) on the five cards dealt; never replace, buy or fold';
+export const ALWAYS_RAISE =
+  'always Raise (2 Antes) on the five cards dealt; never replace, buy or fold';
 
 /** Main-game result in Antes of a box that raises, as the engine settles it (003 § 24(7)-(10)). */
 export function caribbeanRaiseResult(
@@ -107,7 +108,11 @@ export function studyCaribbeanStud(
     title: ruleset.title,
     bets,
     tables: [
-      categoryBetTable('Bonus: the first five cards, every five-card hand', bonus.lines, five.total),
+      categoryBetTable(
+        'Bonus: the first five cards, every five-card hand',
+        bonus.lines,
+        five.total,
+      ),
       fiveCardShowdownTable(
         `Always raise: every box hand against every dealer hand (${ruleset.dealerQualifier.description} qualifies the dealer)`,
         counts,

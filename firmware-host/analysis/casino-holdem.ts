@@ -34,10 +34,10 @@ import {
   categoryBetJson,
   categoryBetTable,
   figures,
+  qualifierStrength,
   type RulesetStudy,
   type StudyOptions,
   type StudyTable,
-  qualifierStrength,
 } from './study.ts';
 
 export const ALWAYS_CALL =
@@ -56,7 +56,8 @@ export function settleCasinoHoldemAlwaysCall(
   const bonus = ruleset.bonus.table[strengthCategory(evaluate5Ints(box[0], box[1], f1, f2, f3))];
   const antePays = ruleset.ante.table[strengthCategory(mine)];
   const callWins = ruleset.call.antes * ruleset.call.pays;
-  if (theirs < qualifierStrength(ruleset.dealerQualifier)) return { ante: antePays, call: 0, bonus };
+  if (theirs < qualifierStrength(ruleset.dealerQualifier))
+    return { ante: antePays, call: 0, bonus };
   if (mine > theirs) return { ante: antePays, call: callWins, bonus };
   if (mine === theirs) return { ante: 0, call: 0, bonus };
   return { ante: -1, call: -ruleset.call.antes, bonus };
@@ -140,7 +141,11 @@ export function studyCasinoHoldem(
       source,
       assumed: {
         strategy: ALWAYS_CALL,
-        ...figures(returns.total, 'Ante', Fraction.of(1).plus(Fraction.ofDecimal(ruleset.call.antes))),
+        ...figures(
+          returns.total,
+          'Ante',
+          Fraction.of(1).plus(Fraction.ofDecimal(ruleset.call.antes)),
+        ),
       },
     });
     tables.push(

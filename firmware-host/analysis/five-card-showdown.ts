@@ -21,7 +21,12 @@ import { evaluate5Ints, STRENGTH_COUNT } from '../engine/poker/evaluator.ts';
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
-import { forEachSubset, fullDeckSuitPatterns, type SuitPattern, suitPatterns } from './suit-patterns.ts';
+import {
+  forEachSubset,
+  fullDeckSuitPatterns,
+  type SuitPattern,
+  suitPatterns,
+} from './suit-patterns.ts';
 
 /** Indexed by the player's strength 1..7462 (index 0 unused). */
 export interface FiveCardShowdownCounts {
@@ -66,7 +71,11 @@ function countShowdown(
 ): FiveCardShowdownCounts {
   const cards = deck ?? Array.from({ length: 52 }, (_, card) => card);
   const ranks = new Set(cards.map((card) => card >> 2));
-  if (new Set(cards).size !== cards.length || cards.length !== ranks.size * 4 || cards.length < 12) {
+  if (
+    new Set(cards).size !== cards.length ||
+    cards.length !== ranks.size * 4 ||
+    cards.length < 12
+  ) {
     throw new AnalysisError(
       'bad_parameter',
       'a showdown deck needs all four suits of each of its ranks and at least 12 cards',

@@ -115,8 +115,7 @@ export function analyzeHoldemBonus(table: BonusTable): HoldemBonusAnalysis {
 
 // ------------------------------------------------- the study of the ruleset
 
-export const ALWAYS_PLAY =
-  'always make the Flop bet (never fold); no Turn or River bet';
+export const ALWAYS_PLAY = 'always make the Flop bet (never fold); no Turn or River bet';
 export const TURN_RIVER_ALWAYS = 'placed every time, the Flop bet always made';
 
 /** Ante and Flop bet per Ante, "always play", from the showdown counts (no dealer qualifier, 001). */
@@ -269,7 +268,9 @@ export function studyHoldemBonus(
         assumed: { strategy: TURN_RIVER_ALWAYS, ...perStake(ruleset.riverBet.antes) },
       },
     );
-    tables.push(showdownTable('Always play: every board, box and dealer hand (no qualifier)', counts));
+    tables.push(
+      showdownTable('Always play: every board, box and dealer hand (no qualifier)', counts),
+    );
     details.always_play = {
       strategy: ALWAYS_PLAY,
       ...showdownJson(counts),

@@ -292,4 +292,3 @@ export function showdownJson(counts: HoldemShowdownCounts) {
     ),
   };
 }
-

@@ -62,7 +62,8 @@ export function studySevenCardStud(
     bets,
     tables: [
       {
-        title: 'Best five of seven cards, every seven-card hand (003 § 28(9), (14)): what a player holds at the showdown',
+        title:
+          'Best five of seven cards, every seven-card hand (003 § 28(9), (14)): what a player holds at the showdown',
         header: ['category', 'hands', 'probability'],
         rows: [
           ...categories.map(([name, count]) => [

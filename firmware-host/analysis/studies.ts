@@ -4,8 +4,12 @@
  * from the existing analyses (baccarat, blackjack dealer, Triple Shot), with
  * the ruleset's default number of decks.
  */
-import type { Ruleset } from '../engine/rulesets/schema.ts';
-import type { BlackjackRuleset, PuntoBancoRuleset, TripleShotRuleset } from '../engine/rulesets/schema.ts';
+import type {
+  BlackjackRuleset,
+  PuntoBancoRuleset,
+  Ruleset,
+  TripleShotRuleset,
+} from '../engine/rulesets/schema.ts';
 import { analyzeBaccarat, enumerateBaccarat } from './baccarat.ts';
 import { analyzeDealer } from './blackjack-dealer.ts';
 import { studyCaribbeanStud } from './caribbean-stud.ts';

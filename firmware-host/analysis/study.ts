@@ -82,7 +82,11 @@ export interface StudyOptions {
   readonly onProgress?: (stage: string, done: number, total: number) => void;
 }
 
-export function figures(expectedReturn: Fraction, per: string, averageStake?: Fraction): BetFigures {
+export function figures(
+  expectedReturn: Fraction,
+  per: string,
+  averageStake?: Fraction,
+): BetFigures {
   return {
     expectedReturn,
     houseEdge: expectedReturn.negate(),
@@ -176,7 +180,8 @@ export function betJson(bet: BetStudy): Record<string, unknown> {
       ...(bet.assumes ? { assumes: bet.assumes } : {}),
     };
   }
-  if (bet.status === 'skipped') return { status: 'skipped', reason: bet.reason, source: bet.source };
+  if (bet.status === 'skipped')
+    return { status: 'skipped', reason: bet.reason, source: bet.source };
   const assumed = bet.assumed;
   return {
     status: 'strategy_dependent',

@@ -72,10 +72,26 @@ export function register(program: Command): void {
     );
 
   const poker = [
-    ['casino-holdem', 'tdc-casino-holdem', "Casino Texas Hold'em (004): the Bonus exactly; Ante/Call under always-call"],
-    ['caribbean-stud', 'bulgaria-caribbean-stud', 'Caribbean stud (003 § 24-26): the Bonus exactly; always-raise'],
-    ['russian-poker', 'tdc-russian-poker', 'Russian poker (004): what needs a strategy; the dark box exactly'],
-    ['seven-card-stud', 'bulgaria-seven-card-stud', "Seven-card stud (003 § 27-28): the house's commission; 7-card hands"],
+    [
+      'casino-holdem',
+      'tdc-casino-holdem',
+      "Casino Texas Hold'em (004): the Bonus exactly; Ante/Call under always-call",
+    ],
+    [
+      'caribbean-stud',
+      'bulgaria-caribbean-stud',
+      'Caribbean stud (003 § 24-26): the Bonus exactly; always-raise',
+    ],
+    [
+      'russian-poker',
+      'tdc-russian-poker',
+      'Russian poker (004): what needs a strategy; the dark box exactly',
+    ],
+    [
+      'seven-card-stud',
+      'bulgaria-seven-card-stud',
+      "Seven-card stud (003 § 27-28): the house's commission; 7-card hands",
+    ],
   ] as const;
   for (const [game, fallback, description] of poker) {
     const command = analyze
@@ -97,7 +113,10 @@ export function register(program: Command): void {
       "any shipped ruleset's study, by its game: every bet computed exactly or named as strategy-dependent",
     )
     .argument('<name>', 'a ruleset name (tableside rulesets lists them)')
-    .option('--quick', 'skip the enumerations that take more than a few seconds (the output names them)')
+    .option(
+      '--quick',
+      'skip the enumerations that take more than a few seconds (the output names them)',
+    )
     .option('--json', 'print JSON')
     .action((name: string, options: StudyCommandOptions) =>
       run('ruleset', () => studyCommand(name, options)),

@@ -12,7 +12,7 @@
  * `npm run build` runs first (here), so the figures are of what ships.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,16 @@ import { PtyPair, SOCAT } from '../integration/hardware/pty-pair.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BUILT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
+
+/**
+ * The node flags the daemon is deployed with, read from the systemd unit's
+ * ExecStart, so that the footprint measured is the footprint deployed.
+ */
+export function deployedNodeFlags(): string[] {
+  const unit = readFileSync(join(REPO, 'hardware', 'deploy', 'tableside.service'), 'utf8');
+  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s/m.exec(unit);
+  return execStart?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
 
 export interface FootprintFigures {
   cold_start_ms: number | null;
@@ -141,11 +151,15 @@ export async function benchFootprint(
     await client.subscribeAsync([topics.bridgeState, topics.events('card')], { qos: 1 });
 
     const spawnedAt = performance.now();
-    child = spawn(process.execPath, [BUILT_CLI, 'run', '--config', configFile], {
-      cwd: dir,
-      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [...deployedNodeFlags(), BUILT_CLI, 'run', '--config', configFile],
+      {
+        cwd: dir,
+        env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
     });

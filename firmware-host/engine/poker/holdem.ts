@@ -10,7 +10,8 @@
  * A game gives its schedule, the words for its cards and decisions, and its
  * settlement; a decision is stored on the box under the schedule's key. A
  * box that folds takes no later decision, and when no box is left in after
- * a decision the round ends there (001 § 10; 004).
+ * a decision the round ends there (001 § 10; practice in Casino Hold'em,
+ * where 004 is silent).
  */
 import type { Face, StandardCard } from '../../../device-protocol/cards.ts';
 import type { BurnPolicy } from '../rulesets/base.ts';
@@ -66,6 +67,7 @@ export interface HoldemGame<K extends string, B extends HoldemBox<K>> {
 const BOARD_BEFORE: Record<Street, number> = { flop: 0, turn: 3, river: 4 };
 const BOARD_AFTER: Record<Street, number> = { flop: 3, turn: 4, river: 5 };
 
+/** The words for pass 0 and 1 of the first deal. */
 export const ordinal = (pass: number): string => (pass === 0 ? 'first' : 'second');
 
 /** The initial state's shared part: nothing dealt yet. */
@@ -79,6 +81,7 @@ export function showdownHand(
   return board.length === 5 ? summarise([...cards, ...board]) : null;
 }
 
+/** `next`, `deal`, `decide` and the completeness check of a hold'em game. */
 export function holdemCore<K extends string, B extends HoldemBox<K>, S extends HoldemState<B>>(
   game: HoldemGame<K, B>,
 ) {
@@ -112,6 +115,7 @@ export function holdemCore<K extends string, B extends HoldemBox<K>, S extends H
     return undefined;
   }
 
+  /** A fold at any decision takes the box out of the round. */
   const stillIn = (box: B): boolean =>
     !game.schedule.some((point) => 'decide' in point && box[point.decide] === 'fold');
 
@@ -131,7 +135,7 @@ export function holdemCore<K extends string, B extends HoldemBox<K>, S extends H
       const deciding = state.boxes.findIndex((b) => stillIn(b) && b[point.decide] === null);
       if (deciding >= 0)
         return { kind: 'decision', boxIndex: deciding, point, options: [...point.options] };
-      // Nobody plays on: the dealer discards (001 § 10; 004).
+      // Nobody plays on: the dealer discards (001 § 10; practice where 004 is silent).
       if (!state.boxes.some(stillIn)) return { kind: 'complete' };
     }
     return { kind: 'complete' };
