@@ -6,13 +6,12 @@
  * the cards (a Triple Shot box that hits draws as the cards fall, a draw-poker
  * exchange takes what it asks for), not an average.
  *
- * `dealLegalSession` shuffles on its own; its `tamper` hook ("the order the
- * cards really lie in") is how our seeded shoe becomes the one it deals
- * from, so the simulator's shoes (stacked, two-colour, explicit orders) stay
- * what they were. Pure: the randomness of the dealer's choices (boxes,
- * decisions) comes from the Random passed in.
+ * `dealLegalSession` deals our seeded shoe as given (its `order` option), so
+ * the simulator's shoes (stacked, two-colour, explicit orders) stay what they
+ * were. Pure: the randomness of the dealer's choices (boxes, decisions) comes
+ * from the Random passed in.
  */
-import type { StandardCard } from '../device-protocol/cards.ts';
+import type { CardCode } from '../device-protocol/cards.ts';
 import { createEngine } from '../firmware-host/engine/games.ts';
 import { getRuleset } from '../firmware-host/engine/rulesets/index.ts';
 import { dealLegalSession } from '../firmware-host/table/legal-deal.ts';
@@ -26,7 +25,7 @@ export interface LegalRound {
   boxes?: number[];
   /** The decisions the scripted dealer took that no card expresses, in order (for the console). */
   actions: Array<{ box?: number; action: string }>;
-  /** The round was cut short because the cards ran out (the deal voided it). */
+  /** The round was cut short because the cards ran out (the table voids it and ends the shoe). */
   exhausted: boolean;
 }
 
@@ -43,7 +42,7 @@ export interface LegalRoundOptions {
 /** Plays one legal round of `ruleset` on `cards` and says how many it took. */
 export function legalRound(options: LegalRoundOptions): LegalRound {
   const ruleset = getRuleset(options.ruleset);
-  const order = [...options.cards] as StandardCard[];
+  const order = [...options.cards] as CardCode[];
   let deal: ReturnType<typeof dealLegalSession>;
   try {
     deal = dealLegalSession({
@@ -54,7 +53,7 @@ export function legalRound(options: LegalRoundOptions): LegalRound {
       maxRoundsPerShoe: 1,
       decks: options.decks,
       ...(options.boxes === undefined ? {} : { boxes: options.boxes }),
-      tamper: () => order,
+      order,
     });
   } catch (error) {
     throw new SimulatorError(
@@ -63,7 +62,7 @@ export function legalRound(options: LegalRoundOptions): LegalRound {
       { cause: error },
     );
   }
-  const round: LegalRound = { cards: 0, actions: [], exhausted: false };
+  const round: LegalRound = { cards: 0, actions: [], exhausted: deal.exhausted.length > 0 };
   for (const record of deal.records) {
     if (record.t === 'card') round.cards++;
     else if (record.t === 'round' && record.boxes) round.boxes = [...record.boxes];
@@ -73,7 +72,7 @@ export function legalRound(options: LegalRoundOptions): LegalRound {
           ? { action: record.action }
           : { box: record.box, action: record.action },
       );
-    } else if (record.t === 'void') round.exhausted = true;
+    }
   }
   return round;
 }

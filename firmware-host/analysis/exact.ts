@@ -71,6 +71,12 @@ export class Fraction {
 /** numerator / denominator as a double, without losing precision on huge bigints. */
 export function ratio(numerator: bigint, denominator: bigint): number {
   if (denominator === 0n) return Number.NaN;
+  // Both exact as doubles: one division, correctly rounded.
+  const safe = BigInt(Number.MAX_SAFE_INTEGER);
+  const magnitude = numerator < 0n ? -numerator : numerator;
+  if (magnitude <= safe && denominator <= safe && denominator >= -safe) {
+    return Number(numerator) / Number(denominator);
+  }
   const scale = 10n ** 30n;
   const scaled = (numerator * scale) / denominator;
   return Number(scaled) / 1e30;

@@ -30,6 +30,8 @@ export interface SimulatedDealerOptions {
 const QUIET_ACTIONS = ['stand', 'no_insurance', 'check', 'next', 'bet', 'fold'] as const;
 /** How often a decision a card can express is taken as that card (a hit). */
 const DRAW_PROBABILITY = 0.35;
+/** Boxes seated in every simulated round (1..3). */
+const SEATED_BOXES = 3;
 /** How long to wait for a dealt card to be journaled before looking again. */
 const CARD_TIMEOUT_MS = 5_000;
 
@@ -89,8 +91,16 @@ export class SimulatedDealer {
     const { SimulatedDevice } = await import('../../simulators/device.ts');
     const seed = (this.seed + this.shoes * 7919) >>> 0;
     const ruleset = this.daemon.ruleset;
+    // The simulators plan their rounds (cards per round) with the boxes this dealer seats.
+    const boxes = this.boxes();
     for (const wire of this.wires) {
-      const sim = new SimulatedDevice({ kind: wire.kind, transport: wire.device, ruleset, seed });
+      const sim = new SimulatedDevice({
+        kind: wire.kind,
+        transport: wire.device,
+        ruleset,
+        seed,
+        ...(boxes.length > 0 ? { boxes } : {}),
+      });
       sim.start();
       if (wire.kind === 'shoe') this.shoe = { name: wire.name, sim };
       else if (wire.kind === 'shuffler') this.shuffler = { name: wire.name, sim };
@@ -150,7 +160,8 @@ export class SimulatedDealer {
     }
   }
 
-  private async startRound(): Promise<void> {
+  /** The boxes this dealer seats every round: 1-3 (fewer where the table has fewer); none in baccarat. */
+  boxes(): number[] {
     const ruleset = getRuleset(this.daemon.ruleset);
     const maxBoxes =
       'maxBoxes' in ruleset && typeof ruleset.maxBoxes === 'number'
@@ -158,8 +169,11 @@ export class SimulatedDealer {
         : 'maxPositions' in ruleset && typeof ruleset.maxPositions === 'number'
           ? ruleset.maxPositions
           : 0;
-    const boxes =
-      maxBoxes > 0 ? Array.from({ length: Math.min(3, maxBoxes) }, (_, i) => i + 1) : [];
+    return Array.from({ length: Math.min(SEATED_BOXES, maxBoxes) }, (_, i) => i + 1);
+  }
+
+  private async startRound(): Promise<void> {
+    const boxes = this.boxes();
     await this.daemon.ingest({
       t: 'round',
       src: 'simulator',

@@ -291,12 +291,20 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   /**
    * A shoe-only table (no shuffler reporting shuffles): closing the shoe's
-   * lid when no shoe is in play is the dealer loading a new shoe.
+   * lid when no shoe is in play is the dealer loading a new shoe. The lid is
+   * ACKed to the shoe only once the new shoe's records are durable (at once
+   * when it starts nothing): a crash in between loses no shoe start, since
+   * the shoe sends the lid again and the replayed table still awaits a shoe.
    */
-  private onShoeLoaded(device: string): void {
+  private onShoeLoaded(device: string, ack: () => void): void {
     const hasShuffler = Object.values(this.config.devices).some((d) => d.kind === 'shuffler');
-    if (hasShuffler || this.session.expecting().kind !== 'shuffle') return;
-    this.newShoe(`${device} lid closed on a new shoe`, device).catch((error) =>
+    const refused = this.drivers.get(device)?.isQuarantined ?? false;
+    if (hasShuffler || refused || this.session.expecting().kind !== 'shuffle') {
+      ack();
+      return;
+    }
+    this.newShoe(`${device} lid closed on a new shoe`, device).then(ack, (error: unknown) =>
+      // Not ACKed: after the restart a failed journal needs, the shoe sends the lid again.
       this.emit('notice', 'error', `new shoe not journaled: ${(error as Error).message}`),
     );
   }
@@ -621,7 +629,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       driver.on('alarm', (event) => void this.appendEvents([event]).catch(() => undefined));
       driver.on('notice', (notice) => {
         this.emit('notice', 'info', `${name}: ${notice.type} ${JSON.stringify(notice)}`);
-        if (notice.type === 'LID' && notice.state === 'closed') this.onShoeLoaded(name);
+        if (notice.type !== 'LID') return;
+        if (notice.state === 'closed') this.onShoeLoaded(name, notice.ack);
+        else notice.ack();
       });
       this.bridge?.setDeviceAvailability(name, 'offline');
       this.drivers.set(name, driver);

@@ -13,6 +13,8 @@
  *   then is the device ACKed, so it retransmits anything not yet stored; a
  *   shuffle's back colours come from the shuffler when it reports them
  *   (SHUFFLED2), else from the `backs` / `alternateBacks` options;
+ * - reports the lid (LID) as a notice with an `ack()` too: closing a shoe's
+ *   lid can start a new shoe, which must be durable before the shoe is told;
  * - never emits a record twice: the receive ledger drops what a device
  *   retransmits after a reconnect (same seq, same content);
  * - sends commands (shuffle, deck check, indicate, gate) and awaits their ACK;
@@ -173,9 +175,21 @@ export interface DriverStatus {
   counters: DriverCounters;
 }
 
+/**
+ * The lid opened or closed. The shoe's frame is ACKed only through `ack()`:
+ * call it once whatever the lid started (a new shoe) is durable, or at once
+ * when it starts nothing; until then the shoe holds its next frames. With no
+ * `notice` listener the driver ACKs it itself. Idempotent.
+ */
+export interface LidNotice {
+  type: 'LID';
+  state: 'open' | 'closed';
+  ack(): void;
+}
+
 export type DeviceNotice =
   | { type: 'JAM'; state: 'jammed' | 'cleared'; location?: string }
-  | { type: 'LID'; state: 'open' | 'closed' }
+  | LidNotice
   | { type: 'DOOR'; state: 'open' | 'closed' }
   | { type: 'STATUS'; state: string; details: Readonly<Record<string, string>> }
   | { type: 'ERROR'; code: string; detail?: string }
@@ -195,8 +209,8 @@ export interface DriverEvents {
   link: [change: LinkStateChange];
 }
 
-/** Record-bearing messages are ACKed only once the caller has stored them. */
-const DEFERRED_TYPES = ['CARD', 'CUT', 'TAG', 'SHUFFLED', 'SHUFFLED2', 'ORDER'];
+/** Record-bearing messages (and the lid, which can start a shoe) are ACKed only once the caller has stored what they caused. */
+const DEFERRED_TYPES = ['CARD', 'CUT', 'TAG', 'SHUFFLED', 'SHUFFLED2', 'ORDER', 'LID'];
 
 function fingerprint(message: Message): string {
   return JSON.stringify(message);
@@ -676,6 +690,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         );
         return;
       case 'LID':
+        this.lid(seq, message.state);
+        return;
       case 'DOOR':
       case 'STATUS':
         this.emit('notice', message);
@@ -721,6 +737,21 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.emit('refused', message, this.quarantine);
     this.settle(seq);
     return true;
+  }
+
+  private lid(seq: number, state: LidNotice['state']): void {
+    let done = false;
+    const notice: LidNotice = {
+      type: 'LID',
+      state,
+      ack: () => {
+        if (done) return;
+        done = true;
+        this.settle(seq);
+      },
+    };
+    // Nobody to store what the lid started: nothing to wait for.
+    if (!this.emit('notice', notice)) notice.ack();
   }
 
   private tag(seq: number, uid: string, message: Message): void {

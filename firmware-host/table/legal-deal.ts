@@ -55,6 +55,13 @@ export interface LegalDealOptions {
   readonly decks?: number;
   /** Include the shuffler's reported order in each `shuffle` record. */
   readonly withOrder?: boolean;
+  /**
+   * The cards in the order they leave the shoe, dealt instead of a seeded
+   * shuffle (the same order for every shoe). A joker in it is the last-hand
+   * marker where it lies; without one the marker goes where the ruleset puts
+   * it. May be shorter than a full shoe (what is left of one).
+   */
+  readonly order?: readonly CardCode[];
   /** Boxes in play per round; default a random non-empty set. */
   readonly boxes?: readonly number[];
   /** Chance that the scripted dealer lets a card stand for a decision (a hit) instead of pressing it. Default 0.5. */
@@ -84,13 +91,17 @@ export type DealNote =
       readonly implied?: Action;
     }
   | { readonly kind: 'action'; readonly shoe: number; readonly round: number }
-  | { readonly kind: 'marker'; readonly shoe: number; readonly index?: number }
-  | { readonly kind: 'void'; readonly shoe: number; readonly round: number };
+  | { readonly kind: 'marker'; readonly shoe: number; readonly index?: number };
 
 export interface LegalDeal {
   readonly records: TableLogRecord[];
   /** One note per record, same order. */
   readonly notes: DealNote[];
+  /**
+   * Rounds the shoe could not complete: the deal stops there, and the table
+   * voids the round and ends the shoe on its own (no record says so).
+   */
+  readonly exhausted: ReadonlyArray<{ readonly shoe: number; readonly round: number }>;
 }
 
 /** Most boxes the ruleset allows (blackjack `maxBoxes`, Triple Shot `maxPositions`), else 7. */
@@ -121,12 +132,27 @@ function seatable(engine: GameEngine<unknown>, boxes: number[]): number[] {
   return seated;
 }
 
-/** Where fixed burns fall, as the ruleset names them: before the round, or before flop/turn/river. */
-function fixedBurnsBefore(ruleset: Ruleset, step: NextStep, cards: Record<string, number>): number {
-  // An engine that plans its own burns (Hold'em) gets none added.
-  if (ruleset.burn.kind !== 'fixed' || step.kind !== 'card' || cards.engineBurn) return 0;
-  const dealt = Object.values(cards).reduce((sum, n) => sum + n, 0);
-  const board = cards.board ?? 0;
+/** Cards dealt so far in a round, by destination; `engineBurns`: the engine deals its own burn cards. */
+interface RoundCards {
+  readonly to: Record<string, number>;
+  engineBurns: boolean;
+}
+
+function tookCard(cards: RoundCards, to: string): void {
+  cards.to[to] = (cards.to[to] ?? 0) + 1;
+}
+
+/**
+ * Where fixed burns fall, as the ruleset names them: before the round, or
+ * before flop/turn/river. An engine that plans its own burns (Hold'em: its
+ * next step is the burn) gets none added, before its first burn as after.
+ */
+function fixedBurnsBefore(ruleset: Ruleset, step: NextStep, cards: RoundCards): number {
+  if (ruleset.burn.kind !== 'fixed' || step.kind !== 'card') return 0;
+  if (step.to === 'burn') cards.engineBurns = true;
+  if (cards.engineBurns) return 0;
+  const dealt = Object.values(cards.to).reduce((sum, n) => sum + n, 0);
+  const board = cards.to.board ?? 0;
   let point: string | undefined;
   if (dealt === 0) point = 'round';
   else if (step.to === 'board')
@@ -172,6 +198,7 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
   const { ruleset, engine, random } = options;
   const records: TableLogRecord[] = [];
   const notes: DealNote[] = [];
+  const exhausted: Array<{ shoe: number; round: number }> = [];
   const clock = options.clock ?? { start: 1_700_000_000_000, step: 1_000 };
   const emit = (record: TableLogRecord, note: DealNote) => {
     records.push({ ...record, ts: clock.start + records.length * clock.step });
@@ -180,6 +207,10 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
   const decks = options.decks ?? ruleset.decks.default;
   const implied = options.impliedDecisions ?? 0.5;
   const end = ruleset.shoeEnd;
+  // 003 § 24(1): the covered last card is never dealt.
+  const covered = end.kind === 'last_hand_marker' && end.lastCardCovered ? 1 : 0;
+  // A round starts only while the cards it takes at least are left (a card, or the ruleset's count).
+  const roundNeeds = end.kind === 'last_hand_marker' ? end.exhaustion.coupNeeds : 1;
   let round = 0;
 
   for (let shoeNumber = 1; shoeNumber <= (options.shoes ?? 1); shoeNumber += 1) {
@@ -187,30 +218,38 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
       ruleset.backs.kind === 'single'
         ? ruleset.backs.colour
         : ruleset.backs.colours[(shoeNumber - 1) % 2]!;
-    const cards: StandardCard[] = [];
-    for (let d = 0; d < decks; d += 1) cards.push(...standardDeck());
-    const shuffled = shuffleCards(cards, random);
+    let reported: StandardCard[];
+    if (options.order) {
+      // The shuffler reports the cards; the marker is placed after the shuffle (003 § 24(1)).
+      reported = options.order.filter((card): card is StandardCard => card !== JOKER);
+    } else {
+      const cards: StandardCard[] = [];
+      for (let d = 0; d < decks; d += 1) cards.push(...standardDeck());
+      reported = shuffleCards(cards, random);
+    }
     emit(
       {
         t: 'shuffle',
         decks,
         backs: [back],
-        ...(options.withOrder ? { order: shuffled as CardCode[] } : {}),
+        ...(options.withOrder ? { order: reported as CardCode[] } : {}),
       },
       { kind: 'shuffle', shoe: shoeNumber },
     );
 
     // The physical shoe: the shuffled cards, with the marker where the dealer puts it.
     const physical: CardCode[] = options.tamper
-      ? options.tamper(shuffled, shoeNumber)
-      : [...shuffled];
+      ? options.tamper(reported, shoeNumber)
+      : options.order
+        ? [...options.order]
+        : [...reported];
     let cutAt: number | undefined;
     if (end.kind === 'last_hand_marker') {
       // Room behind the marker for the coup in progress and the coups after it (6 cards each).
       const behind = Math.max(end.cardsBehind, 6 * (end.coupsAfter + 1));
-      const at = physical.length - behind;
-      if (end.marker === 'joker') physical.splice(at, 0, JOKER);
-      else cutAt = at;
+      const at = Math.max(0, physical.length - behind);
+      if (end.marker === 'cut_card') cutAt = at;
+      else if (!physical.includes(JOKER)) physical.splice(at, 0, JOKER);
     } else if (end.kind === 'cut_card') {
       cutAt = Math.round(physical.length * (1 - end.fractionBehind));
     }
@@ -218,14 +257,18 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
     let markerOut = false;
     let lastRound = false;
     let coupsLeft = Number.POSITIVE_INFINITY;
+    let standardLeft = physical.filter((card) => card !== JOKER).length;
+    /** Cards the shoe can still deal. */
+    const dealable = () => Math.max(0, standardLeft - covered);
 
-    /** Takes the next physical card; false when the shoe is empty. */
+    /** Takes the next physical card; false when the shoe has none left to deal. */
     const draw = (note: (index: number) => DealNote): boolean => {
       if (next === cutAt) {
         cutAt = undefined;
         emit({ t: 'cut' }, { kind: 'marker', shoe: shoeNumber });
         markerOut = true;
       }
+      if (dealable() === 0) return false;
       let card = physical[next];
       if (card === JOKER) {
         emit(
@@ -236,10 +279,17 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
         markerOut = true;
         card = physical[next];
       }
-      if (card === undefined) return false;
+      if (card === undefined || card === JOKER) return false;
       emit({ t: 'card', card, back, face: 'down' }, note(next));
       next += 1;
+      standardLeft -= 1;
       return true;
+    };
+    /** The card the next draw takes (the marker stepped over), if the shoe can deal one. */
+    const peek = (): StandardCard | undefined => {
+      if (dealable() === 0) return undefined;
+      const card = physical[next + (physical[next] === JOKER ? 1 : 0)];
+      return card === undefined || card === JOKER ? undefined : card;
     };
 
     const burn = ruleset.burn;
@@ -259,6 +309,8 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
       if (end.kind === 'reshuffle_every_round' && roundsInShoe >= 1) break;
       if (lastRound || coupsLeft <= 0) break;
       if (markerOut && end.kind === 'cut_card') break;
+      // Too few cards for a round: the table ends the shoe instead of starting one.
+      if (dealable() < roundNeeds) break;
       const markerBefore = markerOut;
       round += 1;
       roundsInShoe += 1;
@@ -271,13 +323,35 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
         { kind: 'round', shoe: shoeNumber, round },
       );
       let state = engine.start(boxes ? { boxes } : {});
-      const dealtTo: Record<string, number> = {};
-      let exhausted = false;
+      const dealt: RoundCards = { to: {}, engineBurns: false };
+      let ranOut = false;
+      /** Deals the fixed burns due before `step`, then the card; false when the shoe runs out. */
+      const dealStep = (step: NextStep & { kind: 'card' }, implied?: Action): boolean => {
+        const burns = fixedBurnsBefore(ruleset, step, dealt);
+        for (let i = 0; i < burns; i += 1) {
+          if (!draw((index) => ({ kind: 'burn', shoe: shoeNumber, index }))) return false;
+          tookCard(dealt, 'burn');
+        }
+        const card = peek();
+        if (card === undefined) return false;
+        draw((index) => ({
+          kind: 'card',
+          shoe: shoeNumber,
+          round,
+          index,
+          to: step.to,
+          ...(implied === undefined ? {} : { implied }),
+        }));
+        state = engine.deal(state, card);
+        tookCard(dealt, step.to);
+        return true;
+      };
       for (;;) {
         const step = engine.next(state);
         if (step.kind === 'complete') break;
         if (step.kind === 'decision') {
-          if (step.onCard && random() < implied) {
+          // A card stands for the decision only while the shoe has one to deal.
+          if (step.onCard && random() < implied && dealable() > 0) {
             const action = step.onCard;
             let cardStep: NextStep = step;
             // A card can stand for several decisions in a row (no insurance all round, then a hit).
@@ -289,26 +363,10 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
               });
               cardStep = engine.next(state);
             }
-            const burns = fixedBurnsBefore(ruleset, cardStep, dealtTo);
-            for (let i = 0; i < burns; i += 1) {
-              dealtTo.burn = (dealtTo.burn ?? 0) + 1;
-              if (!draw((index) => ({ kind: 'burn', shoe: shoeNumber, index }))) exhausted = true;
-            }
-            const card = physical[next + (physical[next] === JOKER ? 1 : 0)];
-            if (cardStep.kind !== 'card' || card === undefined || card === JOKER) {
-              exhausted = true;
+            if (cardStep.kind !== 'card' || !dealStep(cardStep, action)) {
+              ranOut = true;
               break;
             }
-            draw((index) => ({
-              kind: 'card',
-              shoe: shoeNumber,
-              round,
-              index,
-              to: cardStep.to,
-              implied: action,
-            }));
-            state = engine.deal(state, card);
-            dealtTo[cardStep.to] = (dealtTo[cardStep.to] ?? 0) + 1;
             continue;
           }
           const chosen = scriptedDecision(engine, state, step, random);
@@ -325,23 +383,14 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
           );
           continue;
         }
-        const burns = fixedBurnsBefore(ruleset, step, dealtTo);
-        for (let i = 0; i < burns; i += 1) {
-          dealtTo.burn = (dealtTo.burn ?? 0) + 1;
-          if (!draw((index) => ({ kind: 'burn', shoe: shoeNumber, index }))) exhausted = true;
-        }
-        const card = physical[next + (physical[next] === JOKER ? 1 : 0)];
-        if (exhausted || card === undefined || card === JOKER) {
-          exhausted = true;
+        if (!dealStep(step)) {
+          ranOut = true;
           break;
         }
-        draw((index) => ({ kind: 'card', shoe: shoeNumber, round, index, to: step.to }));
-        state = engine.deal(state, card as StandardCard);
-        dealtTo[step.to] = (dealtTo[step.to] ?? 0) + 1;
-        if (step.to === 'burn') dealtTo.engineBurn = 1;
       }
-      if (exhausted) {
-        emit({ t: 'void', reason: 'shoe exhausted' }, { kind: 'void', shoe: shoeNumber, round });
+      if (ranOut) {
+        // The table voids the round and ends the shoe when it sees no card left.
+        exhausted.push({ shoe: shoeNumber, round });
         break;
       }
       if (end.kind === 'last_hand_marker' && markerOut) {
@@ -352,5 +401,5 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
       if (end.kind === 'cut_card' && markerOut) lastRound = true;
     }
   }
-  return { records, notes };
+  return { records, notes, exhausted };
 }

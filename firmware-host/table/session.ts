@@ -206,6 +206,7 @@ export function reduce(
       onMisdeal(draft, record);
       break;
   }
+  checkExhaustion(draft);
   return {
     state: {
       shoes: draft.shoes,
@@ -230,6 +231,58 @@ function alarm(
 
 function roundDetail(draft: Draft): { round?: number } {
   return draft.round ? { round: draft.round.number } : {};
+}
+
+/** What the shoe ending for want of cards says, in `shoe_end.reason`. */
+export const SHOE_EXHAUSTED = 'shoe exhausted';
+
+/** Where the ruleset has no word on a shoe running out (every shoe but the marker kind). */
+const RUNS_OUT_PRACTICE = {
+  coupNeeds: 1,
+  source: 'practice: a round starts while a card is left to deal; one the shoe cannot complete is void',
+} as const;
+
+function exhaustionPolicy(ruleset: Ruleset): { coupNeeds: number; source: string } {
+  const end = ruleset.shoeEnd;
+  return end.kind === 'last_hand_marker' ? end.exhaustion : RUNS_OUT_PRACTICE;
+}
+
+/**
+ * Cards the shoe can still deal: what is left of its set but the marker
+ * jokers, and not the covered last card, which nobody is to see (003 § 24(1)).
+ */
+export function cardsToDeal(ruleset: Ruleset, shoe: ShoeState): number {
+  const end = ruleset.shoeEnd;
+  const markers = shoe.remaining.get(compositionKey(JOKER, shoe.backs[0] ?? '')) ?? 0;
+  const covered = end.kind === 'last_hand_marker' && end.lastCardCovered ? 1 : 0;
+  return Math.max(0, shoe.left - markers - covered);
+}
+
+/**
+ * A shoe that cannot go on ends instead of waiting for a card that will
+ * never come: the round in play, when its next step is a card and none is
+ * left to deal (or waiting), is void; between rounds, with fewer cards left
+ * than a round needs, no round starts.
+ */
+function checkExhaustion(draft: Draft): void {
+  const shoe = draft.shoe;
+  if (!shoe || shoe.ended !== undefined) return;
+  const { ruleset, engine } = draft.config;
+  const policy = exhaustionPolicy(ruleset);
+  const left = cardsToDeal(ruleset, shoe);
+  const round = draft.round;
+  if (round) {
+    if (left > 0 || round.held.length > 0 || engine.next(round.engine).kind !== 'card') return;
+    voidRound(
+      draft,
+      'all',
+      `the shoe ran out of cards before round ${round.number} was complete`,
+      policy.source,
+      true,
+    );
+    return;
+  }
+  if (shoe.burn ? left === 0 : left < policy.coupNeeds) endShoe(draft, SHOE_EXHAUSTED, policy.source);
 }
 
 function jokersIn(ruleset: Ruleset): number {
@@ -438,8 +491,14 @@ function onRound(draft: Draft, record: RoundRecord): void {
   settle(draft);
 }
 
-/** Closes the round with a void; held cards go to the discard. */
-function voidRound(draft: Draft, boxes: number[] | 'all', reason: string, rule?: string): void {
+/** Closes the round with a void; held cards go to the discard. `exhausted`: the shoe ends with it. */
+function voidRound(
+  draft: Draft,
+  boxes: number[] | 'all',
+  reason: string,
+  rule?: string,
+  exhausted = false,
+): void {
   const round = draft.round;
   if (!round) return;
   draft.events.push({
@@ -454,7 +513,7 @@ function voidRound(draft: Draft, boxes: number[] | 'all', reason: string, rule?:
   }
   discardHeld(draft);
   draft.round = undefined;
-  afterRound(draft, false);
+  afterRound(draft, false, exhausted);
 }
 
 function discardHeld(draft: Draft): void {
@@ -476,12 +535,18 @@ function discardHeld(draft: Draft): void {
 /**
  * Shoe bookkeeping once a round is over. `countsAfterMarker`: a coup begun
  * after the last-hand marker was finished (a voided coup is dealt again, so
- * it does not count).
+ * it does not count). `exhausted`: the round was void for want of cards, so
+ * the shoe ends, whatever else was due.
  */
-function afterRound(draft: Draft, countsAfterMarker: boolean): void {
+function afterRound(draft: Draft, countsAfterMarker: boolean, exhausted = false): void {
   const shoe = draft.shoe;
   if (!shoe) return;
   shoe.roundsFinished += 1;
+  if (exhausted) {
+    shoe.reshuffleAfterRound = undefined;
+    endShoe(draft, SHOE_EXHAUSTED, exhaustionPolicy(draft.config.ruleset).source);
+    return;
+  }
   if (shoe.reshuffleAfterRound !== undefined) {
     const reason = shoe.reshuffleAfterRound;
     shoe.reshuffleAfterRound = undefined;

@@ -5,6 +5,7 @@
  * follows from them by the tableau, so there is nothing else to keep.
  */
 import type { StandardCard } from '../../../device-protocol/cards.ts';
+import { refuseDarkBoxes } from '../blackjack/engine.ts';
 import { EngineError } from '../errors.ts';
 import type { PuntoBancoRuleset } from '../rulesets/schema.ts';
 import type { Decision, GameEngine, NextStep, Outcome, RoundSetup } from '../types.ts';
@@ -156,8 +157,10 @@ export function createPuntoBancoEngine(
 
   return {
     game: 'punto-banco',
-    start(_setup: RoundSetup): PuntoBancoState {
-      // Baccarat has no boxes: every bet is on the one layout, so `boxes` is ignored.
+    start(setup: RoundSetup): PuntoBancoState {
+      // Baccarat has no boxes: every bet is on the one layout, so `boxes` is
+      // ignored; but a dark box would be a bet this layout cannot settle.
+      refuseDarkBoxes(setup, ruleset.name);
       return { player: [], banker: [] };
     },
     next: puntoBancoNext,

@@ -125,6 +125,20 @@ export function boxesFromSetup(setup: RoundSetup, maxBoxes: number, rulesetName:
   return boxes.sort((a, b) => a - b);
 }
 
+/**
+ * Games where every box plays its own hand have no dark boxes (RoundSetup.dark,
+ * a Russian poker and TDC casino hold'em bet, 004): asking for one is an
+ * error, never silently ignored, since a box played dark settles differently.
+ */
+export function refuseDarkBoxes(setup: RoundSetup, rulesetName: string): void {
+  const dark = setup.dark ?? [];
+  if (dark.length === 0) return;
+  throw new EngineError(
+    'bad_setup',
+    `${rulesetName} has no dark boxes (asked for ${dark.join(',')}): only games that offer them (Russian poker, casino hold'em at TDC, 004) play a box dark`,
+  );
+}
+
 export function createBlackjackEngine(
   ruleset: BlackjackRuleset,
 ): GameEngine<BlackjackState, BlackjackOutcome> {
@@ -526,6 +540,7 @@ export function createBlackjackEngine(
   return {
     game: 'blackjack',
     start(setup) {
+      refuseDarkBoxes(setup, ruleset.name);
       const boxes = boxesFromSetup(setup, ruleset.maxBoxes, ruleset.name);
       return {
         boxes: boxes.map((box) => ({ box, hands: [NEW_HAND], splits: 0, insurance: null })),

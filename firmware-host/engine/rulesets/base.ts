@@ -135,8 +135,21 @@ export const shoeEndPolicy = z.discriminatedUnion('kind', [
     marker: z.enum(['joker', 'cut_card']),
     cardsBehind: z.number().int().min(0).max(52),
     coupsAfter: z.number().int().min(0).max(3).default(1),
-    /** The last card of the shoe is covered by a cut card so that nobody sees it (003 § 24(1)). */
+    /**
+     * The last card of the shoe is covered by a cut card so that nobody sees
+     * it (003 § 24(1)): it is never dealt, so it is not a card left to deal.
+     */
     lastCardCovered: z.boolean().default(false),
+    /**
+     * A shoe running short: the coup in progress and `coupsAfter` more can
+     * need more cards than lie behind the marker. A coup starts only while
+     * `coupNeeds` cards are left to deal (the covered last card not counted);
+     * with fewer the shoe ends ("shoe exhausted"). A coup the shoe cannot
+     * complete is void and the shoe ends.
+     */
+    exhaustion: z
+      .strictObject({ coupNeeds: z.number().int().min(1).max(52), source })
+      .default({ coupNeeds: 1, source: 'practice: a coup starts while a card is left to deal' }),
     source,
   }),
   z.strictObject({ kind: z.literal('reshuffle_every_round'), source }),

@@ -32,6 +32,19 @@ const TURN_AND_BURN_PRACTICE = {
   source: 'practice: at a new shoe the first card is turned and that many burned, ten-values 10',
 } as const;
 
+/**
+ * 003 § 24(1) puts the marker seven cards from the end, and a coup takes up
+ * to six (item 5): the coup in progress and one more can need eleven. The
+ * seeds do not say what happens when the shoe runs out, so the usual: a coup
+ * is begun while the four cards every coup takes are left, and a coup the
+ * shoe cannot complete is void.
+ */
+const SHOE_EXHAUSTION = {
+  coupNeeds: 4,
+  source:
+    'practice: a coup is begun while the 4 cards every coup takes are left to deal (003 § 24 item 3.b, two to each side); one the shoe cannot complete (up to 6 cards, item 5) is void and the shoe ends',
+} as const;
+
 /** The seeds give no misdeal procedure for baccarat: the usual one, all configurable. */
 const BACCARAT_MISDEAL = {
   faceUpInShoe: {
@@ -77,6 +90,7 @@ export const MONACO_PUNTO_2000: RulesetInput = {
     marker: 'cut_card',
     cardsBehind: 7,
     coupsAfter: 1,
+    exhaustion: SHOE_EXHAUSTION,
     lastCardCovered: false,
     source:
       'practice: a marker seven cards from the end as in 003 § 24(1); the coup in progress and one more are dealt',
@@ -126,6 +140,7 @@ export const BULGARIA_PUNTO_BANCO: RulesetInput = {
     marker: 'joker',
     cardsBehind: 7,
     coupsAfter: 1,
+    exhaustion: SHOE_EXHAUSTION,
     lastCardCovered: true,
     source:
       '003 § 24(1) (a cut card covers the last card, the second follows the seventh card from the end) and item 5 (the first joker announces the last hand); one coup after the marker is practice',
@@ -167,6 +182,7 @@ export const TDC_BACCARAT_NO_COMMISSION: RulesetInput = {
     marker: 'cut_card',
     cardsBehind: 7,
     coupsAfter: 1,
+    exhaustion: SHOE_EXHAUSTION,
     lastCardCovered: false,
     source: 'practice: 004 is silent; a marker seven cards from the end as in 003 § 24(1)',
   },

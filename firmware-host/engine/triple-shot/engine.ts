@@ -23,7 +23,7 @@
  * (000 § 1.i), stops at six cards.
  */
 import { rankIndex, rankOf, type StandardCard } from '../../../device-protocol/cards.ts';
-import { boxesFromSetup } from '../blackjack/engine.ts';
+import { boxesFromSetup, refuseDarkBoxes } from '../blackjack/engine.ts';
 import { blackjackTotal, dealerMustDraw, isBlackjackPair } from '../blackjack/hand.ts';
 import { EngineError } from '../errors.ts';
 import { bestFive, type PokerCategory } from '../poker/evaluator.ts';
@@ -540,6 +540,7 @@ export function createTripleShotEngine(
   return {
     game: 'triple-shot',
     start(setup: RoundSetup): TripleShotState {
+      refuseDarkBoxes(setup, ruleset.name);
       const positions = boxesFromSetup(setup, ruleset.maxPositions, ruleset.name);
       const stakes = setup.stakes ?? {};
       for (const [bet, stake] of Object.entries(stakes)) {
