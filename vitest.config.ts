@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import PlainSummaryReporter from './test/helpers/plain-summary-reporter.ts';
 
 export default defineConfig({
   test: {
@@ -6,5 +7,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    reporters: ['default', new PlainSummaryReporter()],
   },
 });
