@@ -239,7 +239,8 @@ export const SHOE_EXHAUSTED = 'shoe exhausted';
 /** Where the ruleset has no word on a shoe running out (every shoe but the marker kind). */
 const RUNS_OUT_PRACTICE = {
   coupNeeds: 1,
-  source: 'practice: a round starts while a card is left to deal; one the shoe cannot complete is void',
+  source:
+    'practice: a round starts while a card is left to deal; one the shoe cannot complete is void',
 } as const;
 
 function exhaustionPolicy(ruleset: Ruleset): { coupNeeds: number; source: string } {
@@ -282,7 +283,8 @@ function checkExhaustion(draft: Draft): void {
     );
     return;
   }
-  if (shoe.burn ? left === 0 : left < policy.coupNeeds) endShoe(draft, SHOE_EXHAUSTED, policy.source);
+  if (shoe.burn ? left === 0 : left < policy.coupNeeds)
+    endShoe(draft, SHOE_EXHAUSTED, policy.source);
 }
 
 function jokersIn(ruleset: Ruleset): number {

@@ -15,15 +15,19 @@ import { alarms } from './helpers.ts';
 
 const ruleset = getRuleset('spain-holdem-bonus');
 
-/** The engine with every Turn and River "bet or check" expressed by a card: a check. */
-function checkingByCard(engine: GameEngine<unknown>): GameEngine<unknown> {
+/**
+ * The engine with the decisions before each street expressed by the card (a
+ * table where the dealer goes on unless a box folds): the Flop bet, the Turn
+ * and River checks. The burn then follows a card-implied decision.
+ */
+function decidedByCard(engine: GameEngine<unknown>): GameEngine<unknown> {
   return {
     ...engine,
     next(state) {
       const step = engine.next(state);
-      return step.kind === 'decision' && step.options.includes('check')
-        ? { ...step, onCard: 'check' }
-        : step;
+      if (step.kind !== 'decision') return step;
+      const onCard = step.options.includes('check') ? 'check' : 'bet';
+      return step.options.includes(onCard) ? { ...step, onCard } : step;
     },
   };
 }
@@ -31,7 +35,7 @@ function checkingByCard(engine: GameEngine<unknown>): GameEngine<unknown> {
 describe("a legal deal burns once where the engine deals its own burns (spain-holdem-bonus, 001 'Desarrollo del juego')", () => {
   for (const [label, engine, impliedDecisions] of [
     ['every decision pressed', createEngine(ruleset), 0],
-    ['turn and river checks implied by the card', checkingByCard(createEngine(ruleset)), 1],
+    ['the flop bet and the checks implied by the card', decidedByCard(createEngine(ruleset)), 1],
   ] as const) {
     it(`burns at most one card before the flop, the turn and the river: ${label}`, () => {
       let implied = 0;
