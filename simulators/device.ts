@@ -113,6 +113,8 @@ export interface SimulatorOptions {
   rounds?: number;
   /** Boxes in play in each legal round (`deal: round`); default a random set per round. */
   boxes?: readonly number[];
+  /** Colour of the first deck of an alternating-colour game: the one the table brings in next. */
+  firstBack?: BackColour;
   /** Monotonic milliseconds; injectable for tests. */
   now?: () => number;
 }
@@ -212,15 +214,18 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     if (options.scenario?.steps) planOptions.script = options.scenario.steps;
     if (options.rounds !== undefined) planOptions.rounds = options.rounds;
     if (options.boxes !== undefined) planOptions.boxes = options.boxes;
+    if (options.firstBack !== undefined) planOptions.firstBack = options.firstBack;
     const legalRounds: LegalRound[] = [];
     planOptions.onRound = (round) => legalRounds.push(round);
     this.steps = planSession(planOptions);
     this.legalRounds = legalRounds;
     const random = createRandom(this.seed);
     this.wireRandom = random.fork(`wire/${this.kind}`);
+    const recipe = effectiveRecipe(options.ruleset, this.behaviours);
     this.commandDealer = new ShoeDealer(
-      effectiveRecipe(options.ruleset, this.behaviours),
+      recipe,
       random.fork('commanded-shuffles'),
+      recipe.alternateBacks ? options.firstBack : undefined,
     );
     this.identity = this.behaviours.identity({
       ...defaultIdentity(this.kind, this.seed),
@@ -253,6 +258,19 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   /** Index of the next step to play. */
   get nextStepIndex(): number {
     return this.position;
+  }
+
+  /**
+   * The next step that moves cards (a shuffle, a card, the cut card), not yet
+   * played; undefined when the plan has none left. A dealer reads it to tell
+   * a deck dealt out (a shuffle next) from one with cards left.
+   */
+  upcoming(): Extract<Step, { kind: 'shuffle' | 'card' | 'cut' }> | undefined {
+    for (let index = this.position; index < this.steps.length; index++) {
+      const step = this.steps[index]!;
+      if (step.kind === 'shuffle' || step.kind === 'card' || step.kind === 'cut') return step;
+    }
+    return undefined;
   }
 
   get finished(): boolean {

@@ -18,13 +18,34 @@ import { dealLegalSession } from '../firmware-host/table/legal-deal.ts';
 import { SimulatorError } from './errors.ts';
 import type { Random } from './random.ts';
 
+/** A decision pressed at the console: the seat (a box, or the dealer), the action, the cards exchanged. */
+export interface PlannedAction {
+  box?: number;
+  action: string;
+  /** Card positions (0-4) a draw-poker exchange names. */
+  cards?: number[];
+}
+
+/**
+ * One decision point of the round, in order: pressed at the console, or a
+ * card drawn that stands for it (a hit; one card may stand for several
+ * decisions in a row, as the table takes it).
+ */
+export type PlannedMove = ({ kind: 'action' } & PlannedAction) | { kind: 'card'; implied: string };
+
 export interface LegalRound {
   /** Cards the round takes from the top of the shoe, burns and markers included. */
   cards: number;
   /** Boxes in play (absent for baccarat). */
   boxes?: number[];
   /** The decisions the scripted dealer took that no card expresses, in order (for the console). */
-  actions: Array<{ box?: number; action: string }>;
+  actions: PlannedAction[];
+  /**
+   * Every decision point in order, the card-expressed ones too: a dealer who
+   * makes exactly these takes exactly `cards` cards (a hit the plan took as a
+   * card and the dealer pressed as a stand would leave the round short).
+   */
+  moves: PlannedMove[];
   /** The round was cut short because the cards ran out (the table voids it and ends the shoe). */
   exhausted: boolean;
 }
@@ -62,16 +83,28 @@ export function legalRound(options: LegalRoundOptions): LegalRound {
       { cause: error },
     );
   }
-  const round: LegalRound = { cards: 0, actions: [], exhausted: deal.exhausted.length > 0 };
-  for (const record of deal.records) {
-    if (record.t === 'card') round.cards++;
-    else if (record.t === 'round' && record.boxes) round.boxes = [...record.boxes];
+  const round: LegalRound = {
+    cards: 0,
+    actions: [],
+    moves: [],
+    exhausted: deal.exhausted.length > 0,
+  };
+  for (const [index, record] of deal.records.entries()) {
+    const note = deal.notes[index];
+    if (record.t === 'card') {
+      round.cards++;
+      if (note?.kind === 'card' && note.implied !== undefined) {
+        round.moves.push({ kind: 'card', implied: note.implied });
+      }
+    } else if (record.t === 'round' && record.boxes) round.boxes = [...record.boxes];
     else if (record.t === 'action') {
-      round.actions.push(
-        record.box === undefined
-          ? { action: record.action }
-          : { box: record.box, action: record.action },
-      );
+      const action: PlannedAction = {
+        ...(record.box === undefined ? {} : { box: record.box }),
+        action: record.action,
+        ...(record.cards ? { cards: [...record.cards] } : {}),
+      };
+      round.actions.push(action);
+      round.moves.push({ kind: 'action', ...action });
     }
   }
   return round;

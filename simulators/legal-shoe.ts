@@ -109,15 +109,32 @@ export type ShuffleMode = 'fair' | 'stacked';
  */
 export class ShoeDealer {
   private loads = 0;
+  /** Where in the recipe's colours the alternation starts. */
+  private readonly firstBackAt: number;
 
+  /**
+   * `firstBack`: the colour of the first alternating deck (default the
+   * recipe's first), so a dealer taking over a table whose last deck was red
+   * brings in the blue one (000 § 2.c.2).
+   */
   constructor(
     readonly recipe: ShoeRecipe,
     private readonly random: Random,
-  ) {}
+    firstBack?: BackColour,
+  ) {
+    const at = firstBack === undefined ? 0 : recipe.backs.indexOf(firstBack);
+    if (at < 0) {
+      throw new SimulatorError(
+        'bad_options',
+        `first back colour ${firstBack} is not one of ${recipe.ruleset}'s: ${recipe.backs.join(', ')}`,
+      );
+    }
+    this.firstBackAt = at;
+  }
 
   /** The back colour of the next alternating deck. */
   nextBack(): BackColour {
-    return this.recipe.backs[this.loads % this.recipe.backs.length]!;
+    return this.recipe.backs[(this.firstBackAt + this.loads) % this.recipe.backs.length]!;
   }
 
   next(mode: ShuffleMode = 'fair', backsOverride?: BackColour[]): SimShoe {

@@ -23,6 +23,8 @@ export interface PlanOptions {
   rounds?: number;
   /** Boxes in play in every `deal: round`; default a random set per round. */
   boxes?: readonly number[];
+  /** The back colour of the first deck of alternating-colour games (default the recipe's first). */
+  firstBack?: BackColour;
   /** Told each legal round as it is planned (the decisions a dealer makes at the console). */
   onRound?: (round: LegalRound, index: number) => void;
 }
@@ -42,6 +44,11 @@ export function effectiveRecipe(ruleset: string, behaviours: BehaviourSet): Shoe
     alternateBacks: true,
     shufflePerRound: true,
   };
+}
+
+/** The first alternating colour asked for, where the recipe alternates (else the recipe decides). */
+function alternateFirst(recipe: ShoeRecipe, firstBack?: BackColour): BackColour | undefined {
+  return recipe.alternateBacks ? firstBack : undefined;
 }
 
 /**
@@ -67,7 +74,11 @@ export function planSession(options: PlanOptions): Step[] {
   const { behaviours } = options;
   const recipe = effectiveRecipe(options.ruleset, behaviours);
   const random = createRandom(options.seed);
-  const dealer = new ShoeDealer(recipe, random.fork('shoe'));
+  const dealer = new ShoeDealer(
+    recipe,
+    random.fork('shoe'),
+    alternateFirst(recipe, options.firstBack),
+  );
   const roundRandom = random.fork('legal-rounds');
   let rounds = 0;
   const legalShoe = behaviours.isOn('legal-shoe');

@@ -6,14 +6,26 @@
  * expects next (`daemon.expecting()`), so it has no game logic of its own,
  * and it feeds the table only through the same doors a real table uses: the
  * simulators' wires and `daemon.ingest()`.
+ *
+ * The simulators live as long as their plan lasts, so the decks they deal
+ * stay in step with the table's: in a game that takes a fresh deck every
+ * round (Triple Shot 000 § 7, the poker games) the next deck is the next one
+ * the simulators planned, its colour the one the table brings in next
+ * (000 § 2.c.2). Such a deck holds exactly the cards one planned legal round
+ * takes, so the dealer seats that round's boxes and makes its decisions
+ * (pressed, or taken as a card) in the same order; in the shoe games it
+ * decides by its own preference.
  */
+import type { BackColour } from '../../device-protocol/cards.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { SimulatedDevice } from '../../simulators/device.ts';
+import type { PlannedMove } from '../../simulators/legal-round.ts';
 import { createRandom, type Random } from '../../simulators/random.ts';
 import type { TablesideConfig } from '../config/schema.ts';
 import { getRuleset } from '../engine/rulesets/index.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
+import type { Expectation } from '../table/session.ts';
 import type { TableDaemon } from './table-daemon.ts';
 
 type Kind = 'shoe' | 'shuffler' | 'reader';
@@ -44,7 +56,14 @@ export class SimulatedDealer {
   private readonly wires: SimulatedDealerOptions['devices'];
   private readonly random: Random;
   private readonly seed: number;
+  /** Simulator sets created so far (each plays its own seeded plan). */
   private shoes = 0;
+  /** Shuffles taken from the current simulators' plan: the planned round in play is the last. */
+  private decks = 0;
+  /** The planned decisions of the round in play still to make; undefined: decide freely. */
+  private moves: PlannedMove[] | undefined;
+  /** The ruleset the current simulators planned their session for. */
+  private plannedFor: string | undefined;
   private shoe: { name: string; sim: SimulatedDevice } | undefined;
   private shuffler: { name: string; sim: SimulatedDevice } | undefined;
   private readonly others: SimulatedDevice[] = [];
@@ -84,13 +103,69 @@ export class SimulatedDealer {
     await Promise.all(sims.map((sim) => sim.stop()));
   }
 
-  /** New simulators for a new shoe: the shoe and the shuffler share the seed, so they agree on the order. */
+  /**
+   * A new shoe (or deck): the simulators' next planned one when they have one
+   * ready in the colour the table brings in next, else new simulators (new
+   * seed) starting with that colour. The shuffler reports it; without one
+   * the dealer tells the table, as a dealer loading a shoe does.
+   */
   private async loadShoe(): Promise<void> {
+    const colour = this.nextColour();
+    if (!this.nextDeckReady(colour)) await this.createSimulators(colour);
+    this.decks++;
+    this.moves = undefined;
+    if (this.shuffler) {
+      // The shuffler reports the shoe (with its order, if it reads cards).
+      await this.playAndWait(this.shuffler);
+    } else {
+      await this.daemon.newShoe('simulated dealer loaded a new shoe', 'simulator');
+    }
+  }
+
+  /** The colour of the deck the table brings in next, in the alternating games (000 § 2.c.2). */
+  private nextColour(): BackColour | undefined {
+    const backs = getRuleset(this.daemon.ruleset).backs;
+    if (backs.kind !== 'alternating') return undefined;
+    const shoe = this.daemon.snapshot().shoe as { backs?: readonly string[] } | null;
+    const last = shoe?.backs?.[0];
+    return backs.colours.find((colour) => colour !== last) ?? backs.colours[0];
+  }
+
+  /**
+   * Whether the shoe simulator's next step is a new deck (of `colour`) after
+   * the ones the table took: the deck in play is dealt out.
+   */
+  private nextDeckReady(colour: BackColour | undefined): boolean {
+    // A ruleset changed between shoes (set_ruleset) needs simulators planned for it.
+    if (this.plannedFor !== this.daemon.ruleset || !this.deckDealtOut()) return false;
+    const upcoming = this.shoe?.sim.upcoming();
+    return colour === undefined || (upcoming?.kind === 'shuffle' && upcoming.backs[0] === colour);
+  }
+
+  /**
+   * The shoe simulator has dealt every card its plan gave the deck in play:
+   * its next step is the shuffle of a deck the table has not taken. (Without
+   * a shuffler the shoe passes the deck's own shuffle step only with its
+   * first card, after the table was told of the deck.)
+   */
+  private deckDealtOut(): boolean {
+    const sim = this.shoe?.sim;
+    if (sim?.upcoming()?.kind !== 'shuffle') return false;
+    const passed = sim.steps
+      .slice(0, sim.nextStepIndex)
+      .filter((step) => step.kind === 'shuffle').length;
+    return passed >= this.decks;
+  }
+
+  /** New simulators: the shoe and the shuffler share the seed, so they agree on the order. */
+  private async createSimulators(firstBack: BackColour | undefined): Promise<void> {
     await this.stopSimulators();
     this.shoes++;
+    this.decks = 0;
     const { SimulatedDevice } = await import('../../simulators/device.ts');
     const seed = (this.seed + this.shoes * 7919) >>> 0;
     const ruleset = this.daemon.ruleset;
+    this.plannedFor = ruleset;
     // The simulators plan their rounds (cards per round) with the boxes this dealer seats.
     const boxes = this.boxes();
     for (const wire of this.wires) {
@@ -100,6 +175,7 @@ export class SimulatedDealer {
         ruleset,
         seed,
         ...(boxes.length > 0 ? { boxes } : {}),
+        ...(firstBack === undefined ? {} : { firstBack }),
       });
       sim.start();
       if (wire.kind === 'shoe') this.shoe = { name: wire.name, sim };
@@ -109,12 +185,12 @@ export class SimulatedDealer {
     await Promise.all(
       [this.shoe?.sim, this.shuffler?.sim].map((sim) => sim?.whenReady() ?? Promise.resolve()),
     );
-    if (this.shuffler) {
-      // The shuffler reports the shoe (with its order, if it reads cards).
-      await this.playAndWait(this.shuffler);
-    } else {
-      await this.daemon.newShoe('simulated dealer loaded a new shoe', 'simulator');
-    }
+  }
+
+  /** The legal round the shoe simulator planned for the deck in play (deck-per-round games). */
+  private plannedRound() {
+    if (this.decks === 0) return undefined;
+    return this.shoe?.sim.legalRounds[this.decks - 1];
   }
 
   private async run(): Promise<void> {
@@ -138,26 +214,57 @@ export class SimulatedDealer {
         case 'decision':
           await sleep(this.simulation.cardIntervalMs);
           if (!this.running) return;
-          if (expecting.onCard && this.random.chance(DRAW_PROBABILITY)) {
-            await this.dealCard(false);
-          } else {
-            const action = QUIET_ACTIONS.find((quiet) => expecting.options.includes(quiet));
-            const chosen = action ?? expecting.options[0] ?? 'next';
-            const box = expecting.seat.startsWith('box:')
-              ? Number(expecting.seat.slice(4))
-              : undefined;
-            await this.daemon
-              .ingest({
-                t: 'action',
-                src: 'simulator',
-                action: chosen,
-                ...(box === undefined ? {} : { box }),
-              })
-              .catch((error) => this.log.warn({ err: error }, 'simulated decision refused'));
-          }
+          await this.decide(expecting);
           break;
       }
     }
+  }
+
+  /** A decision: the planned round's next one, else by preference (a hit now and then). */
+  private async decide(expecting: Extract<Expectation, { kind: 'decision' }>): Promise<void> {
+    const box = expecting.seat.startsWith('box:') ? Number(expecting.seat.slice(4)) : undefined;
+    const planned = this.moves?.shift();
+    if (planned && !this.fits(planned, expecting, box)) {
+      this.log.warn(
+        { planned, expecting: expecting.text },
+        'the round left the simulators’ plan: deciding freely',
+      );
+      this.moves = undefined;
+    } else if (planned?.kind === 'card') {
+      await this.dealCard(false);
+      return;
+    } else if (planned?.kind === 'action') {
+      await this.press(planned.action, box, planned.cards);
+      return;
+    }
+    if (expecting.onCard && this.random.chance(DRAW_PROBABILITY)) {
+      await this.dealCard(false);
+      return;
+    }
+    const quiet = QUIET_ACTIONS.find((action) => expecting.options.includes(action));
+    await this.press(quiet ?? expecting.options[0] ?? 'next', box);
+  }
+
+  /** Whether a planned move is one the table can take now. */
+  private fits(
+    move: PlannedMove,
+    expecting: Extract<Expectation, { kind: 'decision' }>,
+    box: number | undefined,
+  ): boolean {
+    if (move.kind === 'card') return expecting.onCard !== undefined;
+    return move.box === box && expecting.options.includes(move.action);
+  }
+
+  private async press(action: string, box: number | undefined, cards?: number[]): Promise<void> {
+    await this.daemon
+      .ingest({
+        t: 'action',
+        src: 'simulator',
+        action,
+        ...(box === undefined ? {} : { box }),
+        ...(cards ? { cards } : {}),
+      })
+      .catch((error) => this.log.warn({ err: error }, 'simulated decision refused'));
   }
 
   /** The boxes this dealer seats every round: 1-3 (fewer where the table has fewer); none in baccarat. */
@@ -173,7 +280,9 @@ export class SimulatedDealer {
   }
 
   private async startRound(): Promise<void> {
-    const boxes = this.boxes();
+    const planned = this.plannedRound();
+    this.moves = planned ? [...planned.moves] : undefined;
+    const boxes = planned ? (planned.boxes ?? []) : this.boxes();
     await this.daemon.ingest({
       t: 'round',
       src: 'simulator',
@@ -188,12 +297,19 @@ export class SimulatedDealer {
       await this.loadShoe();
       return;
     }
-    const dealt = await this.playAndWait(this.shoe);
+    // A new deck next in the plan: the one in play is dealt out (a deck-per-round game).
+    const dealt = !this.deckDealtOut() && (await this.playAndWait(this.shoe));
     if (!dealt && this.running) {
       // The simulated shoe ran out before the table ended it: a dealer would void and reload.
       this.log.warn('simulated shoe exhausted before the shoe ended: voiding and reloading');
-      await this.daemon.ingest({ t: 'void', src: 'simulator', reason: 'simulated shoe exhausted' });
-      await this.daemon.newShoe('simulated shoe exhausted', 'simulator');
+      if (this.daemon.snapshot().round) {
+        await this.daemon.ingest({
+          t: 'void',
+          src: 'simulator',
+          reason: 'simulated shoe exhausted',
+        });
+      }
+      await this.createSimulators(this.nextColour());
       await this.loadShoe();
     }
   }

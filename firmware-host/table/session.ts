@@ -1108,6 +1108,16 @@ export function expecting(config: SessionConfig, state: SessionState): Expectati
       : { kind: 'burn', text: 'burn: turn the first card' };
   }
   const round = state.round;
+  if (!round && config.ruleset.shoeEnd.kind === 'reshuffle_every_round' && shoe.rounds > 0) {
+    // A deck serves one round: a shuffle (and, with two decks, the other colour)
+    // before every round (000 § 7, § 2.c.2; 001 "El juego" 4 Barajar: "en cada mano").
+    // The deck is not ended here: a round started on it anyway is the alarm
+    // `onRound` raises (deck_not_alternated, missing_shuffle).
+    return {
+      kind: 'shuffle',
+      text: `deck used for round ${state.rounds}: shuffle (${config.ruleset.shoeEnd.source})`,
+    };
+  }
   if (!round) {
     const last = shoe.lastHand ? ` (last hand: ${Math.max(0, shoe.lastHand.coupsLeft)} more)` : '';
     return { kind: 'round', text: `start a round${last}` };
