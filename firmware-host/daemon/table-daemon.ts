@@ -124,6 +124,15 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     this.session = sessionFor(this.rulesetName, this.autoRound);
   }
 
+  /**
+   * A journal file per shoe, except where a deck serves one round (Triple
+   * Shot, the poker games): there a file per round would be hundreds a day,
+   * so those tables rotate daily only.
+   */
+  private get rotatesPerShoe(): boolean {
+    return getRuleset(this.rulesetName).shoeEnd.kind !== 'reshuffle_every_round';
+  }
+
   private get autoRound(): boolean {
     return this.config.session.autoRound;
   }
@@ -234,7 +243,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     // between this check and the apply, both run in this turn.
     if (options.refuseIrregular) this.refuseIrregular(stamped);
     const events = this.session.apply(stamped);
-    if (events.some((event) => event.type === 'shoe_start')) {
+    if (events.some((event) => event.type === 'shoe_start') && this.rotatesPerShoe) {
       // Queued before the append, so the shoe's records open the new file.
       journal.rotate('new shoe').catch(() => undefined);
     }
@@ -534,8 +543,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     // Checked and journaled in this turn: no record can be applied to the
     // old session but journaled after the change (a replay would apply it
     // under the new ruleset).
-    const shoe = this.session.snapshot().shoe as { ended: unknown } | null;
-    if (shoe && shoe.ended === null) {
+    // Between shoes: none in play, one ended, or a deck-per-round game's deck
+    // used up (the table asks for a shuffle either way).
+    if (this.session.expecting().kind !== 'shuffle') {
       return Promise.reject(
         new DaemonError(
           'shoe_in_play',
