@@ -32,6 +32,9 @@ export function register(program: Command): void {
       for (const warning of configWarnings(loaded.config)) {
         process.stderr.write(`warning: ${warning}\n`);
       }
+      // The live view owns the terminal: quiet the logs before anything starts.
+      const live = options.view !== false && process.stdout.isTTY === true;
+      if (live) (await import('../log.ts')).setDefaultLogLevel('warn');
       const { TableDaemon } = await import('../daemon/table-daemon.ts');
       const { TerminalView } = await import('../daemon/view.ts');
       const daemon = new TableDaemon({ config: loaded.config });
@@ -42,8 +45,7 @@ export function register(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      const live = options.view !== false && process.stdout.isTTY === true;
-      if (live) (await import('../log.ts')).setDefaultLogLevel('warn');
+
       const view = new TerminalView({ daemon, out: process.stdout, live });
       view.start();
       let stopping = false;

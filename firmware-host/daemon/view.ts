@@ -26,7 +26,7 @@ export interface ViewModel {
 
 const MAX_RESULTS = 6;
 const MAX_ALARMS = 5;
-const MAX_CARDS = 12;
+const MAX_CARDS = 8;
 
 /** One line for an event, for logs and the lists of the view. */
 export function describeEvent(event: DomainEvent): string {
@@ -59,8 +59,10 @@ function describeOutcome(outcome: Record<string, unknown>): string {
     return hand?.cards ? `${name} ${hand.cards.join(' ')} (${hand.total ?? '?'})` : undefined;
   };
   const sides = [side('banker'), side('player')].filter(Boolean).join(', ');
-  if (typeof winner === 'string')
-    return `${winner.toUpperCase()} wins${sides ? ` — ${sides}` : ''}`;
+  if (typeof winner === 'string') {
+    const verdict = winner === 'tie' ? 'TIE' : `${winner.toUpperCase()} wins`;
+    return `${verdict}${sides ? ` — ${sides}` : ''}`;
+  }
   const bets = outcome.bets as Record<string, number> | undefined;
   const summary = bets
     ? Object.entries(bets)
