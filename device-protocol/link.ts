@@ -38,6 +38,7 @@ import {
   type FrameEvent,
   isFrameType,
   nextSeq,
+  SEQ_MODULUS,
   TALKERS,
   type Talker,
 } from './frame.ts';
@@ -190,7 +191,24 @@ interface Outgoing {
 interface PeerState {
   /** Recent seqs, oldest first; the value says whether the ACK is still owed by `ack()`. */
   readonly window: Map<number, 'acked' | 'pending'>;
+  /**
+   * Deferred ACKs still owed for frames delivered before the peer's latest
+   * HELLO. A reconnecting device keeps counting (PROTOCOL.md § 4 item 8),
+   * so frames whose seqs precede its new HELLO are still its own and still
+   * await their ACK; forgetting them would stall it until its retransmission
+   * timer. Not used for dedupe (the window is, and a HELLO empties it).
+   */
+  readonly owed: Set<number>;
   hello?: HelloMessage;
+}
+
+/** How far before a HELLO's seq an owed ACK still belongs to that device's counting. */
+const OWED_LOOKBACK = 2048;
+
+/** Whether `seq` came before `hello` in one device's counting (modulo the wrap). */
+function precedes(seq: number, hello: number): boolean {
+  const distance = (hello - seq + SEQ_MODULUS) % SEQ_MODULUS;
+  return distance > 0 && distance <= OWED_LOOKBACK;
 }
 
 const CONTROL_TYPES = new Set<string>(['HELLO', 'PING', 'PONG']);
@@ -347,7 +365,8 @@ export class LinkSession {
   ack(seq: number, talker?: Talker): LinkAction[] {
     const peer = this.#findPending(seq, talker);
     if (peer === undefined) return [];
-    peer.window.set(seq, 'acked');
+    if (peer.window.get(seq) === 'pending') peer.window.set(seq, 'acked');
+    else peer.owed.delete(seq);
     return [this.#ackFrame(seq)];
   }
 
@@ -360,6 +379,7 @@ export class LinkSession {
     const peer = this.#findPending(seq, talker);
     if (peer === undefined) return [];
     peer.window.delete(seq);
+    peer.owed.delete(seq);
     return [this.#nak(seq, reason)];
   }
 
@@ -596,6 +616,12 @@ export class LinkSession {
       ];
     }
     if (isHello) {
+      // A reconnect (seqs before this HELLO) keeps the ACKs the caller owes; a
+      // restart (seqs start over) drops them: they name frames it no longer has.
+      for (const [seq, state] of peer.window) {
+        if (state === 'pending' && precedes(seq, frame.seq)) peer.owed.add(seq);
+      }
+      for (const seq of peer.owed) if (!precedes(seq, frame.seq)) peer.owed.delete(seq);
       peer.window.clear();
       peer.hello = (decoded as { message: HelloMessage }).message;
     }
@@ -635,7 +661,7 @@ export class LinkSession {
   #peer(talker: Talker): PeerState {
     let peer = this.#peers.get(talker);
     if (peer === undefined) {
-      peer = { window: new Map() };
+      peer = { window: new Map(), owed: new Set() };
       this.#peers.set(talker, peer);
     }
     return peer;
@@ -658,7 +684,9 @@ export class LinkSession {
 
   #findPending(seq: number, talker?: Talker): PeerState | undefined {
     const candidates = talker !== undefined ? [this.#peers.get(talker)] : [...this.#peers.values()];
-    return candidates.find((peer) => peer?.window.get(seq) === 'pending');
+    return candidates.find(
+      (peer) => peer !== undefined && (peer.window.get(seq) === 'pending' || peer.owed.has(seq)),
+    );
   }
 
   #ackFrame(ackedSeq: number): LinkAction {

@@ -446,6 +446,46 @@ describe('link session: deferred ACK', () => {
   });
 });
 
+describe('link session: deferred ACKs across a reconnect', () => {
+  const frameLine = (seq: number, type: string, fields: string[]) =>
+    encodeFrame({ talker: 'SH', seq, type, fields });
+  const helloFields = [
+    HELLO.model,
+    HELLO.serial,
+    HELLO.protocol,
+    HELLO.firmware,
+    HELLO.firmwareSha256,
+  ];
+
+  it('still ACKs a card stored after the device reconnected and said HELLO again', () => {
+    const h = host({ deferAck: ['CARD'] });
+    h.receiveBytes(frameLine(0, 'HELLO', helloFields), 0);
+    expect(delivered(h.receiveBytes(frameLine(1, 'CARD', ['AS', 'red', 'down']), 1))).toHaveLength(
+      1,
+    );
+    // The line drops before the journal is done; the device reconnects and keeps counting.
+    h.receiveBytes(frameLine(2, 'HELLO', helloFields), 2);
+    const acked = h.ack(1, 'SH');
+    expect(sends(acked).map((send) => parseFrameLine(send.line))).toMatchObject([
+      { frame: { type: 'ACK', fields: ['1'] } },
+    ]);
+    expect(h.ack(1, 'SH')).toEqual([]);
+  });
+
+  it('drops the ACKs it owed when the device restarted and counts from 0 again', () => {
+    const h = host({ deferAck: ['CARD'] });
+    h.receiveBytes(frameLine(400, 'HELLO', helloFields), 0);
+    h.receiveBytes(frameLine(401, 'CARD', ['AS', 'red', 'down']), 1);
+    h.receiveBytes(frameLine(0, 'HELLO', helloFields), 2);
+    // Seq 401 is no frame of the restarted device: an ACK for it could only mislead.
+    expect(h.ack(401, 'SH')).toEqual([]);
+    // Its own new frames are delivered, not taken for duplicates.
+    expect(delivered(h.receiveBytes(frameLine(1, 'CARD', ['KD', 'red', 'down']), 3))).toHaveLength(
+      1,
+    );
+  });
+});
+
 describe('link session: options', () => {
   it('validates its options with clear errors', () => {
     const bad: Array<[object, RegExp]> = [
