@@ -111,6 +111,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private readonly dedupe = new RestartDedupe();
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
+  private statePending = false;
   private running = false;
   private recovered: readonly RecoveryWarning[] = [];
 
@@ -423,6 +424,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     this.stoppers.push(async () => {
       await bridge.stop();
       this.bridge = undefined;
+      // A cursor write still in flight finishes before stop() resolves: nothing
+      // of the table writes to its folder after that.
+      await cursor.flush().catch(() => undefined);
     });
   }
 
@@ -455,12 +459,22 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     };
   }
 
+  /**
+   * The retained snapshot follows the table, but once per turn of the event
+   * loop at most: a burst of cards made durable together is one snapshot,
+   * not one per card (it is a view, the events carry every card).
+   */
   private publishState(): void {
-    try {
-      this.bridge?.setState(this.session.snapshot());
-    } catch (error) {
-      this.log.error({ err: error }, 'state snapshot withheld');
-    }
+    if (this.statePending) return;
+    this.statePending = true;
+    setImmediate(() => {
+      this.statePending = false;
+      try {
+        this.bridge?.setState(this.session.snapshot());
+      } catch (error) {
+        this.log.error({ err: error }, 'state snapshot withheld');
+      }
+    });
   }
 
   /** MQTT requests: validated by the bridge; here they become table-log records. */
