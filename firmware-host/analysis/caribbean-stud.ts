@@ -24,13 +24,16 @@ import {
   showdownExpectation,
 } from './showdown-outcome.ts';
 import {
+  anteAndSecondBet,
   type BetStudy,
+  bonusBet,
   categoryBet,
   categoryBetJson,
   categoryBetTable,
   figures,
   qualifierStrength,
   type RulesetStudy,
+  rulesetStudy,
   type StudyOptions,
 } from './study.ts';
 
@@ -79,18 +82,11 @@ export function studyCaribbeanStud(
   );
   const main = alwaysRaiseReturn(ruleset, counts);
   const bets: BetStudy[] = [
-    {
-      bet: 'bonus',
-      status: 'computed',
-      ...figures(bonus.expectedReturn, 'Bonus stake'),
-      source: ruleset.bonus.source,
-      ...(ruleset.bonus.paidOnFold
-        ? {}
-        : {
-            assumes:
-              'the box plays on (does not fold) whenever its first five cards win the Bonus; a folded box forfeits it (paidOnFold: false)',
-          }),
-    },
+    bonusBet(
+      bonus.expectedReturn,
+      ruleset.bonus,
+      'the box plays on (does not fold) whenever its first five cards win the Bonus; a folded box forfeits it (paidOnFold: false)',
+    ),
     {
       bet: 'ante_raise',
       status: 'strategy_dependent',
@@ -98,14 +94,11 @@ export function studyCaribbeanStud(
       source: ruleset.raise.source,
       assumed: {
         strategy: ALWAYS_RAISE,
-        ...figures(main, 'Ante', Fraction.of(1).plus(Fraction.ofDecimal(ruleset.raise.antes))),
+        ...figures(main, 'Ante', anteAndSecondBet(ruleset.raise.antes)),
       },
     },
   ];
-  return {
-    ruleset: ruleset.name,
-    game: ruleset.game,
-    title: ruleset.title,
+  return rulesetStudy(ruleset, {
     bets,
     tables: [
       categoryBetTable(
@@ -126,5 +119,5 @@ export function studyCaribbeanStud(
       `The dealer without ${ruleset.dealerQualifier.description}: the Ante is paid ${ruleset.ante.pays}:1 and the Raise returned (003 § 24(8)); equal hands: ${ruleset.tie.source}.`,
       'Replacing a card or buying a sixth can only be valued with a strategy for when to do it; none is assumed.',
     ],
-  };
+  });
 }

@@ -29,13 +29,19 @@ import {
 } from './holdem-showdown.ts';
 import { pokerCategoryCounts } from './poker.ts';
 import {
+  anteAndSecondBet,
   type BetStudy,
+  bonusBet,
   categoryBet,
   categoryBetJson,
   categoryBetTable,
+  expectedReturnsJson,
   figures,
+  payoutLimitNotes,
   qualifierStrength,
   type RulesetStudy,
+  rulesetStudy,
+  type StrategyDependentBet,
   type StudyOptions,
   type StudyTable,
 } from './study.ts';
@@ -95,15 +101,11 @@ export function studyCasinoHoldem(
   const five = pokerCategoryCounts(5);
   const bonus = categoryBet(ruleset.bonus.table, five);
   const bets: BetStudy[] = [
-    {
-      bet: 'bonus',
-      status: 'computed',
-      ...figures(bonus.expectedReturn, 'Bonus stake'),
-      source: ruleset.bonus.source,
-      ...(ruleset.bonus.paidOnFold
-        ? {}
-        : { assumes: 'the box never folds a hand whose two cards and flop win the Bonus' }),
-    },
+    bonusBet(
+      bonus.expectedReturn,
+      ruleset.bonus,
+      'the box never folds a hand whose two cards and flop win the Bonus',
+    ),
   ];
   const tables: StudyTable[] = [
     categoryBetTable(
@@ -117,37 +119,21 @@ export function studyCasinoHoldem(
   };
   const reason =
     "the box decides to Call (2 Antes) or fold after seeing its two cards and the flop (004), so the return depends on that decision; only a dark box's return is fixed";
-  const source = ruleset.call.source;
+  let assumed: NonNullable<StrategyDependentBet['assumed']>;
   if (options.quick) {
-    bets.push({
-      bet: 'ante_call',
-      status: 'strategy_dependent',
-      reason,
-      source,
-      assumed: {
-        strategy: ALWAYS_CALL,
-        notComputed: 'skipped (--quick): the exact enumeration takes about 10 s',
-      },
-    });
+    assumed = {
+      strategy: ALWAYS_CALL,
+      notComputed: 'skipped (--quick): the exact enumeration takes about 10 s',
+    };
   } else {
     const counts = holdemShowdown(qualifierStrength(ruleset.dealerQualifier), (done, total) =>
       options.onProgress?.('boards', done, total),
     );
     const returns = alwaysCallReturn(ruleset, counts);
-    bets.push({
-      bet: 'ante_call',
-      status: 'strategy_dependent',
-      reason,
-      source,
-      assumed: {
-        strategy: ALWAYS_CALL,
-        ...figures(
-          returns.total,
-          'Ante',
-          Fraction.of(1).plus(Fraction.ofDecimal(ruleset.call.antes)),
-        ),
-      },
-    });
+    assumed = {
+      strategy: ALWAYS_CALL,
+      ...figures(returns.total, 'Ante', anteAndSecondBet(ruleset.call.antes)),
+    };
     tables.push(
       showdownTable(
         `Always Call: every board, box and dealer hand (${ruleset.dealerQualifier.description} qualifies the dealer)`,
@@ -157,26 +143,23 @@ export function studyCasinoHoldem(
     details.always_call = {
       strategy: ALWAYS_CALL,
       ...showdownJson(counts),
-      ante_expected_return: returns.ante.toNumber(),
-      ante_expected_return_exact: returns.ante.toString(),
-      call_expected_return: returns.call.toNumber(),
-      call_expected_return_exact: returns.call.toString(),
+      ...expectedReturnsJson({ ante: returns.ante, call: returns.call }),
     };
   }
-  return {
-    ruleset: ruleset.name,
-    game: ruleset.game,
-    title: ruleset.title,
+  bets.push({
+    bet: 'ante_call',
+    status: 'strategy_dependent',
+    reason,
+    source: ruleset.call.source,
+    assumed,
+  });
+  return rulesetStudy(ruleset, {
     bets,
     tables,
     details,
     notes: [
       `Ante pays by its table (${ruleset.ante.source}); the Call pays ${ruleset.call.pays}:1 against a qualifying dealer and is returned when the dealer does not qualify (004).`,
-      ...(ruleset.payoutLimit.amount === null
-        ? []
-        : [
-            `The table maximum payout (${ruleset.payoutLimit.amount}) caps winnings in money; the figures are per Ante without the cap.`,
-          ]),
+      ...payoutLimitNotes(ruleset.payoutLimit),
     ],
-  };
+  });
 }

@@ -101,3 +101,31 @@ export function countJson(count: bigint): string {
 export function groupDigits(count: bigint | number): string {
   return count.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/**
+ * Human table rows of named counts: the grouped count and its probability out
+ * of `total` to `digits` places, then a `total` row when asked.
+ */
+export function countRows(
+  entries: readonly (readonly [string, bigint])[],
+  total: bigint,
+  digits: number,
+  totalRow = false,
+): string[][] {
+  const rows = entries.map(([name, count]) => [
+    name,
+    groupDigits(count),
+    ratio(count, total).toFixed(digits),
+  ]);
+  return totalRow ? [...rows, ['total', groupDigits(total), '1']] : rows;
+}
+
+/** The JSON of named counts: each one's count (a decimal string) and probability out of `total`. */
+export function countsJson(entries: readonly (readonly [string, bigint])[], total: bigint) {
+  return Object.fromEntries(
+    entries.map(([name, count]) => [
+      name,
+      { count: count.toString(), probability: ratio(count, total) },
+    ]),
+  );
+}

@@ -21,6 +21,7 @@ import { evaluate5Ints, STRENGTH_COUNT } from '../engine/poker/evaluator.ts';
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
+import type { ShowdownOutcomeCounts } from './study.ts';
 import {
   forEachSubset,
   fullDeckSuitPatterns,
@@ -29,15 +30,11 @@ import {
 } from './suit-patterns.ts';
 
 /** Indexed by the player's strength 1..7462 (index 0 unused). */
-export interface FiveCardShowdownCounts {
+export interface FiveCardShowdownCounts extends ShowdownOutcomeCounts {
   /** Ordered (player, dealer) pairs of disjoint five-card hands. */
   readonly total: bigint;
   /** Player hands of each strength. */
   readonly hands: readonly bigint[];
-  readonly dealerNotQualified: readonly bigint[];
-  readonly wins: readonly bigint[];
-  readonly ties: readonly bigint[];
-  readonly losses: readonly bigint[];
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
 import type { HoldemBonusRuleset } from '../engine/rulesets/poker.ts';
-import { expectation, Fraction, ratio } from './exact.ts';
+import { expectation, Fraction, groupDigits, ratio } from './exact.ts';
 import {
   type HoldemShowdownCounts,
   holdemShowdown,
@@ -17,10 +17,15 @@ import {
   showdownTable,
 } from './holdem-showdown.ts';
 import {
+  anteAndSecondBet,
   type BetStudy,
+  bonusBet,
+  expectedReturnsJson,
   figures,
   paysText,
   type RulesetStudy,
+  rulesetStudy,
+  type StrategyDependentBet,
   type StudyOptions,
   type StudyTable,
 } from './study.ts';
@@ -170,17 +175,12 @@ export function studyHoldemBonus(
 ): RulesetStudy {
   const bonus = analyzeHoldemBonus(ruleset.bonus);
   const bets: BetStudy[] = [
-    {
-      bet: 'bonus',
-      status: 'computed',
-      ...figures(bonus.expectedReturn, 'Bonus stake'),
-      source: bonus.source,
-      ...(ruleset.bonus.paidOnFold
-        ? {}
-        : { assumes: 'the box never folds a hand whose two cards win the Bonus' }),
-    },
+    bonusBet(
+      bonus.expectedReturn,
+      { source: bonus.source, paidOnFold: ruleset.bonus.paidOnFold },
+      'the box never folds a hand whose two cards win the Bonus',
+    ),
   ];
-  const group = (n: bigint) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const tables: StudyTable[] = [
     {
       title: "Bonus: every box hand with every dealer hand (the AA row needs the dealer's cards)",
@@ -188,7 +188,7 @@ export function studyHoldemBonus(
       rows: bonus.lines.map((line) => [
         line.label,
         paysText(line.pays),
-        group(line.count),
+        groupDigits(line.count),
         ratio(line.count, bonus.total).toFixed(8),
       ]),
     },
@@ -207,83 +207,60 @@ export function studyHoldemBonus(
     'the box makes the Flop bet (2 Antes) or folds after seeing its cards and the flop (001); the return depends on that decision';
   const sideReason = (street: string) =>
     `optional, placed or not after the ${street === 'turn' ? 'flop decision' : 'turn'} with the cards seen (001); its return depends on when it is placed`;
-  const skipped = 'skipped (--quick): the exact enumeration takes about 10 s';
+  type Assumed = NonNullable<StrategyDependentBet['assumed']>;
+  let flopAssumed: Assumed;
+  let turnAssumed: Assumed;
+  let riverAssumed: Assumed;
   if (options.quick) {
-    bets.push(
-      {
-        bet: 'ante_flop',
-        status: 'strategy_dependent',
-        reason: mainReason,
-        source: ruleset.flopBet.source,
-        assumed: { strategy: ALWAYS_PLAY, notComputed: skipped },
-      },
-      {
-        bet: 'turn',
-        status: 'strategy_dependent',
-        reason: sideReason('turn'),
-        source: ruleset.turnBet.source,
-        assumed: { strategy: TURN_RIVER_ALWAYS, notComputed: skipped },
-      },
-      {
-        bet: 'river',
-        status: 'strategy_dependent',
-        reason: sideReason('river'),
-        source: ruleset.riverBet.source,
-        assumed: { strategy: TURN_RIVER_ALWAYS, notComputed: skipped },
-      },
-    );
+    const skipped = 'skipped (--quick): the exact enumeration takes about 10 s';
+    flopAssumed = { strategy: ALWAYS_PLAY, notComputed: skipped };
+    turnAssumed = { strategy: TURN_RIVER_ALWAYS, notComputed: skipped };
+    riverAssumed = { strategy: TURN_RIVER_ALWAYS, notComputed: skipped };
   } else {
     // 001: no dealer qualifier; the lowest strength qualifies.
     const counts = holdemShowdown(1, (done, total) => options.onProgress?.('boards', done, total));
     const returns = alwaysPlayReturn(ruleset, counts);
     const perStake = (antes: number) =>
       figures(returns.turnOrRiverPerStake, `${antes === 1 ? '' : `${antes} x `}Ante (its stake)`);
-    bets.push(
-      {
-        bet: 'ante_flop',
-        status: 'strategy_dependent',
-        reason: mainReason,
-        source: ruleset.flopBet.source,
-        assumed: {
-          strategy: ALWAYS_PLAY,
-          ...figures(
-            returns.ante.plus(returns.flop),
-            'Ante',
-            Fraction.of(1).plus(Fraction.ofDecimal(ruleset.flopBet.antes)),
-          ),
-        },
-      },
-      {
-        bet: 'turn',
-        status: 'strategy_dependent',
-        reason: sideReason('turn'),
-        source: ruleset.turnBet.source,
-        assumed: { strategy: TURN_RIVER_ALWAYS, ...perStake(ruleset.turnBet.antes) },
-      },
-      {
-        bet: 'river',
-        status: 'strategy_dependent',
-        reason: sideReason('river'),
-        source: ruleset.riverBet.source,
-        assumed: { strategy: TURN_RIVER_ALWAYS, ...perStake(ruleset.riverBet.antes) },
-      },
-    );
+    flopAssumed = {
+      strategy: ALWAYS_PLAY,
+      ...figures(returns.ante.plus(returns.flop), 'Ante', anteAndSecondBet(ruleset.flopBet.antes)),
+    };
+    turnAssumed = { strategy: TURN_RIVER_ALWAYS, ...perStake(ruleset.turnBet.antes) };
+    riverAssumed = { strategy: TURN_RIVER_ALWAYS, ...perStake(ruleset.riverBet.antes) };
     tables.push(
       showdownTable('Always play: every board, box and dealer hand (no qualifier)', counts),
     );
     details.always_play = {
       strategy: ALWAYS_PLAY,
       ...showdownJson(counts),
-      ante_expected_return: returns.ante.toNumber(),
-      ante_expected_return_exact: returns.ante.toString(),
-      flop_expected_return: returns.flop.toNumber(),
-      flop_expected_return_exact: returns.flop.toString(),
+      ...expectedReturnsJson({ ante: returns.ante, flop: returns.flop }),
     };
   }
-  return {
-    ruleset: ruleset.name,
-    game: ruleset.game,
-    title: ruleset.title,
+  bets.push(
+    {
+      bet: 'ante_flop',
+      status: 'strategy_dependent',
+      reason: mainReason,
+      source: ruleset.flopBet.source,
+      assumed: flopAssumed,
+    },
+    {
+      bet: 'turn',
+      status: 'strategy_dependent',
+      reason: sideReason('turn'),
+      source: ruleset.turnBet.source,
+      assumed: turnAssumed,
+    },
+    {
+      bet: 'river',
+      status: 'strategy_dependent',
+      reason: sideReason('river'),
+      source: ruleset.riverBet.source,
+      assumed: riverAssumed,
+    },
+  );
+  return rulesetStudy(ruleset, {
     bets,
     tables,
     details,
@@ -291,5 +268,5 @@ export function studyHoldemBonus(
       `The Ante is paid ${ruleset.win.antePays}:1 only when the box wins with a ${ruleset.win.anteFrom} or better, else it stays (${ruleset.win.anteSource}); Flop, Turn and River pay ${ruleset.win.pays}:1 (${ruleset.win.source}).`,
       'No dealer qualifier (001): box and dealer are dealt alike, so a bet that wins and loses even money on every showdown returns exactly 0.',
     ],
-  };
+  });
 }

@@ -23,21 +23,18 @@ import { POKER_CATEGORIES } from '../engine/poker/evaluator.ts';
 import { nonFlush7Table, strengthTables } from '../engine/poker/evaluator-tables.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
-import type { StudyTable } from './study.ts';
+import {
+  type ShowdownCategorySums,
+  type StudyTable,
+  showdownCategoryJson,
+  showdownCategoryTable,
+} from './study.ts';
 import { fullDeckSuitPatterns } from './suit-patterns.ts';
 
 /** Per category of the player's seven-card hand, index as POKER_CATEGORIES (0 royal .. 9 high card). */
-export interface HoldemShowdownCounts {
+export interface HoldemShowdownCounts extends ShowdownCategorySums {
   /** Deals (board, player's two, dealer's two): C(52,5)·C(47,2)·C(45,2). */
   readonly total: bigint;
-  /** The dealer's best five is below the qualifier (whatever the player holds). */
-  readonly dealerNotQualified: readonly bigint[];
-  /** The dealer qualifies and the player's hand is higher. */
-  readonly wins: readonly bigint[];
-  /** The dealer qualifies and the hands are equal. */
-  readonly ties: readonly bigint[];
-  /** The dealer qualifies and its hand is higher. */
-  readonly losses: readonly bigint[];
 }
 
 const FLUSH_PROBE = 0x3333;
@@ -262,33 +259,9 @@ export function holdemShowdown(
 
 /** The per-category table of a showdown: not qualified / win / tie / lose. */
 export function showdownTable(title: string, counts: HoldemShowdownCounts): StudyTable {
-  const group = (n: bigint) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return {
-    title,
-    header: ['player hand', 'dealer not qualified', 'wins', 'ties', 'loses'],
-    rows: POKER_CATEGORIES.map((category, c) => [
-      category,
-      group(counts.dealerNotQualified[c]!),
-      group(counts.wins[c]!),
-      group(counts.ties[c]!),
-      group(counts.losses[c]!),
-    ]),
-  };
+  return showdownCategoryTable(title, 'player hand', counts);
 }
 
 export function showdownJson(counts: HoldemShowdownCounts) {
-  return {
-    total: counts.total.toString(),
-    by_category: Object.fromEntries(
-      POKER_CATEGORIES.map((category, c) => [
-        category,
-        {
-          dealer_not_qualified: counts.dealerNotQualified[c]!.toString(),
-          win: counts.wins[c]!.toString(),
-          tie: counts.ties[c]!.toString(),
-          lose: counts.losses[c]!.toString(),
-        },
-      ]),
-    ),
-  };
+  return showdownCategoryJson(counts.total, counts);
 }

@@ -33,10 +33,13 @@ import {
   showdownExpectation,
 } from './showdown-outcome.ts';
 import {
+  anteAndSecondBet,
   type BetStudy,
   figures,
+  payoutLimitNotes,
   qualifierStrength,
   type RulesetStudy,
+  rulesetStudy,
   type StudyOptions,
 } from './study.ts';
 
@@ -161,7 +164,7 @@ export function studyRussianPoker(
   const counts = fiveCardShowdown(qualifierStrength(ruleset.dealerQualifier), undefined, (d, t) =>
     options.onProgress?.('hands', d, t),
   );
-  const stake = Fraction.of(1).plus(Fraction.ofDecimal(ruleset.bet.antes));
+  const stake = anteAndSecondBet(ruleset.bet.antes);
   const insurance = darkBoxInsurance(ruleset, counts);
   const bets: BetStudy[] = [
     {
@@ -203,10 +206,7 @@ export function studyRussianPoker(
       },
     });
   }
-  return {
-    ruleset: ruleset.name,
-    game: ruleset.game,
-    title: ruleset.title,
+  return rulesetStudy(ruleset, {
     bets,
     tables: [
       fiveCardShowdownTable(
@@ -228,11 +228,7 @@ export function studyRussianPoker(
     notes: [
       'Strategy-free bets: none. Every bet of Russian poker follows a decision of the box (004).',
       "004's optional Bonus bet has no table in the text and is not part of the ruleset.",
-      ...(ruleset.payoutLimit.amount === null
-        ? []
-        : [
-            `The table maximum payout (${ruleset.payoutLimit.amount}) caps winnings in money; the figures are per Ante without the cap.`,
-          ]),
+      ...payoutLimitNotes(ruleset.payoutLimit),
     ],
-  };
+  });
 }

@@ -15,9 +15,16 @@
  *   the showdown holds.
  */
 import type { SevenCardStudRuleset } from '../engine/rulesets/poker.ts';
-import { Fraction, ratio } from './exact.ts';
+import { countsJson, Fraction } from './exact.ts';
 import { pokerCategoryCounts } from './poker.ts';
-import { type BetStudy, figures, type RulesetStudy, type StudyOptions } from './study.ts';
+import {
+  type BetStudy,
+  countTable,
+  figures,
+  type RulesetStudy,
+  rulesetStudy,
+  type StudyOptions,
+} from './study.ts';
 
 export function studySevenCardStud(
   ruleset: SevenCardStudRuleset,
@@ -53,27 +60,18 @@ export function studySevenCardStud(
       source: commission.source,
     });
   }
-  const group = (n: bigint) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const categories = Object.entries(seven.categories);
-  return {
-    ruleset: ruleset.name,
-    game: ruleset.game,
-    title: ruleset.title,
+  return rulesetStudy(ruleset, {
     bets,
     tables: [
-      {
-        title:
-          'Best five of seven cards, every seven-card hand (003 § 28(9), (14)): what a player holds at the showdown',
-        header: ['category', 'hands', 'probability'],
-        rows: [
-          ...categories.map(([name, count]) => [
-            name,
-            group(count),
-            ratio(count, seven.total).toFixed(9),
-          ]),
-          ['total', group(seven.total), '1'],
-        ],
-      },
+      countTable(
+        'Best five of seven cards, every seven-card hand (003 § 28(9), (14)): what a player holds at the showdown',
+        ['category', 'hands'],
+        categories,
+        seven.total,
+        9,
+        true,
+      ),
     ],
     details: {
       commission:
@@ -90,17 +88,12 @@ export function studySevenCardStud(
       seven_card_hands: {
         cards: 7,
         total: seven.total.toString(),
-        categories: Object.fromEntries(
-          categories.map(([name, count]) => [
-            name,
-            { count: count.toString(), probability: ratio(count, seven.total) },
-          ]),
-        ),
+        categories: countsJson(categories, seven.total),
       },
     },
     notes: [
       'The house has no stake in any pot: its take is the commission alone.',
       'Player edges depend on play and are not computed.',
     ],
-  };
+  });
 }

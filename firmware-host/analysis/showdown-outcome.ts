@@ -7,7 +7,12 @@ import { POKER_CATEGORIES } from '../engine/poker/evaluator.ts';
 import { strengthTables } from '../engine/poker/evaluator-tables.ts';
 import { expectation, type Fraction } from './exact.ts';
 import type { FiveCardShowdownCounts } from './five-card-showdown.ts';
-import type { StudyTable } from './study.ts';
+import {
+  type ShowdownCategorySums,
+  type StudyTable,
+  showdownCategoryJson,
+  showdownCategoryTable,
+} from './study.ts';
 
 export type ShowdownOutcome = 'dealer_not_qualified' | 'win' | 'tie' | 'lose';
 
@@ -35,22 +40,17 @@ export function showdownExpectation(
 }
 
 /** The strength-level counts summed by the category of the box's hand. */
-export function byCategory(counts: FiveCardShowdownCounts): {
-  notQualified: bigint[];
-  wins: bigint[];
-  ties: bigint[];
-  losses: bigint[];
-} {
+export function byCategory(counts: FiveCardShowdownCounts): ShowdownCategorySums {
   const categoryOf = strengthTables().categoryOfStrength;
   const sums = {
-    notQualified: POKER_CATEGORIES.map(() => 0n),
+    dealerNotQualified: POKER_CATEGORIES.map(() => 0n),
     wins: POKER_CATEGORIES.map(() => 0n),
     ties: POKER_CATEGORIES.map(() => 0n),
     losses: POKER_CATEGORIES.map(() => 0n),
   };
   for (let v = 1; v < counts.hands.length; v++) {
     const c = categoryOf[v]!;
-    sums.notQualified[c]! += counts.dealerNotQualified[v]!;
+    sums.dealerNotQualified[c]! += counts.dealerNotQualified[v]!;
     sums.wins[c]! += counts.wins[v]!;
     sums.ties[c]! += counts.ties[v]!;
     sums.losses[c]! += counts.losses[v]!;
@@ -58,37 +58,10 @@ export function byCategory(counts: FiveCardShowdownCounts): {
   return sums;
 }
 
-const group = (n: bigint) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
 export function fiveCardShowdownTable(title: string, counts: FiveCardShowdownCounts): StudyTable {
-  const sums = byCategory(counts);
-  return {
-    title,
-    header: ['box hand', 'dealer not qualified', 'wins', 'ties', 'loses'],
-    rows: POKER_CATEGORIES.map((category, c) => [
-      category,
-      group(sums.notQualified[c]!),
-      group(sums.wins[c]!),
-      group(sums.ties[c]!),
-      group(sums.losses[c]!),
-    ]),
-  };
+  return showdownCategoryTable(title, 'box hand', byCategory(counts));
 }
 
 export function fiveCardShowdownJson(counts: FiveCardShowdownCounts) {
-  const sums = byCategory(counts);
-  return {
-    total: counts.total.toString(),
-    by_category: Object.fromEntries(
-      POKER_CATEGORIES.map((category, c) => [
-        category,
-        {
-          dealer_not_qualified: sums.notQualified[c]!.toString(),
-          win: sums.wins[c]!.toString(),
-          tie: sums.ties[c]!.toString(),
-          lose: sums.losses[c]!.toString(),
-        },
-      ]),
-    ),
-  };
+  return showdownCategoryJson(counts.total, byCategory(counts));
 }

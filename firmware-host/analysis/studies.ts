@@ -14,14 +14,19 @@ import { analyzeBaccarat, enumerateBaccarat } from './baccarat.ts';
 import { analyzeDealer } from './blackjack-dealer.ts';
 import { studyCaribbeanStud } from './caribbean-stud.ts';
 import { studyCasinoHoldem } from './casino-holdem.ts';
-import { ratio } from './exact.ts';
+import { countsJson } from './exact.ts';
 import { studyHoldemBonus } from './holdem-bonus.ts';
 import { studyRussianPoker } from './russian-poker.ts';
 import { studySevenCardStud } from './seven-card-stud.ts';
-import { type BetStudy, figures, type RulesetStudy, type StudyOptions } from './study.ts';
+import {
+  type BetStudy,
+  countTable,
+  figures,
+  type RulesetStudy,
+  rulesetStudy,
+  type StudyOptions,
+} from './study.ts';
 import { analyzeTripleShot } from './triple-shot.ts';
-
-const group = (n: bigint) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 export function studyRuleset(ruleset: Ruleset, options: StudyOptions = {}): RulesetStudy {
   switch (ruleset.game) {
@@ -57,38 +62,28 @@ function studyPuntoBanco(ruleset: PuntoBancoRuleset): RulesetStudy {
       source: bet.source,
     }));
   const outcomes = Object.entries(analysis.outcomes);
-  return {
-    ruleset: ruleset.name,
-    game: ruleset.game,
-    title: ruleset.title,
+  return rulesetStudy(ruleset, {
     bets,
     tables: [
-      {
-        title: `Every coup of a ${decks}-deck shoe (the ruleset's default), weighted to six cards`,
-        header: ['outcome', 'deals', 'probability'],
-        rows: outcomes.map(([name, count]) => [
-          name,
-          group(count),
-          ratio(count, analysis.total).toFixed(8),
-        ]),
-      },
+      countTable(
+        `Every coup of a ${decks}-deck shoe (the ruleset's default), weighted to six cards`,
+        ['outcome', 'deals'],
+        outcomes,
+        analysis.total,
+        8,
+      ),
     ],
     details: {
       decks,
       total: analysis.total.toString(),
-      outcomes: Object.fromEntries(
-        outcomes.map(([name, count]) => [
-          name,
-          { count: count.toString(), probability: ratio(count, analysis.total) },
-        ]),
-      ),
+      outcomes: countsJson(outcomes, analysis.total),
       not_offered: all.filter(([, bet]) => !bet.offered).map(([name]) => name),
     },
     notes: [
       'Punto Banco leaves the player no decision after the bet: every offered bet is computed (baccarat.ts).',
       `Other deck counts: tableside analyze baccarat --decks N --ruleset ${ruleset.name}`,
     ],
-  };
+  });
 }
 
 function studyBlackjack(ruleset: BlackjackRuleset): RulesetStudy {
@@ -121,21 +116,16 @@ function studyBlackjack(ruleset: BlackjackRuleset): RulesetStudy {
     });
   }
   const outcomes = Object.entries(dealer.outcomes);
-  return {
-    ruleset: ruleset.name,
-    game: ruleset.game,
-    title: ruleset.title,
+  return rulesetStudy(ruleset, {
     bets,
     tables: [
-      {
-        title: `The dealer's final hand from a full ${decks}-deck shoe (the ruleset's default), ${ruleset.dealer.hitSoft17 ? 'hitting' : 'standing on'} soft 17 (${ruleset.dealer.source})`,
-        header: ['final', 'draws', 'probability'],
-        rows: outcomes.map(([name, count]) => [
-          name,
-          group(count),
-          ratio(count, dealer.total).toFixed(8),
-        ]),
-      },
+      countTable(
+        `The dealer's final hand from a full ${decks}-deck shoe (the ruleset's default), ${ruleset.dealer.hitSoft17 ? 'hitting' : 'standing on'} soft 17 (${ruleset.dealer.source})`,
+        ['final', 'draws'],
+        outcomes,
+        dealer.total,
+        8,
+      ),
     ],
     details: {
       decks,
@@ -143,18 +133,13 @@ function studyBlackjack(ruleset: BlackjackRuleset): RulesetStudy {
       dealer: {
         total: dealer.total.toString(),
         longest_hand: dealer.longestHand,
-        outcomes: Object.fromEntries(
-          outcomes.map(([name, count]) => [
-            name,
-            { count: count.toString(), probability: ratio(count, dealer.total) },
-          ]),
-        ),
+        outcomes: countsJson(outcomes, dealer.total),
       },
     },
     notes: [
       "Strategy-free: the dealer's final hand from a full shoe (blackjack-dealer.ts). Every player bet follows a decision.",
     ],
-  };
+  });
 }
 
 function studyTripleShot(ruleset: TripleShotRuleset, options: StudyOptions): RulesetStudy {
@@ -192,21 +177,16 @@ function studyTripleShot(ruleset: TripleShotRuleset, options: StudyOptions): Rul
       ),
   ];
   const categories = Object.entries(poker.categories);
-  return {
-    ruleset: ruleset.name,
-    game: ruleset.game,
-    title: ruleset.title,
+  return rulesetStudy(ruleset, {
     bets,
     tables: [
-      {
-        title: 'Six-card poker hands, best five (000 § 1.i, § 4), whatever the play',
-        header: ['category', 'hands', 'probability'],
-        rows: categories.map(([name, count]) => [
-          name,
-          group(count),
-          ratio(count, poker.total).toFixed(9),
-        ]),
-      },
+      countTable(
+        'Six-card poker hands, best five (000 § 1.i, § 4), whatever the play',
+        ['category', 'hands'],
+        categories,
+        poker.total,
+        9,
+      ),
     ],
     details: {
       war: {
@@ -222,5 +202,5 @@ function studyTripleShot(ruleset: TripleShotRuleset, options: StudyOptions): Rul
       },
     },
     notes: [`The full study: tableside analyze triple-shot --ruleset ${ruleset.name}`],
-  };
+  });
 }

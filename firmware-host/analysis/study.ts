@@ -14,7 +14,7 @@ import {
   type PokerCategory,
 } from '../engine/poker/evaluator.ts';
 import type { CategoryPays, DealerQualifier } from '../engine/rulesets/poker.ts';
-import { expectation, Fraction, ratio } from './exact.ts';
+import { countRows, expectation, Fraction, groupDigits, ratio } from './exact.ts';
 import type { PokerCategoryCounts } from './poker.ts';
 
 /** Figures for a bet: an exact expectation per unit of `per`. */
@@ -134,7 +134,7 @@ export function categoryBetTable(
     rows: lines.map((line) => [
       line.category,
       paysText(line.pays),
-      groupCount(line.count),
+      groupDigits(line.count),
       ratio(line.count, total).toFixed(9),
     ]),
   };
@@ -152,8 +152,130 @@ export function categoryBetJson(lines: readonly CategoryBetLine[], total: bigint
   };
 }
 
-function groupCount(count: bigint): string {
-  return count.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** A table of named counts with each one's probability out of `total`, then a `total` row when asked. */
+export function countTable(
+  title: string,
+  header: readonly [name: string, counted: string],
+  entries: readonly (readonly [string, bigint])[],
+  total: bigint,
+  digits: number,
+  totalRow = false,
+): StudyTable {
+  return {
+    title,
+    header: [...header, 'probability'],
+    rows: countRows(entries, total, digits, totalRow),
+  };
+}
+
+/** A showdown's deals by outcome, each array indexed by the box's hand as the owning type says. */
+export interface ShowdownOutcomeCounts {
+  /** The dealer's best five is below the qualifier (whatever the box holds). */
+  readonly dealerNotQualified: readonly bigint[];
+  /** The dealer qualifies and the box's hand is higher. */
+  readonly wins: readonly bigint[];
+  /** The dealer qualifies and the hands are equal. */
+  readonly ties: readonly bigint[];
+  /** The dealer qualifies and its hand is higher. */
+  readonly losses: readonly bigint[];
+}
+
+/** A showdown's deals by the category of the box's hand, indexed as POKER_CATEGORIES (0 royal .. 9 high card). */
+export type ShowdownCategorySums = ShowdownOutcomeCounts;
+
+/** The per-category table of a showdown, for five-card and hold'em showdowns alike. */
+export function showdownCategoryTable(
+  title: string,
+  handHeader: string,
+  sums: ShowdownCategorySums,
+): StudyTable {
+  return {
+    title,
+    header: [handHeader, 'dealer not qualified', 'wins', 'ties', 'loses'],
+    rows: POKER_CATEGORIES.map((category, c) => [
+      category,
+      groupDigits(sums.dealerNotQualified[c]!),
+      groupDigits(sums.wins[c]!),
+      groupDigits(sums.ties[c]!),
+      groupDigits(sums.losses[c]!),
+    ]),
+  };
+}
+
+export function showdownCategoryJson(total: bigint, sums: ShowdownCategorySums) {
+  return {
+    total: total.toString(),
+    by_category: Object.fromEntries(
+      POKER_CATEGORIES.map((category, c) => [
+        category,
+        {
+          dealer_not_qualified: sums.dealerNotQualified[c]!.toString(),
+          win: sums.wins[c]!.toString(),
+          tie: sums.ties[c]!.toString(),
+          lose: sums.losses[c]!.toString(),
+        },
+      ]),
+    ),
+  };
+}
+
+/** The study of a ruleset: its name, game and title, then the parts. */
+export function rulesetStudy(
+  ruleset: { readonly name: string; readonly game: string; readonly title: string },
+  parts: Pick<RulesetStudy, 'bets' | 'tables' | 'details' | 'notes'>,
+): RulesetStudy {
+  return {
+    ruleset: ruleset.name,
+    game: ruleset.game,
+    title: ruleset.title,
+    bets: parts.bets,
+    tables: parts.tables,
+    details: parts.details,
+    notes: parts.notes,
+  };
+}
+
+/**
+ * A Bonus bet paid by its own table, computed per Bonus stake. When a folded
+ * box forfeits it (`paidOnFold: false`), the figure holds only for a box that
+ * plays on with a Bonus-winning hand: `assumesWhenForfeited` says so.
+ */
+export function bonusBet(
+  expectedReturn: Fraction,
+  bonus: { readonly source: string; readonly paidOnFold: boolean },
+  assumesWhenForfeited: string,
+): BetStudy {
+  return {
+    bet: 'bonus',
+    status: 'computed',
+    ...figures(expectedReturn, 'Bonus stake'),
+    source: bonus.source,
+    ...(bonus.paidOnFold ? {} : { assumes: assumesWhenForfeited }),
+  };
+}
+
+/** Average money staked per Ante by a box that always adds its second bet of `antes` Antes. */
+export function anteAndSecondBet(antes: number): Fraction {
+  return Fraction.of(1).plus(Fraction.ofDecimal(antes));
+}
+
+/** The note on a table maximum payout, when the ruleset has one. */
+export function payoutLimitNotes(limit: { readonly amount: number | null }): string[] {
+  return limit.amount === null
+    ? []
+    : [
+        `The table maximum payout (${limit.amount}) caps winnings in money; the figures are per Ante without the cap.`,
+      ];
+}
+
+/** `NAME_expected_return` (a number) and `NAME_expected_return_exact` (a fraction string) per part. */
+export function expectedReturnsJson(parts: Readonly<Record<string, Fraction>>) {
+  return Object.fromEntries(
+    Object.entries(parts).flatMap(([name, value]) => [
+      [`${name}_expected_return`, value.toNumber()],
+      [`${name}_expected_return_exact`, value.toString()],
+    ]),
+  );
 }
 
 /** The JSON of a bet: numbers for reading, exact fractions as strings beside them. */

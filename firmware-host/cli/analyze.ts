@@ -223,7 +223,7 @@ async function stagedProgressBar(): Promise<{
 // ------------------------------------------------------------------- poker
 
 async function analyzePoker(options: JsonOption & { cards: string }): Promise<void> {
-  const [{ pokerCategoryCounts, checkHandSize }, { choose, groupDigits, ratio }] =
+  const [{ pokerCategoryCounts, checkHandSize }, { choose, countRows, groupDigits }] =
     await Promise.all([import('../analysis/poker.ts'), import('../analysis/exact.ts')]);
   const cards = checkHandSize(wholeNumber(options.cards, '--cards'));
   const bar = await progressBar(Number(choose(52, cards)));
@@ -249,17 +249,7 @@ async function analyzePoker(options: JsonOption & { cards: string }): Promise<vo
   }
   process.stdout.write(`Every ${cards}-card hand from one 52-card deck, best five (000 § 4)\n\n`);
   process.stdout.write(
-    table(
-      ['category', 'hands', 'probability'],
-      [
-        ...categories.map(([name, count]) => [
-          name,
-          groupDigits(count),
-          ratio(count, result.total).toFixed(9),
-        ]),
-        ['total', groupDigits(result.total), '1'],
-      ],
-    ),
+    table(['category', 'hands', 'probability'], countRows(categories, result.total, 9, true)),
   );
   process.stdout.write(
     `\nrun time ${runTime.toFixed(2)} s, ${groupDigits(handsPerSecond)} hands per second\n`,
@@ -271,7 +261,7 @@ async function analyzePoker(options: JsonOption & { cards: string }): Promise<vo
 async function analyzeBaccaratCommand(
   options: JsonOption & { decks: string; ruleset: string },
 ): Promise<void> {
-  const [{ enumerateBaccarat, analyzeBaccarat }, { getRuleset }, { groupDigits, ratio }] =
+  const [{ enumerateBaccarat, analyzeBaccarat }, { getRuleset }, { countRows, countsJson }] =
     await Promise.all([
       import('../analysis/baccarat.ts'),
       import('../engine/rulesets/index.ts'),
@@ -292,12 +282,7 @@ async function analyzeBaccaratCommand(
       decks,
       ruleset: ruleset.name,
       total: analysis.total.toString(),
-      outcomes: Object.fromEntries(
-        outcomes.map(([name, count]) => [
-          name,
-          { count: count.toString(), probability: ratio(count, analysis.total) },
-        ]),
-      ),
+      outcomes: countsJson(outcomes, analysis.total),
       bets: Object.fromEntries(
         bets.map(([name, bet]) => [
           name,
@@ -318,17 +303,7 @@ async function analyzeBaccaratCommand(
     `Punto Banco, ${decks} decks, ruleset ${ruleset.name}: every coup, weighted to six cards\n\n`,
   );
   process.stdout.write(
-    table(
-      ['outcome', 'deals', 'probability'],
-      [
-        ...outcomes.map(([name, count]) => [
-          name,
-          groupDigits(count),
-          ratio(count, analysis.total).toFixed(8),
-        ]),
-        ['total', groupDigits(analysis.total), '1'],
-      ],
-    ),
+    table(['outcome', 'deals', 'probability'], countRows(outcomes, analysis.total, 8, true)),
   );
   process.stdout.write('\n');
   process.stdout.write(
@@ -350,7 +325,7 @@ async function analyzeBaccaratCommand(
 async function analyzeDealerCommand(
   options: JsonOption & { decks: string; h17?: boolean },
 ): Promise<void> {
-  const [{ analyzeDealer }, { groupDigits, ratio }] = await Promise.all([
+  const [{ analyzeDealer }, { countRows, countsJson }] = await Promise.all([
     import('../analysis/blackjack-dealer.ts'),
     import('../analysis/exact.ts'),
   ]);
@@ -366,12 +341,7 @@ async function analyzeDealerCommand(
       h17: hitSoft17,
       total: analysis.total.toString(),
       longest_hand: analysis.longestHand,
-      outcomes: Object.fromEntries(
-        outcomes.map(([name, count]) => [
-          name,
-          { count: count.toString(), probability: ratio(count, analysis.total) },
-        ]),
-      ),
+      outcomes: countsJson(outcomes, analysis.total),
       run_time_s: runTime,
     });
     return;
@@ -383,14 +353,7 @@ async function analyzeDealerCommand(
     `(counts are ordered draws completed to ${analysis.longestHand} cards, the longest dealer hand)\n\n`,
   );
   process.stdout.write(
-    table(
-      ['final', 'draws', 'probability'],
-      outcomes.map(([name, count]) => [
-        name,
-        groupDigits(count),
-        ratio(count, analysis.total).toFixed(8),
-      ]),
-    ),
+    table(['final', 'draws', 'probability'], countRows(outcomes, analysis.total, 8)),
   );
   process.stdout.write(`\nrun time ${runTime.toFixed(3)} s\n`);
 }

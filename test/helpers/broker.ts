@@ -67,8 +67,9 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
 
 async function startMosquitto(binary: string, options: TestBrokerOptions): Promise<TestBroker> {
   const dir = mkdtempSync(join(tmpdir(), 'tableside-mosquitto-'));
-  // mosquitto started as root drops to its own user, which must read these files.
-  chmodSync(dir, 0o755);
+  // mosquitto started as root drops to its own user, which must read these
+  // files and, with persistence, write its database into this folder.
+  chmodSync(dir, options.persistence ? 0o777 : 0o755);
   const port = await freePort();
   const tlsPort = options.tls ? await freePort() : undefined;
   const lines = [
@@ -128,6 +129,7 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
     if (!running) return;
     child = undefined;
     if (running.exitCode !== null || running.signalCode !== null) return;
+    // SIGTERM: mosquitto saves its persistence database on the way out.
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
       running.kill('SIGTERM');

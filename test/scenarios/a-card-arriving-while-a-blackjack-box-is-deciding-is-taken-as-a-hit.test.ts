@@ -1,21 +1,12 @@
 // The shoe cannot see a decision: a card drawn while a box decides stands for a hit, so the
 // dealer presses a button only to stand or move on (004 Blackjack: the player asks for cards).
 import { expect, it } from 'vitest';
-import {
-  action,
-  alarms,
-  card,
-  cards,
-  ofType,
-  play,
-  round,
-  shuffle,
-} from '../unit/table/helpers.ts';
+import { action, alarms, card, cards, ofType, play, round } from '../unit/table/helpers.ts';
+import { newBlackjackShoe } from './new-shoe.ts';
 
 it('a card arriving while a blackjack box is deciding is taken as a hit', () => {
   const { events, session } = play('tdc-blackjack', [
-    shuffle(6),
-    card('AS'), // burn
+    ...newBlackjackShoe(),
     round([1]),
     ...cards('TS 7H 2S'), // box 1 12, dealer 7
   ]);

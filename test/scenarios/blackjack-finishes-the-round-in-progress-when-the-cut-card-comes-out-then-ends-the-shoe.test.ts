@@ -1,21 +1,12 @@
 // 003 § 23: play stops when the dealt cards reach the cut card; (practice) the round in
 // progress is finished first, and no new round starts.
 import { expect, it } from 'vitest';
-import {
-  action,
-  alarms,
-  card,
-  cards,
-  ofType,
-  play,
-  round,
-  shuffle,
-} from '../unit/table/helpers.ts';
+import { action, alarms, card, cards, ofType, play, round } from '../unit/table/helpers.ts';
+import { newBlackjackShoe, shoeFlow } from './new-shoe.ts';
 
 it('blackjack finishes the round in progress when the cut card comes out, then ends the shoe (003 § 23)', () => {
   const { events, session } = play('bulgaria-blackjack', [
-    shuffle(6),
-    card('AS'), // the new-shoe burn
+    ...newBlackjackShoe(),
     round([1]),
     card('TS'), // box 1
     { t: 'cut' },
@@ -25,10 +16,7 @@ it('blackjack finishes the round in progress when the cut card comes out, then e
     round([1]),
     card('5C'),
   ]);
-  const types = events
-    .filter((e) => e.type !== 'card')
-    .map((e) => (e.type === 'alarm' ? e.kind : e.type));
-  expect(types).toEqual([
+  expect(shoeFlow(events)).toEqual([
     'shoe_start',
     'round_start',
     'last_hand',
@@ -44,7 +32,7 @@ it('blackjack finishes the round in progress when the cut card comes out, then e
 });
 
 it('a cut card out between rounds ends the shoe at once (003 § 23)', () => {
-  const { events } = play('bulgaria-blackjack', [shuffle(6), card('AS'), { t: 'cut' }, round([1])]);
+  const { events } = play('bulgaria-blackjack', [...newBlackjackShoe(), { t: 'cut' }, round([1])]);
   expect(ofType(events, 'shoe_end')).toHaveLength(1);
   expect(alarms(events).map((a) => a.kind)).toEqual(['round_after_shoe_end']);
 });

@@ -1,23 +1,14 @@
 // 003 § 24 item 5: when the first joker comes out the croupier announces "last hand";
 // (practice) the coup in progress is completed, one more coup is dealt, then the shoe ends.
 import { expect, it } from 'vitest';
-import {
-  alarms,
-  BURN_TWO,
-  card,
-  cards,
-  ofType,
-  play,
-  round,
-  shuffle,
-} from '../unit/table/helpers.ts';
+import { alarms, card, cards, ofType, play, round } from '../unit/table/helpers.ts';
+import { newPuntoBancoShoe, shoeFlow } from './new-shoe.ts';
 
 const COUP = cards('9H 2C TD 7S'); // Player 9: a natural, no more cards
 
 it('Punto Banco deals the coup in progress and one more after the last-hand joker, then ends the shoe (003 § 24 item 5)', () => {
   const { events } = play('bulgaria-punto-banco', [
-    shuffle(8),
-    ...BURN_TWO,
+    ...newPuntoBancoShoe(),
     round(),
     card('9D'),
     card('JK'), // the marker comes out during the first coup
@@ -27,10 +18,7 @@ it('Punto Banco deals the coup in progress and one more after the last-hand joke
     round(),
     card('4H'),
   ]);
-  const flow = events
-    .filter((e) => e.type !== 'card')
-    .map((e) => (e.type === 'alarm' ? e.kind : e.type));
-  expect(flow).toEqual([
+  expect(shoeFlow(events)).toEqual([
     'shoe_start',
     'round_start',
     'last_hand',
@@ -47,8 +35,7 @@ it('Punto Banco deals the coup in progress and one more after the last-hand joke
 
 it('a marker out between coups leaves exactly one more coup (003 § 24 item 5)', () => {
   const { events } = play('bulgaria-punto-banco', [
-    shuffle(8),
-    ...BURN_TWO,
+    ...newPuntoBancoShoe(),
     round(),
     ...COUP,
     card('JK'),
@@ -62,8 +49,7 @@ it('a marker out between coups leaves exactly one more coup (003 § 24 item 5)',
 
 it('where the marker is a cut card, the cut record announces the last hand (monaco-punto-2000)', () => {
   const { events } = play('monaco-punto-2000', [
-    shuffle(8),
-    ...BURN_TWO,
+    ...newPuntoBancoShoe(),
     round(),
     ...COUP,
     { t: 'cut' },

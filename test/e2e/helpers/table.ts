@@ -17,7 +17,6 @@ import { PtyPair } from '../../integration/hardware/pty-pair.ts';
 import { Consumer } from './consumer.ts';
 import { type CliProcess, runCli, startDaemon, tempDir, writeConfig } from './daemon.ts';
 import { until } from './environment.ts';
-import { startPersistentMosquitto } from './persistent-broker.ts';
 
 export const RULESET = 'tdc-baccarat-no-commission';
 export const TABLE = 'e2e-bac';
@@ -92,9 +91,7 @@ export class E2eTable {
     options: { persistentBroker?: boolean; shuffler?: boolean } = {},
   ) {
     const dir = tempDir(label);
-    const broker = options.persistentBroker
-      ? await startPersistentMosquitto()
-      : await startTestBroker();
+    const broker = await startTestBroker({ persistence: options.persistentBroker === true });
     const pty = new PtyPair(dir);
     await pty.start();
     let shufflerPty: PtyPair | undefined;

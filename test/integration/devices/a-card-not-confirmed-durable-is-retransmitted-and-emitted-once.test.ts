@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Bench, bench, observedCards, plannedCards, until } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { benchPerTest, observedCards, plannedCards, until } from './helpers.ts';
 
 const script = {
   on: [],
@@ -8,14 +8,10 @@ const script = {
 };
 
 describe('a card not confirmed durable is retransmitted and emitted once', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('holds the device on its first card until the caller acknowledges it', async () => {
-    current = bench(
+    const current = openBench(
       { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 9, scenario: script },
       {},
       false,
@@ -38,7 +34,7 @@ describe('a card not confirmed durable is retransmitted and emitted once', () =>
   });
 
   it('a card stored while the line was down is ACKed when the device sends it again, and not emitted twice', async () => {
-    current = bench(
+    const current = openBench(
       { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 10, scenario: script },
       {},
       false,

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { SIMULATOR_FIRMWARE_SHA256, SIMULATOR_MODEL } from '../../../simulators/device.ts';
-import { type Bench, bench } from './helpers.ts';
+import { benchPerTest } from './helpers.ts';
 
 const allowList = { [SIMULATOR_MODEL.shoe]: [SIMULATOR_FIRMWARE_SHA256.shoe] };
 const script = {
@@ -11,14 +11,10 @@ const script = {
 };
 
 describe('a quarantined device has its cards refused', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('a shoe whose firmware hash is not allowed gets no card through, and an alarm says why', async () => {
-    current = bench(
+    const current = openBench(
       {
         kind: 'shoe',
         ruleset: 'tdc-baccarat-no-commission',
@@ -42,7 +38,7 @@ describe('a quarantined device has its cards refused', () => {
   });
 
   it('the same shoe with its allowed firmware deals normally', async () => {
-    current = bench(
+    const current = openBench(
       { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script },
       { allowedFirmware: allowList },
     );
@@ -55,7 +51,7 @@ describe('a quarantined device has its cards refused', () => {
   });
 
   it('a model missing from the allow-list is quarantined too', async () => {
-    current = bench(
+    const current = openBench(
       { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script },
       { allowedFirmware: { 'OTHER-MODEL': [SIMULATOR_FIRMWARE_SHA256.shoe] } },
     );

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { simRegistryDocument } from '../../../simulators/tags.ts';
-import { type Bench, bench, observedCards } from './helpers.ts';
+import { benchPerTest, observedCards } from './helpers.ts';
 
 describe('a reader maps tags through the deck registry and flags foreign tags', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('every tag of an enrolled deck becomes its card; a foreign chip is an alarm, not a card', async () => {
     const registry = DeckRegistry.fromDocument(simRegistryDocument(['red', 'blue'], 1));
-    current = bench(
+    const current = openBench(
       { kind: 'reader', ruleset: 'peru-triple-shot', seed: 51, faults: ['foreign=5'], rounds: 2 },
       { registry },
     );

@@ -3,20 +3,16 @@
  * retransmits an unacknowledged card for as long as it takes (the old
  * simulator stopped after 100 attempts), and the card reaches the table once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEVICE_SESSION_DEFAULTS } from '../../../simulators/device.ts';
-import { type Bench, bench, until } from './helpers.ts';
+import { benchPerTest, until } from './helpers.ts';
 
 describe('a shoe never gives a card up, however long the host takes to ACK it', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('retransmits past any attempt limit, loses nothing, and the card is emitted once', async () => {
     expect(DEVICE_SESSION_DEFAULTS.maxAttempts).toBe(0);
-    current = bench(
+    const current = openBench(
       {
         kind: 'shoe',
         ruleset: 'tdc-baccarat-no-commission',

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Bench, bench, observedCards, plannedCards } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { benchPerTest, observedCards, plannedCards } from './helpers.ts';
 
 describe('a shoe simulator deals a whole shoe to the driver over an in-memory wire', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('delivers every planned card once, in order, with the cut card where the ruleset puts it', async () => {
-    current = bench({ kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 7 });
+    const current = openBench({ kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 7 });
     const { sim, driver, observations } = current;
     await sim.whenReady();
     await driver.whenOnline();

@@ -4,21 +4,17 @@
  * are and guesses from its `backs` / `alternateBacks` options only when the
  * shuffler sends the 1.0 SHUFFLED.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Bench, bench, until } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { benchPerTest, until } from './helpers.ts';
 
 describe('a shuffler names its back colours, and the driver guesses only without them', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   const frames = (lines: string[], type: string) =>
     lines.filter((line) => line.split(',')[2]?.split('*')[0] === type);
 
   it('reports each deck’s colour in SHUFFLED2, and the records carry it with no backs configured', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shuffler',
       ruleset: 'peru-triple-shot',
       seed: 51,
@@ -45,7 +41,7 @@ describe('a shuffler names its back colours, and the driver guesses only without
   });
 
   it('takes the reported colours over the configured guess when they disagree', async () => {
-    current = bench(
+    const current = openBench(
       { kind: 'shuffler', ruleset: 'peru-triple-shot', seed: 52, rounds: 2 },
       { backs: ['green'] },
     );
@@ -61,7 +57,7 @@ describe('a shuffler names its back colours, and the driver guesses only without
   });
 
   it('falls back to the configured colours when the shuffler cannot read backs', async () => {
-    current = bench(
+    const current = openBench(
       {
         kind: 'shuffler',
         ruleset: 'peru-triple-shot',
@@ -86,7 +82,7 @@ describe('a shuffler names its back colours, and the driver guesses only without
   });
 
   it('sends the 1.0 SHUFFLED to a host that never said which version it speaks', async () => {
-    current = bench(
+    const current = openBench(
       { kind: 'shuffler', ruleset: 'peru-triple-shot', seed: 54, rounds: 1 },
       { sendHello: false, backs: ['violet'] },
     );

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Bench, bench, until } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { benchPerTest, until } from './helpers.ts';
 
 describe('a shuffler reports its order and answers a deck check', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('each planned shuffle becomes one shuffle record with the order, colours alternating', async () => {
-    current = bench(
+    const current = openBench(
       {
         kind: 'shuffler',
         ruleset: 'tdc-baccarat-no-commission',
@@ -35,7 +31,7 @@ describe('a shuffler reports its order and answers a deck check', () => {
   });
 
   it('without report-order the record carries no order', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shuffler',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 42,
@@ -50,7 +46,11 @@ describe('a shuffler reports its order and answers a deck check', () => {
   });
 
   it('SHUFFLE and DECKCHECK commands are ACKed and answered', async () => {
-    current = bench({ kind: 'shuffler', ruleset: 'tdc-baccarat-no-commission', seed: 43 });
+    const current = openBench({
+      kind: 'shuffler',
+      ruleset: 'tdc-baccarat-no-commission',
+      seed: 43,
+    });
     const { sim, driver, observations } = current;
     await sim.whenReady();
     await driver.whenOnline();

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Bench, bench, observedCards, plannedCards } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { benchPerTest, observedCards, plannedCards } from './helpers.ts';
 
 describe('corrupted bytes are NAKed and retransmitted and no card is lost', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('every third event frame arrives with a bad CRC, yet every card arrives once, in order', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 11,

@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Bench, bench, observedCards, plannedCards } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { benchPerTest, observedCards, plannedCards } from './helpers.ts';
 
 describe('duplicated frames are dropped by seq', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   const script = {
     on: [],
@@ -15,7 +11,7 @@ describe('duplicated frames are dropped by seq', () => {
   };
 
   it('a device that sends every frame twice still gives each card once', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 3,
@@ -31,7 +27,7 @@ describe('duplicated frames are dropped by seq', () => {
   });
 
   it('a device that loses our ACKs retransmits, and the copies are dropped', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 4,

@@ -1,5 +1,6 @@
 /** Shared wiring for the device integration tests: a simulator and a driver on one wire. */
 
+import { afterEach } from 'vitest';
 import {
   DeviceDriver,
   type DriverOptions,
@@ -63,6 +64,23 @@ export function bench(
       await sim.stop();
       await driver.stop();
     },
+  };
+}
+
+/**
+ * Benches for the tests of the describe block that calls this, each stopped
+ * after its test: `const openBench = benchPerTest();` then, in a test,
+ * `const current = openBench({ ... })` with `bench`'s arguments.
+ */
+export function benchPerTest(): (...args: Parameters<typeof bench>) => Bench {
+  const open: Bench[] = [];
+  afterEach(async () => {
+    for (const current of open.splice(0)) await current.stop();
+  });
+  return (...args) => {
+    const current = bench(...args);
+    open.push(current);
+    return current;
   };
 }
 

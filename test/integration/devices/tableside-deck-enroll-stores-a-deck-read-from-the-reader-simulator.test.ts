@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { standardDeck } from '../../../device-protocol/cards.ts';
 import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
 import { deckTags, simRegistryDocument } from '../../../simulators/tags.ts';
-import { runCli } from './cli.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { PtyPair, socatMissing } from './pty.ts';
 
 const missing = socatMissing();
@@ -19,22 +19,27 @@ describe.skipIf(missing !== undefined)(
       for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     });
 
-    it('the 52 tags land in the registry in standard-deck order', async () => {
+    /** `deck enroll` on one end of a fresh pty pair, `sim reader` enrolling `readerDeck` on the other. */
+    async function enrollFromReader(enrolling: {
+      deck: string;
+      back: string;
+      registryFile: string;
+      readerDeck: string;
+    }) {
       const pair = new PtyPair();
       await pair.start();
       cleanups.push(() => pair.kill());
-      const registryFile = join(mkdtempSync(join(tmpdir(), 'tableside-decks-')), 'decks.json');
       const enroll = runCli([
         'deck',
         'enroll',
         '--link',
         pair.a,
         '--deck',
-        'blue-7',
+        enrolling.deck,
         '--back',
-        'blue',
+        enrolling.back,
         '--registry',
-        registryFile,
+        enrolling.registryFile,
         '--timeout',
         '20',
       ]);
@@ -46,10 +51,21 @@ describe.skipIf(missing !== undefined)(
         '--ruleset',
         'peru-triple-shot',
         '--enroll',
-        'blue-7',
+        enrolling.readerDeck,
         '--rate',
         '300',
       ]);
+      return { enroll, reader };
+    }
+
+    it('the 52 tags land in the registry in standard-deck order', async () => {
+      const registryFile = join(mkdtempSync(join(tmpdir(), 'tableside-decks-')), 'decks.json');
+      const { enroll, reader } = await enrollFromReader({
+        deck: 'blue-7',
+        back: 'blue',
+        registryFile,
+        readerDeck: 'blue-7',
+      });
       const enrolled = await enroll.done;
       await reader.done;
       expect(enrolled.code, enrolled.stderr).toBe(0);
@@ -60,39 +76,16 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('a deck whose tags are already enrolled elsewhere is refused and nothing is written', async () => {
-      const pair = new PtyPair();
-      await pair.start();
-      cleanups.push(() => pair.kill());
       const registryFile = join(mkdtempSync(join(tmpdir(), 'tableside-decks-')), 'decks.json');
       // The simulator's own red deck is already there under its sim name.
       const before = `${JSON.stringify(simRegistryDocument(['red'], 1), null, 2)}\n`;
       writeFileSync(registryFile, before);
-      const enroll = runCli([
-        'deck',
-        'enroll',
-        '--link',
-        pair.a,
-        '--deck',
-        'copy',
-        '--back',
-        'red',
-        '--registry',
+      const { enroll, reader } = await enrollFromReader({
+        deck: 'copy',
+        back: 'red',
         registryFile,
-        '--timeout',
-        '20',
-      ]);
-      const reader = runCli([
-        'sim',
-        'reader',
-        '--link',
-        pair.b,
-        '--ruleset',
-        'peru-triple-shot',
-        '--enroll',
-        'sim-red-1',
-        '--rate',
-        '300',
-      ]);
+        readerDeck: 'sim-red-1',
+      });
       const enrolled = await enroll.done;
       reader.kill();
       await reader.done;

@@ -7,7 +7,7 @@ import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { BehaviourSet } from '../../../simulators/behaviours.ts';
 import { planSession } from '../../../simulators/plan.ts';
 import { parseScenarioText } from '../../../simulators/scenario.ts';
-import { runCli } from './cli.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { observedCards } from './helpers.ts';
 import { PtyPair, socatMissing } from './pty.ts';
 

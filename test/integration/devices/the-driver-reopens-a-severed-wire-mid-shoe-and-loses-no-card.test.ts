@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Bench, bench, observedCards, plannedCards, until } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { benchPerTest, observedCards, plannedCards, until } from './helpers.ts';
 
 describe('the driver reopens a severed wire mid-shoe and loses no card', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('cards dealt while unplugged are sent after the reopen; none is doubled', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 21,
@@ -34,7 +30,7 @@ describe('the driver reopens a severed wire mid-shoe and loses no card', () => {
   });
 
   it('a silent device goes offline, the link reopens, and it comes back online', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 22,

@@ -5,10 +5,10 @@
  * and holds its next frames, so a crash loses no shoe start; the driver
  * reports the lid once however often it comes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeviceNotice, LidNotice } from '../../../firmware-host/drivers/driver.ts';
 import type { Scenario } from '../../../simulators/scenario.ts';
-import { type Bench, bench, until } from './helpers.ts';
+import { benchPerTest, until } from './helpers.ts';
 
 const LID_THEN_TWO_CARDS: Scenario = {
   on: [],
@@ -17,14 +17,10 @@ const LID_THEN_TWO_CARDS: Scenario = {
 };
 
 describe('the lid is ACKed only when the host has stored what it started', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('holds the shoe (lid retransmitted, reported once, no card) until ack(), then the cards follow', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 17,
@@ -54,7 +50,7 @@ describe('the lid is ACKed only when the host has stored what it started', () =>
   });
 
   it('ACKs the lid itself when nobody listens for notices, so the shoe is never held', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 18,

@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isDriverError } from '../../../firmware-host/drivers/errors.ts';
-import { type Bench, bench, until } from './helpers.ts';
+import { benchPerTest, until } from './helpers.ts';
 
 describe('the shoe obeys gate and indicate commands and ACKs them', () => {
-  let current: Bench | undefined;
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
+  const openBench = benchPerTest();
 
   it('lights and the gate follow the commands; a locked gate stops the deal', async () => {
-    current = bench({
+    const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 31,
@@ -32,7 +28,7 @@ describe('the shoe obeys gate and indicate commands and ACKs them', () => {
   });
 
   it('a command to a shoe that does not answer fails with a coded error', async () => {
-    current = bench(
+    const current = openBench(
       { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 32, faults: ['drop-acks=1'] },
       {
         timing: {

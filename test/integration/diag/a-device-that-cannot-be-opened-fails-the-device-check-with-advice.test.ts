@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagReport } from '../../../firmware-host/diag/report.ts';
+import { runCli } from '../../helpers/cli.ts';
 
-const repo = join(import.meta.dirname, '../../..');
 let dir: string;
 
 beforeAll(async () => {
@@ -15,26 +14,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function diag(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'firmware-host/cli.ts', 'diag', ...args],
-    {
-      cwd: repo,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const diag = (args: string[]) => runCli(['diag', ...args]).done;
 
 describe('tableside diag with a device that cannot be opened', () => {
   it('fails the device check, says what to do, and exits 1', async () => {

@@ -1,30 +1,12 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DiagReport } from '../../../firmware-host/diag/report.ts';
-
-const repo = join(import.meta.dirname, '../../..');
+import { runCli } from '../../helpers/cli.ts';
 
 describe('tableside diag --simulate --json', () => {
   it('runs a faulty session through the daemon, detects every fault, loses nothing, exits 0', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'firmware-host/cli.ts', 'diag', '--simulate', '--json'],
-      {
-        cwd: repo,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, TABLESIDE_CONFIG: '' },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, stdout, stderr } = await runCli(['diag', '--simulate', '--json'], {
+      env: { TABLESIDE_CONFIG: '' },
+    }).done;
     const report = JSON.parse(stdout) as DiagReport;
     const failed = report.checks.filter((check) => check.status === 'fail');
     expect(failed, `${JSON.stringify(failed, null, 2)}\n${stderr}`).toEqual([]);

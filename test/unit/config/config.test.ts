@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +11,7 @@ import {
   redactConfig,
   resolveConfig,
 } from '../../../firmware-host/config/index.ts';
+import { runCliSync } from '../../helpers/cli.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const examplesDir = join(root, 'firmware-host/config/examples');
@@ -33,17 +33,8 @@ function tempFile(name: string, text: string): string {
   return path;
 }
 
-function cli(...args: string[]) {
-  return spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'firmware-host/cli.ts'), ...args],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, TABLESIDE_MQTT_PASSWORD: '', TABLESIDE_TABLE_ID: '' },
-    },
-  );
-}
+const cli = (...args: string[]) =>
+  runCliSync(args, { env: { TABLESIDE_MQTT_PASSWORD: '', TABLESIDE_TABLE_ID: '' } });
 
 describe('configuration', () => {
   it('gives a working simulator bench with no file at all', async () => {

@@ -2,20 +2,10 @@
  * `tableside rulesets` and `tableside hand`, run as child processes the way
  * a pit supervisor runs them.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCliSync } from '../../helpers/cli.ts';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'firmware-host/cli.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (...args: string[]) => runCliSync(args, { timeout: 20_000 });
 
 describe('tableside rulesets', () => {
   it('lists names, game and jurisdiction', () => {

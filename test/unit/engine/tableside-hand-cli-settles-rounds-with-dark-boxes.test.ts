@@ -3,20 +3,10 @@
  * hold'em at TDC) have their bets in before the deal and make no decision;
  * run as a child process, as a pit supervisor runs it.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCliSync } from '../../helpers/cli.ts';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'firmware-host/cli.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (...args: string[]) => runCliSync(args, { timeout: 20_000 });
 
 const HOLDEM_CARDS = 'AS KS 2C 7D QH QD 9S 4C TS 5H 3D';
 

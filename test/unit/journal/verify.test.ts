@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   encodeRecord,
@@ -12,6 +11,7 @@ import {
   journalFileName,
   verifyJournalFiles,
 } from '../../../firmware-host/journal/index.ts';
+import { runCliSync } from '../../helpers/cli.ts';
 
 /** Builds journal files in memory: `perFile` records per file, chained across files. */
 function buildLines(count: number): string[] {
@@ -147,12 +147,7 @@ describe('journal verify', () => {
 });
 
 describe('tableside journal verify', () => {
-  const root = resolve(import.meta.dirname, '../../..');
-  const cli = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', join(root, 'firmware-host/cli.ts'), ...args], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+  const cli = (...args: string[]) => runCliSync(args);
 
   it('exits 0 when intact and 1 with the findings otherwise', () => {
     const lines = buildLines(4);
