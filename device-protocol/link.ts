@@ -21,8 +21,17 @@
  *   never, as a device that must not give a card up); a NAK naming an
  *   unacknowledged frame resends it now, and so does `retransmitNow()` for
  *   every unacknowledged frame (a device whose line has just reopened);
- * - at most `maxInFlight` event frames are unacknowledged at once (1, stop
- *   and wait, keeps events in order); HELLO, PING and PONG bypass that queue;
+ * - at most `maxInFlight` event frames are unacknowledged at once; HELLO,
+ *   PING and PONG bypass that queue. Without protocol 1.2 on both sides,
+ *   only 1 (stop and wait) keeps events in order;
+ * - protocol 1.2, the in-order window (PROTOCOL.md § 4 item 9), keyed on the
+ *   HELLOs: a device announcing 1.2 numbers only its reliable frames (its
+ *   ACK and NAK carry the next seq without taking it), uses its window only
+ *   with a host that announced 1.2, and after each HELLO of its own sends
+ *   one event alone until an event is ACKed (slow start, so the host learns
+ *   where its events resume). The host delivers the events of a 1.2 device
+ *   in seq order: one that arrives past a missing seq is held, unACKed,
+ *   until the gap fills, and the missing seq is NAKed `missing` once;
  * - a device (any local talker but HO) holds its events until the host has
  *   ACKed its HELLO, and sends HELLO again when the host NAKs with `hello`;
  * - the host answers events from a device that has not said HELLO with a
@@ -43,7 +52,13 @@ import {
   type Talker,
 } from './frame.ts';
 import { FrameDecoder, framerOptionsSchema } from './frame-decoder.ts';
-import { decodeMessage, type HelloMessage, type Message, messageFrame } from './messages.ts';
+import {
+  decodeMessage,
+  type HelloMessage,
+  type Message,
+  messageFrame,
+  protocolAtLeast,
+} from './messages.ts';
 
 export const linkOptionsSchema = z
   .object({
@@ -63,7 +78,11 @@ export const linkOptionsSchema = z
      * the host ACKs it).
      */
     maxAttempts: z.number().int().min(0).max(100).default(5),
-    /** Unacknowledged event frames at once; 1 (stop and wait) keeps events in order. */
+    /**
+     * Unacknowledged event frames at once. Above 1, events stay in order
+     * only with protocol 1.2 on both sides (the in-order window); a device
+     * announcing 1.2 uses it only with a host that announced 1.2 too.
+     */
     maxInFlight: z.number().int().min(1).max(32).default(1),
     /** Frames waiting to be sent; past this, `send` reports `failed` with `queue_full`. */
     maxQueued: z.number().int().min(1).max(4096).default(1024),
@@ -107,7 +126,20 @@ export type LinkDiscardReason =
   /** An event from a device that has not said HELLO: NAKed with `hello`. */
   | 'hello_required'
   /** An ACK or NAK whose fields do not decode. */
-  | 'bad_control';
+  | 'bad_control'
+  /**
+   * An in-order (1.2) event that arrived past a missing seq: held, not
+   * ACKed, and delivered once the gap fills. Not lost: reported so that
+   * a line that keeps reordering shows in the counters.
+   */
+  | 'held'
+  /**
+   * A 1.2 device's frame arrived so far past a seq that never came that the
+   * host stops waiting: the held frames are delivered without it. A device
+   * keeping to § 4 item 9 never causes this; it is counted so that one that
+   * does shows.
+   */
+  | 'order_gap';
 
 export type LinkAction =
   /** Write `line` (CR LF included) to the line. `attempt` counts from 1. */
@@ -186,6 +218,28 @@ interface Outgoing {
   readonly control: boolean;
   attempts: number;
   lastSentAt: number;
+  /** Transmitted since our latest HELLO (slow start holds back the ones that were not). */
+  sentSinceHello: boolean;
+  /**
+   * ACKed, but kept: a 1.2 device releases its frames in seq order only, so
+   * that after a HELLO it sends again every frame past its oldest
+   * unacknowledged one, and the host's order has no hole it cannot fill.
+   */
+  acked: boolean;
+  /** The `acked` action was reported (once per frame, however often it is ACKed again). */
+  reported: boolean;
+}
+
+/** A 1.2 peer's events in seq order (PROTOCOL.md § 4 item 9). */
+interface Ordering {
+  /** The seq to deliver next; undefined after a HELLO until its first event sets it. */
+  next: number | undefined;
+  /** Events that arrived past a missing seq, by seq, with what they decoded to. */
+  readonly held: Map<number, Frame>;
+  /** Control frames (HELLO, PING, PONG) already delivered ahead of `next`: skipped when reached. */
+  readonly passed: Set<number>;
+  /** The missing seq last NAKed `missing`, so that a gap is NAKed once. */
+  nakedGap: number | undefined;
 }
 
 interface PeerState {
@@ -200,16 +254,33 @@ interface PeerState {
    */
   readonly owed: Set<number>;
   hello?: HelloMessage;
+  /** Host side, for a peer whose HELLO announced 1.2: in-order delivery. */
+  ordering?: Ordering;
 }
 
 /** How far before a HELLO's seq an owed ACK still belongs to that device's counting. */
 const OWED_LOOKBACK = 2048;
+
+/** How many seqs `to` lies after `from`, modulo the wrap (0..65535). */
+function distance(from: number, to: number): number {
+  return (to - from + SEQ_MODULUS) % SEQ_MODULUS;
+}
 
 /** Whether `seq` came before `hello` in one device's counting (modulo the wrap). */
 function precedes(seq: number, hello: number): boolean {
   const distance = (hello - seq + SEQ_MODULUS) % SEQ_MODULUS;
   return distance > 0 && distance <= OWED_LOOKBACK;
 }
+
+/** The protocol version that added the in-order window. */
+const IN_ORDER_SINCE = '1.2';
+/**
+ * How far past the next expected seq a 1.2 event may arrive and be held:
+ * twice the largest window, for the control frames in between.
+ */
+const REORDER_LIMIT = 64;
+/** Control seqs remembered ahead of `next`; a well-behaved device has a handful. */
+const PASSED_LIMIT = 128;
 
 const CONTROL_TYPES = new Set<string>(['HELLO', 'PING', 'PONG']);
 /** What a device may send the host before its HELLO was seen. */
@@ -229,6 +300,8 @@ export class LinkSession {
   /** Device side: where our HELLO stands, and the HELLO to send again on a NAK `hello`. */
   #helloState: 'none' | 'sent' | 'acked' = 'none';
   #hello: HelloMessage | undefined;
+  /** Device side, 1.2: one event at a time after our HELLO until an event is ACKed. */
+  #slowStart = false;
   readonly #stats: LinkStats;
 
   /** Throws ProtocolError `bad_options` on bad options. */
@@ -248,6 +321,8 @@ export class LinkSession {
       'wrong_talker',
       'hello_required',
       'bad_control',
+      'held',
+      'order_gap',
     ] as const) {
       discarded[reason] = 0;
     }
@@ -269,6 +344,11 @@ export class LinkSession {
     return structuredClone(this.#stats);
   }
 
+  /** Frames received so far (`stats.received` without copying the stats). */
+  get framesReceived(): number {
+    return this.#stats.received;
+  }
+
   /** Device side: whether the host has ACKed our HELLO, so that events flow. */
   get helloAcknowledged(): boolean {
     return this.#helloState === 'acked';
@@ -282,7 +362,10 @@ export class LinkSession {
     return undefined;
   }
 
-  /** Frames sent and not yet ACKed, plus frames waiting to be sent. */
+  /**
+   * Frames sent and not yet released (ACKed; for a 1.2 device, ACKed with
+   * every frame before them), plus frames waiting to be sent.
+   */
   get pending(): { inFlight: number; queued: number } {
     return { inFlight: this.#inFlight.size, queued: this.#queue.length };
   }
@@ -290,7 +373,7 @@ export class LinkSession {
   /** When `tick` must be called next at the latest; undefined when nothing waits for an ACK. */
   nextDeadline(): number | undefined {
     let deadline: number | undefined;
-    for (const entry of this.#inFlight.values()) {
+    for (const entry of this.#retransmittable()) {
       const due = entry.lastSentAt + this.#timeout(entry.attempts);
       if (deadline === undefined || due < deadline) deadline = due;
     }
@@ -338,6 +421,12 @@ export class LinkSession {
       const actions: LinkAction[] = [this.#discarded(event.reason, event.detail, event)];
       // Garbage without a `$` is line noise, not a frame anyone expects an answer to.
       if (event.reason !== 'no_start') actions.push(this.#nak(event.seq, event.reason));
+      const ordering =
+        event.talker === undefined ? undefined : this.#peers.get(event.talker)?.ordering;
+      // This NAK already asks for the seq the order waits for: no second NAK `missing`.
+      if (ordering !== undefined && event.seq !== undefined && event.seq === ordering.next) {
+        ordering.nakedGap = event.seq;
+      }
       return actions;
     }
     const frame = event.frame;
@@ -392,7 +481,11 @@ export class LinkSession {
    */
   retransmitNow(now: number): LinkAction[] {
     const actions: LinkAction[] = [];
-    for (const entry of [...this.#inFlight.values()]) {
+    // HELLO first: a host that missed it would refuse the events.
+    const entries = this.#retransmittable().sort(
+      (a, b) => Number(b.type === 'HELLO') - Number(a.type === 'HELLO'),
+    );
+    for (const entry of entries) {
       if (entry.lastSentAt >= now) continue;
       actions.push(...this.#retransmit(entry, now));
     }
@@ -403,12 +496,70 @@ export class LinkSession {
   /** Retransmits what timed out and gives up on what ran out of attempts. */
   tick(now: number): LinkAction[] {
     const actions: LinkAction[] = [];
-    for (const entry of [...this.#inFlight.values()]) {
+    for (const entry of this.#retransmittable()) {
       if (now - entry.lastSentAt < this.#timeout(entry.attempts)) continue;
       actions.push(...this.#retransmit(entry, now));
     }
     actions.push(...this.#pump(now));
     return actions;
+  }
+
+  /** Device side: whether we announced 1.2 in our HELLO (reliable-only seqs, slow start). */
+  get #inOrderDevice(): boolean {
+    return !this.#isHost && protocolAtLeast(this.#hello?.protocol, IN_ORDER_SINCE);
+  }
+
+  /** Event frames we may have unacknowledged now. */
+  #eventWindow(): number {
+    if (!this.#inOrderDevice) return this.options.maxInFlight;
+    // A host that has not announced 1.2 would deliver a window out of order after a loss.
+    const hostHello = this.options.peerTalker
+      ? this.#peers.get(this.options.peerTalker)?.hello
+      : this.peerHello();
+    if (!protocolAtLeast(hostHello?.protocol, IN_ORDER_SINCE)) return 1;
+    return this.#slowStart ? 1 : this.options.maxInFlight;
+  }
+
+  /** Frames in flight, oldest first (a 1.2 device: by seq; else in transmission order). */
+  #inFlightInOrder(): Outgoing[] {
+    const entries = [...this.#inFlight.values()];
+    if (!this.#inOrderDevice) return entries;
+    return entries.sort((a, b) => distance(b.seq, this.#seq) - distance(a.seq, this.#seq));
+  }
+
+  /** Frames in flight within the window: every control frame, and the oldest events. */
+  #withinWindow(): Outgoing[] {
+    const window = this.#eventWindow();
+    let events = 0;
+    return this.#inFlightInOrder().filter((entry) => entry.control || ++events <= window);
+  }
+
+  /**
+   * Frames that may be sent again now: those within the window still
+   * unacknowledged, and those ACKed but kept that were not sent since our
+   * latest HELLO.
+   */
+  #retransmittable(): Outgoing[] {
+    return this.#withinWindow().filter((entry) => !entry.acked || !entry.sentSinceHello);
+  }
+
+  /**
+   * A 1.2 device forgets an ACKed frame only once every frame before it is
+   * ACKed too: what it keeps past a lost ACK goes again after a HELLO.
+   */
+  #release(): void {
+    let oldestOwed = -1;
+    for (const entry of this.#inFlight.values()) {
+      if (!entry.acked) oldestOwed = Math.max(oldestOwed, distance(entry.seq, this.#seq));
+    }
+    for (const entry of this.#queue) {
+      oldestOwed = Math.max(oldestOwed, distance(entry.seq, this.#seq));
+    }
+    for (const entry of [...this.#inFlight.values()]) {
+      if (entry.acked && distance(entry.seq, this.#seq) > oldestOwed) {
+        this.#inFlight.delete(entry.seq);
+      }
+    }
   }
 
   #timeout(attempts: number): number {
@@ -446,10 +597,19 @@ export class LinkSession {
       control: CONTROL_TYPES.has(frame.type),
       attempts: 0,
       lastSentAt: now,
+      sentSinceHello: false,
+      acked: false,
+      reported: false,
     };
     if (frame.message?.type === 'HELLO' && !this.#isHost) {
       this.#hello = frame.message;
       this.#helloState = 'sent';
+      this.#slowStart = true;
+      for (const old of this.#inFlight.values()) {
+        old.sentSinceHello = false;
+        // The host starts its order again at our HELLO: what it ACKed before is owed again.
+        old.acked = false;
+      }
       // A new HELLO supersedes one never ACKed (sent into a dead line): retransmitted
       // later, the old one would read as another restart.
       for (const old of [...this.#inFlight.values()]) {
@@ -465,14 +625,22 @@ export class LinkSession {
   #pump(now: number): LinkAction[] {
     const actions: LinkAction[] = [];
     const eventsMayFlow = this.#isHost || this.#helloState === 'acked';
+    const window = this.#eventWindow();
     let eventsInFlight = 0;
     for (const entry of this.#inFlight.values()) if (!entry.control) eventsInFlight++;
     const waiting: Outgoing[] = [];
     let blocked = false;
-    for (const entry of this.#queue) {
+    let controlsLeft = 0;
+    for (const entry of this.#queue) if (entry.control) controlsLeft++;
+    for (const [index, entry] of this.#queue.entries()) {
+      if (blocked && controlsLeft === 0) {
+        // Only events wait behind the block: a long backlog is not walked on every ACK.
+        waiting.push(...this.#queue.slice(index));
+        break;
+      }
+      if (entry.control) controlsLeft--;
       // Events keep their order: once one must wait, the ones after it wait too.
-      const go =
-        entry.control || (!blocked && eventsMayFlow && eventsInFlight < this.options.maxInFlight);
+      const go = entry.control || (!blocked && eventsMayFlow && eventsInFlight < window);
       if (!go) {
         if (!entry.control) blocked = true;
         waiting.push(entry);
@@ -481,6 +649,7 @@ export class LinkSession {
       if (!entry.control) eventsInFlight++;
       entry.attempts = 1;
       entry.lastSentAt = now;
+      entry.sentSinceHello = true;
       this.#inFlight.set(entry.seq, entry);
       this.#stats.sent++;
       actions.push({
@@ -513,6 +682,7 @@ export class LinkSession {
     }
     entry.attempts++;
     entry.lastSentAt = now;
+    entry.sentSinceHello = true;
     this.#stats.sent++;
     this.#stats.retransmitted++;
     return [
@@ -530,12 +700,30 @@ export class LinkSession {
     if (message.type === 'ACK') {
       const entry = this.#inFlight.get(message.ackedSeq);
       if (entry === undefined) return []; // a late or repeated ACK
-      this.#inFlight.delete(entry.seq);
-      this.#stats.acked++;
-      const actions: LinkAction[] = [{ kind: 'acked', seq: entry.seq, type: entry.type }];
+      const actions: LinkAction[] = [];
+      if (!entry.reported) {
+        entry.reported = true;
+        this.#stats.acked++;
+        actions.push({ kind: 'acked', seq: entry.seq, type: entry.type });
+      }
+      // A HELLO is never kept: sent again, it would start the host's order over.
+      if (this.#inOrderDevice && entry.type !== 'HELLO') {
+        entry.acked = true;
+      } else {
+        this.#inFlight.delete(entry.seq);
+      }
       if (entry.type === 'HELLO' && !this.#isHost && this.#helloState === 'sent') {
         this.#helloState = 'acked';
       }
+      if (!entry.control && this.#slowStart && this.#helloState === 'acked') {
+        // The host has placed an event after our HELLO: the window opens, and what
+        // slow start held back goes now (frames ACKed but kept included).
+        this.#slowStart = false;
+        for (const held of this.#retransmittable()) {
+          if (!held.sentSinceHello) actions.push(...this.#retransmit(held, now));
+        }
+      }
+      if (this.#inOrderDevice) this.#release();
       actions.push(...this.#pump(now));
       return actions;
     }
@@ -550,10 +738,11 @@ export class LinkSession {
       actions.push(...this.#helloAgain(now));
       return actions;
     }
+    // A NAK naming a frame ACKed but kept (the host lost its order) resends it too.
     const targets =
       message.nakedSeq === undefined
-        ? [...this.#inFlight.values()]
-        : [this.#inFlight.get(message.nakedSeq)].filter((entry) => entry !== undefined);
+        ? this.#retransmittable()
+        : this.#withinWindow().filter((entry) => entry.seq === message.nakedSeq);
     for (const entry of targets) actions.push(...this.#retransmit(entry, now));
     actions.push(...this.#pump(now));
     return actions;
@@ -564,12 +753,15 @@ export class LinkSession {
     const hello = this.#hello;
     if (hello === undefined) return [];
     // Several events NAKed at once: one new HELLO is enough.
-    const helloInFlight = [...this.#inFlight.values()].some((entry) => entry.type === 'HELLO');
+    const helloInFlight = [...this.#inFlight.values()].some(
+      (entry) => entry.type === 'HELLO' && !entry.acked,
+    );
     const unsent: Outgoing[] = [];
-    for (const entry of this.#inFlight.values()) {
+    for (const entry of this.#inFlightInOrder()) {
       if (entry.control) continue;
       this.#inFlight.delete(entry.seq);
       entry.attempts = 0;
+      entry.acked = false;
       unsent.push(entry);
     }
     if (this.#helloState === 'sent' && helloInFlight) {
@@ -589,7 +781,7 @@ export class LinkSession {
     const isHello = decoded.kind === 'message' && decoded.message.type === 'HELLO';
     const seen = peer.window.get(frame.seq);
     // A HELLO is never a duplicate: a restarted device starts its seqs over.
-    if (seen !== undefined && !isHello) {
+    if ((seen !== undefined || peer.ordering?.held.has(frame.seq)) && !isHello) {
       this.#stats.duplicates++;
       const actions: LinkAction[] = [
         this.#discarded('duplicate', `seq ${frame.seq} already received`, {
@@ -597,7 +789,7 @@ export class LinkSession {
           seq: frame.seq,
         }),
       ];
-      // Its ACK was lost: send it again, unless the caller still owes it.
+      // Its ACK was lost: send it again, unless the caller still owes it (or it is held).
       if (seen === 'acked') actions.unshift(this.#ackFrame(frame.seq));
       return actions;
     }
@@ -623,8 +815,146 @@ export class LinkSession {
       }
       for (const seq of peer.owed) if (!precedes(seq, frame.seq)) peer.owed.delete(seq);
       peer.window.clear();
-      peer.hello = (decoded as { message: HelloMessage }).message;
+      const hello = (decoded as { message: HelloMessage }).message;
+      peer.hello = hello;
+      const inOrder = this.#isHost && protocolAtLeast(hello.protocol, IN_ORDER_SINCE);
+      const kept = peer.ordering;
+      if (
+        inOrder &&
+        kept?.next !== undefined &&
+        (kept.next === frame.seq || precedes(kept.next, frame.seq))
+      ) {
+        // A reconnect: the device kept counting, so the order goes on where it was
+        // (what it sends again from before is behind it, and a duplicate).
+        kept.passed.add(frame.seq);
+        kept.nakedGap = undefined;
+        const actions = this.#accept(peer, frame, decoded, now);
+        actions.push(...this.#drain(peer, kept, now));
+        return actions;
+      }
+      // First contact or a restart: the device's first event after this HELLO
+      // (slow start) sets the order. Held events were not ACKed: they come again.
+      peer.ordering = inOrder
+        ? { next: undefined, held: new Map(), passed: new Set([frame.seq]), nakedGap: undefined }
+        : undefined;
+      return this.#accept(peer, frame, decoded, now);
     }
+    const ordering = peer.ordering;
+    return ordering === undefined
+      ? this.#accept(peer, frame, decoded, now)
+      : this.#inOrder(peer, ordering, frame, decoded, now);
+  }
+
+  /** A 1.2 peer's frame: delivered in seq order, or held until the seqs before it arrive. */
+  #inOrder(
+    peer: PeerState,
+    ordering: Ordering,
+    frame: Frame,
+    decoded: ReturnType<typeof decodeMessage>,
+    now: number,
+  ): LinkAction[] {
+    const control = CONTROL_TYPES.has(frame.type);
+    if (ordering.next === undefined) {
+      // After a HELLO the device sends one event alone (slow start): the first event sets the order.
+      if (control) return this.#acceptAhead(peer, ordering, frame, decoded, now);
+      ordering.next = frame.seq;
+      for (const seq of ordering.passed) {
+        if (distance(ordering.next, seq) >= SEQ_MODULUS / 2) ordering.passed.delete(seq);
+      }
+    }
+    const ahead = distance(ordering.next, frame.seq);
+    if (ahead === 0) {
+      const actions = this.#accept(peer, frame, decoded, now);
+      ordering.next = nextSeq(frame.seq);
+      actions.push(...this.#drain(peer, ordering, now));
+      return actions;
+    }
+    if (ahead <= REORDER_LIMIT) {
+      if (control) return this.#acceptAhead(peer, ordering, frame, decoded, now);
+      ordering.held.set(frame.seq, frame);
+      const actions: LinkAction[] = [
+        this.#discarded('held', `seq ${frame.seq} held until seq ${ordering.next} arrives`, {
+          talker: frame.talker,
+          seq: frame.seq,
+        }),
+      ];
+      if (ordering.nakedGap !== ordering.next) {
+        // Ask for the missing frame now rather than at the device's retransmission timer.
+        ordering.nakedGap = ordering.next;
+        actions.push(this.#nak(ordering.next, 'missing'));
+      }
+      return actions;
+    }
+    if (ahead < SEQ_MODULUS - OWED_LOOKBACK) {
+      // Far ahead: not a device keeping to its window. Rather than wait for ever,
+      // deliver what is held in seq order, then this frame, and go on from it.
+      const missing = ordering.next;
+      const actions: LinkAction[] = [
+        this.#discarded('order_gap', `seq ${missing} never arrived; delivering without it`, {
+          talker: frame.talker,
+          seq: missing,
+        }),
+      ];
+      const held = [...ordering.held.keys()].sort(
+        (a, b) => distance(missing, a) - distance(missing, b),
+      );
+      for (const seq of held) {
+        const heldFrame = ordering.held.get(seq)!;
+        ordering.held.delete(seq);
+        actions.push(...this.#accept(peer, heldFrame, decodeMessage(heldFrame), now));
+      }
+      ordering.passed.clear();
+      ordering.nakedGap = undefined;
+      actions.push(...this.#accept(peer, frame, decoded, now));
+      ordering.next = nextSeq(frame.seq);
+      return actions;
+    }
+    // Behind the order: a late copy the dedupe window no longer knows; taken as it comes.
+    return this.#accept(peer, frame, decoded, now);
+  }
+
+  /** A control frame ahead of the order: delivered now, and skipped when the order reaches it. */
+  #acceptAhead(
+    peer: PeerState,
+    ordering: Ordering,
+    frame: Frame,
+    decoded: ReturnType<typeof decodeMessage>,
+    now: number,
+  ): LinkAction[] {
+    ordering.passed.add(frame.seq);
+    for (const seq of ordering.passed) {
+      if (ordering.passed.size <= PASSED_LIMIT) break;
+      ordering.passed.delete(seq);
+    }
+    return this.#accept(peer, frame, decoded, now);
+  }
+
+  /** Delivers the held events the order has reached. */
+  #drain(peer: PeerState, ordering: Ordering, now: number): LinkAction[] {
+    const actions: LinkAction[] = [];
+    for (;;) {
+      const next = ordering.next;
+      if (next === undefined) break;
+      if (ordering.passed.delete(next)) {
+        ordering.next = nextSeq(next);
+        continue;
+      }
+      const frame = ordering.held.get(next);
+      if (frame === undefined) break;
+      ordering.held.delete(next);
+      actions.push(...this.#accept(peer, frame, decodeMessage(frame), now));
+      ordering.next = nextSeq(next);
+    }
+    return actions;
+  }
+
+  /** Takes a frame in: remembers its seq, ACKs it (unless deferred) and reports it. */
+  #accept(
+    peer: PeerState,
+    frame: Frame,
+    decoded: ReturnType<typeof decodeMessage>,
+    now: number,
+  ): LinkAction[] {
     const deferred = decoded.kind === 'message' && this.#deferAck.has(frame.type);
     this.#remember(peer, frame.seq, deferred ? 'pending' : 'acked');
     const actions: LinkAction[] = [];
@@ -648,6 +978,10 @@ export class LinkSession {
         message: decoded.message,
         ack: deferred ? 'deferred' : 'sent',
       });
+      if (decoded.message.type === 'HELLO' && !this.#isHost && frame.talker === 'HO') {
+        // The host (re)opened the line: what we sent before may have gone nowhere.
+        actions.push(...this.retransmitNow(now));
+      }
       if (decoded.message.type === 'PING' && this.options.answerPing) {
         const token = decoded.message.token;
         actions.push(
@@ -689,8 +1023,13 @@ export class LinkSession {
     );
   }
 
+  /** ACK and NAK of a 1.2 device carry the next seq without taking it (reliable frames count alone). */
+  #controlSeq(): number {
+    return this.#inOrderDevice ? this.#seq : this.#allocateSeq();
+  }
+
   #ackFrame(ackedSeq: number): LinkAction {
-    const seq = this.#allocateSeq();
+    const seq = this.#controlSeq();
     const line = encodeFrame(
       messageFrame(this.options.localTalker, seq, { type: 'ACK', ackedSeq }),
     );
@@ -699,7 +1038,7 @@ export class LinkSession {
   }
 
   #nak(nakedSeq: number | undefined, reason: string): LinkAction {
-    const seq = this.#allocateSeq();
+    const seq = this.#controlSeq();
     const message: Message =
       nakedSeq === undefined ? { type: 'NAK', reason } : { type: 'NAK', nakedSeq, reason };
     const line = encodeFrame(messageFrame(this.options.localTalker, seq, message));

@@ -27,7 +27,7 @@ import {
 } from './frame.ts';
 
 /** major.minor. A host refuses a device of another major version; minors add message types only. */
-export const PROTOCOL_VERSION = '1.1';
+export const PROTOCOL_VERSION = '1.2';
 
 function versionParts(text: string): { major: number; minor: number } | undefined {
   const match = /^([0-9]{1,3})\.([0-9]{1,3})$/.exec(text);
@@ -38,6 +38,21 @@ function versionParts(text: string): { major: number; minor: number } | undefine
 export function isCompatibleProtocol(version: string, ours: string = PROTOCOL_VERSION): boolean {
   const theirs = versionParts(version);
   return theirs !== undefined && theirs.major === versionParts(ours)?.major;
+}
+
+/**
+ * Whether `version` (a HELLO's `major.minor`) is our major version at
+ * `since` or later: for link rules added in a minor version, such as 1.2's
+ * in-order window (PROTOCOL.md § 4 item 9).
+ */
+export function protocolAtLeast(version: string | undefined, since: string): boolean {
+  const theirs = version === undefined ? undefined : versionParts(version);
+  const wanted = versionParts(since);
+  if (theirs === undefined || wanted === undefined) return false;
+  if (theirs.major !== versionParts(PROTOCOL_VERSION)?.major || theirs.major !== wanted.major) {
+    return false;
+  }
+  return theirs.minor >= wanted.minor;
 }
 
 /** The minor version that added a message type; types not listed are in 1.0. */

@@ -82,13 +82,16 @@ export function defaultIdentity(kind: DeviceKind, seed: number): DeviceIdentity 
 
 /**
  * Link-session settings of a device: a real device never gives a card up
- * (`maxAttempts: 0`, retransmit until ACKed), every 300 ms.
+ * (`maxAttempts: 0`, retransmit until ACKed), every 300 ms. It speaks
+ * protocol 1.2, so with a 1.2 host it may have 32 events unacknowledged (the
+ * in-order window, PROTOCOL.md § 4 item 9: a reconnect replays its backlog
+ * at line speed); with an older host, one.
  */
 export const DEVICE_SESSION_DEFAULTS = {
   ackTimeoutMs: 300,
   backoffFactor: 1,
   maxAttempts: 0,
-  maxInFlight: 1,
+  maxInFlight: 32,
 } as const;
 
 export interface SimulatorOptions {

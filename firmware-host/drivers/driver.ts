@@ -155,6 +155,10 @@ export interface DriverCounters {
   naksReceived: number;
   retransmits: number;
   duplicatesDropped: number;
+  /** Events of a 1.2 device held until a missing one arrived (PROTOCOL.md § 4 item 9). */
+  heldForOrder: number;
+  /** Times the host stopped waiting for a missing seq (a device breaking § 4 item 9). */
+  orderGaps: number;
   reconnects: number;
   cardsRefused: number;
   foreignTags: number;
@@ -377,6 +381,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         naksReceived: stats.naksReceived,
         retransmits: stats.retransmitted,
         duplicatesDropped: stats.duplicates + this.ledger.duplicates,
+        heldForOrder: stats.discarded.held,
+        orderGaps: stats.discarded.order_gap,
         ...this.counters,
       },
     };
@@ -403,8 +409,11 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   /** Shuffler: shuffle `decks` decks. Resolves on the device's ACK; the shuffle record follows. */
   shuffle(decks: number): Promise<void> {
     this.requireKind('shuffle', 'shuffler');
-    return this.command({ type: 'SHUFFLE', decks }).then(() => {
-      this.commandedDecks = decks;
+    // Set before sending: a windowed shuffler's report can arrive with the ACK, in one read.
+    this.commandedDecks = decks;
+    return this.command({ type: 'SHUFFLE', decks }).catch((error: unknown) => {
+      if (this.commandedDecks === decks) this.commandedDecks = undefined;
+      throw error;
     });
   }
 
@@ -540,9 +549,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   private received(chunk: Buffer): void {
     const now = this.now();
-    const before = this.session.stats.received;
+    const before = this.session.framesReceived;
     const actions = this.session.receiveBytes(chunk, now);
-    if (this.session.stats.received > before) {
+    if (this.session.framesReceived > before) {
       // A valid frame: the device is alive (feeds the link's silence watchdog).
       this.lastFrameAt = now;
       this.link.markAlive();

@@ -5,6 +5,7 @@
  * shuffler sends the 1.0 SHUFFLED.
  */
 import { describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../../device-protocol/messages.ts';
 import { benchPerTest, until } from './helpers.ts';
 
 describe('a shuffler names its back colours, and the driver guesses only without them', () => {
@@ -25,7 +26,7 @@ describe('a shuffler names its back colours, and the driver guesses only without
     sim.on('wrote', (line) => wrote.push(line));
     await sim.whenReady();
     await until(() => sim.hostProtocol !== undefined, 5_000, "the host's HELLO");
-    expect(sim.hostProtocol).toBe('1.1');
+    expect(sim.hostProtocol).toBe(PROTOCOL_VERSION);
     while (await sim.step());
     await sim.whenDone();
     await until(() => observations.length === 4, 5_000, 'four shuffle records');

@@ -40,7 +40,9 @@ describe('the lid is ACKed only when the host has stored what it started', () =>
     await until(() => sim.stats.retransmitted >= before + 5, 10_000, 'the lid retransmitted');
     expect(lids).toHaveLength(1);
     expect(observations).toEqual([]);
-    expect(sim.pending.inFlight + sim.pending.queued).toBe(3);
+    // The lid and both cards are still the shoe's (a 1.2 shoe also keeps any
+    // frame ACKed after the lid, such as a PONG, until the lid is ACKed).
+    expect(sim.pending.inFlight + sim.pending.queued).toBeGreaterThanOrEqual(3);
 
     lids[0]!.ack();
     lids[0]!.ack(); // idempotent
