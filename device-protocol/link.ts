@@ -29,7 +29,9 @@
  *   ACK and NAK carry the next seq without taking it), uses its window only
  *   with a host that announced 1.2, and after each HELLO of its own sends
  *   one event alone until an event is ACKed (slow start, so the host learns
- *   where its events resume). The host delivers the events of a 1.2 device
+ *   where its events resume); it keeps each frame, even ACKed, until the
+ *   frames before it are ACKed, and sends what it keeps again after a
+ *   HELLO. The host delivers the events of a 1.2 device
  *   in seq order: one that arrives past a missing seq is held, unACKed,
  *   until the gap fills, and the missing seq is NAKed `missing` once;
  * - a device (any local talker but HO) holds its events until the host has
