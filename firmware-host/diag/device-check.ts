@@ -189,6 +189,16 @@ export async function checkDevice(
       : {}),
     data: { counters: status.counters },
   });
+  if (status.counters.orderGaps > 0) {
+    results.push({
+      name: `${prefix}: event order`,
+      status: 'fail',
+      detail: `${status.counters.orderGaps} gap(s) in the device's seqs the host stopped waiting for`,
+      advice:
+        'the firmware breaks the in-order window of protocol 1.2 (PROTOCOL.md § 4 item 9): it gave a frame up or skipped seqs. Update the firmware, or have it announce 1.1 until it is fixed',
+      data: { orderGaps: status.counters.orderGaps },
+    });
+  }
   return results;
 }
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RANKS, type StandardCard, SUITS } from '../../../device-protocol/cards.ts';
-import { parseFrameLine } from '../../../device-protocol/frame.ts';
+import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { type LinkAction, type LinkOptions, LinkSession } from '../../../device-protocol/link.ts';
 import type { CardMessage, HelloMessage } from '../../../device-protocol/messages.ts';
 import { createRandom } from '../../../simulators/random.ts';
@@ -280,6 +280,27 @@ describe('the host, with a 1.2 device', () => {
     expect(delivered(atHost).map((action) => action.message.type)).toEqual(['PONG']);
     const filled = h.receiveBytes(lostCard!.line, 5);
     expect(cardsOf(filled)).toEqual([lostCard!.seq, nextCard.seq]);
+  });
+
+  it('stops waiting for a seq that never comes once a frame is far past it, and says so', () => {
+    const { h, s } = connected();
+    const [first, , third] = sends([1, 2, 3].flatMap((index) => s.send(card(index), 1)));
+    expect(cardsOf(h.receiveBytes(third!.line, 2))).toEqual([]);
+    // A broken device jumps its seqs far ahead of the one it never sent.
+    const jumped = encodeFrame({
+      talker: 'SH',
+      seq: third!.seq + 100,
+      type: 'CARD',
+      fields: ['9H', 'red', 'down'],
+    });
+    const actions = h.receiveBytes(jumped, 3);
+    expect(actions[0]).toMatchObject({
+      kind: 'discarded',
+      reason: 'order_gap',
+      seq: lines[0]!.seq,
+    });
+    expect(cardsOf(actions)).toEqual([third!.seq, third!.seq + 100]);
+    expect(h.stats.discarded.order_gap).toBe(1);
   });
 
   it('takes a 1.1 device\u2019s window as it comes, as 1.1 promises nothing more', () => {
