@@ -297,7 +297,7 @@ describe('the host, with a 1.2 device', () => {
     expect(actions[0]).toMatchObject({
       kind: 'discarded',
       reason: 'order_gap',
-      seq: lines[0]!.seq,
+      seq: first!.seq,
     });
     expect(cardsOf(actions)).toEqual([third!.seq, third!.seq + 100]);
     expect(h.stats.discarded.order_gap).toBe(1);
