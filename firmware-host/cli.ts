@@ -3,45 +3,49 @@
  * The one CLI entry. Each command lives in its own module under cli/ and
  * loads its heavy dependencies lazily inside its action, so that
  * `tableside decode` never pays for MQTT or johnny-five.
+ *
+ * The command modules themselves are loaded on demand too: `tableside run`
+ * (the daemon, resident for years) loads only cli/run.ts, not the other
+ * twelve commands' code; help and unknown commands load them all.
  */
 import { Command } from 'commander';
-import * as analyze from './cli/analyze.ts';
-import * as config from './cli/config.ts';
-import * as deck from './cli/deck.ts';
-import * as decode from './cli/decode.ts';
-import * as devices from './cli/devices.ts';
-import * as diag from './cli/diag.ts';
-import * as encode from './cli/encode.ts';
-import * as hand from './cli/hand.ts';
-import * as journal from './cli/journal.ts';
-import * as replay from './cli/replay.ts';
-import * as rulesets from './cli/rulesets.ts';
-import * as run from './cli/run.ts';
-import * as sim from './cli/sim.ts';
 import { VERSION } from './version.ts';
 
-export function buildProgram(): Command {
+interface CommandModule {
+  register(program: Command): void;
+}
+
+/** In the order `tableside --help` lists them. */
+const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
+  run: () => import('./cli/run.ts'),
+  config: () => import('./cli/config.ts'),
+  decode: () => import('./cli/decode.ts'),
+  encode: () => import('./cli/encode.ts'),
+  rulesets: () => import('./cli/rulesets.ts'),
+  hand: () => import('./cli/hand.ts'),
+  analyze: () => import('./cli/analyze.ts'),
+  replay: () => import('./cli/replay.ts'),
+  devices: () => import('./cli/devices.ts'),
+  sim: () => import('./cli/sim.ts'),
+  deck: () => import('./cli/deck.ts'),
+  journal: () => import('./cli/journal.ts'),
+  diag: () => import('./cli/diag.ts'),
+};
+
+/**
+ * The program with the command named in `argv` registered, or every command
+ * when none is named (help, version, a typo that deserves a suggestion).
+ */
+export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('tableside')
     .description('Table-side daemon and tools for casino card shoes, shufflers and card readers')
     .version(VERSION);
-  for (const command of [
-    run,
-    config,
-    decode,
-    encode,
-    rulesets,
-    hand,
-    analyze,
-    replay,
-    devices,
-    sim,
-    deck,
-    journal,
-    diag,
-  ]) {
-    command.register(program);
-  }
+  const named = argv[2];
+  const names =
+    named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+  const modules = await Promise.all(names.map((name) => COMMANDS[name]!()));
+  for (const command of modules) command.register(program);
   return program;
 }
 
-await buildProgram().parseAsync(process.argv);
+await (await buildProgram()).parseAsync(process.argv);

@@ -11,7 +11,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { rulesetNames } from '../engine/rulesets/index.ts';
 import { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
@@ -63,16 +62,18 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
         { path: '(file)', message: `cannot read ${file}: ${reason}` },
       ]);
     }
-    raw = parseConfigText(text, file);
+    raw = await parseConfigText(text, file);
   }
   return { ...resolveConfig(raw, { env, rulesets: options.rulesets, cwd, file }), file };
 }
 
 /**
  * Parses the text of a config file: JSON for `.json`, YAML otherwise (YAML
- * is a superset of JSON). Every syntax error is listed with its line.
+ * is a superset of JSON). Every syntax error is listed with its line. The
+ * YAML parser is loaded only for YAML: it would stay resident in the daemon
+ * (a few MB) for a config read once.
  */
-export function parseConfigText(text: string, origin = 'config'): unknown {
+export async function parseConfigText(text: string, origin = 'config'): Promise<unknown> {
   if (extname(origin).toLowerCase() === '.json') {
     try {
       return JSON.parse(text);
@@ -82,6 +83,7 @@ export function parseConfigText(text: string, origin = 'config'): unknown {
       ]);
     }
   }
+  const { parseDocument } = await import('yaml');
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new ConfigError(

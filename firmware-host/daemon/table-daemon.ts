@@ -356,6 +356,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       clock: this.clock,
       table: this.table,
       rotateDaily: this.config.journal.rotateDaily,
+      // The bridge follows the tail a window (32) at a time; about a shoe of
+      // records (~1,000) covers a reconnect burst. Further behind it reads
+      // the files. 4,096 records would hold ~3 MB more for nothing.
+      recentCapacity: 1024,
     });
     this.journal = journal;
     this.stoppers.push(async () => {
@@ -368,16 +372,18 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       this.log.warn(warning, 'journal recovered');
       this.emit('notice', 'warn', message);
     }
-    const replayed = await this.replay(await journal.readAll());
+    // Streamed, not read whole: the journal holds every card since the table
+    // was installed, and the daemon's memory must not grow with it.
+    const replayed = await this.replay(journal.read(1));
     if (replayed > 0) {
       this.emit('notice', 'info', `resumed from the journal: ${replayed} inputs replayed`);
     }
   }
 
   /** Rebuilds the session from the journal's inputs (and ruleset changes), in order. */
-  private async replay(records: readonly JournalRecord[]): Promise<number> {
+  private async replay(records: AsyncIterable<JournalRecord>): Promise<number> {
     let inputs = 0;
-    for (const record of records) {
+    for await (const record of records) {
       if (record.kind === 'meta' && record.data.type === 'ruleset') {
         const name = String(record.data.ruleset);
         this.rulesetName = name;

@@ -7,7 +7,12 @@
  * - CPU when idle: utime+stime from /proc/<pid>/stat over a few seconds,
  *   with the shoe connected (the daemon PINGs it every second) and no cards;
  * - resident memory (VmRSS, /proc/<pid>/status) after a whole 8-deck shoe
- *   dealt by a shoe simulator over a socat pty.
+ *   dealt by a shoe simulator over a socat pty, and after each of the next
+ *   shoes: a daemon that runs for years must not grow shoe after shoe;
+ * - while it deals, each card's latency through this process (CARD frame
+ *   written on the pty to the card event from the broker) and the daemon's
+ *   CPU per card: the cost of the deployed node flags, which the in-process
+ *   latency bench (pipeline.ts) does not run with.
  *
  * `npm run build` runs first (here), so the figures are of what ships.
  */
@@ -33,12 +38,27 @@ export function deployedNodeFlags(): string[] {
   return execStart?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
 }
 
+/** Shoes dealt one after the other; RSS is read after each. */
+export const FOOTPRINT_SHOES = 3;
+
 export interface FootprintFigures {
+  /** The node flags measured with (from the systemd unit). */
+  node_flags: string;
   cold_start_ms: number | null;
+  /** After the first shoe: the figure with a target. */
   rss_after_shoe_mb: number | null;
+  /** After the last shoe (FOOTPRINT_SHOES): close to the first when nothing leaks. */
+  rss_after_last_shoe_mb: number | null;
+  /** After each shoe, in order. */
+  rss_after_each_shoe_mb: number[];
   idle_cpu_percent: number | null;
   idle_seconds: number;
   cards_dealt: number;
+  /** The built daemon's own CPU (user + system) per card dealt. */
+  cpu_ms_per_card: number | null;
+  /** Per card, the CARD frame written on the pty to the card event from the broker (stop and wait). */
+  card_latency_p50_ms: number | null;
+  card_latency_p99_ms: number | null;
   /** Why figures are null, when they are. */
   note?: string;
 }
@@ -92,15 +112,23 @@ async function residentMegabytes(pid: number): Promise<number> {
 }
 
 export async function benchFootprint(
-  options: { idleSeconds?: number } = {},
+  options: { idleSeconds?: number; shoes?: number } = {},
 ): Promise<FootprintFigures> {
   const idleSeconds = options.idleSeconds ?? 3;
+  const shoes = options.shoes ?? FOOTPRINT_SHOES;
+  const nodeFlags = deployedNodeFlags();
   const empty: FootprintFigures = {
+    node_flags: nodeFlags.join(' '),
     cold_start_ms: null,
     rss_after_shoe_mb: null,
+    rss_after_last_shoe_mb: null,
+    rss_after_each_shoe_mb: [],
     idle_cpu_percent: null,
     idle_seconds: idleSeconds,
     cards_dealt: 0,
+    cpu_ms_per_card: null,
+    card_latency_p50_ms: null,
+    card_latency_p99_ms: null,
   };
   if (!existsSync('/proc/self/stat')) return { ...empty, note: 'no /proc: Linux only' };
   if (!SOCAT) return { ...empty, note: 'socat is not installed' };
@@ -143,23 +171,25 @@ export async function benchFootprint(
     );
     let onlineAt: number | undefined;
     let cards = 0;
+    let cardWrittenAt: number | undefined;
+    const latencies: number[] = [];
     client.on('message', (topic, payload) => {
       if (topic === topics.bridgeState && payload.toString() === 'online')
         onlineAt ??= performance.now();
-      if (topic === topics.events('card')) cards++;
+      if (topic === topics.events('card')) {
+        cards++;
+        if (cardWrittenAt !== undefined) latencies.push(performance.now() - cardWrittenAt);
+        cardWrittenAt = undefined;
+      }
     });
     await client.subscribeAsync([topics.bridgeState, topics.events('card')], { qos: 1 });
 
     const spawnedAt = performance.now();
-    child = spawn(
-      process.execPath,
-      [...deployedNodeFlags(), BUILT_CLI, 'run', '--config', configFile],
-      {
-        cwd: dir,
-        env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    child = spawn(process.execPath, [...nodeFlags, BUILT_CLI, 'run', '--config', configFile], {
+      cwd: dir,
+      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
     });
@@ -181,8 +211,19 @@ export async function benchFootprint(
       ruleset: 'tdc-baccarat-no-commission',
       seed: 3,
       transport: openTransport(pair.b),
-      scenario: { on: [], off: [], steps: [{ op: 'shuffle' }, { op: 'deal', count: 'rest' }] },
+      scenario: {
+        on: [],
+        off: [],
+        steps: Array.from({ length: shoes }, () => [
+          { op: 'shuffle' as const },
+          { op: 'deal' as const, count: 'rest' as const },
+        ]).flat(),
+      },
       reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+    });
+    sim.on('wrote', (line) => {
+      if (cardWrittenAt === undefined && /^\$SH,\d+,CARD,/.test(line))
+        cardWrittenAt = performance.now();
     });
     try {
       sim.start();
@@ -195,30 +236,54 @@ export async function benchFootprint(
       const idleCpu =
         ((await cpuSeconds(pid)) - cpuBefore) / ((performance.now() - idleStarted) / 1000);
 
-      // A new shoe, as the table-management system would declare it; then the dealer deals it.
-      await client.publishAsync(topics.request('new_shoe'), JSON.stringify({ reason: 'bench' }), {
-        qos: 1,
-      });
-      await sleep(200);
-      const dealt = sim.steps.filter((step) => step.kind === 'card').length;
-      while (await sim.step()) {
-        // Stop and wait, as the shoe does: the next card once this one is ACKed.
-        for (
-          let waited = 0;
-          (sim.pending.inFlight > 0 || sim.pending.queued > 0) && waited < 5000;
-          waited++
-        ) {
-          await sleep(1);
-        }
+      const rssAfterShoe: number[] = [];
+      const cpuBeforeDeal = await cpuSeconds(pid);
+      let dealt = 0;
+      for (let shoe = 0; shoe < shoes; shoe++) {
+        // A new shoe, as the table-management system would declare it; then the dealer deals it.
+        await client.publishAsync(topics.request('new_shoe'), JSON.stringify({ reason: 'bench' }), {
+          qos: 1,
+        });
+        await sleep(200);
+        do {
+          const next = sim.steps
+            .slice(sim.nextStepIndex)
+            .find((step) => step.kind === 'card' || step.kind === 'cut');
+          if (!(await sim.step())) break;
+          if (next?.kind === 'card') dealt++;
+          // Stop and wait, as the shoe does: the next card once this one is
+          // ACKed, and (for its latency) once its event has arrived.
+          for (
+            let waited = 0;
+            (sim.pending.inFlight > 0 || sim.pending.queued > 0 || cards < dealt) && waited < 5000;
+            waited++
+          ) {
+            await sleep(1);
+          }
+          cardWrittenAt = undefined;
+        } while (sim.steps[sim.nextStepIndex] && sim.steps[sim.nextStepIndex]!.kind !== 'shuffle');
+        for (let waited = 0; cards < dealt && waited < 10_000; waited += 20) await sleep(20);
+        rssAfterShoe.push(Math.round((await residentMegabytes(pid)) * 10) / 10);
       }
-      for (let waited = 0; cards < dealt && waited < 10_000; waited += 20) await sleep(20);
-      const rss = await residentMegabytes(pid);
+      const cpuPerCard = ((await cpuSeconds(pid)) - cpuBeforeDeal) / Math.max(cards, 1);
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const at = (p: number) =>
+        sorted.length === 0
+          ? null
+          : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! * 1000) /
+            1000;
       return {
+        node_flags: nodeFlags.join(' '),
         cold_start_ms: Math.round(coldStartMs),
-        rss_after_shoe_mb: Math.round(rss * 10) / 10,
+        rss_after_shoe_mb: rssAfterShoe[0] ?? null,
+        rss_after_last_shoe_mb: rssAfterShoe.at(-1) ?? null,
+        rss_after_each_shoe_mb: rssAfterShoe,
         idle_cpu_percent: Math.round(idleCpu * 1000) / 10,
         idle_seconds: idleSeconds,
         cards_dealt: cards,
+        cpu_ms_per_card: Math.round(cpuPerCard * 1000 * 100) / 100,
+        card_latency_p50_ms: at(0.5),
+        card_latency_p99_ms: at(0.99),
         ...buildNote,
       };
     } finally {

@@ -180,6 +180,9 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('burst.ratio_to_stop_and_wait', '×', 'window / stop and wait');
   add('footprint.cold_start_ms', 'ms');
   add('footprint.rss_after_shoe_mb', 'MB');
+  add('footprint.rss_after_last_shoe_mb', 'MB', 'after 3 shoes: no growth');
+  add('footprint.card_latency_p99_ms', 'ms', 'built daemon, deployed flags, stop and wait');
+  add('footprint.cpu_ms_per_card', 'ms', 'built daemon, deployed flags');
   add('footprint.idle_cpu_percent', '% of a core');
   add('evaluator.hands_per_s', 'hands/s');
   add('evaluator.phe.hands_per_s', 'hands/s', 'npm phe, same hands');
