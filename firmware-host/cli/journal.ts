@@ -88,6 +88,17 @@ function parseSeq(text: string): number {
 
 function describe(record: JournalRecord): string {
   const { t, type, ...rest } = record.data as Record<string, unknown>;
+  if (record.kind === 'meta' && type === 'checkpoint') {
+    // The session state holds the undealt cards' counts (and any shuffler
+    // order): summarised here, whole with --json only.
+    const { session, dedupe: _dedupe, ...summary } = rest;
+    const bytes = JSON.stringify(session ?? null).length;
+    return `${String(record.seq).padStart(7)}  ${new Date(record.ts).toISOString()}  ${record.kind.padEnd(5)}  checkpoint  ${Object.entries(
+      summary,
+    )
+      .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+      .join(' ')} session=<${bytes} bytes; --json to see>`;
+  }
   const what = String(t ?? type ?? '?');
   const detail = Object.entries(rest)
     .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)

@@ -15,6 +15,11 @@ const REMEMBERED_PER_DEVICE = 64;
 
 export type DedupeVerdict = 'new' | 'already_journaled';
 
+/** The remembered records, JSON-safe, for a journal checkpoint: [device, [[dseq, fingerprint], …]] oldest first. */
+export type DedupeMemory = Array<
+  [device: string, records: Array<[dseq: number, fingerprint: string]>]
+>;
+
 function fingerprint(record: TableLogRecord): string {
   const { ts: _ts, src: _src, dseq: _dseq, ...content } = record;
   return JSON.stringify(content);
@@ -23,6 +28,31 @@ function fingerprint(record: TableLogRecord): string {
 export class RestartDedupe {
   /** device → (device seq → fingerprint); emptied per device at its first new record. */
   private readonly recent = new Map<string, Map<number, string>>();
+
+  /** What a checkpoint keeps: the same memory, in the same order. */
+  export(): DedupeMemory {
+    return [...this.recent].map(([device, seen]) => [device, [...seen]]);
+  }
+
+  /** Memory read back from a checkpoint; throws a TypeError naming what is wrong. */
+  static from(memory: unknown): RestartDedupe {
+    const dedupe = new RestartDedupe();
+    if (!Array.isArray(memory)) throw new TypeError('dedupe memory is not a list');
+    for (const entry of memory) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) {
+        throw new TypeError('dedupe memory entry is not [device, records]');
+      }
+      const seen = new Map<number, string>();
+      for (const pair of entry[1] as unknown[]) {
+        if (!Array.isArray(pair) || !Number.isSafeInteger(pair[0]) || typeof pair[1] !== 'string') {
+          throw new TypeError(`dedupe memory of ${entry[0]} holds a bad [dseq, fingerprint]`);
+        }
+        seen.set(pair[0] as number, pair[1]);
+      }
+      dedupe.recent.set(entry[0], seen);
+    }
+    return dedupe;
+  }
 
   /** Feeds the journal's inputs in order, at start. */
   remember(record: TableLogRecord): void {

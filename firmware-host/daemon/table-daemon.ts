@@ -9,8 +9,11 @@
  * Every input goes through `ingest()`, which applies it to the session and
  * appends the input and its events to the journal in one call, so the order
  * of the journal is the order of the session. Only when the append is
- * durable is the device ACKed and the bus told. On start the journal is
- * replayed through a fresh session: the table resumes at the exact card.
+ * durable is the device ACKed and the bus told. On start the session is
+ * seeded from the journal's newest checkpoint (written at the head of each
+ * file: per shoe, per day) and the inputs after it are replayed: the table
+ * resumes at the exact card, in a time bounded by the current shoe (or day),
+ * not by the table's history. A journal without checkpoints replays from seq 1.
  */
 import { EventEmitter } from 'node:events';
 import type { TablesideConfig } from '../config/schema.ts';
@@ -18,7 +21,12 @@ import type { DeviceDriver, DriverStatus, Observation } from '../drivers/driver.
 import { getRuleset, rulesetNames } from '../engine/rulesets/index.ts';
 import type { NextStep } from '../engine/types.ts';
 import { CursorStore } from '../journal/cursor.ts';
-import { Journal, type RecoveryWarning } from '../journal/journal.ts';
+import {
+  type FoundCheckpoint,
+  Journal,
+  type MetaData,
+  type RecoveryWarning,
+} from '../journal/journal.ts';
 import type { JournalEntry, JournalRecord } from '../journal/record.ts';
 import { type Logger, logger } from '../log.ts';
 import type { MqttBridge } from '../mqtt/bridge.ts';
@@ -26,7 +34,12 @@ import type { EmbeddedBroker } from '../mqtt/broker.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
-import type { Expectation } from '../table/session.ts';
+import type { Expectation, SessionState } from '../table/session.ts';
+import {
+  deserializeTableSession,
+  sameSessionOptions,
+  serializeTableSession,
+} from '../table/session-codec.ts';
 import { parseRecord, sessionConfig, TableSession } from '../table/table-session.ts';
 import { VERSION } from '../version.ts';
 import { DaemonError } from './errors.ts';
@@ -108,7 +121,18 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private bridge: MqttBridge | undefined;
   private brokerUrl = '';
   private readonly drivers = new Map<string, DeviceDriver>();
-  private readonly dedupe = new RestartDedupe();
+  /** Recognises retransmissions of records journaled before the restart. */
+  private dedupe = new RestartDedupe();
+  /** The same memory kept current with every input journaled, for checkpoints. */
+  private journaledDevices = new RestartDedupe();
+  /**
+   * While an ingest is inside its journal calls, the state as of the inputs
+   * before it: a rotation then checkpoints exactly the inputs that precede
+   * the checkpoint in the journal, not the one being appended after it.
+   */
+  private checkpointBasis: SessionState | undefined;
+  /** Checkpoints describe the session only once it has been rebuilt from the journal. */
+  private resumed = false;
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
   private statePending = false;
@@ -243,15 +267,51 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     // Checked against the state the record really meets: nothing can come
     // between this check and the apply, both run in this turn.
     if (options.refuseIrregular) this.refuseIrregular(stamped);
+    const before = this.session.state;
     const events = this.session.apply(stamped);
-    if (events.some((event) => event.type === 'shoe_start') && this.rotatesPerShoe) {
-      // Queued before the append, so the shoe's records open the new file.
-      journal.rotate('new shoe').catch(() => undefined);
+    this.checkpointBasis = before;
+    let durable: Promise<JournalRecord[]>;
+    try {
+      if (events.some((event) => event.type === 'shoe_start') && this.rotatesPerShoe) {
+        // Queued before the append, so the shoe's records open the new file
+        // (after its checkpoint of the state before this shuffle).
+        journal.rotate('new shoe').catch(() => undefined);
+      }
+      // A change of day rotates inside this call: its checkpoint too sees `before`.
+      durable = journal.append([
+        { kind: 'input', data: stamped },
+        ...events.map((event): JournalEntry => ({ kind: 'event', data: event })),
+      ]);
+    } finally {
+      this.checkpointBasis = undefined;
     }
-    return journal.append([
-      { kind: 'input', data: stamped },
-      ...events.map((event): JournalEntry => ({ kind: 'event', data: event })),
-    ]);
+    this.journaledDevices.remember(stamped);
+    return durable;
+  }
+
+  /**
+   * The checkpoint the journal writes at the head of each new file: the
+   * session as of every input appended so far, the ruleset in force and the
+   * restart-dedupe memory. Never published (the bridge publishes events
+   * only): it holds the undealt cards' counts and the shuffler's order.
+   */
+  private checkpointData(reason: string): MetaData | undefined {
+    if (!this.resumed) return undefined;
+    try {
+      return {
+        type: 'checkpoint',
+        reason,
+        ruleset: this.rulesetName,
+        session: serializeTableSession(
+          this.session.config,
+          this.checkpointBasis ?? this.session.state,
+        ),
+        dedupe: this.journaledDevices.export(),
+      };
+    } catch (error) {
+      this.log.error({ err: error }, 'checkpoint not written: a restart replays from an older one');
+      return undefined;
+    }
   }
 
   /**
@@ -360,6 +420,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       // records (~1,000) covers a reconnect burst. Further behind it reads
       // the files. 4,096 records would hold ~3 MB more for nothing.
       recentCapacity: 1024,
+      checkpoint: (reason) => this.checkpointData(reason),
     });
     this.journal = journal;
     this.stoppers.push(async () => {
@@ -372,12 +433,52 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       this.log.warn(warning, 'journal recovered');
       this.emit('notice', 'warn', message);
     }
-    // Streamed, not read whole: the journal holds every card since the table
-    // was installed, and the daemon's memory must not grow with it.
-    const replayed = await this.replay(journal.read(1));
-    if (replayed > 0) {
-      this.emit('notice', 'info', `resumed from the journal: ${replayed} inputs replayed`);
+    // From the newest usable checkpoint, streamed: the journal holds every
+    // card since the table was installed, and neither the start time nor the
+    // daemon's memory may grow with it.
+    const checkpoint = await this.seedFromCheckpoint(journal);
+    const replayed = await this.replay(journal.read(checkpoint ? checkpoint.seq + 1 : 1));
+    this.resumed = true;
+    if (replayed > 0 || checkpoint) {
+      const from = checkpoint
+        ? ` after the checkpoint at ${checkpoint.file} seq ${checkpoint.seq}`
+        : '';
+      this.emit('notice', 'info', `resumed from the journal: ${replayed} inputs replayed${from}`);
     }
+  }
+
+  /**
+   * Seeds the session from the newest checkpoint that reads back, looking at
+   * the newest files first. One that does not (damaged, another build's
+   * format, other session options) is reported and an older one tried; with
+   * none, the caller replays from seq 1: slower, never wrong.
+   */
+  private async seedFromCheckpoint(journal: Journal): Promise<FoundCheckpoint | undefined> {
+    for await (const checkpoint of journal.checkpoints()) {
+      try {
+        const data = checkpoint.data as { ruleset?: unknown; session?: unknown; dedupe?: unknown };
+        const restored = deserializeTableSession(data.session);
+        if (data.ruleset !== restored.ruleset) {
+          throw new Error(`ruleset ${String(data.ruleset)} ≠ the session's ${restored.ruleset}`);
+        }
+        const config = sessionConfig(restored.ruleset, { autoRound: this.autoRound });
+        if (!sameSessionOptions(config.options, restored.options)) {
+          throw new Error('written under other session options (config changed)');
+        }
+        const dedupe = RestartDedupe.from(data.dedupe);
+        const journaledDevices = RestartDedupe.from(data.dedupe);
+        this.rulesetName = restored.ruleset;
+        this.session = new TableSession(config, restored.state);
+        this.dedupe = dedupe;
+        this.journaledDevices = journaledDevices;
+        return checkpoint;
+      } catch (error) {
+        const message = `journal: checkpoint at ${checkpoint.file} seq ${checkpoint.seq} not used (${(error as Error).message}); trying an older one`;
+        this.log.warn({ file: checkpoint.file, seq: checkpoint.seq, err: error }, message);
+        this.emit('notice', 'warn', message);
+      }
+    }
+    return undefined;
   }
 
   /** Rebuilds the session from the journal's inputs (and ruleset changes), in order. */
@@ -392,6 +493,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         const input = parseRecord(record.data);
         this.session.apply(input);
         this.dedupe.remember(input);
+        this.journaledDevices.remember(input);
         inputs++;
       }
     }

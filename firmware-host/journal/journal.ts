@@ -14,6 +14,10 @@
  * - `rotate(reason)` starts a new file whose first record (a `file` meta
  *   record) chains to the last record of the previous file; the daemon calls
  *   it on `shoe_start`; with `rotateDaily` a change of day rotates too.
+ * - With a `checkpoint` provider, every rotation writes a second record
+ *   right after the file's first: a `checkpoint` meta record describing
+ *   everything appended before it (the daemon's session state), so that a
+ *   restart reads the newest files only (`checkpoints()`), not the history.
  */
 import { constants } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
@@ -44,6 +48,23 @@ export interface JournalOptions {
   table?: string;
   /** Durable records kept in memory for readers that follow the tail (the MQTT bridge). Default 4096. */
   recentCapacity?: number;
+  /**
+   * Called (synchronously) at each rotation, after every append so far: the
+   * meta record to write right after the new file's first record, describing
+   * those appends (`type: 'checkpoint'`), or undefined for none. It must not
+   * throw; a checkpoint that cannot be made is simply not written.
+   */
+  checkpoint?: (reason: string) => MetaData | undefined;
+}
+
+/** The data of a meta record. */
+export type MetaData = { type: string; [detail: string]: unknown };
+
+/** A checkpoint found at the head of a journal file. */
+export interface FoundCheckpoint {
+  file: string;
+  seq: number;
+  data: MetaData;
 }
 
 export interface RecoveryWarning {
@@ -68,8 +89,9 @@ interface PendingWrite {
 interface PendingRotate {
   type: 'rotate';
   fileIndex: number;
-  line: string;
-  record: JournalRecord;
+  /** The file's first record, then its checkpoint if any. */
+  lines: string[];
+  records: JournalRecord[];
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -84,6 +106,7 @@ export class Journal {
   private readonly dayOf: (ts: number) => string;
   private readonly table: string | undefined;
   private readonly recentCapacity: number;
+  private readonly checkpoint: JournalOptions['checkpoint'];
   private handle: FileHandle | undefined;
   /** Index of the file appends go to once the queue drains. */
   private queuedFileIndex: number;
@@ -97,7 +120,7 @@ export class Journal {
   private closed = false;
   private readonly listeners = new Set<DurableListener>();
   private readonly recent: JournalRecord[] = [];
-  /** First seq of each file, for readers that start mid-journal. */
+  /** First seq of each file, for readers that start mid-journal; filled as files are looked at. */
   private readonly fileFirstSeq = new Map<number, number>();
 
   private constructor(
@@ -118,6 +141,7 @@ export class Journal {
     this.dayOf = options.dayOf ?? utcDay;
     this.table = options.table;
     this.recentCapacity = options.recentCapacity ?? 4096;
+    this.checkpoint = options.checkpoint;
     this.handle = state.handle;
     this.queuedFileIndex = state.fileIndex;
     this.nextSeq = state.nextSeq;
@@ -148,11 +172,9 @@ export class Journal {
       .map((name) => journalFileIndex(name))
       .filter((index): index is number => index !== undefined)
       .sort((a, b) => a - b);
+    // Files' first seqs are read when a reader needs them (a binary search),
+    // not here: opening must not cost a read of every file of the history.
     const fileFirstSeq = new Map<number, number>();
-    for (const index of indexes.slice(0, -1)) {
-      const first = await readFirstRecord(join(dir, journalFileName(index)));
-      if (first) fileFirstSeq.set(index, first.seq);
-    }
     const recovery: RecoveryWarning[] = [];
     const fileIndex = indexes[indexes.length - 1] ?? 1;
     let chain = { seq: 0, hash: GENESIS_HASH };
@@ -292,22 +314,64 @@ export class Journal {
     if (unusable) return Promise.reject(unusable);
     const ts = this.clock();
     const fileIndex = this.queuedFileIndex + 1;
-    const record: JournalRecord = {
+    const first: JournalRecord = {
       kind: 'meta',
       data: this.fileMeta(journalFileName(fileIndex), reason),
       seq: this.nextSeq,
       ts,
       prev: this.lastHash,
     };
-    const line = encodeRecord(record);
+    const lines = [encodeRecord(first)];
+    const records: JournalRecord[] = [first];
+    const checkpoint = this.makeCheckpoint(reason, first.seq + 1, ts, hashLine(lines[0]!));
+    if (checkpoint) {
+      lines.push(checkpoint.line);
+      records.push(checkpoint.record);
+    }
     this.queuedFileIndex = fileIndex;
-    this.nextSeq += 1;
-    this.lastHash = hashLine(line);
+    this.nextSeq += records.length;
+    this.lastHash = hashLine(lines[lines.length - 1]!);
     this.currentDay = this.dayOf(ts);
     return new Promise((resolve, reject) => {
-      this.queue.push({ type: 'rotate', fileIndex, line, record, resolve, reject });
+      this.queue.push({ type: 'rotate', fileIndex, lines, records, resolve, reject });
       this.kick();
     });
+  }
+
+  private makeCheckpoint(
+    reason: string,
+    seq: number,
+    ts: number,
+    prev: string,
+  ): { line: string; record: JournalRecord } | undefined {
+    if (!this.checkpoint) return undefined;
+    try {
+      const data = this.checkpoint(reason);
+      if (!data) return undefined;
+      const record: JournalRecord = { kind: 'meta', data, seq, ts, prev };
+      const line = encodeRecord(record);
+      if (line.includes('\n')) return undefined;
+      return { line, record };
+    } catch {
+      return undefined; // no checkpoint: a restart replays from an older one
+    }
+  }
+
+  /**
+   * Checkpoints at the heads of the journal's files, the newest first. Reads
+   * only the first records of each file, and only as far as the caller
+   * iterates: a restart stops at the first usable one.
+   */
+  async *checkpoints(): AsyncGenerator<FoundCheckpoint> {
+    const indexes = await journalFileIndexes(this.dir);
+    for (const index of indexes.reverse()) {
+      const file = journalFileName(index);
+      const [head, second] = await readLeadingRecords(join(this.dir, file), 2);
+      if (head) this.fileFirstSeq.set(index, head.seq);
+      if (second && second.seq <= this.durableSeq && isCheckpoint(second)) {
+        yield { file, seq: second.seq, data: second.data };
+      }
+    }
   }
 
   /** Called with each batch of records once durable, in seq order. Returns an unsubscribe function. */
@@ -337,7 +401,16 @@ export class Journal {
       }
       return;
     }
-    yield* readJournalRecords(this.dir, fromSeq, until, this.fileFirstSeq);
+    yield* readJournalRecords(this.dir, fromSeq, until, (index) => this.firstSeqOf(index));
+  }
+
+  /** The first seq of a file (cached: files never change their head). */
+  private async firstSeqOf(index: number): Promise<number | undefined> {
+    const known = this.fileFirstSeq.get(index);
+    if (known !== undefined) return known;
+    const [first] = await readLeadingRecords(join(this.dir, journalFileName(index)), 1);
+    if (first) this.fileFirstSeq.set(index, first.seq);
+    return first?.seq;
   }
 
   /** Up to `max` durable records from `fromSeq` on. */
@@ -387,7 +460,7 @@ export class Journal {
         this.queue.shift();
         try {
           await this.switchFile(head);
-          this.delivered([head.record]);
+          this.delivered(head.records);
           head.resolve();
         } catch (error) {
           this.fail(error, [head]);
@@ -420,7 +493,7 @@ export class Journal {
       0o640,
     );
     try {
-      await writeFully(next, Buffer.from(`${rotation.line}\n`, 'utf8'));
+      await writeFully(next, Buffer.from(`${rotation.lines.join('\n')}\n`, 'utf8'));
       await next.datasync();
       await fsyncDir(this.dir);
     } catch (error) {
@@ -429,7 +502,7 @@ export class Journal {
     }
     const previous = this.handle;
     this.handle = next;
-    this.fileFirstSeq.set(rotation.fileIndex, rotation.record.seq);
+    this.fileFirstSeq.set(rotation.fileIndex, rotation.records[0]!.seq);
     await previous?.close().catch(() => undefined);
   }
 
@@ -569,12 +642,50 @@ function lineProblem(
   return undefined;
 }
 
-async function readFirstRecord(path: string): Promise<JournalRecord | undefined> {
-  const bytes = await readFile(path);
-  const first = splitLines(bytes)[0];
-  if (!first?.terminated) return undefined;
-  const decoded = decodeLine(first.text);
-  return decoded.ok ? decoded.record : undefined;
+/** Whether a record is a checkpoint (a `meta` record of type `checkpoint`). */
+export function isCheckpoint(
+  record: JournalRecord,
+): record is JournalRecord & { kind: 'meta'; data: MetaData } {
+  return record.kind === 'meta' && record.data.type === 'checkpoint';
+}
+
+async function journalFileIndexes(dir: string): Promise<number[]> {
+  return (await readdir(dir))
+    .map((name) => journalFileIndex(name))
+    .filter((index): index is number => index !== undefined)
+    .sort((a, b) => a - b);
+}
+
+/**
+ * The first `count` complete records of a file, reading only as far as
+ * they go (a file holds a whole shoe or day; its head is what is wanted).
+ * Stops at the first line that is not a record.
+ */
+export async function readLeadingRecords(path: string, count: number): Promise<JournalRecord[]> {
+  const handle = await open(path, constants.O_RDONLY);
+  try {
+    const records: JournalRecord[] = [];
+    let pending = Buffer.alloc(0);
+    let position = 0;
+    const chunk = Buffer.alloc(64 * 1024);
+    while (records.length < count) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      pending = Buffer.concat([pending, chunk.subarray(0, bytesRead)]);
+      let newline = pending.indexOf(0x0a);
+      while (newline >= 0 && records.length < count) {
+        const decoded = decodeLine(pending.subarray(0, newline).toString('utf8'));
+        if (!decoded.ok) return records;
+        records.push(decoded.record);
+        pending = pending.subarray(newline + 1);
+        newline = pending.indexOf(0x0a);
+      }
+    }
+    return records;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function readLastRecord(path: string): Promise<{ seq: number; hash: string } | undefined> {
@@ -599,18 +710,27 @@ export async function* readJournalRecords(
   dir: string,
   fromSeq = 1,
   untilSeq = Number.POSITIVE_INFINITY,
-  fileFirstSeq?: ReadonlyMap<number, number>,
+  firstSeqOf: (index: number) => Promise<number | undefined> = async (index) =>
+    (await readLeadingRecords(join(dir, journalFileName(index)), 1))[0]?.seq,
 ): AsyncGenerator<JournalRecord> {
-  const indexes = (await readdir(dir))
-    .map((name) => journalFileIndex(name))
-    .filter((index): index is number => index !== undefined)
-    .sort((a, b) => a - b);
-  // Skip files that end before fromSeq: a file ends where the next one starts.
+  const indexes = await journalFileIndexes(dir);
+  // Skip files that end before fromSeq (a file ends where the next one
+  // starts), found by a binary search on the files' first seqs. Reading
+  // starts one file before the one holding fromSeq, so that the chain into
+  // it is checked too.
   let start = 0;
-  if (fileFirstSeq) {
-    for (let position = 1; position < indexes.length; position++) {
-      const nextFirst = fileFirstSeq.get(indexes[position]!);
-      if (nextFirst !== undefined && nextFirst <= fromSeq) start = position - 1;
+  if (fromSeq > 1) {
+    let low = 1;
+    let high = indexes.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const first = await firstSeqOf(indexes[middle]!);
+      if (first !== undefined && first <= fromSeq) {
+        start = middle - 1;
+        low = middle + 1;
+      } else {
+        high = middle - 1;
+      }
     }
   }
   let expected: { seq: number; hash: string } | undefined;

@@ -9,7 +9,9 @@ export type TableErrorCode =
   /** Session or detector options failed validation. */
   | 'bad_options'
   /** No ruleset or engine for the name given. */
-  | 'unknown_ruleset';
+  | 'unknown_ruleset'
+  /** A serialized session state (a journal checkpoint) that cannot be read back exactly. */
+  | 'bad_checkpoint';
 
 export class TableError extends Error {
   override readonly name = 'TableError';

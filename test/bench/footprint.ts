@@ -14,6 +14,11 @@
  *   CPU per card: the cost of the deployed node flags, which the in-process
  *   latency bench (pipeline.ts) does not run with.
  *
+ * - cold start again on a journal of JOURNAL_SHOES whole shoes (written
+ *   first, in-process, by the daemon itself), with its per-shoe checkpoints
+ *   and without them (an older build's journal, replayed from seq 1): start
+ *   time must follow the current shoe, not the table's history.
+ *
  * `npm run build` runs first (here), so the figures are of what ships.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -41,10 +46,17 @@ export function deployedNodeFlags(): string[] {
 /** Shoes dealt one after the other; RSS is read after each. */
 export const FOOTPRINT_SHOES = 3;
 
+/** Shoes in the journal of the second cold start. */
+export const JOURNAL_SHOES = 20;
+
 export interface FootprintFigures {
   /** The node flags measured with (from the systemd unit). */
   node_flags: string;
   cold_start_ms: number | null;
+  /** Cold start on a journal of JOURNAL_SHOES shoes, each file opening with a checkpoint. */
+  cold_start_after_20_shoes_ms?: number | null;
+  /** The same journal without checkpoints (as before them): a replay from seq 1. */
+  cold_start_after_20_shoes_without_checkpoints_ms?: number | null;
   /** After the first shoe: the figure with a target. */
   rss_after_shoe_mb: number | null;
   /** After the last shoe (FOOTPRINT_SHOES): close to the first when nothing leaks. */
@@ -105,6 +117,110 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
+/**
+ * A journal of `shoes` whole shoes (8 decks dealt to the cut card), written
+ * by the daemon itself in this process; without checkpoints it is the
+ * journal an older build left.
+ */
+async function writeShoesJournal(dir: string, shoes: number, checkpoints: boolean): Promise<void> {
+  const [
+    { TableDaemon },
+    { resolveConfig },
+    { dealLegalSession, seededRandom },
+    engines,
+    rulesets,
+  ] = await Promise.all([
+    import('../../firmware-host/daemon/table-daemon.ts'),
+    import('../../firmware-host/config/loader.ts'),
+    import('../../firmware-host/table/legal-deal.ts'),
+    import('../../firmware-host/engine/games.ts'),
+    import('../../firmware-host/engine/rulesets/index.ts'),
+  ]);
+  const { freePort } = await import('../helpers/ports.ts');
+  const ruleset = rulesets.getRuleset('tdc-baccarat-no-commission');
+  const { records } = dealLegalSession({
+    ruleset,
+    engine: engines.createEngine(ruleset),
+    random: seededRandom(20),
+    shoes,
+  });
+  const { config } = resolveConfig(
+    {
+      table: 'footprint-1',
+      ruleset: ruleset.name,
+      mqtt: { url: 'embedded', port: await freePort() },
+      journal: { dir, rotateDaily: false },
+      session: { autoRound: true },
+    },
+    { env: {} },
+  );
+  const daemon = new TableDaemon({ config, simulate: false });
+  if (!checkpoints) {
+    (daemon as unknown as { checkpointData: () => undefined }).checkpointData = () => undefined;
+  }
+  await daemon.start();
+  try {
+    for (const record of records) await daemon.ingest(record);
+  } finally {
+    await daemon.stop();
+  }
+}
+
+/** Spawns the built daemon on a journal; milliseconds to `online`, or null. */
+async function coldStartOn(
+  journalDir: string,
+  options: { brokerUrl: string; nodeFlags: string[]; device: string; topic: string },
+): Promise<number | null> {
+  const { connectAsync } = await import('mqtt');
+  const configFile = join(journalDir, '..', 'config-journal.json');
+  await writeFile(
+    configFile,
+    JSON.stringify({
+      table: 'footprint-1',
+      ruleset: 'tdc-baccarat-no-commission',
+      devices: { shoe: { kind: 'shoe', transport: options.device } },
+      mqtt: { url: options.brokerUrl, baseTopic: 'bench' },
+      journal: { dir: journalDir, rotateDaily: false },
+      session: { autoRound: true },
+    }),
+  );
+  const client = await connectAsync(options.brokerUrl, {
+    clientId: `bench-footprint-journal-${process.pid}`,
+    reconnectPeriod: 0,
+  });
+  let onlineAt: number | undefined;
+  let spawnedAt = 0;
+  client.on('message', (_topic, payload) => {
+    if (payload.toString() === 'online' && spawnedAt > 0) onlineAt ??= performance.now();
+  });
+  await client.subscribeAsync(options.topic, { qos: 1 });
+  // The retained `offline` of the last run arrives now, before the spawn.
+  await sleep(100);
+  spawnedAt = performance.now();
+  const child = spawn(
+    process.execPath,
+    [...options.nodeFlags, BUILT_CLI, 'run', '--config', configFile],
+    {
+      cwd: join(journalDir, '..'),
+      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    for (let waited = 0; onlineAt === undefined && waited < 60_000; waited += 10) {
+      if (child.exitCode !== null) break;
+      await sleep(10);
+    }
+    return onlineAt === undefined ? null : Math.round(onlineAt - spawnedAt);
+  } finally {
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(5000)]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await client.endAsync().catch(() => undefined);
+  }
+}
+
 async function residentMegabytes(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
@@ -155,8 +271,25 @@ export async function benchFootprint(
     clientId: `bench-footprint-${process.pid}`,
     reconnectPeriod: 0,
   });
+  const historyFigures: Partial<FootprintFigures> = {};
   try {
     await pair.start();
+    for (const checkpoints of [true, false]) {
+      const journalDir = join(
+        dir,
+        checkpoints ? 'history' : 'history-without-checkpoints',
+        'journal',
+      );
+      await writeShoesJournal(journalDir, JOURNAL_SHOES, checkpoints);
+      const ms = await coldStartOn(journalDir, {
+        brokerUrl: broker.url,
+        nodeFlags,
+        device: pair.a,
+        topic: topics.bridgeState,
+      });
+      if (checkpoints) historyFigures.cold_start_after_20_shoes_ms = ms;
+      else historyFigures.cold_start_after_20_shoes_without_checkpoints_ms = ms;
+    }
     const configFile = join(dir, 'config.json');
     await writeFile(
       configFile,
@@ -275,6 +408,7 @@ export async function benchFootprint(
       return {
         node_flags: nodeFlags.join(' '),
         cold_start_ms: Math.round(coldStartMs),
+        ...historyFigures,
         rss_after_shoe_mb: rssAfterShoe[0] ?? null,
         rss_after_last_shoe_mb: rssAfterShoe.at(-1) ?? null,
         rss_after_each_shoe_mb: rssAfterShoe,

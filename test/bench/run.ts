@@ -179,6 +179,12 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('burst.stop_and_wait.cards_per_s', 'cards/s', '1.1 shoe, stop and wait');
   add('burst.ratio_to_stop_and_wait', '×', 'window / stop and wait');
   add('footprint.cold_start_ms', 'ms');
+  add('footprint.cold_start_after_20_shoes_ms', 'ms', '20-shoe journal, checkpoints');
+  add(
+    'footprint.cold_start_after_20_shoes_without_checkpoints_ms',
+    'ms',
+    'same journal, replay from seq 1',
+  );
   add('footprint.rss_after_shoe_mb', 'MB');
   add('footprint.rss_after_last_shoe_mb', 'MB', 'after 3 shoes: no growth');
   add('footprint.card_latency_p99_ms', 'ms', 'built daemon, deployed flags, stop and wait');
