@@ -236,7 +236,7 @@ interface Outgoing {
 interface Ordering {
   /** The seq to deliver next; undefined after a HELLO until its first event sets it. */
   next: number | undefined;
-  /** Events that arrived past a missing seq, by seq, with what they decoded to. */
+  /** Events that arrived past a missing seq, by seq. */
   readonly held: Map<number, Frame>;
   /** Control frames (HELLO, PING, PONG) already delivered ahead of `next`: skipped when reached. */
   readonly passed: Set<number>;
@@ -515,18 +515,20 @@ export class LinkSession {
   #eventWindow(): number {
     if (!this.#inOrderDevice) return this.options.maxInFlight;
     // A host that has not announced 1.2 would deliver a window out of order after a loss.
-    const hostHello = this.options.peerTalker
-      ? this.#peers.get(this.options.peerTalker)?.hello
-      : this.peerHello();
-    if (!protocolAtLeast(hostHello?.protocol, IN_ORDER_SINCE)) return 1;
+    if (!protocolAtLeast(this.peerHello()?.protocol, IN_ORDER_SINCE)) return 1;
     return this.#slowStart ? 1 : this.options.maxInFlight;
+  }
+
+  /** How many seqs ago we allocated `seq` (modulo the wrap): larger is older. */
+  #age(seq: number): number {
+    return distance(seq, this.#seq);
   }
 
   /** Frames in flight, oldest first (a 1.2 device: by seq; else in transmission order). */
   #inFlightInOrder(): Outgoing[] {
     const entries = [...this.#inFlight.values()];
     if (!this.#inOrderDevice) return entries;
-    return entries.sort((a, b) => distance(b.seq, this.#seq) - distance(a.seq, this.#seq));
+    return entries.sort((a, b) => this.#age(b.seq) - this.#age(a.seq));
   }
 
   /** Frames in flight within the window: every control frame, and the oldest events. */
@@ -552,13 +554,13 @@ export class LinkSession {
   #release(): void {
     let oldestOwed = -1;
     for (const entry of this.#inFlight.values()) {
-      if (!entry.acked) oldestOwed = Math.max(oldestOwed, distance(entry.seq, this.#seq));
+      if (!entry.acked) oldestOwed = Math.max(oldestOwed, this.#age(entry.seq));
     }
     for (const entry of this.#queue) {
-      oldestOwed = Math.max(oldestOwed, distance(entry.seq, this.#seq));
+      oldestOwed = Math.max(oldestOwed, this.#age(entry.seq));
     }
     for (const entry of [...this.#inFlight.values()]) {
-      if (entry.acked && distance(entry.seq, this.#seq) > oldestOwed) {
+      if (entry.acked && this.#age(entry.seq) > oldestOwed) {
         this.#inFlight.delete(entry.seq);
       }
     }

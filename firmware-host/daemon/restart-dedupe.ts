@@ -29,6 +29,11 @@ export class RestartDedupe {
   /** device → (device seq → fingerprint); emptied per device at its first new record. */
   private readonly recent = new Map<string, Map<number, string>>();
 
+  /** An independent copy of this memory. */
+  clone(): RestartDedupe {
+    return RestartDedupe.from(this.export());
+  }
+
   /** What a checkpoint keeps: the same memory, in the same order. */
   export(): DedupeMemory {
     return [...this.recent].map(([device, seen]) => [device, [...seen]]);

@@ -438,6 +438,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     // daemon's memory may grow with it.
     const checkpoint = await this.seedFromCheckpoint(journal);
     const replayed = await this.replay(journal.read(checkpoint ? checkpoint.seq + 1 : 1));
+    // What the journal held at start: the retransmissions to recognise after this restart.
+    this.dedupe = this.journaledDevices.clone();
     this.resumed = true;
     if (replayed > 0 || checkpoint) {
       const from = checkpoint
@@ -465,11 +467,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         if (!sameSessionOptions(config.options, restored.options)) {
           throw new Error('written under other session options (config changed)');
         }
-        const dedupe = RestartDedupe.from(data.dedupe);
         const journaledDevices = RestartDedupe.from(data.dedupe);
         this.rulesetName = restored.ruleset;
         this.session = new TableSession(config, restored.state);
-        this.dedupe = dedupe;
         this.journaledDevices = journaledDevices;
         return checkpoint;
       } catch (error) {
@@ -492,7 +492,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       } else if (record.kind === 'input') {
         const input = parseRecord(record.data);
         this.session.apply(input);
-        this.dedupe.remember(input);
         this.journaledDevices.remember(input);
         inputs++;
       }
