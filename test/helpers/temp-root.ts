@@ -1,0 +1,29 @@
+/**
+ * vitest global setup: every run gets one temporary root, and every temp
+ * folder a test, a daemon child or a mosquitto makes (through os.tmpdir())
+ * lands inside it. Teardown names what the tests left behind, so a leak is
+ * seen and fixed, and removes the root, so a run never litters the machine's
+ * temp dir even when a test dies before its own cleanup.
+ */
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export default function setup(): () => void {
+  const outer = tmpdir();
+  const root = mkdtempSync(join(outer, 'tableside-test-run-'));
+  // mosquitto started as root drops to its own user, which must reach its config below here.
+  chmodSync(root, 0o755);
+  process.env.TMPDIR = root;
+  return () => {
+    const left = readdirSync(root);
+    if (left.length > 0) {
+      const names = [...new Set(left.map((name) => name.replace(/[-_]?[A-Za-z0-9]{6}$/, '-*')))];
+      process.stdout.write(
+        `temp: the tests left ${left.length} entries in their temp root (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}); removed\n`,
+      );
+    }
+    rmSync(root, { recursive: true, force: true });
+    process.env.TMPDIR = outer;
+  };
+}
