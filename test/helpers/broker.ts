@@ -6,7 +6,7 @@
  * the reason is printed.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitForPort } from './ports.ts';
@@ -144,7 +144,10 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
     tlsUrl: tlsPort ? `mqtts://127.0.0.1:${tlsPort}` : undefined,
     start,
     stop,
-    close: stop,
+    close: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -16,7 +16,8 @@ export default function setup(): () => void {
   chmodSync(root, 0o755);
   process.env.TMPDIR = root;
   return () => {
-    const left = readdirSync(root);
+    // tsx keeps its compile cache in the temp dir (tsx-UID): a cache, not a test's leftovers.
+    const left = readdirSync(root).filter((name) => !/^tsx-\d+$/.test(name));
     if (left.length > 0) {
       const names = [...new Set(left.map((name) => name.replace(/[-_]?[A-Za-z0-9]{6}$/, '-*')))];
       process.stdout.write(

@@ -4,10 +4,10 @@
  * the daemon, and a kill -9 of the launcher would orphan the daemon).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '../../..');
 const CLI = join(REPO_ROOT, 'firmware-host/cli.ts');
@@ -90,7 +90,7 @@ export async function runCli(
 }
 
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `tableside-e2e-${label}-`));
+  return makeTempDir(`tableside-e2e-${label}-`);
 }
 
 /** Writes a JSON config (YAML is a superset, the loader reads either) and returns its path. */

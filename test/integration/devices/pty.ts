@@ -1,8 +1,8 @@
 /** socat pty pairs for the integration tests. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 /** Why pty tests cannot run here, or undefined when socat is available. */
 export function socatMissing(): string | undefined {
@@ -17,7 +17,7 @@ export class PtyPair {
   readonly b: string;
   private process: ChildProcess | undefined;
 
-  constructor(directory = mkdtempSync(join(tmpdir(), 'tableside-pty-'))) {
+  constructor(directory = makeTempDir('tableside-pty-')) {
     this.a = join(directory, 'host');
     this.b = join(directory, 'device');
   }

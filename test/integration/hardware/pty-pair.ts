@@ -4,9 +4,9 @@
  * is what unplugging a USB-serial cable looks like to the daemon.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 export const SOCAT = ['/usr/bin/socat', '/usr/local/bin/socat', '/opt/homebrew/bin/socat'].find(
   (path) => existsSync(path),
@@ -19,7 +19,7 @@ export class PtyPair {
   readonly b: string;
   private child: ChildProcess | undefined;
 
-  constructor(directory = mkdtempSync(join(tmpdir(), 'tableside-pty-'))) {
+  constructor(directory = makeTempDir('tableside-pty-')) {
     this.a = join(directory, 'A');
     this.b = join(directory, 'B');
   }

@@ -1,12 +1,10 @@
-/** Shared pieces of the MQTT bridge tests: a journal, a cursor, a recording subscriber. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { CursorStore } from '../../../firmware-host/journal/cursor.ts';
 import { Journal } from '../../../firmware-host/journal/journal.ts';
 import { type BridgeOptions, MqttBridge } from '../../../firmware-host/mqtt/bridge.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 export const BASE = 'tableside';
 export const TABLE = 't1';
@@ -80,7 +78,7 @@ export async function waitFor(
 }
 
 export function tempDir(prefix = 'tableside-bridge-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return makeTempDir(prefix);
 }
 
 export async function openStore(dir: string) {

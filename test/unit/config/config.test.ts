@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +11,7 @@ import {
   resolveConfig,
 } from '../../../firmware-host/config/index.ts';
 import { runCliSync } from '../../helpers/cli.ts';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const examplesDir = join(root, 'firmware-host/config/examples');
@@ -27,7 +27,7 @@ function issuesOf(run: () => unknown) {
 }
 
 function tempFile(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tableside-config-'));
+  const dir = makeTempDir('tableside-config-');
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPinMap, loadPinMap, parsePinMap } from '../../../hardware/console/pin-map.ts';
 import { isHardwareError } from '../../../hardware/errors.ts';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 function nano(overrides: Record<string, unknown> = {}) {
   return {
@@ -72,7 +72,7 @@ describe('dealer console pin maps', () => {
   });
 
   it('loads JSON and YAML files and reports unreadable ones', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tableside-pins-'));
+    const dir = makeTempDir('tableside-pins-');
     writeFileSync(join(dir, 'map.json'), JSON.stringify(nano()));
     writeFileSync(
       join(dir, 'map.yaml'),

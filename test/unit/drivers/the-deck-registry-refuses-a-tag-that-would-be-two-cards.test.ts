@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
 import { isDriverError } from '../../../firmware-host/drivers/errors.ts';
 import { deckTags, simRegistryDocument } from '../../../simulators/tags.ts';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 const pairs = (deck: string) => deckTags(deck).map(({ uid, card }) => [uid, card] as const);
 
@@ -50,7 +50,7 @@ describe('the deck registry refuses a tag that would be two cards', () => {
   });
 
   it('round-trips through its file and refuses a corrupt one naming the field', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'tableside-registry-')), 'decks.json');
+    const file = join(makeTempDir('tableside-registry-'), 'decks.json');
     const registry = DeckRegistry.fromDocument(simRegistryDocument(['red', 'blue'], 2));
     await registry.save(file);
     const loaded = await DeckRegistry.load(file);

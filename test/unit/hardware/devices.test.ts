@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDeviceListing, listDevices, listSerialPorts } from '../../../hardware/devices.ts';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 /** A fake /dev and /sys: one FTDI adapter with a by-id link, one CDC-ACM board, a phantom ttyS. */
 function fakeMachine(): { devRoot: string; sysRoot: string } {
-  const root = mkdtempSync(join(tmpdir(), 'tableside-devices-'));
+  const root = makeTempDir('tableside-devices-');
   const devRoot = join(root, 'dev');
   const sysRoot = join(root, 'sys');
   mkdirSync(join(devRoot, 'serial', 'by-id'), { recursive: true });

@@ -1,11 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorStore, isJournalError } from '../../../firmware-host/journal/index.ts';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
-const tempPath = () =>
-  join(mkdtempSync(join(tmpdir(), 'tableside-cursor-')), 'state', 'mqtt.cursor.json');
+const tempPath = () => join(makeTempDir('tableside-cursor-'), 'state', 'mqtt.cursor.json');
 
 describe('cursor store', () => {
   it('starts at 0, persists what it is advanced to and reads it back', async () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import {
   type JournalOptions,
   verifyJournalDir,
 } from '../../../firmware-host/journal/index.ts';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 const opened: Journal[] = [];
 afterEach(async () => {
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'tableside-journal-'));
+  return makeTempDir('tableside-journal-');
 }
 
 function steppingClock(start = Date.UTC(2025, 0, 1, 12)) {

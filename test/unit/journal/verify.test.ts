@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +11,7 @@ import {
   verifyJournalFiles,
 } from '../../../firmware-host/journal/index.ts';
 import { runCliSync } from '../../helpers/cli.ts';
+import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 /** Builds journal files in memory: `perFile` records per file, chained across files. */
 function buildLines(count: number): string[] {
@@ -151,7 +151,7 @@ describe('tableside journal verify', () => {
 
   it('exits 0 when intact and 1 with the findings otherwise', () => {
     const lines = buildLines(4);
-    const dir = mkdtempSync(join(tmpdir(), 'tableside-verify-'));
+    const dir = makeTempDir('tableside-verify-');
     writeFileSync(join(dir, 'journal-000001.jsonl'), lines.map((line) => `${line}\n`).join(''));
     const intact = cli('journal', 'verify', dir);
     expect(intact.status).toBe(0);

@@ -1,0 +1,23 @@
+/**
+ * Temporary folders for tests that remove themselves: each is removed after
+ * the test file that made it (an afterAll registered when this module is
+ * imported, so it runs after the file's own hooks have stopped whatever used
+ * the folder).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+const made: string[] = [];
+
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new empty folder under the temp dir, removed after this test file. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
