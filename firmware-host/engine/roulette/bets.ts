@@ -27,6 +27,7 @@ export interface LayoutBet {
 }
 
 export const EVEN_CHANCES = ['red', 'black', 'even', 'odd', 'low', 'high'] as const;
+const NUMBERED = ['straight', 'split', 'street', 'corner', 'sixline', 'dozen', 'column'] as const;
 
 export function payClass(kind: LayoutKind): PayClass {
   return (EVEN_CHANCES as readonly string[]).includes(kind) ? 'evenChance' : (kind as PayClass);
@@ -96,7 +97,17 @@ export function parseLayoutBet(ruleset: RouletteRuleset, text: string): LayoutBe
     if (kind === 'black') numbers = numbers.filter((n) => !red.has(n));
     return { name: kind, kind: kind as OutsideKind, numbers };
   }
-  if (argument === undefined) throw offLayout(text, `${kind || 'a bet'} needs its numbers`);
+  if (!(NUMBERED as readonly string[]).includes(kind)) {
+    throw offLayout(
+      text,
+      `unknown bet ${JSON.stringify(word)}; the layout has ${[...NUMBERED, ...EVEN_CHANCES].join(', ')}`,
+    );
+  }
+  if (argument === undefined)
+    throw offLayout(
+      text,
+      `${kind} needs its numbers, as ${kind}:${kind === 'dozen' || kind === 'column' ? '2' : '17'}`,
+    );
   const given = numbersOf(text, argument);
   const first = Math.min(...given);
   const last = Math.max(...given);
@@ -166,10 +177,7 @@ export function parseLayoutBet(ruleset: RouletteRuleset, text: string): LayoutBe
       return { name: `${kind}:${first}`, kind, numbers: outsideNumbers(kind, first) };
     }
     default:
-      throw offLayout(
-        text,
-        `unknown bet ${JSON.stringify(word)}; the layout has straight, split, street, corner, sixline, dozen, column, ${EVEN_CHANCES.join(', ')}`,
-      );
+      throw offLayout(text, `unknown bet ${JSON.stringify(word)}`);
   }
 }
 
