@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { DomainEvent } from '../table/events.ts';
+import { describeRouletteEvent } from '../table/roulette-text.ts';
 
 interface ReplayOptions {
   readonly ruleset: string;
@@ -152,5 +153,7 @@ export function describe(event: DomainEvent): string {
       return `${event.boxes === 'all' ? 'all hands' : `boxes ${event.boxes.join(' ')}`}: ${event.reason}${event.rule ? ` [${event.rule}]` : ''}`;
     case 'alarm':
       return `${event.index === undefined ? '' : `#${String(event.index)} `}${event.message}`;
+    default:
+      return describeRouletteEvent(event);
   }
 }

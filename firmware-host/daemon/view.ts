@@ -7,6 +7,7 @@
  */
 import type { JournalRecord } from '../journal/record.ts';
 import type { DomainEvent } from '../table/events.ts';
+import { describeRouletteEvent } from '../table/roulette-text.ts';
 import type { TableDaemon } from './table-daemon.ts';
 
 export interface ViewModel {
@@ -49,6 +50,8 @@ export function describeEvent(event: DomainEvent): string {
       return `last hand: ${event.reason}`;
     case 'round_start':
       return `round ${event.round} started${event.boxes ? ` (boxes ${event.boxes.join(',')})` : ''}`;
+    default:
+      return describeRouletteEvent(event);
   }
 }
 

@@ -2,7 +2,7 @@
  * The topic map of one table (DESIGN.md § MQTT), built once from the base
  * topic and the table id, so that no code elsewhere concatenates topics.
  */
-export type EventTopicKind = 'card' | 'hand' | 'shoe' | 'alarm';
+export type EventTopicKind = 'card' | 'hand' | 'shoe' | 'alarm' | 'spin';
 
 export const REQUEST_OPS = [
   'new_round',
