@@ -38,6 +38,21 @@ export function isCallBetName(text: string): boolean {
   return (CALL_BETS as readonly string[]).includes(word);
 }
 
+/** Whether the ruleset takes the call bet (`neighbours`, a series, `complete`). */
+export function callBetOffered(ruleset: RouletteRuleset, word: (typeof CALL_BETS)[number]): boolean {
+  return callBetRule(ruleset, word).offered;
+}
+
+/** The ruleset's rule for a call bet: whether offered, and its source. */
+export function callBetRule(
+  ruleset: RouletteRuleset,
+  word: (typeof CALL_BETS)[number],
+): { readonly offered: boolean; readonly source: string } {
+  if (word === 'neighbours') return ruleset.neighbours;
+  if (word === 'complete') return ruleset.complete;
+  return ruleset[SERIES_FIELD[word]];
+}
+
 /** Layout bets named more than once are merged: two chips on the 0-2-3 trio are one bet of two chips. */
 function merge(placements: readonly Placement[]): Placement[] {
   const byName = new Map<string, Placement>();
