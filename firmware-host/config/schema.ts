@@ -80,7 +80,7 @@ const transportUrl = z.string().superRefine((url, ctx) => {
 
 export const deviceSchema = z
   .strictObject({
-    kind: z.enum(['shoe', 'shuffler', 'reader']),
+    kind: z.enum(['shoe', 'shuffler', 'reader', 'wheel']),
     transport: transportUrl,
     /** Expected model string from the device's HELLO; absent accepts any model. */
     model: z.string().min(1).max(64).optional(),

@@ -45,18 +45,20 @@ import {
 } from '../../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { AlarmKind, DomainEvent } from '../table/events.ts';
-import type { CardRecord, cutRecord, ShuffleRecord } from '../table/log.ts';
+import type { CardRecord, cutRecord, RouletteRecord, ShuffleRecord } from '../table/log.ts';
 import { VERSION } from '../version.ts';
 import type { DeckRegistry } from './deck-registry.ts';
 import { DriverError } from './errors.ts';
 import { ReceiveLedger } from './ledger.ts';
+import { SpinAssembler } from './spin-assembler.ts';
 
-export type DeviceKind = 'shoe' | 'shuffler' | 'reader';
+export type DeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
 
 export const DEVICE_TALKER: Readonly<Record<DeviceKind, DeviceTalker>> = {
   shoe: 'SH',
   shuffler: 'SF',
   reader: 'RD',
+  wheel: 'RW',
 };
 
 /** Allowed firmware SHA-256 values per device model. */
@@ -124,7 +126,7 @@ export interface DriverOptions {
 }
 
 export type CutRecord = z.infer<typeof cutRecord>;
-export type DriverRecord = CardRecord | CutRecord | ShuffleRecord;
+export type DriverRecord = CardRecord | CutRecord | ShuffleRecord | RouletteRecord;
 
 /** A record from the device with its acknowledgement. */
 export interface Observation {
@@ -214,7 +216,19 @@ export interface DriverEvents {
 }
 
 /** Record-bearing messages (and the lid, which can start a shoe) are ACKed only once the caller has stored what they caused. */
-const DEFERRED_TYPES = ['CARD', 'CUT', 'TAG', 'SHUFFLED', 'SHUFFLED2', 'ORDER', 'LID'];
+const DEFERRED_TYPES = [
+  'CARD',
+  'CUT',
+  'TAG',
+  'SHUFFLED',
+  'SHUFFLED2',
+  'ORDER',
+  'LID',
+  // The wheel: a result, a no-spin and the close of betting are records.
+  'RESULT',
+  'NOSPIN',
+  'NOMOREBETS',
+];
 
 function fingerprint(message: Message): string {
   return JSON.stringify(message);
@@ -284,6 +298,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     { resolve: () => void; reject: (error: Error) => void }
   >();
   private readonly countWaiters: Array<(count: CountMessage) => void> = [];
+  /** The wheel: the spin under way, put together from ROTOR and BALL until its RESULT. */
+  private readonly spin = new SpinAssembler();
   private readonly counters = {
     reconnects: 0,
     cardsRefused: 0,
@@ -591,6 +607,15 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
           break;
         case 'invalid':
           this.counters.invalid++;
+          if (this.kind === 'wheel') {
+            // A wheel result that cannot be true (no such pocket, no such
+            // direction) is refused, never stored; the inspector is told.
+            this.alarm(
+              'device_fault',
+              `${this.name}: refused ${action.frame.type} (seq ${action.seq}): ${action.error}`,
+              { fault: 'invalid_message', frame: action.frame.type, deviceSeq: action.seq },
+            );
+          }
           break;
         default:
           break;
@@ -704,6 +729,22 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       case 'DOOR':
       case 'STATUS':
         this.emit('notice', message);
+        return;
+      case 'ROTOR':
+      case 'BALL':
+        this.spin.add(message);
+        return;
+      case 'RESULT':
+        if (this.refuse(seq, message)) return;
+        this.emitRecord(seq, this.spin.result(message));
+        return;
+      case 'NOSPIN':
+        if (this.refuse(seq, message)) return;
+        this.emitRecord(seq, this.spin.noSpin(message));
+        return;
+      case 'NOMOREBETS':
+        if (this.refuse(seq, message)) return;
+        this.emitRecord(seq, { t: 'no_more_bets' });
         return;
       default:
         return;
@@ -821,7 +862,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     record:
       | Omit<CardRecord, 'ts' | 'src'>
       | Omit<CutRecord, 'ts' | 'src'>
-      | Omit<ShuffleRecord, 'ts' | 'src'>,
+      | Omit<ShuffleRecord, 'ts' | 'src'>
+      | Omit<RouletteRecord, 'ts' | 'src'>,
   ): void {
     let acknowledged = false;
     const full = { ...record, ts: this.clock(), src: this.name } as DriverRecord;

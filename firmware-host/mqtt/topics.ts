@@ -11,6 +11,9 @@ export const REQUEST_OPS = [
   'new_shoe',
   'set_ruleset',
   'health_check',
+  // Roulette: the dealer's "no more bets", and closing time (003 § 11(2), § 13(2)).
+  'no_more_bets',
+  'closing',
 ] as const;
 export type RequestOp = (typeof REQUEST_OPS)[number];
 

@@ -339,6 +339,17 @@ export function rouletteSnapshot(
   };
 }
 
+/** A state as plain JSON (no undefined keys), for a journal checkpoint. */
+export function serializeRouletteState(state: RouletteState): Record<string, unknown> {
+  const { lastRotor, gamesLeft, ...rest } = state;
+  return {
+    ...rest,
+    recent: [...rest.recent],
+    ...(lastRotor === undefined ? {} : { lastRotor }),
+    ...(gamesLeft === undefined ? {} : { gamesLeft }),
+  };
+}
+
 export interface RouletteSessionConfig {
   readonly ruleset: RouletteRuleset;
 }
@@ -394,13 +405,7 @@ export class RouletteSession {
 
   /** The state as JSON, for a journal checkpoint. */
   serialize(): Record<string, unknown> {
-    const { lastRotor, gamesLeft, ...rest } = this.#state;
-    return {
-      ...rest,
-      recent: [...rest.recent],
-      ...(lastRotor === undefined ? {} : { lastRotor }),
-      ...(gamesLeft === undefined ? {} : { gamesLeft }),
-    };
+    return serializeRouletteState(this.#state);
   }
 
   static deserialize(ruleset: RouletteRuleset | string, data: unknown): RouletteSession {
