@@ -276,7 +276,7 @@ async function analyzeBaccaratCommand(
     throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not punto-banco`);
   }
   const start = performance.now();
-  const analysis = analyzeBaccarat(enumerateBaccarat(decks), ruleset);
+  const analysis = analyzeBaccarat(enumerateBaccarat(decks, ruleset.tableau), ruleset);
   const runTime = seconds(start);
   const outcomes = Object.entries(analysis.outcomes);
   const bets = Object.entries(analysis.bets);
