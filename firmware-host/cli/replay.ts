@@ -42,13 +42,12 @@ async function readLog(file: string): Promise<string> {
 }
 
 export async function replay(file: string, options: ReplayOptions): Promise<number> {
-  const { TableSession, sessionConfig } = await import('../table/table-session.ts');
+  const { openSession } = await import('../table/sessions.ts');
   const { isTableError } = await import('../table/errors.ts');
-  let session: InstanceType<typeof TableSession>;
+  // A card table or a roulette table, by the ruleset's game.
+  let session: ReturnType<typeof openSession>;
   try {
-    session = new TableSession(
-      sessionConfig(options.ruleset, { autoRound: options.autoRound === true }),
-    );
+    session = openSession(options.ruleset, { autoRound: options.autoRound === true });
   } catch (error) {
     process.stderr.write(`tableside replay: ${(error as Error).message}\n`);
     return isTableError(error) ? 2 : 1;
