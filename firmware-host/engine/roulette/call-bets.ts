@@ -39,7 +39,10 @@ export function isCallBetName(text: string): boolean {
 }
 
 /** Whether the ruleset takes the call bet (`neighbours`, a series, `complete`). */
-export function callBetOffered(ruleset: RouletteRuleset, word: (typeof CALL_BETS)[number]): boolean {
+export function callBetOffered(
+  ruleset: RouletteRuleset,
+  word: (typeof CALL_BETS)[number],
+): boolean {
   return callBetRule(ruleset, word).offered;
 }
 

@@ -89,3 +89,21 @@ describe('tableside hand on a roulette ruleset', () => {
     expect(stderr).toMatch(/--cards is required for tdc-blackjack/);
   });
 });
+
+describe('tableside rulesets with roulette', () => {
+  it('lists the roulette rulesets and shows one with its cited rules', () => {
+    const list = cli('rulesets', '--json');
+    expect(list.status).toBe(0);
+    const rows = JSON.parse(list.stdout) as { name: string; game: string }[];
+    expect(rows.filter((r) => r.game === 'roulette').map((r) => r.name)).toEqual([
+      'bulgaria-roulette',
+      'tdc-roulette',
+    ]);
+    const show = cli('rulesets', 'show', 'bulgaria-roulette', '--json');
+    expect(show.status).toBe(0);
+    expect(JSON.parse(show.stdout).spin.alternateRotor).toEqual({
+      value: true,
+      source: '003 § 11(4) (each game the wheel is spun the other way from the previous one)',
+    });
+  });
+});
