@@ -34,12 +34,22 @@ import {
   isWheelFault,
   parseWheelFault,
   planWheelGame,
+  WHEEL_FAULTS,
   type WheelFaultName,
   type WheelGame,
   type WheelStep,
 } from './wheel-plan.ts';
 
 export const WHEEL_MODEL = 'TS-WHEEL-SIM';
+/** The card devices' wire faults that apply to the wheel's frames too. */
+const WIRE_FAULTS = [
+  'corrupt-bytes',
+  'duplicate',
+  'drop-acks',
+  'corrupt-acks',
+  'lose-acks',
+  'delay',
+];
 export const WHEEL_FIRMWARE_SHA256 = createHash('sha256')
   .update(`tableside simulator firmware wheel ${SIMULATOR_FIRMWARE_VERSION}`)
   .digest('hex');
@@ -127,8 +137,13 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
       if (isWheelFault(name)) {
         const { game } = parseWheelFault(spec);
         this.faults.set(game, [...(this.faults.get(game) ?? []), name]);
-      } else {
+      } else if (WIRE_FAULTS.includes(name)) {
         wireSpecs.push(spec);
+      } else {
+        throw new SimulatorError(
+          'bad_fault',
+          `unknown wheel fault ${JSON.stringify(name)}: expected one of ${[...WHEEL_FAULTS, ...WIRE_FAULTS].join(', ')}`,
+        );
       }
     }
     this.wire = new BehaviourSet(wireSpecs);
