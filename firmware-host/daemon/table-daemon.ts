@@ -874,6 +874,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     const { DealerConsole } = await import('../console/runner.ts');
     const dealerConsole = await DealerConsole.start({
       transport: settings.transport,
+      behaviour: { game: isRouletteSession(this.session) ? 'roulette' : 'cards' },
       ...(settings.pins ? { pins: settings.pins } : {}),
       onRecord: (record) => {
         this.ingest({ ...record, src: 'console' }).catch((error) =>
