@@ -84,8 +84,24 @@ function outsideNumbers(kind: OutsideKind, which: number): number[] {
   }
 }
 
+/** Other names a croupier uses for a layout bet (the French of the European table, the trios by name). */
+const ALIASES: Readonly<Record<string, string>> = {
+  'trio:0-1-2': 'street:0-1-2',
+  'trio:0-2-3': 'street:0-2-3',
+  'first-four': 'corner:0-3',
+  rouge: 'red',
+  noir: 'black',
+  pair: 'even',
+  impair: 'odd',
+  manque: 'low',
+  passe: 'high',
+  '1-18': 'low',
+  '19-36': 'high',
+};
+
 /** The layout bet a name stands for; an error naming it when the layout has no such bet. */
-export function parseLayoutBet(ruleset: RouletteRuleset, text: string): LayoutBet {
+export function parseLayoutBet(ruleset: RouletteRuleset, written: string): LayoutBet {
+  const text = ALIASES[written.toLowerCase()] ?? written;
   const [word = '', argument, extra] = text.split(':');
   if (extra !== undefined) throw offLayout(text, 'one ":" at most');
   const kind = word.toLowerCase();

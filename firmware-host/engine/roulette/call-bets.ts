@@ -33,9 +33,21 @@ const SERIES_FIELD = {
   'zero-spiel': 'zeroSpiel',
 } as const;
 
-export function isCallBetName(text: string): boolean {
+/** Other names for the call bets. */
+const CALL_ALIASES: Readonly<Record<string, string>> = {
+  neighbors: 'neighbours',
+  'voisins-du-zero': 'voisins',
+  'tiers-du-cylindre': 'tiers',
+  'jeu-zero': 'zero-spiel',
+};
+
+function callWord(text: string): string {
   const word = text.split(':')[0]?.toLowerCase() ?? '';
-  return (CALL_BETS as readonly string[]).includes(word);
+  return CALL_ALIASES[word] ?? word;
+}
+
+export function isCallBetName(text: string): boolean {
+  return (CALL_BETS as readonly string[]).includes(callWord(text));
 }
 
 /** Whether the ruleset takes the call bet (`neighbours`, a series, `complete`). */
@@ -80,8 +92,8 @@ function callBet(name: string, placements: readonly Placement[]): CallBet {
 
 /** The call bet a name stands for; an error naming it when unknown, malformed or not offered. */
 export function parseCallBet(ruleset: RouletteRuleset, text: string): CallBet {
-  const [rawWord = '', argument, extra] = text.split(':');
-  const word = rawWord.toLowerCase();
+  const [, argument, extra] = text.split(':');
+  const word = callWord(text);
   const bad = (why: string) => new EngineError('bad_input', `bet ${JSON.stringify(text)}: ${why}`);
   if (extra !== undefined) throw bad('one ":" at most');
   if (word === 'neighbours' || word === 'complete') {

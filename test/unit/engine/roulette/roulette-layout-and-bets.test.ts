@@ -149,6 +149,16 @@ describe('layout bets by name', () => {
     );
   });
 
+  it('knows the other names a croupier uses: the trios, the first four, the French even chances', () => {
+    expect(parseLayoutBet(tdc, 'trio:0-2-3').name).toBe('street:0-2-3');
+    expect(parseLayoutBet(tdc, 'first-four').name).toBe('corner:0-3');
+    expect(parseLayoutBet(tdc, 'rouge').numbers).toEqual(parseLayoutBet(tdc, 'red').numbers);
+    expect(parseLayoutBet(tdc, 'manque').name).toBe('low');
+    expect(parseLayoutBet(tdc, '19-36').name).toBe('high');
+    expect(parseCallBet(tdc, 'neighbors:0').name).toBe('neighbours:0');
+    expect(parseCallBet(tdc, 'jeu-zero').chips).toBe(4);
+  });
+
   it('refuses, naming it, every bet that is not on the layout', () => {
     expect(layoutError('split:17-19')).toMatch(
       /"split:17-19" is not on the layout: 17 and 19 do not touch/,
