@@ -107,6 +107,9 @@ async function runHand(options: HandOptions): Promise<void> {
       import('../engine/round.ts'),
     ]);
   const ruleset = getRuleset(options.ruleset);
+  if (options.number !== undefined || options.bets !== undefined) {
+    throw new Error(`--number and --bets are for roulette; ${ruleset.name} deals cards (--cards)`);
+  }
   if (options.cards === undefined) {
     throw new Error(
       `--cards is required for ${ruleset.name}: the cards in shoe order, e.g. "9H 2C TD 7S"`,

@@ -11,7 +11,15 @@ export interface RouletteHandOptions {
   number?: string;
   bets?: string;
   json?: boolean;
+  cards?: string;
+  actions?: string;
+  boxes?: string;
+  dark?: string;
+  stakes?: string;
 }
+
+/** The card-game options, which mean nothing at a wheel. */
+const CARD_OPTIONS = ['cards', 'actions', 'boxes', 'dark', 'stakes'] as const;
 
 /** Exit status of `hand` on roulette input it cannot settle. */
 export const BAD_BET_EXIT = 2;
@@ -24,6 +32,12 @@ export async function runRouletteHand(options: RouletteHandOptions): Promise<voi
   ]);
   const ruleset = getRouletteRuleset(options.ruleset);
   try {
+    const stray = CARD_OPTIONS.filter((name) => options[name] !== undefined);
+    if (stray.length > 0) {
+      throw new Error(
+        `${stray.map((name) => `--${name}`).join(', ')}: ${ruleset.name} is roulette, give --number and --bets instead`,
+      );
+    }
     if (options.number === undefined)
       throw new Error('--number is required for roulette: the winning number 0-36');
     if (!/^[0-9]{1,2}$/.test(options.number) || Number(options.number) > 36) {

@@ -8,9 +8,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeRoulette } from '../../../firmware-host/analysis/roulette.ts';
+import { isEngineError } from '../../../firmware-host/engine/errors.ts';
 import { allLayoutBets } from '../../../firmware-host/engine/roulette/bets.ts';
 import { parseCallBet } from '../../../firmware-host/engine/roulette/call-bets.ts';
 import { settleSpin } from '../../../firmware-host/engine/roulette/settle.ts';
+import { parseSlip } from '../../../firmware-host/engine/roulette/slip.ts';
 import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 
 const tdc = getRouletteRuleset('tdc-roulette');
@@ -25,6 +27,38 @@ const callNames = [
   ...Array.from({ length: 37 }, (_, n) => `complete:${n}`),
 ];
 const number = fc.integer({ min: 0, max: 36 });
+
+describe('roulette slips from any text', () => {
+  it('either settles or refuses with a coded bad_input error, never anything else', () => {
+    const token = fc.oneof(
+      fc.constantFrom(
+        ...layoutNames,
+        ...callNames,
+        'split:17-19',
+        'foo',
+        'street:0-1-3',
+        'corner:0-3',
+      ),
+      fc.string({ maxLength: 12 }),
+    );
+    const item = fc.tuple(
+      token,
+      fc.oneof(fc.integer({ min: -5, max: 5000 }).map(String), fc.string({ maxLength: 4 })),
+    );
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 6 }), number, fc.boolean(), (items, n, spaced) => {
+        const text = items.map(([bet, stake]) => `${bet}=${stake}`).join(spaced ? ' ' : ',');
+        try {
+          const settled = settleSpin(tdc, n, parseSlip(text));
+          expect(Number.isFinite(settled.net)).toBe(true);
+        } catch (error) {
+          expect(isEngineError(error) && error.code === 'bad_input').toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
 
 describe('roulette settlement properties', () => {
   it('a layout bet nets exactly -stake over the 37 numbers (house edge 1/37), whatever the stake up to the maximum', () => {

@@ -83,10 +83,26 @@ describe('tableside hand on a roulette ruleset', () => {
     expect(stderr).toMatch(message);
   });
 
-  it('still asks a card game for its cards', () => {
+  it('still asks a card game for its cards, and keeps the two kinds of options apart', () => {
     const { status, stderr } = cli('hand', '--ruleset', 'tdc-blackjack');
     expect(status).toBe(1);
     expect(stderr).toMatch(/--cards is required for tdc-blackjack/);
+    const bets = cli('hand', '--ruleset', 'tdc-blackjack', '--cards', 'TS 5H', '--bets', 'red=1');
+    expect(bets.status).toBe(1);
+    expect(bets.stderr).toMatch(/--number and --bets are for roulette; tdc-blackjack deals cards/);
+    const cards = cli(
+      'hand',
+      '--ruleset',
+      'tdc-roulette',
+      '--number',
+      '3',
+      '--bets',
+      'red=1',
+      '--cards',
+      'TS',
+    );
+    expect(cards.status).toBe(2);
+    expect(cards.stderr).toMatch(/--cards: tdc-roulette is roulette/);
   });
 });
 
