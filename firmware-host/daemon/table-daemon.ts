@@ -16,8 +16,9 @@
  * not by the table's history. A journal without checkpoints replays from seq 1.
  */
 import { EventEmitter } from 'node:events';
+import type { BallMessage, RotorMessage } from '../../device-protocol/messages.ts';
 import type { TablesideConfig } from '../config/schema.ts';
-import type { DeviceDriver, DriverStatus, Observation } from '../drivers/driver.ts';
+import type { DeviceDriver, DriverStatus, Observation, SpinPart } from '../drivers/driver.ts';
 import {
   allRulesetNames,
   getRouletteRuleset,
@@ -117,6 +118,29 @@ function consoleStep(expecting: Expectation | RouletteExpectation): NextStep | u
   return undefined;
 }
 
+/** The spin parts a checkpoint carries, per wheel; anything unreadable is dropped. */
+function spinPartsFrom(value: unknown): Map<string, unknown[]> {
+  const parts = new Map<string, unknown[]>();
+  if (value === null || typeof value !== 'object') return parts;
+  for (const [device, list] of Object.entries(value)) {
+    if (Array.isArray(list)) parts.set(device, list);
+  }
+  return parts;
+}
+
+/** Journaled ROTOR and BALL messages, checked again (the journal is data from disk). */
+function restoredSpinParts(
+  stored: readonly unknown[] | undefined,
+): Array<RotorMessage | BallMessage> {
+  return (stored ?? []).filter((part): part is RotorMessage | BallMessage => {
+    const message = part as { type?: unknown; direction?: unknown };
+    return (
+      (message.type === 'ROTOR' || message.type === 'BALL') &&
+      (message.direction === 'cw' || message.direction === 'ccw')
+    );
+  });
+}
+
 function sessionFor(ruleset: string, autoRound: boolean): AnySession {
   return openSession(ruleset, { autoRound });
 }
@@ -151,6 +175,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private checkpointBasis: SessionState | RouletteState | undefined;
   /** Checkpoints describe the session only once it has been rebuilt from the journal. */
   private resumed = false;
+  /**
+   * Per wheel, the ROTOR and BALL of the spin under way as journaled (meta
+   * `spin_part`), until its spin or no-spin record: a restart gives them back
+   * to the driver, so a result after it still has its spin.
+   */
+  private spinParts = new Map<string, unknown[]>();
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
   private statePending = false;
@@ -306,7 +336,34 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       this.checkpointBasis = undefined;
     }
     this.journaledDevices.remember(stamped);
+    this.spinEnded(stamped);
     return durable;
+  }
+
+  /** A spin or no-spin record ends its wheel's spin under way. */
+  private spinEnded(record: TableLogRecord): void {
+    if ((record.t === 'spin' || record.t === 'no_spin') && record.src !== undefined) {
+      this.spinParts.delete(record.src);
+    }
+  }
+
+  /** Journals a ROTOR or BALL of a wheel's spin under way, then ACKs it. */
+  private onSpinPart(part: SpinPart): void {
+    const stored = { type: 'spin_part', device: part.device, message: part.message };
+    let durable: Promise<JournalRecord[]>;
+    try {
+      durable = this.requireJournal().append([{ kind: 'meta', data: stored }]);
+    } catch (error) {
+      this.emit('notice', 'error', `spin part not journaled: ${(error as Error).message}`);
+      return;
+    }
+    this.spinParts.set(part.device, [...(this.spinParts.get(part.device) ?? []), part.message]);
+    this.whenDurable(durable).then(
+      () => part.ack(),
+      // Not ACKed: the wheel sends it again, and a restart recovers.
+      (error: unknown) =>
+        this.emit('notice', 'error', `spin part not journaled: ${(error as Error).message}`),
+    );
   }
 
   /**
@@ -335,6 +392,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
               (this.checkpointBasis as SessionState | undefined) ?? this.session.state,
             ),
         dedupe: this.journaledDevices.export(),
+        ...(this.spinParts.size > 0 ? { spinParts: Object.fromEntries(this.spinParts) } : {}),
       };
     } catch (error) {
       this.log.error({ err: error }, 'checkpoint not written: a restart replays from an older one');
@@ -497,6 +555,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           }
           const journaledDevices = RestartDedupe.from(data.dedupe);
           this.session = RouletteSession.deserialize(name, roulette.state);
+          this.spinParts = spinPartsFrom((checkpoint.data as { spinParts?: unknown }).spinParts);
           this.rulesetName = name;
           this.journaledDevices = journaledDevices;
           return checkpoint;
@@ -531,10 +590,14 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         const name = String(record.data.ruleset);
         this.rulesetName = name;
         this.session = sessionFor(name, this.autoRound);
+      } else if (record.kind === 'meta' && record.data.type === 'spin_part') {
+        const device = String(record.data.device);
+        this.spinParts.set(device, [...(this.spinParts.get(device) ?? []), record.data.message]);
       } else if (record.kind === 'input') {
         const input = parseRecord(record.data);
         this.session.apply(input);
         this.journaledDevices.remember(input);
+        this.spinEnded(input);
         inputs++;
       }
     }
@@ -811,6 +874,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           : {}),
       });
       driver.on('record', (observation) => void this.onObservation(observation));
+      if (device.kind === 'wheel') {
+        driver.restoreSpin(restoredSpinParts(this.spinParts.get(name)));
+        driver.on('spinPart', (part) => this.onSpinPart(part));
+      }
       driver.on('availability', (availability, reason) => {
         this.bridge?.setDeviceAvailability(name, availability);
         this.emit('availability', name, availability, reason);

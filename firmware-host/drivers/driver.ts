@@ -32,10 +32,12 @@ import {
   type LinkOptions as SessionOptions,
 } from '../../device-protocol/link.ts';
 import {
+  type BallMessage,
   type CountMessage,
   type HelloMessage,
   type Message,
   PROTOCOL_VERSION,
+  type RotorMessage,
 } from '../../device-protocol/messages.ts';
 import { ShuffleOrderAssembler } from '../../device-protocol/shuffle-order.ts';
 import {
@@ -128,6 +130,14 @@ export interface DriverOptions {
 export type CutRecord = z.infer<typeof cutRecord>;
 export type DriverRecord = CardRecord | CutRecord | ShuffleRecord | RouletteRecord;
 
+/** A ROTOR or BALL of the wheel's spin under way, with its acknowledgement. */
+export interface SpinPart {
+  readonly device: string;
+  readonly message: RotorMessage | BallMessage;
+  /** The part is stored: ACK it to the wheel. Idempotent. */
+  ack(): void;
+}
+
 /** A record from the device with its acknowledgement. */
 export interface Observation {
   readonly device: string;
@@ -210,6 +220,11 @@ export interface DriverEvents {
   notice: [notice: DeviceNotice];
   /** A card from a quarantined device, ACKed and dropped. */
   refused: [message: Message, reason: string];
+  /**
+   * Wheel: a ROTOR or BALL, part of the spin under way. ACK it once stored
+   * (the daemon journals it); with no listener the driver ACKs it itself.
+   */
+  spinPart: [part: SpinPart];
   /** Reader with `rawTags`: a tag, with its acknowledgement. */
   tag: [uid: string, ack: () => void];
   link: [change: LinkStateChange];
@@ -224,7 +239,11 @@ const DEFERRED_TYPES = [
   'SHUFFLED2',
   'ORDER',
   'LID',
-  // The wheel: a result, a no-spin and the close of betting are records.
+  // The wheel: a result, a no-spin and the close of betting are records;
+  // the rotor and the ball are ACKed once the host has stored them too (a
+  // restart between them and the result must not lose them).
+  'ROTOR',
+  'BALL',
   'RESULT',
   'NOSPIN',
   'NOMOREBETS',
@@ -405,6 +424,15 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     if (this.identity) status.identity = { ...this.identity };
     if (this.quarantine !== undefined) status.quarantined = this.quarantine;
     return status;
+  }
+
+  /**
+   * Wheel: the parts of the spin under way as the journal holds them, after
+   * a restart (ROTOR and BALL ACKed before it, their RESULT not yet come).
+   */
+  restoreSpin(parts: readonly (RotorMessage | BallMessage)[]): void {
+    this.spin.clear();
+    for (const part of parts) this.spin.add(part);
   }
 
   /** Resolves when the device is next `online` (now, if it is). */
@@ -731,9 +759,22 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         this.emit('notice', message);
         return;
       case 'ROTOR':
-      case 'BALL':
+      case 'BALL': {
+        if (this.refuse(seq, message)) return;
         this.spin.add(message);
+        let done = false;
+        const part: SpinPart = {
+          device: this.name,
+          message,
+          ack: () => {
+            if (done) return;
+            done = true;
+            this.settle(seq);
+          },
+        };
+        if (!this.emit('spinPart', part)) part.ack();
         return;
+      }
       case 'RESULT':
         if (this.refuse(seq, message)) return;
         this.emitRecord(seq, this.spin.result(message));

@@ -3,10 +3,9 @@
  * § 3.6): ROTOR and BALL as they happen, then the RESULT that ends the spin
  * or a NOSPIN that voids it. A RESULT without a BALL (or a ROTOR) before it
  * becomes a spin record without that direction: the table session raises
- * it as a result with no spin. Held in memory only: ROTOR and BALL are ACKed
- * at once, so a host restart between them and the RESULT loses them, and
- * the table then sees that spin as a result with no spin (on the safe side:
- * the inspector looks).
+ * it as a result with no spin. The daemon journals each ROTOR and BALL
+ * before it is ACKed and gives them back after a restart (`restoreSpin`),
+ * so a crash between the ball and the result loses no part of the spin.
  */
 import type {
   BallMessage,
