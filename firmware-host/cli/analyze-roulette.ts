@@ -126,10 +126,24 @@ export async function analyzeRouletteCommand(options: RouletteOptions): Promise<
   );
 }
 
-/** Spin records in order: from a journal folder (chain checked) or a table log file. */
-async function readSpins(path: string): Promise<{ spins: WheelSpin[]; skipped: number }> {
+interface ReadSpins {
+  spins: WheelSpin[];
+  /** Lines or records that could not be read as a spin. */
+  skipped: number;
+  /** Results with no rotor spin or no ball launch before them: void games (003 § 11(5)), not fair spins. */
+  voided: number;
+}
+
+/**
+ * Spin records in order: from a journal folder (chain checked) or a table
+ * log file. A result the wheel saw without a rotor spin or a ball launch is
+ * a ball dropped unspun: the table session voids that game, and it is no
+ * evidence about the wheel, so it is counted apart.
+ */
+async function readSpins(path: string): Promise<ReadSpins> {
   const spins: WheelSpin[] = [];
   let skipped = 0;
+  let voided = 0;
   const take = (data: unknown) => {
     if (typeof data !== 'object' || data === null || (data as { t?: unknown }).t !== 'spin') return;
     const record = data as {
@@ -146,10 +160,14 @@ async function readSpins(path: string): Promise<{ spins: WheelSpin[]; skipped: n
     const direction = (value: unknown) => (value === 'cw' || value === 'ccw' ? value : undefined);
     const rotor = direction(record.rotor);
     const ball = direction(record.ball);
+    if (!rotor || !ball) {
+      voided++;
+      return;
+    }
     spins.push({
       number,
-      ...(rotor ? { rotor } : {}),
-      ...(ball ? { ball } : {}),
+      rotor,
+      ball,
       ...(typeof record.revolutions === 'number' ? { revolutions: record.revolutions } : {}),
     });
   };
@@ -158,7 +176,7 @@ async function readSpins(path: string): Promise<{ spins: WheelSpin[]; skipped: n
     for await (const record of readJournalRecords(path)) {
       if (record.kind === 'input') take(record.data);
     }
-    return { spins, skipped };
+    return { spins, skipped, voided };
   }
   for (const line of (await readFile(path, 'utf8')).split(/\r?\n/)) {
     if (line.trim() === '') continue;
@@ -168,7 +186,7 @@ async function readSpins(path: string): Promise<{ spins: WheelSpin[]; skipped: n
       skipped++;
     }
   }
-  return { spins, skipped };
+  return { spins, skipped, voided };
 }
 
 export async function analyzeWheelCommand(path: string, options: WheelOptions): Promise<void> {
@@ -210,7 +228,7 @@ export async function analyzeWheelCommand(path: string, options: WheelOptions): 
     await writeFile(options.svg, wheelChartSvg(report, ruleset.wheel, `Wheel bias watch: ${path}`));
   }
   if (options.json) {
-    print({ ruleset: ruleset.name, skipped: read.skipped, ...report });
+    print({ ruleset: ruleset.name, skipped: read.skipped, voided: read.voided, ...report });
     return;
   }
   process.stdout.write(wheelChartText(report, ruleset.wheel));
@@ -221,6 +239,11 @@ export async function analyzeWheelCommand(path: string, options: WheelOptions): 
   }
   if (read.skipped > 0)
     process.stdout.write(`\n${read.skipped} unreadable spin record(s) skipped\n`);
+  if (read.voided > 0) {
+    process.stdout.write(
+      `${read.voided} result(s) with no rotor spin or no ball launch left out (void games, 003 § 11(5))\n`,
+    );
+  }
   if (options.svg !== undefined) process.stdout.write(`\nchart written to ${options.svg}\n`);
   process.stdout.write(
     `\n${report.alarms === 0 ? 'no alarm' : `${report.alarms} ALARM(S)`} over ${report.spins} spins\n`,

@@ -46,7 +46,7 @@ beforeAll(async () => {
   await journal.close();
   writeFileSync(
     join(dir, 'table.log'),
-    '{"t":"spin","rotor":"cw","ball":"ccw","number":5,"revolutions":9}\nnot json\n{"t":"spin","number":40}\n',
+    '{"t":"spin","rotor":"cw","ball":"ccw","number":5,"revolutions":9}\nnot json\n{"t":"spin","number":40}\n{"t":"spin","ball":"cw","number":7}\n',
   );
 });
 
@@ -120,12 +120,16 @@ describe('tableside analyze wheel', () => {
     ]);
   });
 
-  it('reads a table log file, counting the records it cannot use', () => {
+  it('reads a table log file, counting the records it cannot use and the void results apart', () => {
     const { status, stdout } = cli('analyze', 'wheel', join(dir, 'table.log'), '--json');
     expect(status).toBe(0);
     const out = JSON.parse(stdout);
     expect(out.spins).toBe(1);
+    expect(out.counts[5]).toBe(1);
     expect(out.skipped).toBe(2);
+    // A result with no rotor spin before it: the ball dropped unspun, a void game (003 § 11(5)).
+    expect(out.voided).toBe(1);
+    expect(out.counts[7]).toBe(0);
   });
 
   it('refuses a bad false-alarm rate and a folder with no spins', () => {
