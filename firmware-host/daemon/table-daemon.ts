@@ -794,7 +794,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       return Promise.reject(
         new DaemonError(
           'shoe_in_play',
-          'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
+          isRouletteSession(this.session)
+            ? 'the ruleset changes only between games: not once the betting is closed and a spin is awaited'
+            : 'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
         ),
       );
     }
