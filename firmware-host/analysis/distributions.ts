@@ -87,3 +87,16 @@ export function binomialUpperTail(n: number, p: number, k: number): number {
   }
   return Math.min(1, sum);
 }
+
+/** P(Bin(n, p) ≤ k), summed term by term from k downward. */
+export function binomialLowerTail(n: number, p: number, k: number): number {
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  let sum = 0;
+  for (let i = k; i >= 0; i--) {
+    const term = Math.exp(logChoose(n, i) + i * Math.log(p) + (n - i) * Math.log1p(-p));
+    sum += term;
+    if (term < sum * 1e-17) break;
+  }
+  return Math.min(1, sum);
+}

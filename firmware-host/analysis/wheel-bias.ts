@@ -8,6 +8,8 @@
  *   regularized gamma function, valid once every number expects 5 spins).
  * - `hot_number`: the most frequent number, by its exact binomial tail,
  *   times 37 for having picked the largest (a union bound).
+ * - `cold_number`: the least frequent number (a dead pocket: a raised fret,
+ *   a damaged pocket), by its exact lower binomial tail, times 37.
  * - `sector`: the busiest arc of the wheel of each width (3, 5, 9, 12, 18
  *   pockets by default), by its exact binomial tail, times 37 positions
  *   times the widths.
@@ -21,7 +23,7 @@
  * derivations are in WHEEL-BIAS.md. Pure: spins in, a report out.
  */
 import { z } from 'zod';
-import { binomialUpperTail, chiSquareSurvival } from './distributions.ts';
+import { binomialLowerTail, binomialUpperTail, chiSquareSurvival } from './distributions.ts';
 
 export const wheelBiasOptionsSchema = z.strictObject({
   /** Largest accepted false-alarm probability per report, per test. */
@@ -42,7 +44,13 @@ export interface WheelSpin {
   readonly revolutions?: number;
 }
 
-export type WheelTest = 'frequencies' | 'hot_number' | 'sector' | 'direction_split' | 'repeat';
+export type WheelTest =
+  | 'frequencies'
+  | 'hot_number'
+  | 'cold_number'
+  | 'sector'
+  | 'direction_split'
+  | 'repeat';
 
 export interface WheelTestResult {
   readonly test: WheelTest;
@@ -168,6 +176,20 @@ function hotNumber(counts: readonly number[], n: number, options: WheelBiasOptio
   );
 }
 
+function coldNumber(counts: readonly number[], n: number, options: WheelBiasOptions) {
+  if (n === 0) return notRun('cold_number', options, 'no spins');
+  const bottom = Math.min(...counts);
+  const number = counts.indexOf(bottom);
+  const p = POCKETS * binomialLowerTail(n, 1 / POCKETS, bottom);
+  return result(
+    'cold_number',
+    options,
+    p,
+    `${number} came ${bottom} times in ${n} spins (${(n / POCKETS).toFixed(1)} expected); corrected p = ${format(Math.min(1, p))}`,
+    [number],
+  );
+}
+
 function sector(
   order: readonly number[],
   counts: readonly number[],
@@ -277,6 +299,7 @@ export function analyzeWheel(
   const tests = [
     frequencies(counts, n, options),
     hotNumber(counts, n, options),
+    coldNumber(counts, n, options),
     sector(order, counts, n, options),
     directionSplit(byRotor, options),
     repeat(spins, options),

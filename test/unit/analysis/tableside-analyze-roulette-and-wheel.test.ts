@@ -114,6 +114,7 @@ describe('tableside analyze wheel', () => {
     expect(out.tests.map((t: { test: string }) => t.test)).toEqual([
       'frequencies',
       'hot_number',
+      'cold_number',
       'sector',
       'direction_split',
       'repeat',

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  binomialLowerTail,
   binomialUpperTail,
   chiSquareSurvival,
   regularizedGammaQ,
@@ -67,6 +68,10 @@ describe('tail probabilities', () => {
     expect(binomialUpperTail(10, 0.5, 0)).toBe(1);
     expect(binomialUpperTail(10, 0.5, 11)).toBe(0);
     expect(binomialUpperTail(3700, 1 / 37, 100)).toBeGreaterThan(0.45);
+    expect(binomialLowerTail(10, 0.5, 2)).toBeCloseTo(56 / 1024, 14);
+    expect(binomialLowerTail(10, 0.5, 10)).toBe(1);
+    expect(binomialLowerTail(10, 0.5, -1)).toBe(0);
+    expect(binomialLowerTail(3700, 1 / 37, 0) / (36 / 37) ** 3700).toBeCloseTo(1, 10);
   });
 
   it('bounds a run of one number: 5 in a row in 1000 spins at most 996/37^4', () => {
@@ -125,6 +130,20 @@ describe('catching a biased wheel', () => {
     const found = test(analyzeWheel(order, spins), 'hot_number');
     expect(found.alarm).toBe(true);
     expect(found.numbers).toEqual([23]);
+  });
+
+  it('finds a dead pocket: one number coming up at a third of its rate', () => {
+    const next = random(13);
+    const spins: WheelSpin[] = [];
+    while (spins.length < 3000) {
+      const number = Math.floor(next() * 37);
+      if (number === 19 && next() < 2 / 3) continue;
+      spins.push({ number });
+    }
+    const found = test(analyzeWheel(order, spins), 'cold_number');
+    expect(found.alarm).toBe(true);
+    expect(found.numbers).toEqual([19]);
+    expect(test(analyzeWheel(order, fairSpins(3000, 13)), 'cold_number').alarm).toBe(false);
   });
 
   it('finds a wheel that leans only when the rotor turns clockwise', () => {
