@@ -6,7 +6,7 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -83,6 +83,13 @@ async function main(): Promise<void> {
     const { benchWheel } = await import('./wheel.ts');
     figures.wheel = await measure('roulette: wheel-bias report and slip settlement', () =>
       benchWheel(),
+    );
+  }
+  if (wanted('spins')) {
+    const { benchSpins } = await import('./spins.ts');
+    figures.spins = await measure(
+      'spin latency: a wheel RESULT to its spin event (a shoe CARD to its card event as baseline)',
+      () => benchSpins(),
     );
   }
   if (wanted('latency')) {
@@ -180,6 +187,10 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('latency.baseline.p50_ms', 'ms', 'bare relay');
   add('latency.baseline.p99_ms', 'ms', 'bare relay');
   add('latency.ratio_p99', '×', 'daemon p99 / relay p99');
+  add('spins.p50_ms', 'ms', 'wheel RESULT → spin event');
+  add('spins.p99_ms', 'ms', 'wheel RESULT → spin event');
+  add('spins.baseline.p50_ms', 'ms', 'shoe CARD → card event');
+  add('spins.ratio_p99', '×', 'spin p99 / card p99');
   add('burst.cards_per_s', 'cards/s', 'simulated 1.2 shoe, its default window, median');
   add('burst.window_8.cards_per_s', 'cards/s', '1.2 shoe, window 8');
   add('burst.stop_and_wait.cards_per_s', 'cards/s', '1.1 shoe, stop and wait');
