@@ -206,7 +206,7 @@ export const TDC_ROULETTE: RouletteRulesetInput = {
     column: 2,
     evenChance: 1,
     source:
-      'practice: 004 pays "by the pay table", which the text does not reproduce; the figures of 003 § 12(1) (004 gives the straight 35:1 under "Neighbours")',
+      'practice: 004 pays "by the pay table", which the text does not reproduce; the figures of 003 § 12(1) (004 itself gives the straight 35:1 under "Neighbours" and the columns 2:1 on its layout)',
   },
   zero: {
     outsideBets: 'lose',
