@@ -67,6 +67,8 @@ export interface WheelSimulatorOptions {
   bettingMs?: number;
   /** Games to play with `paceMs`; absent: until stopped. */
   games?: number;
+  /** With `paceMs`: asked before each game; false skips it (a closed table), true plays. */
+  mayPlay?: () => boolean;
   identity?: Partial<DeviceIdentity>;
   reconnect?: LinkOptionsInput;
   now?: () => number;
@@ -256,6 +258,7 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
     while (this.running && !signal.aborted && this.played.length < limit) {
       await sleep(this.options.bettingMs ?? paceMs * 4, signal);
       if (signal.aborted) break;
+      if (this.options.mayPlay && !this.options.mayPlay()) continue;
       await this.playGame(paceMs);
     }
   }

@@ -3,7 +3,8 @@
  * `transport: simulate`): it plays the wheel simulator at a croupier's
  * pace — `simulation.roundIntervalMs` of betting, then the rotor, the ball,
  * "no more bets" and the result `simulation.cardIntervalMs` apart — through
- * the same door a real wheel uses: its wire to the driver. Legal spins only
+ * the same door a real wheel uses: its wire to the driver. Once closing time
+ * has closed the table it spins no more. Legal spins only
  * (faults are for `tableside sim wheel` and the tests); the ruleset's
  * minimum revolutions is respected.
  */
@@ -18,6 +19,8 @@ export interface SimulatedCroupierOptions {
   simulation: TablesideConfig['simulation'];
   ruleset: string;
   log: Logger;
+  /** Whether the table takes another game (false once closing time has closed it). */
+  open?: () => boolean;
 }
 
 export class SimulatedCroupier {
@@ -39,6 +42,7 @@ export class SimulatedCroupier {
           minRevolutions,
           paceMs,
           bettingMs: options.simulation.roundIntervalMs,
+          ...(options.open ? { mayPlay: options.open } : {}),
         }),
     );
   }

@@ -903,6 +903,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         simulation: this.config.simulation,
         ruleset: this.rulesetName,
         log: logger('sim'),
+        open: () => this.session.expecting().kind !== 'closed',
       });
       croupier.start();
       this.stoppers.push(() => croupier.stop());

@@ -12,7 +12,7 @@ describe('tableside run with TABLESIDE_RULESET=tdc-roulette spins a simulated wh
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   });
 
-  it('is a roulette table with a simulated wheel, publishes spins and games with no alarm, and stops on Ctrl-C', async () => {
+  it('is a roulette table with a simulated wheel, publishes spins with no alarm, closes on request, and stops on Ctrl-C', async () => {
     const cwd = tempDir('npm-start-roulette');
     cleanups.push(async () => rmSync(cwd, { recursive: true, force: true }));
     const port = await freePort();
@@ -77,6 +77,21 @@ describe('tableside run with TABLESIDE_RULESET=tdc-roulette spins a simulated wh
       10_000,
     );
     expect(existsSync(join(cwd, '.tableside/journal'))).toBe(true);
+
+    // Closing time over MQTT: three more games, then the croupier spins no more.
+    expect(await subscriber.request('closing', { transaction: 'c' })).toMatchObject({
+      status: 'ok',
+    });
+    await until(
+      () => subscriber.ofType('table_closed').length === 1,
+      'the table closed',
+      20_000,
+      () => daemon.describe(),
+    );
+    const spinsAtClose = subscriber.ofType('spin').length;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(subscriber.ofType('spin')).toHaveLength(spinsAtClose);
+    expect(subscriber.ofType('alarm')).toEqual([]);
 
     daemon.child.kill('SIGINT');
     await until(
