@@ -175,6 +175,7 @@ export const BULGARIA_ROULETTE: RouletteRulesetInput = {
     '003 calls the game "American roulette" but describes one zero (§ 12(2)); the wheel here is the single-zero European wheel.',
     '003 § 12(1) lists the bets a table takes (items 1-9); tiers, orphelins, zéro spiel and complete bets are not among them and are off by default.',
     'Zero loses the outside bets (003 § 12(2)); la partage is a named option (zero.outsideBets: la_partage), en prison is not supported.',
+    '003 § 12(1) item 8 ("the number and its two neighbours, from the left and from the right") is read as two either side, 5 chips, as 004 states it; a casino that reads one either side sets neighbours.eachSide: 1.',
   ],
 };
 
