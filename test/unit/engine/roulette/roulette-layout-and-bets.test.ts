@@ -187,6 +187,13 @@ describe('call bets', () => {
     expect(parseCallBet(tdc, 'orphelins').chips).toBe(5);
     expect(parseCallBet(tdc, 'zero-spiel').chips).toBe(4);
     expect(parseCallBet(tdc, 'neighbours:17').chips).toBe(5);
+    // The narrower reading of 003 § 12(1) item 8, one either side, as a named option.
+    const narrow = { ...bulgaria, neighbours: { ...bulgaria.neighbours, eachSide: 1 } };
+    expect(parseCallBet(narrow, 'neighbours:0').placements.map((p) => p.bet.name)).toEqual([
+      'straight:26',
+      'straight:0',
+      'straight:32',
+    ]);
   });
 
   it('places the usual chips: voisins with two on the 0-2-3 trio and on 25-29', () => {
