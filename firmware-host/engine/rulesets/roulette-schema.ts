@@ -7,9 +7,9 @@
  * the texts are silent.
  *
  * Bets are named as `tableside hand` writes them (`split:17-20`,
- * `corner:25-29`, `street:0-2-3`); the engine (engine/roulette/bets.ts)
- * checks every name in a series against the layout when the ruleset is
- * first used.
+ * `corner:25-29`, `street:0-2-3`); `parseRouletteRuleset` (index.ts)
+ * checks every name in a series against the layout
+ * (engine/roulette/call-bets.ts `checkCallBets`).
  */
 import { z } from 'zod';
 import { rulesetName, source } from './base.ts';
