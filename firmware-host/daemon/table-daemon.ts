@@ -16,7 +16,6 @@
  * not by the table's history. A journal without checkpoints replays from seq 1.
  */
 import { EventEmitter } from 'node:events';
-import type { BallMessage, RotorMessage } from '../../device-protocol/messages.ts';
 import type { TablesideConfig } from '../config/schema.ts';
 import type { DeviceDriver, DriverStatus, Observation, SpinPart } from '../drivers/driver.ts';
 import {
@@ -57,6 +56,7 @@ import { parseRecord, sessionConfig, TableSession } from '../table/table-session
 import { VERSION } from '../version.ts';
 import { DaemonError } from './errors.ts';
 import { RestartDedupe } from './restart-dedupe.ts';
+import { SpinParts, spinPartMeta } from './spin-parts.ts';
 
 export interface DaemonEvents {
   /** Records made durable, in journal order (inputs, events, meta). */
@@ -118,29 +118,6 @@ function consoleStep(expecting: Expectation | RouletteExpectation): NextStep | u
   return undefined;
 }
 
-/** The spin parts a checkpoint carries, per wheel; anything unreadable is dropped. */
-function spinPartsFrom(value: unknown): Map<string, unknown[]> {
-  const parts = new Map<string, unknown[]>();
-  if (value === null || typeof value !== 'object') return parts;
-  for (const [device, list] of Object.entries(value)) {
-    if (Array.isArray(list)) parts.set(device, list);
-  }
-  return parts;
-}
-
-/** Journaled ROTOR and BALL messages, checked again (the journal is data from disk). */
-function restoredSpinParts(
-  stored: readonly unknown[] | undefined,
-): Array<RotorMessage | BallMessage> {
-  return (stored ?? []).filter((part): part is RotorMessage | BallMessage => {
-    const message = part as { type?: unknown; direction?: unknown };
-    return (
-      (message.type === 'ROTOR' || message.type === 'BALL') &&
-      (message.direction === 'cw' || message.direction === 'ccw')
-    );
-  });
-}
-
 function sessionFor(ruleset: string, autoRound: boolean): AnySession {
   return openSession(ruleset, { autoRound });
 }
@@ -175,12 +152,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private checkpointBasis: SessionState | RouletteState | undefined;
   /** Checkpoints describe the session only once it has been rebuilt from the journal. */
   private resumed = false;
-  /**
-   * Per wheel, the ROTOR and BALL of the spin under way as journaled (meta
-   * `spin_part`), until its spin or no-spin record: a restart gives them back
-   * to the driver, so a result after it still has its spin.
-   */
-  private spinParts = new Map<string, unknown[]>();
+  /** Each wheel's spin under way as journaled: a restart gives it back to the driver. */
+  private spinParts = new SpinParts();
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
   private statePending = false;
@@ -336,28 +309,22 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       this.checkpointBasis = undefined;
     }
     this.journaledDevices.remember(stamped);
-    this.spinEnded(stamped);
+    this.spinParts.ended(stamped);
     return durable;
-  }
-
-  /** A spin or no-spin record ends its wheel's spin under way. */
-  private spinEnded(record: TableLogRecord): void {
-    if ((record.t === 'spin' || record.t === 'no_spin') && record.src !== undefined) {
-      this.spinParts.delete(record.src);
-    }
   }
 
   /** Journals a ROTOR or BALL of a wheel's spin under way, then ACKs it. */
   private onSpinPart(part: SpinPart): void {
-    const stored = { type: 'spin_part', device: part.device, message: part.message };
     let durable: Promise<JournalRecord[]>;
     try {
-      durable = this.requireJournal().append([{ kind: 'meta', data: stored }]);
+      durable = this.requireJournal().append([
+        { kind: 'meta', data: spinPartMeta(part.device, part.message) },
+      ]);
     } catch (error) {
       this.emit('notice', 'error', `spin part not journaled: ${(error as Error).message}`);
       return;
     }
-    this.spinParts.set(part.device, [...(this.spinParts.get(part.device) ?? []), part.message]);
+    this.spinParts.add(part.device, part.message);
     this.whenDurable(durable).then(
       () => part.ack(),
       // Not ACKed: the wheel sends it again, and a restart recovers.
@@ -392,7 +359,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
               (this.checkpointBasis as SessionState | undefined) ?? this.session.state,
             ),
         dedupe: this.journaledDevices.export(),
-        ...(this.spinParts.size > 0 ? { spinParts: Object.fromEntries(this.spinParts) } : {}),
+        ...(this.spinParts.export() ? { spinParts: this.spinParts.export() } : {}),
       };
     } catch (error) {
       this.log.error({ err: error }, 'checkpoint not written: a restart replays from an older one');
@@ -555,7 +522,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           }
           const journaledDevices = RestartDedupe.from(data.dedupe);
           this.session = RouletteSession.deserialize(name, roulette.state);
-          this.spinParts = spinPartsFrom((checkpoint.data as { spinParts?: unknown }).spinParts);
+          this.spinParts = SpinParts.from((checkpoint.data as { spinParts?: unknown }).spinParts);
           this.rulesetName = name;
           this.journaledDevices = journaledDevices;
           return checkpoint;
@@ -591,13 +558,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         this.rulesetName = name;
         this.session = sessionFor(name, this.autoRound);
       } else if (record.kind === 'meta' && record.data.type === 'spin_part') {
-        const device = String(record.data.device);
-        this.spinParts.set(device, [...(this.spinParts.get(device) ?? []), record.data.message]);
+        this.spinParts.add(String(record.data.device), record.data.message);
       } else if (record.kind === 'input') {
         const input = parseRecord(record.data);
         this.session.apply(input);
         this.journaledDevices.remember(input);
-        this.spinEnded(input);
+        this.spinParts.ended(input);
         inputs++;
       }
     }
@@ -727,14 +693,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     }
   }
 
-  /**
-   * Applies a request's record on a copy of the session first: a request the
-   * session would answer with any alarm (an illegal action, a round with no
-   * shoe in play, a round that would void the coup being dealt, a round
-   * before the burn) is refused and changes nothing, journal included. A
-   * device's record is never refused (it happened); a request is a command,
-   * and an irregular command is the caller's mistake.
-   */
   /** A request for the other kind of table is refused, naming the table's game. */
   private requireGame(game: 'cards' | 'roulette', op: string): void {
     const roulette = isRouletteSession(this.session);
@@ -745,6 +703,14 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     );
   }
 
+  /**
+   * Applies a request's record on a copy of the session first: a request the
+   * session would answer with any alarm (an illegal action, a round with no
+   * shoe in play, a round that would void the coup being dealt, a round
+   * before the burn) is refused and changes nothing, journal included. A
+   * device's record is never refused (it happened); a request is a command,
+   * and an irregular command is the caller's mistake.
+   */
   private ingestChecked(record: TableLogRecord): Promise<readonly JournalRecord[]> {
     return this.ingest(record, { refuseIrregular: true });
   }
@@ -877,7 +843,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       });
       driver.on('record', (observation) => void this.onObservation(observation));
       if (device.kind === 'wheel') {
-        driver.restoreSpin(restoredSpinParts(this.spinParts.get(name)));
+        driver.restoreSpin(this.spinParts.of(name));
         driver.on('spinPart', (part) => this.onSpinPart(part));
       }
       driver.on('availability', (availability, reason) => {
