@@ -289,7 +289,15 @@ export function summarizeConfig(config: TablesideConfig): string[] {
     `devices (${devices.length}):`,
     ...devices,
     `mqtt: ${broker}${extras ? ` (${extras})` : ''}, topics under ${mqtt.baseTopic}/${config.table}/`,
-    `journal: ${config.journal.dir}${config.journal.rotateDaily ? ' (new file per shoe and per day)' : ' (new file per shoe)'}`,
+    `journal: ${config.journal.dir}${
+      isRouletteRuleset(config.ruleset)
+        ? config.journal.rotateDaily
+          ? ' (new file per day)'
+          : ' (one file)'
+        : config.journal.rotateDaily
+          ? ' (new file per shoe and per day)'
+          : ' (new file per shoe)'
+    }`,
     ...(config.console ? [`console: ${config.console.transport}`] : []),
   ];
 }
