@@ -11,8 +11,8 @@
 import { crc16Hex } from './crc.ts';
 import { ProtocolError } from './errors.ts';
 
-/** `SH` shoe, `SF` shuffler, `RD` card reader, `HO` host. */
-export const TALKERS = ['SH', 'SF', 'RD', 'HO'] as const;
+/** `SH` shoe, `SF` shuffler, `RD` card reader, `HO` host, `RW` roulette wheel (1.5). */
+export const TALKERS = ['SH', 'SF', 'RD', 'HO', 'RW'] as const;
 export type Talker = (typeof TALKERS)[number];
 /** Talkers that are devices (everything but the host). */
 export type DeviceTalker = Exclude<Talker, 'HO'>;
@@ -66,7 +66,7 @@ const TYPE_PATTERN = /^[A-Z][A-Z0-9]{0,15}$/;
 const FIELD_PATTERN = /^[\x20-\x23\x25-\x29\x2B\x2D-\x7E]*$/;
 const PRINTABLE_PATTERN = /^[\x20-\x7E]*$/;
 const CRC_PATTERN = /^[0-9A-F]{4}$/;
-const HEAD_PATTERN = /^\$(SH|SF|RD|HO),(0|[1-9][0-9]{0,4}),/;
+const HEAD_PATTERN = /^\$(SH|SF|RD|HO|RW),(0|[1-9][0-9]{0,4}),/;
 
 export function isTalker(value: string): value is Talker {
   return TALKER_SET.has(value);

@@ -27,7 +27,7 @@ import {
 } from './frame.ts';
 
 /** major.minor. A host refuses a device of another major version; minors add message types only. */
-export const PROTOCOL_VERSION = '1.2';
+export const PROTOCOL_VERSION = '1.5';
 
 function versionParts(text: string): { major: number; minor: number } | undefined {
   const match = /^([0-9]{1,3})\.([0-9]{1,3})$/.exec(text);
@@ -58,6 +58,11 @@ export function protocolAtLeast(version: string | undefined, since: string): boo
 /** The minor version that added a message type; types not listed are in 1.0. */
 export const MESSAGE_SINCE: Readonly<Partial<Record<MessageType, string>>> = {
   SHUFFLED2: '1.1',
+  ROTOR: '1.5',
+  BALL: '1.5',
+  RESULT: '1.5',
+  NOSPIN: '1.5',
+  NOMOREBETS: '1.5',
 };
 
 /**
@@ -73,7 +78,7 @@ export function peerKnows(type: MessageType, version: string | undefined): boole
   return theirs.minor >= since.minor;
 }
 
-const DEVICES: readonly Talker[] = ['SH', 'SF', 'RD'];
+const DEVICES: readonly Talker[] = ['SH', 'SF', 'RD', 'RW'];
 const ALL: readonly Talker[] = TALKERS;
 
 /** Most cards any count or offset can name: 16 decks x 4 back colours x 52, with room to spare. */
@@ -211,7 +216,48 @@ export interface TagMessage {
   readonly uid: string;
 }
 
+/** Which way the rotor or the ball turns, seen from above the wheel. */
+export type SpinDirection = 'cw' | 'ccw';
+export const SPIN_DIRECTIONS: readonly SpinDirection[] = ['cw', 'ccw'];
+/** The pockets of a single-zero wheel (003 Чл. 12(2): one zero). */
+export const WHEEL_MAX_NUMBER = 36;
+/** Ball revolutions a RESULT may report (a real spin makes 5-40). */
+export const MAX_BALL_REVOLUTIONS = 999;
+
+/** (1.5) The rotor was set turning: its direction and speed in revolutions per minute. */
+export interface RotorMessage {
+  readonly type: 'ROTOR';
+  readonly direction: SpinDirection;
+  /** Revolutions per minute, 0.1-99.9, at most one decimal. */
+  readonly rpm: number;
+}
+/** (1.5) The ball was launched, turning this way. */
+export interface BallMessage {
+  readonly type: 'BALL';
+  readonly direction: SpinDirection;
+}
+/** (1.5) The ball came to rest: the winning number and the revolutions it made. */
+export interface ResultMessage {
+  readonly type: 'RESULT';
+  readonly number: number;
+  readonly revolutions: number;
+}
+/** (1.5) The spin does not count (a chip in the wheel, the ball dropped, ...): a new game. */
+export interface NoSpinMessage {
+  readonly type: 'NOSPIN';
+  readonly reason: string;
+}
+/** (1.5) The dealer closed the betting (the wheel's own sensor or button). */
+export interface NoMoreBetsMessage {
+  readonly type: 'NOMOREBETS';
+}
+
 export type Message =
+  | RotorMessage
+  | BallMessage
+  | ResultMessage
+  | NoSpinMessage
+  | NoMoreBetsMessage
   | HelloMessage
   | PingMessage
   | PongMessage
@@ -616,6 +662,56 @@ const tagCodec: Codec<TagMessage> = {
   encode: (m) => [m.uid],
 };
 
+const RPM = /^([1-9][0-9]?|0)(\.[0-9])?$/;
+
+const rotorCodec: Codec<RotorMessage> = {
+  type: 'ROTOR',
+  senders: ['RW'],
+  decode: (r) => {
+    const direction = r.oneOf('direction', SPIN_DIRECTIONS);
+    const text = r.match('rpm', RPM, 'revolutions per minute, 0.1-99.9, e.g. 27.5');
+    const rpm = Number(text);
+    if (rpm <= 0) r.fail('rpm', `${text}: the rotor must turn (expected 0.1-99.9)`);
+    return { type: 'ROTOR', direction, rpm };
+  },
+  encode: (m) => [m.direction, Number.isInteger(m.rpm) ? String(m.rpm) : m.rpm.toFixed(1)],
+};
+
+const ballCodec: Codec<BallMessage> = {
+  type: 'BALL',
+  senders: ['RW'],
+  decode: (r) => ({ type: 'BALL', direction: r.oneOf('direction', SPIN_DIRECTIONS) }),
+  encode: (m) => [m.direction],
+};
+
+const resultCodec: Codec<ResultMessage> = {
+  type: 'RESULT',
+  senders: ['RW'],
+  decode: (r) => ({
+    type: 'RESULT',
+    number: r.integer('number', 0, WHEEL_MAX_NUMBER),
+    revolutions: r.integer('revolutions', 0, MAX_BALL_REVOLUTIONS),
+  }),
+  encode: (m) => [String(m.number), String(m.revolutions)],
+};
+
+const noSpinCodec: Codec<NoSpinMessage> = {
+  type: 'NOSPIN',
+  senders: ['RW'],
+  decode: (r) => ({
+    type: 'NOSPIN',
+    reason: r.match('reason', WORD, 'a lower-case word, e.g. foreign_object'),
+  }),
+  encode: (m) => [m.reason],
+};
+
+const noMoreBetsCodec: Codec<NoMoreBetsMessage> = {
+  type: 'NOMOREBETS',
+  senders: ['RW'],
+  decode: () => ({ type: 'NOMOREBETS' }),
+  encode: () => [],
+};
+
 type CodecTable = { readonly [T in MessageType]: Codec<MessageOf<T>> };
 
 const CODECS: CodecTable = {
@@ -640,6 +736,11 @@ const CODECS: CodecTable = {
   COUNT: countCodec,
   DOOR: doorCodec,
   TAG: tagCodec,
+  ROTOR: rotorCodec,
+  BALL: ballCodec,
+  RESULT: resultCodec,
+  NOSPIN: noSpinCodec,
+  NOMOREBETS: noMoreBetsCodec,
 };
 
 export const MESSAGE_TYPES = Object.keys(CODECS) as MessageType[];

@@ -13,7 +13,13 @@
  * cannot disagree. Pairs depend on ranks, not points: they are counted by
  * exact combinatorics over the 13 ranks.
  */
-import { bankerDraws, isNaturalTotal, playerDraws } from '../engine/baccarat/tableau.ts';
+import {
+  bankerDraws,
+  isNaturalTotal,
+  playerDraws,
+  type Tableau,
+  UNIVERSAL_TABLEAU,
+} from '../engine/baccarat/tableau.ts';
 import type { PuntoBancoRuleset } from '../engine/rulesets/schema.ts';
 import { AnalysisError } from './errors.ts';
 import { expectation, Fraction, falling, ratio } from './exact.ts';
@@ -26,6 +32,8 @@ export interface BaccaratDeals {
   readonly cells: readonly bigint[];
   /** Deals whose Player (or Banker) first two cards are a pair of the same rank. */
   readonly pairDeals: bigint;
+  /** The tableau the coups were dealt by. */
+  readonly tableau: Tableau;
 }
 
 export function checkDecks(decks: number): number {
@@ -39,8 +47,11 @@ function cellIndex(player: number, banker: number, playerNatural: boolean, banke
   return ((player * 10 + banker) * 2 + (playerNatural ? 1 : 0)) * 2 + (bankerNatural ? 1 : 0);
 }
 
-/** Enumerates every coup of an N-deck shoe. */
-export function enumerateBaccarat(decks: number): BaccaratDeals {
+/** Enumerates every coup of an N-deck shoe, dealt by `tableau` (the ruleset's). */
+export function enumerateBaccarat(
+  decks: number,
+  tableau: Tableau = UNIVERSAL_TABLEAU,
+): BaccaratDeals {
   checkDecks(decks);
   const shoe = 52 * decks;
   const left = [16 * decks, 4 * decks, 4 * decks, 4 * decks, 4 * decks, 4 * decks];
@@ -95,7 +106,7 @@ export function enumerateBaccarat(decks: number): BaccaratDeals {
       return;
     }
     if (!playerDraws(player)) {
-      if (!bankerDraws(banker, null)) {
+      if (!bankerDraws(banker, null, tableau)) {
         add(4, cellIndex(player, banker, false, false), weight);
         return;
       }
@@ -110,7 +121,8 @@ export function enumerateBaccarat(decks: number): BaccaratDeals {
       const w = weight * draw(p3);
       const playerFinal = (player + p3) % 10;
       if (w > 0) {
-        if (!bankerDraws(banker, p3)) add(5, cellIndex(playerFinal, banker, false, false), w);
+        if (!bankerDraws(banker, p3, tableau))
+          add(5, cellIndex(playerFinal, banker, false, false), w);
         else {
           for (let b3 = 0; b3 < 10; b3++) {
             const w6 = w * draw(b3);
@@ -134,7 +146,7 @@ export function enumerateBaccarat(decks: number): BaccaratDeals {
   // A pair: the side's first two cards of one rank, 13 ranks of 4N cards each.
   const perRank = BigInt(4 * decks);
   const pairDeals = 13n * perRank * (perRank - 1n) * falling(shoe - 2, 4);
-  return { decks, total: falling(shoe, 6), cells, pairDeals };
+  return { decks, total: falling(shoe, 6), cells, pairDeals, tableau };
 }
 
 export interface CoupCounts {
@@ -240,6 +252,12 @@ export function analyzeBaccarat(
   deals: BaccaratDeals,
   ruleset: PuntoBancoRuleset,
 ): BaccaratAnalysis {
+  if (deals.tableau.bankerFiveDrawsOnSeven !== ruleset.tableau.bankerFiveDrawsOnSeven) {
+    throw new AnalysisError(
+      'bad_parameter',
+      `the coups were enumerated with a Banker 5 ${deals.tableau.bankerFiveDrawsOnSeven ? 'drawing' : 'standing'} on a Player 7, ruleset ${ruleset.name} says otherwise: enumerate with its tableau`,
+    );
+  }
   const cells = cellsOf(deals);
   const payouts = ruleset.payouts;
   const onTie = Fraction.ofDecimal(payouts.mainBetsOnTie);

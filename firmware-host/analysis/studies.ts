@@ -51,7 +51,7 @@ export function studyRuleset(ruleset: Ruleset, options: StudyOptions = {}): Rule
 
 function studyPuntoBanco(ruleset: PuntoBancoRuleset): RulesetStudy {
   const decks = ruleset.decks.default;
-  const analysis = analyzeBaccarat(enumerateBaccarat(decks), ruleset);
+  const analysis = analyzeBaccarat(enumerateBaccarat(decks, ruleset.tableau), ruleset);
   const all = Object.entries(analysis.bets);
   const bets: BetStudy[] = all
     .filter(([, bet]) => bet.offered)

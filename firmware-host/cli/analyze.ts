@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerRouletteAnalyses } from './analyze-roulette.ts';
 
 /**
  * `tableside analyze`: exact probability and house-edge analysis (exhaustive
@@ -121,6 +122,8 @@ export function register(program: Command): void {
     .action((name: string, options: StudyCommandOptions) =>
       run('ruleset', () => studyCommand(name, options)),
     );
+
+  registerRouletteAnalyses(analyze, run);
 }
 
 async function run(name: string, action: () => Promise<void>): Promise<void> {
@@ -143,20 +146,20 @@ function wholeNumber(text: string, what: string): number {
   return Number(text);
 }
 
-function seconds(start: number): number {
+export function seconds(start: number): number {
   return Math.round(performance.now() - start) / 1000;
 }
 
-function print(json: unknown): void {
+export function print(json: unknown): void {
   process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
 }
 
-function percent(value: number, digits = 4): string {
+export function percent(value: number, digits = 4): string {
   return `${(value * 100).toFixed(digits)} %`;
 }
 
 /** The first `leftColumns` columns left-aligned, the rest right-aligned. */
-function table(
+export function table(
   header: readonly string[],
   rows: readonly (readonly string[])[],
   leftColumns = 1,
@@ -273,7 +276,7 @@ async function analyzeBaccaratCommand(
     throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not punto-banco`);
   }
   const start = performance.now();
-  const analysis = analyzeBaccarat(enumerateBaccarat(decks), ruleset);
+  const analysis = analyzeBaccarat(enumerateBaccarat(decks, ruleset.tableau), ruleset);
   const runTime = seconds(start);
   const outcomes = Object.entries(analysis.outcomes);
   const bets = Object.entries(analysis.bets);
@@ -535,11 +538,17 @@ async function studyCommand(
   options: JsonOption & { quick?: boolean },
   game?: string,
 ): Promise<void> {
-  const [{ studyRuleset }, { betJson, edgePerUnitStaked }, { getRuleset }] = await Promise.all([
-    import('../analysis/studies.ts'),
-    import('../analysis/study.ts'),
-    import('../engine/rulesets/index.ts'),
-  ]);
+  const [{ studyRuleset }, { betJson, edgePerUnitStaked }, { getRuleset, isRouletteRuleset }] =
+    await Promise.all([
+      import('../analysis/studies.ts'),
+      import('../analysis/study.ts'),
+      import('../engine/rulesets/index.ts'),
+    ]);
+  if (isRouletteRuleset(name)) {
+    const { analyzeRouletteCommand } = await import('./analyze-roulette.ts');
+    await analyzeRouletteCommand({ ruleset: name, ...(options.json ? { json: true } : {}) });
+    return;
+  }
   const ruleset = getRuleset(name);
   if (game !== undefined && ruleset.game !== game) {
     throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not ${game}`);

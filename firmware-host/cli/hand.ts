@@ -11,6 +11,9 @@ interface HandOptions {
   dark?: string;
   stakes?: string;
   json?: boolean;
+  /** Roulette: the winning number and the bet slip. */
+  number?: string;
+  bets?: string;
 }
 
 /**
@@ -24,7 +27,12 @@ export function register(program: Command): void {
     .command('hand')
     .description('deal one round from given cards and print the outcome (settles disputes)')
     .requiredOption('--ruleset <name>', 'ruleset, as listed by `tableside rulesets`')
-    .requiredOption('--cards <cards>', 'cards in shoe order, e.g. "9H 2C TD 7S"')
+    .option('--cards <cards>', 'cards in shoe order, e.g. "9H 2C TD 7S" (card games)')
+    .option('--number <n>', 'roulette: the winning number, 0-36')
+    .option(
+      '--bets <slip>',
+      'roulette: bets as NAME=STAKE, e.g. "straight:17=10 split:17-20=5 voisins=9"',
+    )
     .option(
       '--actions <decisions>',
       'decisions in order, SEAT:ACTION, e.g. "box1:double box2:stand"; a card drawn while a box decides is a hit',
@@ -59,10 +67,24 @@ Examples:
   tableside hand --ruleset tdc-baccarat-no-commission --cards "9H 2C TD 7S"
   tableside hand --ruleset tdc-blackjack --boxes 1,2 --cards "TS 5H 6D 5C 7S 9H 3H TC" --actions "box1:stand box2:double"
   tableside hand --ruleset peru-triple-shot --cards "KH 7D 9H TC 2H 5H 3H 8C 4C 6S JD 2S" --actions box1:stand
-  tableside hand --ruleset tdc-casino-holdem --boxes 1,2 --dark 2 --cards "AS KS 2C 7D QH QD 9S 4C TS 5H 3D" --actions box1:bet`,
+  tableside hand --ruleset tdc-casino-holdem --boxes 1,2 --dark 2 --cards "AS KS 2C 7D QH QD 9S 4C TS 5H 3D" --actions box1:bet
+  tableside hand --ruleset tdc-roulette --number 17 --bets "straight:17=10 split:17-20=5 red=10 voisins=9"
+
+Roulette bets (--bets NAME=STAKE): straight:N, split:LOW-HIGH, street:FIRST
+(trios street:0-1-2, street:0-2-3), corner:LOW-HIGH (first four corner:0-3),
+sixline:FIRST or sixline:FIRST-LAST, dozen:1-3, column:1-3, red black even odd
+low high; call bets neighbours:N, voisins, tiers, orphelins, zero-spiel,
+complete:N (the stake a whole number of units). A bet that is not on the
+layout, or a stake that does not fit, exits 2.`,
     )
     .action(async (options: HandOptions) => {
       try {
+        const { isRouletteRuleset } = await import('../engine/rulesets/index.ts');
+        if (isRouletteRuleset(options.ruleset)) {
+          const { runRouletteHand } = await import('./roulette-hand.ts');
+          await runRouletteHand(options);
+          return;
+        }
         await runHand(options);
       } catch (error) {
         process.stderr.write(
@@ -85,6 +107,14 @@ async function runHand(options: HandOptions): Promise<void> {
       import('../engine/round.ts'),
     ]);
   const ruleset = getRuleset(options.ruleset);
+  if (options.number !== undefined || options.bets !== undefined) {
+    throw new Error(`--number and --bets are for roulette; ${ruleset.name} deals cards (--cards)`);
+  }
+  if (options.cards === undefined) {
+    throw new Error(
+      `--cards is required for ${ruleset.name}: the cards in shoe order, e.g. "9H 2C TD 7S"`,
+    );
+  }
   const cards = parseCards(options.cards).map((card) => {
     if (!isStandardCard(card))
       throw new Error(`${card}: a joker is a marker, it is never dealt to a hand`);

@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { DomainEvent } from '../table/events.ts';
+import { describeRouletteEvent } from '../table/roulette-text.ts';
 
 interface ReplayOptions {
   readonly ruleset: string;
@@ -41,13 +42,12 @@ async function readLog(file: string): Promise<string> {
 }
 
 export async function replay(file: string, options: ReplayOptions): Promise<number> {
-  const { TableSession, sessionConfig } = await import('../table/table-session.ts');
+  const { openSession } = await import('../table/sessions.ts');
   const { isTableError } = await import('../table/errors.ts');
-  let session: InstanceType<typeof TableSession>;
+  // A card table or a roulette table, by the ruleset's game.
+  let session: ReturnType<typeof openSession>;
   try {
-    session = new TableSession(
-      sessionConfig(options.ruleset, { autoRound: options.autoRound === true }),
-    );
+    session = openSession(options.ruleset, { autoRound: options.autoRound === true });
   } catch (error) {
     process.stderr.write(`tableside replay: ${(error as Error).message}\n`);
     return isTableError(error) ? 2 : 1;
@@ -152,5 +152,7 @@ export function describe(event: DomainEvent): string {
       return `${event.boxes === 'all' ? 'all hands' : `boxes ${event.boxes.join(' ')}`}: ${event.reason}${event.rule ? ` [${event.rule}]` : ''}`;
     case 'alarm':
       return `${event.index === undefined ? '' : `#${String(event.index)} `}${event.message}`;
+    default:
+      return describeRouletteEvent(event);
   }
 }

@@ -8,8 +8,8 @@ export function register(program: Command): void {
     .option('--json', 'print the list as JSON')
     .action(async (options: { json?: boolean }) => {
       await guarded('rulesets', async () => {
-        const { listRulesets } = await import('../engine/rulesets/index.ts');
-        const all = listRulesets();
+        const { listRulesets, listRouletteRulesets } = await import('../engine/rulesets/index.ts');
+        const all = [...listRulesets(), ...listRouletteRulesets()];
         if (options.json) {
           const rows = all.map(({ name, game, jurisdiction, title }) => ({
             name,
@@ -36,8 +36,10 @@ export function register(program: Command): void {
     .option('--json', 'print as JSON')
     .action(async (name: string, _options: unknown, command: Command) => {
       await guarded('rulesets show', async () => {
-        const { getRuleset } = await import('../engine/rulesets/index.ts');
-        const ruleset = getRuleset(name);
+        const { getRuleset, getRouletteRuleset, isRouletteRuleset } = await import(
+          '../engine/rulesets/index.ts'
+        );
+        const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
         // `--json` may land on the parent `rulesets` command, which has its own.
         if (command.optsWithGlobals<{ json?: boolean }>().json) {
           process.stdout.write(`${JSON.stringify(ruleset, null, 2)}\n`);

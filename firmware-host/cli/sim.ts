@@ -22,6 +22,9 @@ interface SimOptions {
   keepOpen?: boolean;
   verbose?: boolean;
   listFaults?: boolean;
+  games?: string;
+  pace?: string;
+  betting?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -50,7 +53,7 @@ export function register(program: Command): void {
     .description(
       'run a device simulator (shoe, shuffler or reader) on a serial line, pty or TCP socket',
     )
-    .argument('[kind]', 'shoe | shuffler | reader')
+    .argument('[kind]', 'shoe | shuffler | reader | wheel')
     .option(
       '--link <url>',
       'where the daemon is: a tty or pty path, serial:PATH?baud=N, or tcp://HOST:PORT (connects)',
@@ -87,6 +90,9 @@ export function register(program: Command): void {
     .option('--keep-open', 'stay connected after the session ends (answering PINGs) until Ctrl-C')
     .option('--verbose', 'print every frame written on stderr')
     .option('--list-faults', 'list the behaviours and faults, then exit')
+    .option('--games <n>', 'wheel: games to play (default 10)')
+    .option('--pace <ms>', 'wheel: milliseconds between the events of a spin (default 500)')
+    .option('--betting <ms>', 'wheel: milliseconds of betting before each spin (default 1000)')
     .action(async (kind: string | undefined, options: SimOptions) => {
       await runSim(kind, options);
     });
@@ -94,6 +100,11 @@ export function register(program: Command): void {
 
 async function runSim(kindArg: string | undefined, options: SimOptions): Promise<void> {
   const { BEHAVIOURS } = await import('../../simulators/behaviours.ts');
+  if (kindArg === 'wheel') {
+    const { runWheelSim } = await import('./sim-wheel.ts');
+    await runWheelSim(options, fail, wholeNumber);
+    return;
+  }
   if (options.listFaults) {
     const lines = BEHAVIOURS.map((definition) => {
       const argument = definition.argument ? `=${definition.argument}` : '';

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
-import { rulesetNames } from '../engine/rulesets/index.ts';
+import { allRulesetNames, isRouletteRuleset } from '../engine/rulesets/index.ts';
 import { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import { configSchema, parseTransportUrl, type TablesideConfig } from './schema.ts';
@@ -134,7 +134,15 @@ export function resolveConfig(
       fromEnv.set(path.join('.'), variable);
     }
   }
-  const schema = configSchema({ rulesets: options.rulesets ?? rulesetNames() });
+  // A roulette table with no devices configured gets a simulated wheel, not a shoe.
+  if (
+    merged.devices === undefined &&
+    typeof merged.ruleset === 'string' &&
+    isRouletteRuleset(merged.ruleset)
+  ) {
+    merged.devices = { wheel: { kind: 'wheel', transport: 'simulate' } };
+  }
+  const schema = configSchema({ rulesets: options.rulesets ?? allRulesetNames() });
   const result = schema.safeParse(merged, { reportInput: true });
   if (!result.success) {
     throw new ConfigError('invalid', issuesOf(result.error, fromEnv));
@@ -281,7 +289,15 @@ export function summarizeConfig(config: TablesideConfig): string[] {
     `devices (${devices.length}):`,
     ...devices,
     `mqtt: ${broker}${extras ? ` (${extras})` : ''}, topics under ${mqtt.baseTopic}/${config.table}/`,
-    `journal: ${config.journal.dir}${config.journal.rotateDaily ? ' (new file per shoe and per day)' : ' (new file per shoe)'}`,
+    `journal: ${config.journal.dir}${
+      isRouletteRuleset(config.ruleset)
+        ? config.journal.rotateDaily
+          ? ' (new file per day)'
+          : ' (one file)'
+        : config.journal.rotateDaily
+          ? ' (new file per shoe and per day)'
+          : ' (new file per shoe)'
+    }`,
     ...(config.console ? [`console: ${config.console.transport}`] : []),
   ];
 }

@@ -80,7 +80,7 @@ const transportUrl = z.string().superRefine((url, ctx) => {
 
 export const deviceSchema = z
   .strictObject({
-    kind: z.enum(['shoe', 'shuffler', 'reader']),
+    kind: z.enum(['shoe', 'shuffler', 'reader', 'wheel']),
     transport: transportUrl,
     /** Expected model string from the device's HELLO; absent accepts any model. */
     model: z.string().min(1).max(64).optional(),
@@ -162,9 +162,9 @@ export const sessionSchema = z.strictObject({
 });
 
 export const simulationSchema = z.strictObject({
-  /** Milliseconds between two cards dealt by a simulated shoe. */
+  /** Milliseconds between two cards dealt by a simulated shoe (a simulated wheel: between a spin's events). */
   cardIntervalMs: z.number().int().min(0).max(60_000).default(1500),
-  /** Milliseconds between the result of a round and the next round. */
+  /** Milliseconds between the result of a round and the next round (a wheel: the betting time). */
   roundIntervalMs: z.number().int().min(0).max(600_000).default(5000),
   /** Seed of the simulators' shuffles; absent picks one at start (and logs it). */
   seed: z.number().int().nonnegative().optional(),

@@ -11,6 +11,11 @@
  *                                                than one more second)
  *   confirm   press           → { t: 'action', action: 'next' } (the dealer's "next" decision)
  *
+ * At a roulette table (`game: 'roulette'`) the same three buttons:
+ *   newRound  press           → { t: 'no_more_bets' } (003 § 11(2))
+ *   voidHand  hold longPressMs → { t: 'closing' }     (closing time, 003 § 13(2): held, like a void)
+ *   confirm   press           → nothing (a refuse buzz: the wheel reports the spin itself)
+ *
  * Lights:
  *   playerDraws / bankerDraws  the next card awaited is a draw for that side
  *   lastHand                   from `last_hand` until the shoe ends or a new one starts
@@ -45,12 +50,15 @@ export interface ConsoleBehaviour {
   longPressMs: number;
   /** `src` of the records the console produces. */
   source: string;
+  /** The table's game: the buttons mean other things at a roulette table. */
+  game: 'cards' | 'roulette';
 }
 
 export const DEFAULT_CONSOLE_BEHAVIOUR: ConsoleBehaviour = {
   debounceMs: 30,
   longPressMs: 1500,
   source: 'console',
+  game: 'cards',
 };
 
 const ALL_OFF: Lights = {
@@ -220,6 +228,7 @@ export class DealerConsoleLogic {
   private press(button: ButtonName, long: boolean, now: number): ConsoleOutput {
     const common = { ts: now, src: this.behaviour.source };
     const out = this.output();
+    if (this.behaviour.game === 'roulette') return this.pressAtRoulette(out, button, long, now);
     switch (button) {
       case 'newRound':
         out.records.push({ t: 'round', ...common });
@@ -237,6 +246,25 @@ export class DealerConsoleLogic {
         out.records.push({ t: 'action', action: 'next', ...common });
         out.buzz.push('ack');
         break;
+    }
+    return out;
+  }
+
+  private pressAtRoulette(
+    out: ConsoleOutput,
+    button: ButtonName,
+    long: boolean,
+    now: number,
+  ): ConsoleOutput {
+    const common = { ts: now, src: this.behaviour.source };
+    if (button === 'newRound') {
+      out.records.push({ t: 'no_more_bets', ...common });
+      out.buzz.push('ack');
+    } else if (button === 'voidHand' && long) {
+      out.records.push({ t: 'closing', ...common });
+      out.buzz.push('ack');
+    } else {
+      out.buzz.push('refuse');
     }
     return out;
   }

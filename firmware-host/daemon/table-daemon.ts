@@ -17,8 +17,13 @@
  */
 import { EventEmitter } from 'node:events';
 import type { TablesideConfig } from '../config/schema.ts';
-import type { DeviceDriver, DriverStatus, Observation } from '../drivers/driver.ts';
-import { getRuleset, rulesetNames } from '../engine/rulesets/index.ts';
+import type { DeviceDriver, DriverStatus, Observation, SpinPart } from '../drivers/driver.ts';
+import {
+  allRulesetNames,
+  getRouletteRuleset,
+  getRuleset,
+  isRouletteRuleset,
+} from '../engine/rulesets/index.ts';
 import type { NextStep } from '../engine/types.ts';
 import { CursorStore } from '../journal/cursor.ts';
 import {
@@ -34,16 +39,24 @@ import type { EmbeddedBroker } from '../mqtt/broker.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
+import {
+  type RouletteExpectation,
+  RouletteSession,
+  type RouletteState,
+  serializeRouletteState,
+} from '../table/roulette-session.ts';
 import type { Expectation, SessionState } from '../table/session.ts';
 import {
   deserializeTableSession,
   sameSessionOptions,
   serializeTableSession,
 } from '../table/session-codec.ts';
+import { type AnySession, isRouletteSession, openSession } from '../table/sessions.ts';
 import { parseRecord, sessionConfig, TableSession } from '../table/table-session.ts';
 import { VERSION } from '../version.ts';
 import { DaemonError } from './errors.ts';
 import { RestartDedupe } from './restart-dedupe.ts';
+import { SpinParts, spinPartMeta } from './spin-parts.ts';
 
 export interface DaemonEvents {
   /** Records made durable, in journal order (inputs, events, meta). */
@@ -80,11 +93,11 @@ export interface DaemonHealth {
   journal: { dir: string; lastSeq: number };
   mqtt: { url: string; connected: boolean; acknowledgedSeq: number };
   devices: DriverStatus[];
-  expecting: Expectation;
+  expecting: Expectation | RouletteExpectation;
 }
 
 /** The dealer lights follow the engine's next step; between rounds there is none. */
-function consoleStep(expecting: Expectation): NextStep | undefined {
+function consoleStep(expecting: Expectation | RouletteExpectation): NextStep | undefined {
   if (expecting.kind === 'card') {
     return {
       kind: 'card',
@@ -105,8 +118,14 @@ function consoleStep(expecting: Expectation): NextStep | undefined {
   return undefined;
 }
 
-function sessionFor(ruleset: string, autoRound: boolean): TableSession {
-  return new TableSession(sessionConfig(ruleset, { autoRound }));
+function sessionFor(ruleset: string, autoRound: boolean): AnySession {
+  return openSession(ruleset, { autoRound });
+}
+
+/** Game, name and title of a card or roulette ruleset (bridge info). */
+function rulesetIdentity(name: string): { game: string; name: string; title: string } {
+  const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
+  return { game: ruleset.game, name: ruleset.name, title: ruleset.title };
 }
 
 export class TableDaemon extends EventEmitter<DaemonEvents> {
@@ -114,7 +133,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   readonly log: Logger;
   private readonly clock: () => number;
   private readonly simulate: boolean;
-  private session: TableSession;
+  private session: AnySession;
   private rulesetName: string;
   private journal: Journal | undefined;
   private broker: EmbeddedBroker | undefined;
@@ -130,9 +149,11 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
    * before it: a rotation then checkpoints exactly the inputs that precede
    * the checkpoint in the journal, not the one being appended after it.
    */
-  private checkpointBasis: SessionState | undefined;
+  private checkpointBasis: SessionState | RouletteState | undefined;
   /** Checkpoints describe the session only once it has been rebuilt from the journal. */
   private resumed = false;
+  /** Each wheel's spin under way as journaled: a restart gives it back to the driver. */
+  private spinParts = new SpinParts();
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
   private statePending = false;
@@ -155,6 +176,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
    * so those tables rotate daily only.
    */
   private get rotatesPerShoe(): boolean {
+    // A roulette table has no shoe: its journal rotates daily.
+    if (isRouletteRuleset(this.rulesetName)) return false;
     return getRuleset(this.rulesetName).shoeEnd.kind !== 'reshuffle_every_round';
   }
 
@@ -194,7 +217,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     return this.session.snapshot();
   }
 
-  expecting(): Expectation {
+  expecting(): Expectation | RouletteExpectation {
     return this.session.expecting();
   }
 
@@ -286,7 +309,28 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       this.checkpointBasis = undefined;
     }
     this.journaledDevices.remember(stamped);
+    this.spinParts.ended(stamped);
     return durable;
+  }
+
+  /** Journals a ROTOR or BALL of a wheel's spin under way, then ACKs it. */
+  private onSpinPart(part: SpinPart): void {
+    let durable: Promise<JournalRecord[]>;
+    try {
+      durable = this.requireJournal().append([
+        { kind: 'meta', data: spinPartMeta(part.device, part.message) },
+      ]);
+    } catch (error) {
+      this.emit('notice', 'error', `spin part not journaled: ${(error as Error).message}`);
+      return;
+    }
+    this.spinParts.add(part.device, part.message);
+    this.whenDurable(durable).then(
+      () => part.ack(),
+      // Not ACKed: the wheel sends it again, and a restart recovers.
+      (error: unknown) =>
+        this.emit('notice', 'error', `spin part not journaled: ${(error as Error).message}`),
+    );
   }
 
   /**
@@ -302,11 +346,20 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         type: 'checkpoint',
         reason,
         ruleset: this.rulesetName,
-        session: serializeTableSession(
-          this.session.config,
-          this.checkpointBasis ?? this.session.state,
-        ),
+        session: isRouletteSession(this.session)
+          ? {
+              game: 'roulette',
+              ruleset: this.rulesetName,
+              state: serializeRouletteState(
+                (this.checkpointBasis as RouletteState | undefined) ?? this.session.state,
+              ),
+            }
+          : serializeTableSession(
+              this.session.config,
+              (this.checkpointBasis as SessionState | undefined) ?? this.session.state,
+            ),
         dedupe: this.journaledDevices.export(),
+        ...(this.spinParts.export() ? { spinParts: this.spinParts.export() } : {}),
       };
     } catch (error) {
       this.log.error({ err: error }, 'checkpoint not written: a restart replays from an older one');
@@ -459,6 +512,21 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     for await (const checkpoint of journal.checkpoints()) {
       try {
         const data = checkpoint.data as { ruleset?: unknown; session?: unknown; dedupe?: unknown };
+        const roulette = data.session as { game?: unknown; ruleset?: unknown; state?: unknown };
+        if (roulette !== null && typeof roulette === 'object' && roulette.game === 'roulette') {
+          const name = String(data.ruleset);
+          if (roulette.ruleset !== name || !isRouletteRuleset(name)) {
+            throw new Error(
+              `ruleset ${name} is not the roulette session's ${String(roulette.ruleset)}`,
+            );
+          }
+          const journaledDevices = RestartDedupe.from(data.dedupe);
+          this.session = RouletteSession.deserialize(name, roulette.state);
+          this.spinParts = SpinParts.from((checkpoint.data as { spinParts?: unknown }).spinParts);
+          this.rulesetName = name;
+          this.journaledDevices = journaledDevices;
+          return checkpoint;
+        }
         const restored = deserializeTableSession(data.session);
         if (data.ruleset !== restored.ruleset) {
           throw new Error(`ruleset ${String(data.ruleset)} ≠ the session's ${restored.ruleset}`);
@@ -489,10 +557,13 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         const name = String(record.data.ruleset);
         this.rulesetName = name;
         this.session = sessionFor(name, this.autoRound);
+      } else if (record.kind === 'meta' && record.data.type === 'spin_part') {
+        this.spinParts.add(String(record.data.device), record.data.message);
       } else if (record.kind === 'input') {
         const input = parseRecord(record.data);
         this.session.apply(input);
         this.journaledDevices.remember(input);
+        this.spinParts.ended(input);
         inputs++;
       }
     }
@@ -538,7 +609,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   }
 
   private info(): Record<string, unknown> {
-    const ruleset = getRuleset(this.rulesetName);
+    const ruleset = rulesetIdentity(this.rulesetName);
     return {
       version: VERSION,
       table: this.table,
@@ -555,14 +626,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           },
         ]),
       ),
-      requests: [
-        'new_round',
-        'player_action',
-        'void_hand',
-        'new_shoe',
-        'set_ruleset',
-        'health_check',
-      ],
+      requests:
+        ruleset.game === 'roulette'
+          ? ['no_more_bets', 'closing', 'set_ruleset', 'health_check']
+          : ['new_round', 'player_action', 'void_hand', 'new_shoe', 'set_ruleset', 'health_check'],
     };
   }
 
@@ -613,10 +680,27 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           await this.ingestChecked({ t: 'void', src: 'mqtt', reason: request.reason }),
         );
       case 'new_shoe':
+        this.requireGame('cards', 'new_shoe');
         return this.summarise(await this.newShoe(request.reason ?? 'requested over MQTT', 'mqtt'));
+      case 'no_more_bets':
+        this.requireGame('roulette', 'no_more_bets');
+        return this.summarise(await this.ingestChecked({ t: 'no_more_bets', src: 'mqtt' }));
+      case 'closing':
+        this.requireGame('roulette', 'closing');
+        return this.summarise(await this.ingestChecked({ t: 'closing', src: 'mqtt' }));
       case 'set_ruleset':
         return this.setRuleset(request.ruleset);
     }
+  }
+
+  /** A request for the other kind of table is refused, naming the table's game. */
+  private requireGame(game: 'cards' | 'roulette', op: string): void {
+    const roulette = isRouletteSession(this.session);
+    if (roulette === (game === 'roulette')) return;
+    throw new DaemonError(
+      'refused',
+      `${op} is for a ${game === 'roulette' ? 'roulette' : 'card'} table; this table plays ${this.rulesetName}`,
+    );
   }
 
   /**
@@ -632,7 +716,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   }
 
   private refuseIrregular(record: TableLogRecord): void {
-    const trial = new TableSession(this.session.config, this.session.state);
+    const trial = isRouletteSession(this.session)
+      ? new RouletteSession(this.session.config.ruleset, this.session.state)
+      : new TableSession(this.session.config, this.session.state);
     const alarms = trial
       .apply(record)
       .filter((event): event is Extract<DomainEvent, { type: 'alarm' }> => event.type === 'alarm');
@@ -653,11 +739,11 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   }
 
   private setRuleset(name: string): Promise<Record<string, unknown>> {
-    if (!rulesetNames().includes(name)) {
+    if (!allRulesetNames().includes(name)) {
       return Promise.reject(
         new DaemonError(
           'unknown_ruleset',
-          `unknown ruleset ${JSON.stringify(name)}; known: ${rulesetNames().join(', ')}`,
+          `unknown ruleset ${JSON.stringify(name)}; known: ${allRulesetNames().join(', ')}`,
         ),
       );
     }
@@ -666,11 +752,17 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     // under the new ruleset).
     // Between shoes: none in play, one ended, or a deck-per-round game's deck
     // used up (the table asks for a shuffle either way).
-    if (this.session.expecting().kind !== 'shuffle') {
+    // A roulette table changes between games: not while a spin is awaited.
+    const between = isRouletteSession(this.session)
+      ? this.session.expecting().kind !== 'spin'
+      : this.session.expecting().kind === 'shuffle';
+    if (!between) {
       return Promise.reject(
         new DaemonError(
           'shoe_in_play',
-          'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
+          isRouletteSession(this.session)
+            ? 'the ruleset changes only between games: not once the betting is closed and a spin is awaited'
+            : 'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
         ),
       );
     }
@@ -720,6 +812,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       kind: 'shoe' | 'shuffler' | 'reader';
       device: unknown;
     }> = [];
+    const simulatedWheels: Array<{ name: string; device: unknown }> = [];
     let wires: typeof import('../../hardware/transports/memory.ts') | undefined;
     for (const [name, device] of entries) {
       let transport: import('../../hardware/transports/transport.ts').Transport;
@@ -727,7 +820,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         wires ??= await import('../../hardware/transports/memory.ts');
         const wire = wires.createMemoryPair(`sim-${name}`);
         transport = wire.host;
-        simulated.push({ name, kind: device.kind, device: wire.device });
+        if (device.kind === 'wheel') simulatedWheels.push({ name, device: wire.device });
+        else simulated.push({ name, kind: device.kind, device: wire.device });
       } else {
         transport = openTransport(device.transport);
       }
@@ -735,7 +829,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         device.firmware.length > 0 && device.model
           ? { [device.model]: device.firmware }
           : undefined;
-      const ruleset = getRuleset(this.rulesetName);
       const driver = new DeviceDriver({
         name,
         kind: device.kind,
@@ -743,16 +836,16 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         hostSerial: this.table,
         clock: this.clock,
         ...(allowedFirmware ? { allowedFirmware } : {}),
-        ...(device.kind === 'shuffler'
-          ? ruleset.backs.kind === 'alternating'
-            ? { backs: ruleset.backs.colours, alternateBacks: true }
-            : { backs: [ruleset.backs.colour] }
-          : {}),
+        ...(device.kind === 'shuffler' ? this.shufflerBacks() : {}),
         ...(device.kind === 'reader' && device.registry
           ? { registry: await this.loadRegistry(device.registry) }
           : {}),
       });
       driver.on('record', (observation) => void this.onObservation(observation));
+      if (device.kind === 'wheel') {
+        driver.restoreSpin(this.spinParts.of(name));
+        driver.on('spinPart', (part) => this.onSpinPart(part));
+      }
       driver.on('availability', (availability, reason) => {
         this.bridge?.setDeviceAvailability(name, availability);
         this.emit('availability', name, availability, reason);
@@ -769,6 +862,18 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       driver.start();
       this.stoppers.push(() => driver.stop());
     }
+    if (simulatedWheels.length > 0 && this.simulate) {
+      const { SimulatedCroupier } = await import('./simulated-croupier.ts');
+      const croupier = new SimulatedCroupier({
+        wheels: simulatedWheels as ConstructorParameters<typeof SimulatedCroupier>[0]['wheels'],
+        simulation: this.config.simulation,
+        ruleset: this.rulesetName,
+        log: logger('sim'),
+        open: () => this.session.expecting().kind !== 'closed',
+      });
+      croupier.start();
+      this.stoppers.push(() => croupier.stop());
+    }
     if (simulated.length > 0 && this.simulate) {
       const { SimulatedDealer } = await import('./simulated-dealer.ts');
       const dealer = new SimulatedDealer({
@@ -781,6 +886,15 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       dealer.start();
       this.stoppers.push(() => dealer.stop());
     }
+  }
+
+  /** The back colours a shuffler's driver assumes when the shuffler does not name them. */
+  private shufflerBacks(): { backs: string[]; alternateBacks?: boolean } {
+    if (isRouletteRuleset(this.rulesetName)) return { backs: ['red'] };
+    const ruleset = getRuleset(this.rulesetName);
+    return ruleset.backs.kind === 'alternating'
+      ? { backs: [...ruleset.backs.colours], alternateBacks: true }
+      : { backs: [ruleset.backs.colour] };
   }
 
   private async loadRegistry(path: string) {
@@ -796,6 +910,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     const { DealerConsole } = await import('../console/runner.ts');
     const dealerConsole = await DealerConsole.start({
       transport: settings.transport,
+      behaviour: { game: isRouletteSession(this.session) ? 'roulette' : 'cards' },
       ...(settings.pins ? { pins: settings.pins } : {}),
       onRecord: (record) => {
         this.ingest({ ...record, src: 'console' }).catch((error) =>

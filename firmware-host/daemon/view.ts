@@ -7,6 +7,7 @@
  */
 import type { JournalRecord } from '../journal/record.ts';
 import type { DomainEvent } from '../table/events.ts';
+import { describeRouletteEvent } from '../table/roulette-text.ts';
 import type { TableDaemon } from './table-daemon.ts';
 
 export interface ViewModel {
@@ -49,6 +50,8 @@ export function describeEvent(event: DomainEvent): string {
       return `last hand: ${event.reason}`;
     case 'round_start':
       return `round ${event.round} started${event.boxes ? ` (boxes ${event.boxes.join(',')})` : ''}`;
+    default:
+      return describeRouletteEvent(event);
   }
 }
 
@@ -109,7 +112,34 @@ function handLines(snapshot: Record<string, unknown>): string[] {
   return lines;
 }
 
+/** A roulette table: the game in play and the last numbers, newest first (R red, B black, 0 green). */
+export function rouletteLine(snapshot: Record<string, unknown>): string | undefined {
+  const roulette = snapshot.roulette as
+    | {
+        game: number;
+        betting: string;
+        lastNumbers: number[];
+        lastColours: string[];
+        gamesLeft: number | null;
+        closed: boolean;
+      }
+    | undefined;
+  if (!roulette) return undefined;
+  const last = roulette.lastNumbers
+    .slice(0, 12)
+    .map((number, i) => {
+      const colour = roulette.lastColours[i];
+      return `${number}${colour === 'red' ? 'R' : colour === 'black' ? 'B' : ''}`;
+    })
+    .join(' ');
+  const state = roulette.closed
+    ? 'TABLE CLOSED'
+    : `game ${roulette.game} ${roulette.betting === 'open' ? 'bets open' : 'NO MORE BETS'}${roulette.gamesLeft === null ? '' : ` (closing: ${roulette.gamesLeft} left)`}`;
+  return `${state} · last: ${last || '—'}`;
+}
+
 export function renderView(model: ViewModel): string[] {
+  const roulette = rouletteLine(model.snapshot);
   const rule = '─'.repeat(64);
   const devices = Object.entries(model.devices).map(
     ([name, device]) =>
@@ -122,10 +152,14 @@ export function renderView(model: ViewModel): string[] {
     'devices',
     ...(devices.length > 0 ? devices : ['  (none configured)']),
     rule,
-    shoeLine(model.snapshot),
-    ...handLines(model.snapshot),
-    `next: ${model.expecting}`,
-    `cards: ${model.recentCards.join('  ') || '—'}`,
+    ...(roulette === undefined
+      ? [
+          shoeLine(model.snapshot),
+          ...handLines(model.snapshot),
+          `next: ${model.expecting}`,
+          `cards: ${model.recentCards.join('  ') || '—'}`,
+        ]
+      : [roulette, `next: ${model.expecting}`]),
     rule,
     'results',
     ...(model.results.length > 0 ? model.results.map((line) => `  ${line}`) : ['  —']),
@@ -239,7 +273,12 @@ export class TerminalView {
       const line = describeEvent(event);
       if (event.type === 'card') push(this.model.recentCards, line.replace(' → ', '→'), MAX_CARDS);
       else if (event.type === 'alarm') push(this.model.alarms, line, MAX_ALARMS);
-      else if (event.type === 'result' || event.type === 'hand_voided') {
+      else if (
+        event.type === 'result' ||
+        event.type === 'hand_voided' ||
+        event.type === 'spin' ||
+        event.type === 'game_voided'
+      ) {
         push(this.model.results, line, MAX_RESULTS);
       }
       this.line(`#${record.seq} ${line}`);

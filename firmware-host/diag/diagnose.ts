@@ -57,6 +57,14 @@ export async function diagnose(
       {
         name: 'simulate',
         run: async () => {
+          const { isRouletteRuleset } = await import('../engine/rulesets/index.ts');
+          if (isRouletteRuleset(config.ruleset)) {
+            // A roulette table: the scripted session is a wheel's games.
+            const { runWheelSimulation, wheelSimulationOutcomes } = await import(
+              './simulate-wheel.ts'
+            );
+            return wheelSimulationOutcomes(await runWheelSimulation({ config }));
+          }
           const { runSimulation, simulationOutcomes } = await import('./simulate.ts');
           const run = await runSimulation({
             config,

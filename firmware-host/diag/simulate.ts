@@ -93,7 +93,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const seed = options.seed ?? 2024;
   const progress = options.onProgress ?? (() => undefined);
   const [
-    { getRuleset },
+    { getRuleset, isRouletteRuleset },
     { resolveConfig },
     { startEmbeddedBroker },
     { TableDaemon },
@@ -117,7 +117,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const configured = options.config;
   let ruleset = configured.ruleset;
   let rulesetNote: string | undefined;
-  if (getRuleset(ruleset).game !== 'punto-banco') {
+  // A roulette ruleset has no shoe either (its wheel: `tableside sim wheel`, the device check).
+  if (isRouletteRuleset(ruleset) || getRuleset(ruleset).game !== 'punto-banco') {
     rulesetNote = `the scripted session deals a baccarat shoe; ${ruleset} is not a shoe game, so tdc-baccarat-no-commission is used`;
     ruleset = 'tdc-baccarat-no-commission';
   }

@@ -32,10 +32,12 @@ import {
   type LinkOptions as SessionOptions,
 } from '../../device-protocol/link.ts';
 import {
+  type BallMessage,
   type CountMessage,
   type HelloMessage,
   type Message,
   PROTOCOL_VERSION,
+  type RotorMessage,
 } from '../../device-protocol/messages.ts';
 import { ShuffleOrderAssembler } from '../../device-protocol/shuffle-order.ts';
 import {
@@ -45,18 +47,20 @@ import {
 } from '../../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { AlarmKind, DomainEvent } from '../table/events.ts';
-import type { CardRecord, cutRecord, ShuffleRecord } from '../table/log.ts';
+import type { CardRecord, cutRecord, RouletteRecord, ShuffleRecord } from '../table/log.ts';
 import { VERSION } from '../version.ts';
 import type { DeckRegistry } from './deck-registry.ts';
 import { DriverError } from './errors.ts';
 import { ReceiveLedger } from './ledger.ts';
+import { SpinAssembler } from './spin-assembler.ts';
 
-export type DeviceKind = 'shoe' | 'shuffler' | 'reader';
+export type DeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
 
 export const DEVICE_TALKER: Readonly<Record<DeviceKind, DeviceTalker>> = {
   shoe: 'SH',
   shuffler: 'SF',
   reader: 'RD',
+  wheel: 'RW',
 };
 
 /** Allowed firmware SHA-256 values per device model. */
@@ -124,7 +128,15 @@ export interface DriverOptions {
 }
 
 export type CutRecord = z.infer<typeof cutRecord>;
-export type DriverRecord = CardRecord | CutRecord | ShuffleRecord;
+export type DriverRecord = CardRecord | CutRecord | ShuffleRecord | RouletteRecord;
+
+/** A ROTOR or BALL of the wheel's spin under way, with its acknowledgement. */
+export interface SpinPart {
+  readonly device: string;
+  readonly message: RotorMessage | BallMessage;
+  /** The part is stored: ACK it to the wheel. Idempotent. */
+  ack(): void;
+}
 
 /** A record from the device with its acknowledgement. */
 export interface Observation {
@@ -208,13 +220,34 @@ export interface DriverEvents {
   notice: [notice: DeviceNotice];
   /** A card from a quarantined device, ACKed and dropped. */
   refused: [message: Message, reason: string];
+  /**
+   * Wheel: a ROTOR or BALL, part of the spin under way. ACK it once stored
+   * (the daemon journals it); with no listener the driver ACKs it itself.
+   */
+  spinPart: [part: SpinPart];
   /** Reader with `rawTags`: a tag, with its acknowledgement. */
   tag: [uid: string, ack: () => void];
   link: [change: LinkStateChange];
 }
 
 /** Record-bearing messages (and the lid, which can start a shoe) are ACKed only once the caller has stored what they caused. */
-const DEFERRED_TYPES = ['CARD', 'CUT', 'TAG', 'SHUFFLED', 'SHUFFLED2', 'ORDER', 'LID'];
+const DEFERRED_TYPES = [
+  'CARD',
+  'CUT',
+  'TAG',
+  'SHUFFLED',
+  'SHUFFLED2',
+  'ORDER',
+  'LID',
+  // The wheel: a result, a no-spin and the close of betting are records;
+  // the rotor and the ball are ACKed once the host has stored them too (a
+  // restart between them and the result must not lose them).
+  'ROTOR',
+  'BALL',
+  'RESULT',
+  'NOSPIN',
+  'NOMOREBETS',
+];
 
 function fingerprint(message: Message): string {
   return JSON.stringify(message);
@@ -284,6 +317,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     { resolve: () => void; reject: (error: Error) => void }
   >();
   private readonly countWaiters: Array<(count: CountMessage) => void> = [];
+  /** The wheel: the spin under way, put together from ROTOR and BALL until its RESULT. */
+  private readonly spin = new SpinAssembler();
   private readonly counters = {
     reconnects: 0,
     cardsRefused: 0,
@@ -389,6 +424,15 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     if (this.identity) status.identity = { ...this.identity };
     if (this.quarantine !== undefined) status.quarantined = this.quarantine;
     return status;
+  }
+
+  /**
+   * Wheel: the parts of the spin under way as the journal holds them, after
+   * a restart (ROTOR and BALL ACKed before it, their RESULT not yet come).
+   */
+  restoreSpin(parts: readonly (RotorMessage | BallMessage)[]): void {
+    this.spin.clear();
+    for (const part of parts) this.spin.add(part);
   }
 
   /** Resolves when the device is next `online` (now, if it is). */
@@ -591,6 +635,15 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
           break;
         case 'invalid':
           this.counters.invalid++;
+          if (this.kind === 'wheel') {
+            // A wheel result that cannot be true (no such pocket, no such
+            // direction) is refused, never stored; the inspector is told.
+            this.alarm(
+              'device_fault',
+              `${this.name}: refused ${action.frame.type} (seq ${action.seq}): ${action.error}`,
+              { fault: 'invalid_message', frame: action.frame.type, deviceSeq: action.seq },
+            );
+          }
           break;
         default:
           break;
@@ -704,6 +757,35 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       case 'DOOR':
       case 'STATUS':
         this.emit('notice', message);
+        return;
+      case 'ROTOR':
+      case 'BALL': {
+        if (this.refuse(seq, message)) return;
+        this.spin.add(message);
+        let done = false;
+        const part: SpinPart = {
+          device: this.name,
+          message,
+          ack: () => {
+            if (done) return;
+            done = true;
+            this.settle(seq);
+          },
+        };
+        if (!this.emit('spinPart', part)) part.ack();
+        return;
+      }
+      case 'RESULT':
+        if (this.refuse(seq, message)) return;
+        this.emitRecord(seq, this.spin.result(message));
+        return;
+      case 'NOSPIN':
+        if (this.refuse(seq, message)) return;
+        this.emitRecord(seq, this.spin.noSpin(message));
+        return;
+      case 'NOMOREBETS':
+        if (this.refuse(seq, message)) return;
+        this.emitRecord(seq, { t: 'no_more_bets' });
         return;
       default:
         return;
@@ -821,7 +903,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     record:
       | Omit<CardRecord, 'ts' | 'src'>
       | Omit<CutRecord, 'ts' | 'src'>
-      | Omit<ShuffleRecord, 'ts' | 'src'>,
+      | Omit<ShuffleRecord, 'ts' | 'src'>
+      | Omit<RouletteRecord, 'ts' | 'src'>,
   ): void {
     let acknowledged = false;
     const full = { ...record, ts: this.clock(), src: this.name } as DriverRecord;

@@ -26,6 +26,8 @@ export const requestSchemas = {
   new_shoe: z.strictObject({ transaction, reason: z.string().min(1).max(200).optional() }),
   set_ruleset: z.strictObject({ transaction, ruleset: z.string().min(1).max(64) }),
   health_check: z.strictObject({ transaction }),
+  no_more_bets: z.strictObject({ transaction }),
+  closing: z.strictObject({ transaction }),
 } satisfies Record<RequestOp, z.ZodType>;
 
 type Fields<Op extends RequestOp> = Omit<z.output<(typeof requestSchemas)[Op]>, 'transaction'>;

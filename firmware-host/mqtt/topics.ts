@@ -2,7 +2,7 @@
  * The topic map of one table (DESIGN.md § MQTT), built once from the base
  * topic and the table id, so that no code elsewhere concatenates topics.
  */
-export type EventTopicKind = 'card' | 'hand' | 'shoe' | 'alarm';
+export type EventTopicKind = 'card' | 'hand' | 'shoe' | 'alarm' | 'spin';
 
 export const REQUEST_OPS = [
   'new_round',
@@ -11,6 +11,9 @@ export const REQUEST_OPS = [
   'new_shoe',
   'set_ruleset',
   'health_check',
+  // Roulette: the dealer's "no more bets", and closing time (003 § 11(2), § 13(2)).
+  'no_more_bets',
+  'closing',
 ] as const;
 export type RequestOp = (typeof REQUEST_OPS)[number];
 

@@ -33,7 +33,40 @@ export type AlarmKind =
   /** A round dealt from a deck that already served a round, where every round needs a fresh shuffle (000 § 7; 001 § 4). */
   | 'missing_shuffle'
   /** A `shuffle` record declaring decks the ruleset does not allow. */
-  | 'wrong_shoe';
+  | 'wrong_shoe'
+  /** Roulette: the rotor turned the same way as in the previous spin (003 § 11(4)). */
+  | 'rotor_same_direction'
+  /** Roulette: the ball was thrown the same way as the rotor turns (003 § 11(1)). */
+  | 'ball_with_rotor'
+  /** Roulette: fewer ball revolutions than the ruleset's minimum (practice). */
+  | 'few_revolutions'
+  /** Roulette: a result with no rotor spin or no ball launch before it (003 § 11(1), 11(5)). */
+  | 'result_without_spin'
+  /** Roulette: a spin while the betting was still open (003 § 11(2)). */
+  | 'spin_without_close'
+  /** Roulette: the spin did not count (a chip in the wheel, the ball dropped; 003 § 11(5)). */
+  | 'no_spin'
+  /** Roulette: a spin or no-spin after the last game of closing time (003 § 13(2)). */
+  | 'game_after_closing';
+
+/** Roulette events: the game in play, its spin, voids and closing time. Topic `events/spin`. */
+export type RouletteEvent =
+  | { type: 'game_start'; game: number }
+  | { type: 'no_more_bets'; game: number }
+  | {
+      type: 'spin';
+      game: number;
+      number: number;
+      colour: 'red' | 'black' | 'green';
+      rotor?: 'cw' | 'ccw';
+      ball?: 'cw' | 'ccw';
+      revolutions?: number;
+      rpm?: number;
+    }
+  | { type: 'game_voided'; game: number; reason: string; rule: string }
+  | { type: 'closing'; games: number; rule: string }
+  | { type: 'games_left'; left: number; rule: string }
+  | { type: 'table_closed'; games: number; rule: string };
 
 export type DomainEvent =
   | { type: 'shoe_start'; decks: number; backs: string[]; cards: number }
@@ -59,12 +92,13 @@ export type DomainEvent =
   | { type: 'shoe_end'; reason: string; rule?: string }
   | { type: 'hand_voided'; reason: string; boxes: number[] | 'all'; rule?: string }
   | { type: 'reshuffle_required'; reason: string; rule?: string }
-  | { type: 'alarm'; kind: AlarmKind; message: string; [detail: string]: unknown };
+  | { type: 'alarm'; kind: AlarmKind; message: string; [detail: string]: unknown }
+  | RouletteEvent;
 
 export type DomainEventType = DomainEvent['type'];
 
 /** Which MQTT event topic (`events/<kind>`) an event belongs to. */
-export function eventTopicKind(event: DomainEvent): 'card' | 'hand' | 'shoe' | 'alarm' {
+export function eventTopicKind(event: DomainEvent): 'card' | 'hand' | 'shoe' | 'alarm' | 'spin' {
   switch (event.type) {
     case 'card':
       return 'card';
@@ -79,5 +113,13 @@ export function eventTopicKind(event: DomainEvent): 'card' | 'hand' | 'shoe' | '
       return 'shoe';
     case 'alarm':
       return 'alarm';
+    case 'game_start':
+    case 'no_more_bets':
+    case 'spin':
+    case 'game_voided':
+    case 'closing':
+    case 'games_left':
+    case 'table_closed':
+      return 'spin';
   }
 }

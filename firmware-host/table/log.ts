@@ -72,6 +72,39 @@ export const misdealRecord = z.object({
   ...common,
 });
 
+// ------------------------------------------------------------- roulette
+
+const spinDirection = z.enum(['cw', 'ccw'], { message: 'expected cw or ccw' });
+
+/**
+ * A spin of the roulette wheel and where the ball came to rest. `rotor` and
+ * `ball` are the directions the wheel reported (absent: it saw no rotor
+ * spin or no ball launch before the result: a result with no spin);
+ * `revolutions` the ball's turns before it dropped.
+ */
+export const spinRecord = z.object({
+  t: z.literal('spin'),
+  rotor: spinDirection.optional(),
+  ball: spinDirection.optional(),
+  number: z.number().int().min(0, 'no pocket below 0').max(36, 'no pocket above 36'),
+  revolutions: z.number().int().min(0).max(999).optional(),
+  /** Rotor speed, revolutions per minute, where the wheel reported it. */
+  rpm: z.number().positive().max(100).optional(),
+  ...common,
+});
+/** The spin does not count (a chip in the wheel, the ball dropped without a spin): 003 § 11(5). */
+export const noSpinRecord = z.object({
+  t: z.literal('no_spin'),
+  reason: z.string().min(1).max(200),
+  /** The rotor direction of the voided spin, where the wheel saw one (the next spin turns the other way). */
+  rotor: spinDirection.optional(),
+  ...common,
+});
+/** The dealer closed the betting (the wheel's sensor, a console button, an MQTT request). */
+export const noMoreBetsRecord = z.object({ t: z.literal('no_more_bets'), ...common });
+/** Closing time: the last games are announced (003 § 13(2)). */
+export const closingRecord = z.object({ t: z.literal('closing'), ...common });
+
 export const tableLogRecord = z.discriminatedUnion('t', [
   shuffleRecord,
   roundRecord,
@@ -80,6 +113,10 @@ export const tableLogRecord = z.discriminatedUnion('t', [
   actionRecord,
   voidRecord,
   misdealRecord,
+  spinRecord,
+  noSpinRecord,
+  noMoreBetsRecord,
+  closingRecord,
 ]);
 
 export type TableLogRecord = z.infer<typeof tableLogRecord>;
@@ -89,3 +126,9 @@ export type CardRecord = z.infer<typeof cardRecord>;
 export type ActionRecord = z.infer<typeof actionRecord>;
 export type VoidRecord = z.infer<typeof voidRecord>;
 export type MisdealRecord = z.infer<typeof misdealRecord>;
+export type SpinRecord = z.infer<typeof spinRecord>;
+export type NoSpinRecord = z.infer<typeof noSpinRecord>;
+export type NoMoreBetsRecord = z.infer<typeof noMoreBetsRecord>;
+export type ClosingRecord = z.infer<typeof closingRecord>;
+/** The records of a roulette table. */
+export type RouletteRecord = SpinRecord | NoSpinRecord | NoMoreBetsRecord | ClosingRecord;

@@ -13,9 +13,9 @@ export function benchAnalysis(rulesetName = 'tdc-baccarat-no-commission'): Analy
   if (ruleset.game !== 'punto-banco')
     throw new Error(`${rulesetName} is not a punto-banco ruleset`);
   // Warm-up on one deck, so the 8-deck figure is the analysis, not the JIT.
-  analyzeBaccarat(enumerateBaccarat(1), ruleset);
+  analyzeBaccarat(enumerateBaccarat(1, ruleset.tableau), ruleset);
   const started = performance.now();
-  analyzeBaccarat(enumerateBaccarat(8), ruleset);
+  analyzeBaccarat(enumerateBaccarat(8, ruleset.tableau), ruleset);
   return {
     baccarat_8_decks_ms: Math.round((performance.now() - started) * 100) / 100,
     ruleset: rulesetName,

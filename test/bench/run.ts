@@ -6,7 +6,7 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -78,6 +78,19 @@ async function main(): Promise<void> {
   if (wanted('analysis')) {
     const { benchAnalysis } = await import('./analysis.ts');
     figures.analysis = await measure('exact baccarat analysis, 8 decks', () => benchAnalysis());
+  }
+  if (wanted('wheel')) {
+    const { benchWheel } = await import('./wheel.ts');
+    figures.wheel = await measure('roulette: wheel-bias report and slip settlement', () =>
+      benchWheel(),
+    );
+  }
+  if (wanted('spins')) {
+    const { benchSpins } = await import('./spins.ts');
+    figures.spins = await measure(
+      'spin latency: a wheel RESULT to its spin event (a shoe CARD to its card event as baseline)',
+      () => benchSpins(),
+    );
   }
   if (wanted('latency')) {
     const { benchLatency } = await import('./pipeline.ts');
@@ -174,6 +187,10 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('latency.baseline.p50_ms', 'ms', 'bare relay');
   add('latency.baseline.p99_ms', 'ms', 'bare relay');
   add('latency.ratio_p99', '×', 'daemon p99 / relay p99');
+  add('spins.p50_ms', 'ms', 'wheel RESULT → spin event');
+  add('spins.p99_ms', 'ms', 'wheel RESULT → spin event');
+  add('spins.baseline.p50_ms', 'ms', 'shoe CARD → card event');
+  add('spins.ratio_p99', '×', 'spin p99 / card p99');
   add('burst.cards_per_s', 'cards/s', 'simulated 1.2 shoe, its default window, median');
   add('burst.window_8.cards_per_s', 'cards/s', '1.2 shoe, window 8');
   add('burst.stop_and_wait.cards_per_s', 'cards/s', '1.1 shoe, stop and wait');
@@ -194,6 +211,11 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('evaluator.phe.hands_per_s', 'hands/s', 'npm phe, same hands');
   add('evaluator.ratio', '×', 'ours / phe');
   add('analysis.baccarat_8_decks_ms', 'ms');
+  add('wheel.report_3700_spins_ms', 'ms', 'wheel-bias report, 3,700 spins');
+  add('wheel.report_37000_spins_ms', 'ms', 'wheel-bias report, 37,000 spins');
+  add('wheel.report_ratio_to_tally', '×', 'report / bare tally of the same spins');
+  add('wheel.slips_settled_per_s', 'slips/s', "the issue's 18-bet slip");
+  add('wheel.slips_parsed_per_s', 'slips/s', 'parsing the slip alone');
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,

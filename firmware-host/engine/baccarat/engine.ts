@@ -9,7 +9,15 @@ import { refuseDarkBoxes } from '../blackjack/engine.ts';
 import { EngineError } from '../errors.ts';
 import type { PuntoBancoRuleset } from '../rulesets/schema.ts';
 import type { Decision, GameEngine, NextStep, Outcome, RoundSetup } from '../types.ts';
-import { bankerDraws, cardPoints, handTotal, isNaturalTotal, playerDraws } from './tableau.ts';
+import {
+  bankerDraws,
+  cardPoints,
+  handTotal,
+  isNaturalTotal,
+  playerDraws,
+  type Tableau,
+  UNIVERSAL_TABLEAU,
+} from './tableau.ts';
 
 export interface PuntoBancoState {
   readonly player: readonly StandardCard[];
@@ -66,7 +74,10 @@ function handView(cards: readonly StandardCard[]): PuntoBancoHandView {
 }
 
 /** The next step of a coup from its cards alone. */
-export function puntoBancoNext(state: PuntoBancoState): NextStep {
+export function puntoBancoNext(
+  state: PuntoBancoState,
+  tableau: Tableau = UNIVERSAL_TABLEAU,
+): NextStep {
   const { player, banker } = state;
   // Player, Banker, Player, Banker (004; 003 § 24 item 3.b).
   if (player.length === 0) return card('player', 'player first card');
@@ -80,13 +91,13 @@ export function puntoBancoNext(state: PuntoBancoState): NextStep {
   if (player.length === 2) {
     if (playerDraws(playerTwo))
       return card('player', `player third card (player ${playerTwo} draws)`);
-    if (banker.length === 2 && bankerDraws(bankerTwo, null)) {
+    if (banker.length === 2 && bankerDraws(bankerTwo, null, tableau)) {
       return card('banker', `banker third card (player stood, banker ${bankerTwo} draws)`);
     }
     return { kind: 'complete' };
   }
   const third = cardPoints(player[2]!);
-  if (banker.length === 2 && bankerDraws(bankerTwo, third)) {
+  if (banker.length === 2 && bankerDraws(bankerTwo, third, tableau)) {
     return card(
       'banker',
       `banker third card (banker ${bankerTwo} draws on player third card ${third})`,
@@ -108,7 +119,8 @@ function winnerOf(playerTotal: number, bankerTotal: number): PuntoBancoWinner {
 export function createPuntoBancoEngine(
   ruleset: PuntoBancoRuleset,
 ): GameEngine<PuntoBancoState, PuntoBancoOutcome> {
-  const { payouts, dragonBonus, pairs } = ruleset;
+  const { payouts, dragonBonus, pairs, tableau } = ruleset;
+  const next = (state: PuntoBancoState): NextStep => puntoBancoNext(state, tableau);
   const margins = [...dragonBonus.margins].sort((a, b) => b.margin - a.margin);
 
   // Dragon Bonus on `side` (002 § 13.9): a natural win pays `natural`, a
@@ -124,10 +136,10 @@ export function createPuntoBancoEngine(
   }
 
   function outcome(state: PuntoBancoState): PuntoBancoOutcome {
-    if (puntoBancoNext(state).kind !== 'complete') {
+    if (next(state).kind !== 'complete') {
       throw new EngineError(
         'not_complete',
-        `the coup is not complete: next is the ${describeNext(state)}`,
+        `the coup is not complete: next is the ${describeNext(next(state))}`,
       );
     }
     const player = handView(state.player);
@@ -163,9 +175,9 @@ export function createPuntoBancoEngine(
       refuseDarkBoxes(setup, ruleset.name);
       return { player: [], banker: [] };
     },
-    next: puntoBancoNext,
+    next,
     deal(state, dealt) {
-      const step = puntoBancoNext(state);
+      const step = next(state);
       if (step.kind !== 'card') {
         throw new EngineError(
           'unexpected_card',
@@ -184,7 +196,7 @@ export function createPuntoBancoEngine(
     },
     outcome,
     view(state) {
-      const step = puntoBancoNext(state);
+      const step = next(state);
       return {
         game: 'punto-banco',
         player: { cards: state.player, total: handTotal(state.player) },
@@ -195,7 +207,6 @@ export function createPuntoBancoEngine(
   };
 }
 
-function describeNext(state: PuntoBancoState): string {
-  const step = puntoBancoNext(state);
+function describeNext(step: NextStep): string {
   return step.kind === 'card' ? (step.purpose ?? step.to) : 'end of the coup';
 }

@@ -36,14 +36,31 @@ export function playerDraws(playerTotal: number): boolean {
 }
 
 /**
+ * The one point where the tableaux of the seeds differ: a Banker 5 draws on
+ * a Player third card of 4-7 in 004 and the universal tableau, on 4, 5, 6
+ * only in the scheme of 003 § 24 ("СХЕМА НА ИГРАТА").
+ */
+export interface Tableau {
+  readonly bankerFiveDrawsOnSeven: boolean;
+}
+
+/** The universal tableau (004 Banker table). */
+export const UNIVERSAL_TABLEAU: Tableau = { bankerFiveDrawsOnSeven: true };
+
+/**
  * Whether the Banker draws on its two-card total, given that neither side
  * has a natural. `playerThirdCard` is the points (0-9) of the Player's third
  * card, or null when the Player stood (004 Banker table and note):
  * - Player stood: Banker draws on 0-5, stands on 6-7 (004 note);
  * - 0-2 draws always; 3 draws unless the third card is 8; 4 on 2-7;
- *   5 on 4-7; 6 on 6-7; 7 stands (004 Banker table).
+ *   5 on 4-7 (4-6 by the letter of 003 § 24, `tableau`); 6 on 6-7;
+ *   7 stands (004 Banker table).
  */
-export function bankerDraws(bankerTotal: number, playerThirdCard: number | null): boolean {
+export function bankerDraws(
+  bankerTotal: number,
+  playerThirdCard: number | null,
+  tableau: Tableau = UNIVERSAL_TABLEAU,
+): boolean {
   checkTotal(bankerTotal, 'Banker total');
   if (playerThirdCard === null) return bankerTotal <= 5;
   checkTotal(playerThirdCard, "Player's third card points");
@@ -58,7 +75,7 @@ export function bankerDraws(bankerTotal: number, playerThirdCard: number | null)
     case 4:
       return third >= 2 && third <= 7;
     case 5:
-      return third >= 4 && third <= 7;
+      return third >= 4 && third <= (tableau.bankerFiveDrawsOnSeven ? 7 : 6);
     case 6:
       return third === 6 || third === 7;
     default:

@@ -5,9 +5,12 @@
  */
 import { z } from 'zod';
 import { EngineError } from '../errors.ts';
+import { checkCallBets } from '../roulette/call-bets.ts';
 import { BLACKJACK_RULESETS } from './blackjack.ts';
 import { POKER_RULESETS } from './poker.ts';
 import { PUNTO_BANCO_RULESETS } from './punto-banco.ts';
+import { ROULETTE_RULESETS } from './roulette.ts';
+import { type RouletteRuleset, rouletteRuleset } from './roulette-schema.ts';
 import { type Ruleset, type RulesetInput, rulesetSchema } from './schema.ts';
 import { TRIPLE_SHOT_RULESETS } from './triple-shot.ts';
 
@@ -68,3 +71,70 @@ export function getRuleset(name: string): Ruleset {
 }
 
 export type { Ruleset, RulesetInput } from './schema.ts';
+
+// ------------------------------------------------------------------ Roulette
+// Roulette has no cards, so its rulesets are a registry of their own; the
+// names share one namespace with the card rulesets.
+
+let rouletteRegistry: ReadonlyMap<string, RouletteRuleset> | undefined;
+
+/** Validates a roulette ruleset, its call bets' placements included; the error names every failing field. */
+export function parseRouletteRuleset(input: unknown): RouletteRuleset {
+  const result = rouletteRuleset.safeParse(input);
+  const name =
+    typeof input === 'object' && input !== null && 'name' in input
+      ? String(input.name)
+      : '(unnamed)';
+  if (!result.success) {
+    throw new EngineError(
+      'bad_ruleset',
+      `ruleset ${name} is invalid:\n${z.prettifyError(result.error)}`,
+    );
+  }
+  const problem = checkCallBets(result.data);
+  if (problem) throw new EngineError('bad_ruleset', `ruleset ${name} is invalid: ${problem}`);
+  return result.data;
+}
+
+function roulettes(): ReadonlyMap<string, RouletteRuleset> {
+  if (rouletteRegistry) return rouletteRegistry;
+  const map = new Map<string, RouletteRuleset>();
+  for (const input of ROULETTE_RULESETS) {
+    const ruleset = parseRouletteRuleset(input);
+    if (map.has(ruleset.name) || rulesets().has(ruleset.name)) {
+      throw new EngineError('bad_ruleset', `two rulesets are named ${ruleset.name}`);
+    }
+    map.set(ruleset.name, ruleset);
+  }
+  rouletteRegistry = map;
+  return map;
+}
+
+export function listRouletteRulesets(): readonly RouletteRuleset[] {
+  return [...roulettes().values()];
+}
+
+export function rouletteRulesetNames(): readonly string[] {
+  return [...roulettes().keys()];
+}
+
+export function isRouletteRuleset(name: string): boolean {
+  return roulettes().has(name);
+}
+
+/** The roulette ruleset of that name; the error lists the roulette rulesets there are. */
+export function getRouletteRuleset(name: string): RouletteRuleset {
+  const ruleset = roulettes().get(name);
+  if (ruleset) return ruleset;
+  throw new EngineError(
+    'unknown_ruleset',
+    `unknown roulette ruleset ${JSON.stringify(name)}: known roulette rulesets are ${rouletteRulesetNames().join(', ')}`,
+  );
+}
+
+/** Every ruleset name, card games and roulette (what a table's config may name). */
+export function allRulesetNames(): readonly string[] {
+  return [...rulesetNames(), ...rouletteRulesetNames()];
+}
+
+export type { RouletteRuleset, RouletteRulesetInput } from './roulette-schema.ts';

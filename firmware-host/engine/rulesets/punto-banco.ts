@@ -8,7 +8,7 @@ const CARD_RULES = {
   cardValues: '004 (Baccarat: card values)',
   dealOrder: '003 § 24 item 3.b',
   naturals: '003 § 24 item 3.c',
-  tableau: '004 (Baccarat: drawing table and note)',
+  tableau: '004 (Baccarat: drawing table and note); 003 § 24 scheme, see the tableau field',
   maxCardsPerCoup: '003 § 24 item 5',
   announcement: '003 § 24 item 4',
 } as const;
@@ -116,6 +116,11 @@ export const MONACO_PUNTO_2000: RulesetInput = {
     pays: 11,
     source: 'practice: not in 002; 11:1 where a table adds it',
   },
+  tableau: {
+    bankerFiveDrawsOnSeven: true,
+    source:
+      'practice: 002 § 13.8 refers to the Punto Banco tableau of arrêté 88-384, not in the seeds; the universal one (004)',
+  },
   sources: { ...CARD_RULES, game: '002 § 13.8' },
   notes: [
     'Punto 2000 follows the Punto Banco rules of arrêté 88-384 § 13.1-13.7 except the Banker payout (002 § 13.8); those paragraphs are not among the seeds, so card values, order and tableau cite 003 and 004, which agree.',
@@ -164,8 +169,13 @@ export const BULGARIA_PUNTO_BANCO: RulesetInput = {
   },
   pairs: { offered: false, pays: 11, source: 'practice: not in 003; 11:1 where a table adds it' },
   sources: { ...CARD_RULES, commission: '003 § 24(2) item 1.2' },
+  tableau: {
+    bankerFiveDrawsOnSeven: false,
+    source:
+      '003 § 24 (СХЕМА НА ИГРАТА: a Banker 5 draws on a Player third card of 4, 5, 6); a casino dealing the universal tableau (4-7, as 004) sets bankerFiveDrawsOnSeven: true',
+  },
   notes: [
-    '003 § 24 (the drawing scheme) lists Banker 5 drawing on a Player third card of 4, 5, 6, where 004 and the universal tableau say 4-7; the engine deals the universal tableau (Banker 5 draws on 7 too). Confirm with the Bulgarian house rules before relying on a Banker 5 against a Player 7.',
+    '003 § 24 (the drawing scheme) lists Banker 5 drawing on a Player third card of 4, 5, 6, where 004 and the universal tableau say 4-7. The approved text wins: by default a Banker 5 stands on a Player third card of 7; tableau.bankerFiveDrawsOnSeven: true restores the universal tableau.',
   ],
 };
 
@@ -207,6 +217,7 @@ export const TDC_BACCARAT_NO_COMMISSION: RulesetInput = {
     pays: 1,
     source: '004 (Baccarat: payouts, pairs 1:1; 11:1 is the usual elsewhere)',
   },
+  tableau: { bankerFiveDrawsOnSeven: true, source: '004 (Baccarat: drawing table)' },
   sources: { ...CARD_RULES, dealOrder: '004 (Baccarat: start of play)' },
   notes: [
     'Pairs pay 1:1 as 004 says; most tables pay 11:1 (set pairs.pays to 11).',

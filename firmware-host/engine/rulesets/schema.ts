@@ -48,6 +48,13 @@ export const puntoBancoRuleset = z.strictObject({
     pays: multiple,
     source,
   }),
+  /**
+   * Whether a Banker 5 draws on a Player third card of 7: yes in the
+   * universal tableau (004), no by the letter of 003 § 24 (4, 5, 6 only).
+   */
+  tableau: z
+    .strictObject({ bankerFiveDrawsOnSeven: z.boolean(), source })
+    .default({ bankerFiveDrawsOnSeven: true, source: '004 (Baccarat: drawing table)' }),
 });
 
 // ----------------------------------------------------------------- Blackjack

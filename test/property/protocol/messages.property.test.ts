@@ -113,6 +113,22 @@ const ARBITRARIES: { [T in MessageType]: fc.Arbitrary<Extract<Message, { type: T
     light: fc.tuple(chars(lower, 1, 1), chars(lower + digits + '_-', 0, 15)).map(([a, b]) => a + b),
     mode: fc.constantFrom('on' as const, 'off' as const, 'blink' as const),
   }),
+  ROTOR: fc.record({
+    type: fc.constant('ROTOR'),
+    direction: fc.constantFrom('cw' as const, 'ccw' as const),
+    rpm: fc.integer({ min: 1, max: 999 }).map((tenths) => tenths / 10),
+  }),
+  BALL: fc.record({
+    type: fc.constant('BALL'),
+    direction: fc.constantFrom('cw' as const, 'ccw' as const),
+  }),
+  RESULT: fc.record({
+    type: fc.constant('RESULT'),
+    number: fc.integer({ min: 0, max: 36 }),
+    revolutions: fc.integer({ min: 0, max: 999 }),
+  }),
+  NOSPIN: fc.record({ type: fc.constant('NOSPIN'), reason: word }),
+  NOMOREBETS: fc.record({ type: fc.constant('NOMOREBETS') }),
   GATE: fc.record({
     type: fc.constant('GATE'),
     action: fc.constantFrom('lock' as const, 'unlock' as const),

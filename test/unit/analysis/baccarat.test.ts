@@ -12,7 +12,12 @@ import type { PuntoBancoRuleset } from '../../../firmware-host/engine/rulesets/s
 
 const eightDecks = enumerateBaccarat(8);
 const ruleset = (name: string) => getRuleset(name) as PuntoBancoRuleset;
-const classic = analyzeBaccarat(eightDecks, ruleset('bulgaria-punto-banco'));
+/** The classic 5 % commission game on the universal tableau: the published figures are for it. */
+const classicRuleset: PuntoBancoRuleset = {
+  ...ruleset('bulgaria-punto-banco'),
+  tableau: { bankerFiveDrawsOnSeven: true, source: '004 (Baccarat: drawing table)' },
+};
+const classic = analyzeBaccarat(eightDecks, classicRuleset);
 
 describe('8-deck Punto Banco outcomes', () => {
   it('counts every ordered six-card deal of a 416-card shoe', () => {
@@ -38,7 +43,7 @@ describe('8-deck Punto Banco outcomes', () => {
 });
 
 describe('house edges, 8 decks', () => {
-  it('classic (003 § 24(2)): Banker 5 % commission 1.0579 %, Player 1.2351 %, Tie 8:1 14.3596 %', () => {
+  it('classic (003 § 24(2) payouts, universal tableau): Banker 5 % commission 1.0579 %, Player 1.2351 %, Tie 8:1 14.3596 %', () => {
     expect(classic.bets.banker.houseEdge.toNumber()).toBeCloseTo(0.010579, 6);
     expect(classic.bets.player.houseEdge.toNumber()).toBeCloseTo(0.012351, 6);
     expect(classic.bets.tie.houseEdge.toNumber()).toBeCloseTo(0.143596, 6);
@@ -67,9 +72,38 @@ describe('house edges, 8 decks', () => {
   });
 });
 
+describe('the letter of 003 § 24: a Banker 5 stands on a Player third card of 7', () => {
+  const bulgaria = ruleset('bulgaria-punto-banco');
+  const letter = analyzeBaccarat(enumerateBaccarat(8, bulgaria.tableau), bulgaria);
+
+  it('deals the same shoe and moves only the coups where Banker 5 meets a Player 7', () => {
+    expect(letter.total).toBe(classic.total);
+    const { banker, player, tie } = letter.outcomes;
+    expect(banker + player + tie).toBe(letter.total);
+    expect(letter.outcomes).not.toEqual(classic.outcomes);
+  });
+
+  it('costs the Banker bet more and the Player bet less than the universal tableau (8 decks)', () => {
+    expect(letter.bets.banker.houseEdge.toNumber()).toBeCloseTo(0.010741, 6);
+    expect(letter.bets.player.houseEdge.toNumber()).toBeCloseTo(0.012194, 6);
+    expect(letter.bets.tie.houseEdge.toNumber()).toBeCloseTo(0.146735, 6);
+  });
+
+  it('refuses coups enumerated by the other tableau', () => {
+    let caught: unknown;
+    try {
+      analyzeBaccarat(eightDecks, bulgaria);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isAnalysisError(caught)).toBe(true);
+    expect((caught as Error).message).toMatch(/bulgaria-punto-banco/);
+  });
+});
+
 describe('other shoes', () => {
   it('a 6-deck shoe gives the published Banker edge 1.0558 % and Player 1.2374 %', () => {
-    const six = analyzeBaccarat(enumerateBaccarat(6), ruleset('bulgaria-punto-banco'));
+    const six = analyzeBaccarat(enumerateBaccarat(6), classicRuleset);
     expect(six.bets.banker.houseEdge.toNumber()).toBeCloseTo(0.010558, 5);
     expect(six.bets.player.houseEdge.toNumber()).toBeCloseTo(0.012374, 5);
   });

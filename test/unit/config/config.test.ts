@@ -249,9 +249,10 @@ describe('configuration', () => {
 describe('example configs', () => {
   const examples = readdirSync(examplesDir).filter((name) => /\.ya?ml$/.test(name));
 
-  it('ship a baccarat, a Triple Shot and a simulator-bench example', () => {
+  it('ship a baccarat, a Triple Shot, a roulette and a simulator-bench example', () => {
     expect(examples.sort()).toEqual([
       'baccarat-smart-shoe.yaml',
+      'roulette-wheel.yaml',
       'simulator-bench.yaml',
       'triple-shot-shuffler-reader.yaml',
     ]);

@@ -26,6 +26,14 @@ const BANKER_ROWS: Record<number, string> = {
   6: 'SSSSSSDDSS|S', // 6 or 7
   7: 'SSSSSSSSSS|S', // stands
 };
+/*
+ * The scheme of 003 § 24 ("СХЕМА НА ИГРАТА"), copied by hand from the text:
+ * the same but for the Banker 5, which draws on a third card of 4, 5, 6.
+ */
+const BANKER_ROWS_003: Record<number, string> = {
+  ...BANKER_ROWS,
+  5: 'SSSSDDDSSS|D', // 4, 5, 6
+};
 /** Player two-card total → draws (D) or stands (S), 004 Player table. */
 const PLAYER_ROW = 'DDDDDDSS'; // totals 0..7; 8 and 9 are naturals
 
@@ -38,9 +46,6 @@ function cardWith(points: number, suit = 'S'): StandardCard {
 function twoCards(total: number, suits: [string, string]): [StandardCard, StandardCard] {
   return [cardWith(total, suits[0]), `K${suits[1]}` as StandardCard];
 }
-
-const ruleset = getRuleset('bulgaria-punto-banco') as PuntoBancoRuleset;
-const engine = createPuntoBancoEngine(ruleset);
 
 interface Cell {
   player: number;
@@ -61,19 +66,23 @@ function cells(): Cell[] {
 }
 
 /** What the hand-written table says for a cell: cards to Player and Banker, or 'n/a'. */
-function expected(cell: Cell): { player: number; banker: number } | 'n/a' {
+function expected(
+  cell: Cell,
+  rows: Record<number, string>,
+): { player: number; banker: number } | 'n/a' {
   const natural = cell.player >= 8 || cell.banker >= 8;
   const playerDrawsByTable = !natural && PLAYER_ROW[cell.player] === 'D';
   // A third card only exists where the Player draws; "none" only where it stands.
   if (playerDrawsByTable !== (cell.third !== null)) return 'n/a';
   if (natural) return { player: 2, banker: 2 };
-  const row = BANKER_ROWS[cell.banker]!;
+  const row = rows[cell.banker]!;
   const column = cell.third === null ? 11 : cell.third;
   return { player: cell.third === null ? 2 : 3, banker: row[column] === 'D' ? 3 : 2 };
 }
 
-describe('Punto Banco third-card tableau (004 table and note)', () => {
-  const applicable = cells().filter((cell) => expected(cell) !== 'n/a');
+function tableauCases(ruleset: PuntoBancoRuleset, rows: Record<number, string>): void {
+  const engine = createPuntoBancoEngine(ruleset);
+  const applicable = cells().filter((cell) => expected(cell, rows) !== 'n/a');
 
   it('covers all 10 x 10 two-card totals with the third card where the Player draws', () => {
     // Player 0-5 (6 totals) x 8 non-natural Banker totals x 10 third cards, plus
@@ -82,7 +91,7 @@ describe('Punto Banco third-card tableau (004 table and note)', () => {
   });
 
   for (const cell of applicable) {
-    const want = expected(cell) as { player: number; banker: number };
+    const want = expected(cell, rows) as { player: number; banker: number };
     const name = `Player ${cell.player}, Banker ${cell.banker}, third card ${cell.third ?? 'none'}: Player ${want.player} cards, Banker ${want.banker} cards`;
     it(name, () => {
       const [p1, p2] = twoCards(cell.player, ['S', 'H']);
@@ -99,11 +108,40 @@ describe('Punto Banco third-card tableau (004 table and note)', () => {
       // The pure functions agree with the engine's deal.
       if (cell.player < 8 && cell.banker < 8) {
         expect(playerDraws(cell.player)).toBe(cell.third !== null);
-        expect(bankerDraws(cell.banker, cell.third)).toBe(want.banker === 3);
+        expect(bankerDraws(cell.banker, cell.third, ruleset.tableau)).toBe(want.banker === 3);
       }
     });
   }
+}
 
+describe('Punto Banco third-card tableau (004 table and note; tdc-baccarat-no-commission)', () => {
+  tableauCases(getRuleset('tdc-baccarat-no-commission') as PuntoBancoRuleset, BANKER_ROWS);
+});
+
+describe('Punto Banco by the letter of 003 § 24 (bulgaria-punto-banco: Banker 5 draws on 4, 5, 6)', () => {
+  const bulgaria = getRuleset('bulgaria-punto-banco') as PuntoBancoRuleset;
+  tableauCases(bulgaria, BANKER_ROWS_003);
+
+  it('differs from the universal tableau only at Banker 5 against a Player third card of 7', () => {
+    for (let banker = 0; banker <= 7; banker++) {
+      for (let third = 0; third <= 9; third++) {
+        const letter = bankerDraws(banker, third, bulgaria.tableau);
+        const universal = bankerDraws(banker, third);
+        expect(letter === universal).toBe(!(banker === 5 && third === 7));
+      }
+    }
+    expect(bulgaria.tableau.source).toMatch(/^003 § 24/);
+  });
+
+  describe('with the named option bankerFiveDrawsOnSeven: true (the usual table)', () => {
+    tableauCases(
+      { ...bulgaria, tableau: { ...bulgaria.tableau, bankerFiveDrawsOnSeven: true } },
+      BANKER_ROWS,
+    );
+  });
+});
+
+describe('Punto Banco tableau inputs', () => {
   it('rejects totals outside 0-9', () => {
     expect(() => playerDraws(10)).toThrow(/0-9/);
     expect(() => bankerDraws(3, 11)).toThrow(/0-9/);

@@ -1,0 +1,74 @@
+/**
+ * The MQTT requests of a roulette table, through the daemon's request
+ * handler: `no_more_bets` closes the betting (003 § 11(2)), `closing`
+ * announces the last games (003 § 13(2)); a card-table request there, or a
+ * roulette request at a card table, is refused naming the table's game and
+ * changes nothing.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../firmware-host/config/loader.ts';
+import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
+import { freePort } from '../../helpers/ports.ts';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function daemonFor(ruleset: string): Promise<TableDaemon> {
+  const dir = await mkdtemp(join(tmpdir(), 'tableside-roulette-requests-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const { config } = resolveConfig(
+    { table: 't', ruleset, mqtt: { url: 'embedded', port: await freePort() }, journal: { dir } },
+    { env: {} },
+  );
+  const daemon = new TableDaemon({ config, simulate: false });
+  await daemon.start();
+  cleanup.push(() => daemon.stop());
+  return daemon;
+}
+
+describe('roulette requests', () => {
+  it('close the betting and announce closing time at a roulette table', async () => {
+    const daemon = await daemonFor('tdc-roulette');
+    expect(daemon.expecting()).toMatchObject({ kind: 'bets', game: 1 });
+    expect(await daemon.handleRequest({ op: 'no_more_bets' })).toMatchObject({
+      events: ['no_more_bets'],
+      expecting: 'game 1: no more bets, spin',
+    });
+    // A second close changes nothing and is no error.
+    expect(await daemon.handleRequest({ op: 'no_more_bets' })).toMatchObject({ events: [] });
+    expect(await daemon.handleRequest({ op: 'closing' })).toMatchObject({ events: ['closing'] });
+    expect(daemon.snapshot()).toMatchObject({ roulette: { betting: 'closed', gamesLeft: 3 } });
+    expect(daemon.health()).toMatchObject({ ruleset: 'tdc-roulette', expecting: { kind: 'spin' } });
+  });
+
+  it('refuse card-table requests at a roulette table, and roulette ones at a card table', async () => {
+    const roulette = await daemonFor('bulgaria-roulette');
+    const seq = roulette.lastSeq;
+    await expect(roulette.handleRequest({ op: 'new_shoe' })).rejects.toThrow(
+      /new_shoe is for a card table; this table plays bulgaria-roulette/,
+    );
+    expect(roulette.lastSeq).toBe(seq);
+    const cards = await daemonFor('tdc-baccarat-no-commission');
+    await expect(cards.handleRequest({ op: 'no_more_bets' })).rejects.toThrow(
+      /no_more_bets is for a roulette table; this table plays tdc-baccarat-no-commission/,
+    );
+    await expect(cards.handleRequest({ op: 'closing' })).rejects.toThrow(/roulette table/);
+  });
+
+  it('change a card table to roulette between shoes, and not during a spin back', async () => {
+    const daemon = await daemonFor('tdc-baccarat-no-commission');
+    expect(await daemon.handleRequest({ op: 'set_ruleset', ruleset: 'tdc-roulette' })).toEqual({
+      ruleset: 'tdc-roulette',
+    });
+    expect(daemon.snapshot()).toMatchObject({ game: 'roulette', roulette: { game: 1 } });
+    await daemon.handleRequest({ op: 'no_more_bets' });
+    await expect(
+      daemon.handleRequest({ op: 'set_ruleset', ruleset: 'tdc-baccarat-no-commission' }),
+    ).rejects.toThrow(/ruleset changes only between games/);
+  });
+});
