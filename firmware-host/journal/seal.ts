@@ -85,7 +85,13 @@ export function headProblem(value: unknown, publicKey: KeyObject): string | unde
   return good ? undefined : 'the signature does not verify';
 }
 
-export type SealProblem = 'forged_head' | 'rewritten' | 'unsealed_checkpoint' | 'missing_records';
+export type SealProblem =
+  | 'forged_head'
+  | 'rewritten'
+  | 'unsealed_checkpoint'
+  | 'missing_records'
+  /** Not one head signed by this key: nothing is proven (heads stripped, or never signed). */
+  | 'no_heads';
 
 export interface SealFinding {
   problem: SealProblem;
@@ -218,6 +224,14 @@ export function verifySealedJournal(
     checkHead(head as SignedHead, `a head held elsewhere (entry ${index + 1})`, undefined);
   }
 
+  if (heads === 0 && externalCount === 0 && lastSeq > 0) {
+    findings.push({
+      problem: 'no_heads',
+      seq: 1,
+      message:
+        'no head signed by this key: nothing can be proven (a daemon without journal.signingKey wrote it, or every head was removed)',
+    });
+  }
   let firstDiffering: SealReport['firstDiffering'];
   if (differing.length > 0) {
     const through = differing.reduce((lowest, seq) => Math.min(lowest, seq), Infinity);

@@ -199,7 +199,12 @@ function authProblem(auth: unknown): string | undefined {
   if (typeof nonce !== 'string' || !NONCE_PATTERN.test(nonce)) {
     return 'nonce: expected 16-64 characters of A-Z a-z 0-9 _ -';
   }
-  if (typeof sig !== 'string' || !/^[A-Za-z0-9+/]{86}==$/.test(sig)) {
+  // Canonical base64 only: the last character's spare bits must be zero.
+  if (
+    typeof sig !== 'string' ||
+    !/^[A-Za-z0-9+/]{86}==$/.test(sig) ||
+    Buffer.from(sig, 'base64').toString('base64') !== sig
+  ) {
     return 'sig: expected a base64 Ed25519 signature (64 bytes)';
   }
   return undefined;
