@@ -8,12 +8,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal, type JournalEntry } from '../../../firmware-host/journal/journal.ts';
+import { Journal } from '../../../firmware-host/journal/journal.ts';
 import {
   decodeLine,
   encodeRecord,
   GENESIS_HASH,
   hashLine,
+  type JournalEntry,
 } from '../../../firmware-host/journal/record.ts';
 import {
   type SignedHead,
@@ -107,7 +108,9 @@ describe('signed journal heads', () => {
         .map((line) => decodeLine(line)),
     );
     const heads = records.flatMap((decoded) =>
-      decoded.ok && decoded.record.data.type === 'head' ? [decoded.record] : [],
+      decoded.ok && (decoded.record.data as { type?: string }).type === 'head'
+        ? [decoded.record]
+        : [],
     );
     expect(heads.map((record) => [record.seq, (record.data as unknown as SignedHead).seq])).toEqual(
       [
@@ -159,7 +162,9 @@ describe('signed journal heads', () => {
       .flatMap((file) => file.bytes.toString().split('\n').filter(Boolean))
       .map((line) => decodeLine(line))
       .flatMap((decoded) =>
-        decoded.ok && decoded.record.data.type === 'head' ? [decoded.record.data] : [],
+        decoded.ok && (decoded.record.data as { type?: string }).type === 'head'
+          ? [decoded.record.data]
+          : [],
       );
     // The insider changes seq 9, recomputes, and deletes the head that sealed it (seq 10).
     await rewriteWithRecomputedChain(dir, 9, (data) => {
