@@ -538,7 +538,11 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         .catch((error: unknown) => this.log.error({ err: error }, 'journal seal failed'));
     }, this.config.journal.sealIntervalSeconds * 1000);
     timer.unref();
-    this.stoppers.push(async () => clearInterval(timer));
+    // Runs before the bridge stops: the last head of this run is published too.
+    this.stoppers.push(async () => {
+      clearInterval(timer);
+      await journal.seal().catch(() => undefined);
+    });
   }
 
   private warn(message: string): void {

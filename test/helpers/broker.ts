@@ -6,7 +6,7 @@
  * the reason is printed.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitForPort } from './ports.ts';
@@ -33,6 +33,8 @@ export function hasCommand(command: string): boolean {
 export interface TestBrokerOptions {
   /** A mosquitto password file: anonymous clients are refused. */
   passwordFile?: string;
+  /** A mosquitto ACL file (acl_file): who may publish and read what. */
+  aclFile?: string;
   /**
    * Keep sessions, queued QoS 1 messages and retained messages across a
    * stop/start (mosquitto only), as a production broker does.
@@ -58,7 +60,7 @@ export interface TestBroker {
 export async function startTestBroker(options: TestBrokerOptions = {}): Promise<TestBroker> {
   const mosquitto = mosquittoPath();
   if (mosquitto) return startMosquitto(mosquitto, options);
-  if (options.passwordFile || options.tls) {
+  if (options.passwordFile || options.aclFile || options.tls) {
     throw new Error('mosquitto is not installed: password files and TLS need it');
   }
   console.warn('[test broker] mosquitto is not installed: using aedes in-process instead');
@@ -82,6 +84,7 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
     'per_listener_settings false',
     `allow_anonymous ${options.passwordFile ? 'false' : 'true'}`,
     ...(options.passwordFile ? [`password_file ${options.passwordFile}`] : []),
+    ...(options.aclFile ? [`acl_file ${options.aclFile}`] : []),
     `listener ${port} 127.0.0.1`,
   ];
   if (options.tls && tlsPort) {
@@ -144,7 +147,10 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
     tlsUrl: tlsPort ? `mqtts://127.0.0.1:${tlsPort}` : undefined,
     start,
     stop,
-    close: stop,
+    close: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
