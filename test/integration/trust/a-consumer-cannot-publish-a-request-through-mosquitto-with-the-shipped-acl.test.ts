@@ -6,7 +6,7 @@
  * refused; a supervisor's request, signed by `tableside request --key`,
  * reaches the table and is obeyed.
  */
-import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
