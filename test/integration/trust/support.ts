@@ -137,8 +137,14 @@ export class Client {
     return payload;
   }
 
+  /**
+   * Publishes at QoS 1 and waits for the PUBACK, or for the broker to close
+   * the connection (aedes closes a client whose publish it refuses;
+   * mosquitto acknowledges and drops it), at most 3 s.
+   */
   async publish(topic: string, text: string): Promise<void> {
-    await this.client.publishAsync(topic, text, { qos: 1 }).catch(() => undefined);
+    const acked = this.client.publishAsync(topic, text, { qos: 1 }).catch(() => undefined);
+    await Promise.race([acked, waitFor(() => this.closed, 'a close', 3000).catch(() => undefined)]);
   }
 
   /** The response to `transaction` on a table's response topic, waited for. */
