@@ -72,9 +72,17 @@ export function publicKeyProblem(text: string): string | undefined {
  * groups of four (`3f2a-9c01-77de-b410`). Signed requests name their key by it.
  */
 export function fingerprint(key: KeyObject): string {
-  const hex = createHash('sha256').update(rawPublicKey(key)).digest('hex').slice(0, 16);
-  return hex.match(/.{4}/g)!.join('-');
+  let known = fingerprints.get(key);
+  if (known === undefined) {
+    const hex = createHash('sha256').update(rawPublicKey(key)).digest('hex').slice(0, 16);
+    known = hex.match(/.{4}/g)!.join('-');
+    fingerprints.set(key, known);
+  }
+  return known;
 }
+
+/** Keys are immutable: a head signed at every checkpoint need not re-derive its key's name. */
+const fingerprints = new WeakMap<KeyObject, string>();
 
 export function privateKeyPem(key: KeyObject): string {
   return key.export({ type: 'pkcs8', format: 'pem' }).toString();
