@@ -74,7 +74,7 @@ export async function verifySigned(
     chain.firstSeq === undefined ? 'no records' : `seq ${chain.firstSeq}..${chain.lastSeq}`;
   const out: string[] = [
     `${report.ok ? 'OK' : 'BROKEN'}: ${chain.files} file(s), ${chain.records} record(s), ${range}; key ${fingerprint(key)}`,
-    `signed heads: ${report.heads} in the journal, ${report.externalHeads} held elsewhere; proven unchanged through seq ${report.provenThrough}; ${report.unsealed} record(s) after it not yet sealed`,
+    `signed heads: ${report.heads} in the journal, ${report.externalHeads} held elsewhere; proven unchanged through seq ${report.provenThrough}; ${report.unsealed} record(s) after it not proven (sealed later, or changed)`,
   ];
   for (const finding of chain.findings) {
     const seq = finding.seq === undefined ? '' : ` seq ${finding.seq}`;

@@ -162,6 +162,8 @@ export function verifyBundle(text: string, publicKey: KeyObject): BundleReport {
     if (expected === undefined) {
       if (prev !== header.anchor)
         problems.push(`${where}: seq ${seq} does not start at the anchor`);
+      // The anchor is the hash of the record before the bundle: a head may seal it.
+      hashes.set(seq - 1, prev);
     } else if (seq !== expected.seq + 1 || prev !== expected.hash) {
       problems.push(
         `${where}: seq ${seq} does not follow seq ${expected.seq} (the chain breaks: a record was changed, removed or inserted)`,

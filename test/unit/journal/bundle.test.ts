@@ -68,6 +68,17 @@ describe('journal bundles', () => {
     });
   });
 
+  it('verifies a bundle that opens with a head sealing the record before it (its anchor)', async () => {
+    const files = await journalFiles();
+    const result = exportBundle(files, { seq: 5 }, { seq: 7 });
+    if (!result.ok) throw new Error(result.error);
+    expect(result.header).toMatchObject({ firstSeq: 5, lastSeq: 8 });
+    expect(verifyBundle(result.text, table.publicKey)).toMatchObject({
+      ok: true,
+      provenThrough: 7,
+    });
+  });
+
   it('exports by seq, and refuses a period whose end no head seals yet', async () => {
     const files = await journalFiles();
     const bySeq = exportBundle(files, { seq: 6 }, { seq: 7 });
