@@ -21,7 +21,7 @@
  * Pure: no I/O, no clock.
  */
 import type { KeyObject } from 'node:crypto';
-import { decodeLine, hashLine, journalFileIndex, splitLines } from './record.ts';
+import { decodeLine, encodeRecord, hashLine, journalFileIndex, splitLines } from './record.ts';
 import { headProblem, type SignedHead } from './seal.ts';
 import type { JournalFileBytes } from './verify.ts';
 
@@ -158,7 +158,12 @@ export function verifyBundle(text: string, publicKey: KeyObject): BundleReport {
       problems.push(`${where}: ${decoded.reason}`);
       break;
     }
-    const { seq, prev, kind, data } = decoded.record;
+    const { seq, ts, prev, kind, data } = decoded.record;
+    // The journal writes each record in one encoding: any other bytes were edited.
+    if (encodeRecord(decoded.record) !== line.text) {
+      problems.push(`${where}: seq ${seq} is not as the journal writes it (edited)`);
+      break;
+    }
     if (expected === undefined) {
       if (prev !== header.anchor)
         problems.push(`${where}: seq ${seq} does not start at the anchor`);
@@ -179,6 +184,10 @@ export function verifyBundle(text: string, publicKey: KeyObject): BundleReport {
       const head = data as unknown as SignedHead;
       if (problem) {
         problems.push(`${where}: the head at seq ${seq} is not the table's: ${problem}`);
+      } else if (head.at !== ts) {
+        problems.push(
+          `${where}: the head at seq ${seq} is stamped ${ts}, but signed at ${head.at}`,
+        );
       } else if (hashes.get(head.seq) !== head.hash) {
         problems.push(
           `${where}: the head at seq ${seq} signed seq ${head.seq} with another hash: a record up to seq ${head.seq} differs from what the table signed`,

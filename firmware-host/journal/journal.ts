@@ -275,10 +275,18 @@ export class Journal {
    * are on disk. Rejects with JournalError('io_failed') if they may not be.
    */
   append(entries: readonly JournalEntry[]): Promise<JournalRecord[]> {
+    return this.appendAt(entries, undefined);
+  }
+
+  /** `append`, stamped `at` (a seal's record carries the time its head signs). */
+  private appendAt(
+    entries: readonly JournalEntry[],
+    at: number | undefined,
+  ): Promise<JournalRecord[]> {
     const unusable = this.unusable();
     if (unusable) return Promise.reject(unusable);
     if (entries.length === 0) return Promise.resolve([]);
-    const ts = this.clock();
+    const ts = at ?? this.clock();
     if (this.rotateDaily && this.currentDay !== undefined && this.dayOf(ts) !== this.currentDay) {
       void this.rotate('day').catch(() => undefined);
     }
@@ -413,10 +421,11 @@ export class Journal {
     if (unusable) return Promise.reject(unusable);
     const seq = this.nextSeq - 1;
     if (!this.sealer || seq < 1 || seq === this.lastSealed) return Promise.resolve([]);
-    const data = this.sealer({ seq, hash: this.lastHash, ts: this.clock() });
+    const ts = this.clock();
+    const data = this.sealer({ seq, hash: this.lastHash, ts });
     if (!data) return Promise.resolve([]);
     this.lastSealed = seq + 1;
-    return this.append([{ kind: 'meta', data }]);
+    return this.appendAt([{ kind: 'meta', data }], ts);
   }
 
   /**

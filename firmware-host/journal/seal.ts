@@ -67,7 +67,12 @@ export function headProblem(value: unknown, publicKey: KeyObject): string | unde
     return 'hash is not a SHA-256 hex digest';
   }
   if (!Number.isSafeInteger(head.at)) return 'at is not an integer';
-  if (typeof head.sig !== 'string') return 'sig is missing';
+  if (
+    typeof head.sig !== 'string' ||
+    Buffer.from(head.sig, 'base64').toString('base64') !== head.sig
+  ) {
+    return 'sig is not a canonical base64 signature';
+  }
   if (head.key !== fingerprint(publicKey)) {
     return `signed by key ${String(head.key)}, not by ${fingerprint(publicKey)}`;
   }
