@@ -21,6 +21,7 @@
  * Pure: no I/O, no clock; verification takes the files' bytes.
  */
 import { type KeyObject, sign, verify } from 'node:crypto';
+import { isoTime } from '../trust/canonical.ts';
 import { fingerprint } from '../trust/keys.ts';
 import type { ChainHead } from './journal.ts';
 import { decodeLine, hashLine, journalFileIndex, splitLines } from './record.ts';
@@ -73,8 +74,9 @@ export function headProblem(value: unknown, publicKey: KeyObject): string | unde
   ) {
     return 'sig is not a canonical base64 signature';
   }
+  if (typeof head.key !== 'string') return 'key is missing';
   if (head.key !== fingerprint(publicKey)) {
-    return `signed by key ${String(head.key)}, not by ${fingerprint(publicKey)}`;
+    return `signed by key ${JSON.stringify(head.key.slice(0, 32))}, not by ${fingerprint(publicKey)}`;
   }
   let good = false;
   try {
@@ -170,7 +172,7 @@ export function verifySealedJournal(
       findings.push({
         problem: 'missing_records',
         seq: head.seq,
-        message: `${where} signed seq ${head.seq} at ${new Date(head.at).toISOString()}, but the journal ${head.seq > lastSeq ? `ends at seq ${lastSeq}` : 'lacks it'}: records were removed`,
+        message: `${where} signed seq ${head.seq} at ${isoTime(head.at)}, but the journal ${head.seq > lastSeq ? `ends at seq ${lastSeq}` : 'lacks it'}: records were removed`,
       });
       differing.push(Math.min(head.seq, lastSeq + 1));
       return;
@@ -183,7 +185,7 @@ export function verifySealedJournal(
     findings.push({
       problem: 'rewritten',
       seq: headSeq ?? head.seq,
-      message: `${where} signed seq ${head.seq} with hash ${head.hash.slice(0, 12)}… at ${new Date(head.at).toISOString()}; the journal's record ${head.seq} hashes to ${covered.hash.slice(0, 12)}…: a record up to seq ${head.seq} was changed and the chain recomputed`,
+      message: `${where} signed seq ${head.seq} with hash ${head.hash.slice(0, 12)}… at ${isoTime(head.at)}; the journal's record ${head.seq} hashes to ${covered.hash.slice(0, 12)}…: a record up to seq ${head.seq} was changed and the chain recomputed`,
     });
   };
 

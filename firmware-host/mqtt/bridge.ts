@@ -480,7 +480,13 @@ function authorizeRequest(
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { payload, signer: undefined };
   }
-  const check = authorize(topic, body as Record<string, unknown>);
+  let check: ReturnType<RequestAuthorizer>;
+  try {
+    check = authorize(topic, body as Record<string, unknown>);
+  } catch (error) {
+    // A checker that throws must not take the daemon down: the request is refused.
+    check = { ok: false, code: 'bad_request', error: `request not checked: ${String(error)}` };
+  }
   if (!check.ok) {
     const transaction = (body as { transaction?: unknown }).transaction;
     return {

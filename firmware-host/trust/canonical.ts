@@ -20,3 +20,9 @@ export function canonicalJson(value: unknown): string {
     );
   return `{${entries.join(',')}}`;
 }
+
+/** A timestamp for a message: ISO 8601, or the number itself when out of Date's range. */
+export function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? `${ms} ms` : date.toISOString();
+}

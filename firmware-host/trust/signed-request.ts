@@ -20,7 +20,7 @@
  * before the daemon started is stale, so a restart cannot reopen a replay.
  */
 import { type KeyObject, randomBytes, sign, verify } from 'node:crypto';
-import { canonicalJson } from './canonical.ts';
+import { canonicalJson, isoTime } from './canonical.ts';
 import { fingerprint } from './keys.ts';
 
 export const REQUEST_SIGNATURE_DOMAIN = 'tableside-request/1';
@@ -154,14 +154,14 @@ export class RequestVerifier {
       return {
         ok: false,
         code: 'stale',
-        error: `stale timestamp: signed ${new Date(ts).toISOString()}, before this daemon started; sign it again`,
+        error: `stale timestamp: signed ${isoTime(ts)}, before this daemon started; sign it again`,
       };
     }
     if (Math.abs(now - ts) > skew) {
       return {
         ok: false,
         code: 'stale',
-        error: `stale timestamp: signed ${new Date(ts).toISOString()}, ${Math.round((now - ts) / 1000)} s from the table's clock (at most ${skew / 1000} s allowed)`,
+        error: `stale timestamp: signed ${isoTime(ts)}, ${Math.round((now - ts) / 1000)} s from the table's clock (at most ${skew / 1000} s allowed)`,
       };
     }
     const id = `${key} ${nonce}`;

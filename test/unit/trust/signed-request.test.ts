@@ -134,6 +134,12 @@ describe('signed requests', () => {
     if (!check.ok) expect(check.error).toMatch(/before this daemon started/);
   });
 
+  it('answers a signed timestamp beyond the range of dates as stale, without throwing', () => {
+    const check = verifier().check(TOPIC, signed(undefined, { ts: 9_000_000_000_000_000 }));
+    expect(check).toMatchObject({ ok: false, code: 'stale' });
+    if (!check.ok) expect(check.error).toMatch(/9000000000000000 ms/);
+  });
+
   it('refuses a replay of a nonce within the window, and forgets nonces once stale', () => {
     let now = NOW;
     const v = verifier(() => now);
