@@ -4,9 +4,17 @@
 # `plugin_opt_config_file …/dynamic-security.json` in mosquitto.conf; create
 # the admin with `mosquitto_ctrl dynsec init`). Run against the live broker:
 #   ADMIN="-h broker -u admin -P secret" sh dynamic-security.sh
-# Each createClient asks for the new client's password.
+# Each new client's password is asked for, or read from PASSWORDS_FILE
+# (lines "username password", mode 600) when that is set.
 set -eu
 ctrl() { mosquitto_ctrl ${ADMIN:-} dynsec "$@"; }
+client() {
+  if [ -n "${PASSWORDS_FILE:-}" ]; then
+    ctrl createClient "$1" -p "$(awk -v u="$1" '$1 == u { print $2 }' "$PASSWORDS_FILE")"
+  else
+    ctrl createClient "$1"
+  fi
+}
 
 # Anonymous clients get nothing: no default role.
 ctrl setDefaultACLAccess publishClientSend deny
@@ -20,7 +28,7 @@ for table in t1 t2; do
   ctrl addRoleACL "table-$table" publishClientSend "tableside/$table/#" allow
   ctrl addRoleACL "table-$table" publishClientReceive "tableside/$table/#" allow
   ctrl addRoleACL "table-$table" subscribePattern "tableside/$table/#" allow
-  ctrl createClient "table-$table"
+  client "table-$table"
   ctrl addClientRole "table-$table" "table-$table"
 done
 
@@ -28,7 +36,7 @@ done
 ctrl createRole consumer
 ctrl addRoleACL consumer subscribePattern "tableside/#" allow
 ctrl addRoleACL consumer publishClientReceive "tableside/#" allow
-ctrl createClient consumer-pit
+client consumer-pit
 ctrl addClientRole consumer-pit consumer
 
 # Supervisors read, and publish requests (which the daemon still checks for a signature).
@@ -36,5 +44,5 @@ ctrl createRole supervisor
 ctrl addRoleACL supervisor subscribePattern "tableside/#" allow
 ctrl addRoleACL supervisor publishClientReceive "tableside/#" allow
 ctrl addRoleACL supervisor publishClientSend "tableside/+/bridge/request/+" allow
-ctrl createClient supervisor-pit
+client supervisor-pit
 ctrl addClientRole supervisor-pit supervisor
