@@ -148,6 +148,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private recovered: readonly RecoveryWarning[] = [];
   /** The table's signing key (journal.signingKey): never logged, published or journaled. */
   private tableKey: import('node:crypto').KeyObject | undefined;
+  private requestsSigned = false;
 
   constructor(options: DaemonOptions) {
     super();
@@ -556,6 +557,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     const { bridgeOptionsFromConfig, cursorPathFor } = await import('../mqtt/from-config.ts');
     const access = this.config.mqtt.url === 'embedded' ? embeddedAccess(this.config) : undefined;
     const verifier = requestVerifier(this.config, this.clock, this.startedAt);
+    this.requestsSigned = verifier.enforcing;
     if (!verifier.enforcing) {
       this.warn(
         'requests.supervisors names no one: MQTT requests are taken unsigned (a bench, not a live table)',
@@ -624,6 +626,11 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           },
         ]),
       ),
+      // Who the table trusts, by fingerprint: never a key.
+      trust: {
+        requests: this.requestsSigned ? 'signed' : 'unsigned',
+        journalKey: this.tableKey ? fingerprint(this.tableKey) : null,
+      },
       requests: [
         'new_round',
         'player_action',

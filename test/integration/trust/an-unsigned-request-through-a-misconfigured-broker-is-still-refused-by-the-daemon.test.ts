@@ -42,6 +42,11 @@ describe.skipIf(noMosquitto)('an unsigned request through a misconfigured broker
     const anyone = await Client.connect(cleanup, broker.url);
     await waitFor(() => daemon.brokerConnected, 'the daemon on the broker');
     const before = daemon.lastSeq;
+    // Consumers can see that this table obeys signed requests only.
+    await waitFor(() => anyone.on(`${BASE}/t1/bridge/info`).length > 0, 'bridge/info');
+    expect(JSON.parse(anyone.on(`${BASE}/t1/bridge/info`)[0]!.text)).toMatchObject({
+      trust: { requests: 'signed', journalKey: null },
+    });
 
     const now = Date.now();
     const replayed = await anyone.request(
