@@ -16,13 +16,18 @@ function fail(command: string, message: string): number {
   return 1;
 }
 
-async function publicKeyOf(text: string | undefined): Promise<KeyObject | string> {
-  if (text === undefined) return "expected --key with the table's public key";
-  try {
-    return await readPublicKey(text);
-  } catch (error) {
-    return (error as Error).message;
+/** The keys given with --key (several after a key rotation), or what is wrong with one. */
+async function publicKeysOf(texts: readonly string[] | undefined): Promise<KeyObject[] | string> {
+  if (!texts || texts.length === 0) return "expected --key with the table's public key";
+  const keys: KeyObject[] = [];
+  for (const text of texts) {
+    try {
+      keys.push(await readPublicKey(text));
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
+  return keys;
 }
 
 /** Heads as a JSON array, or one JSON object per line. */
@@ -44,9 +49,9 @@ export function parseHeads(text: string): unknown[] {
 
 export async function verifySigned(
   dir: string,
-  options: { key?: string; heads?: string; json?: boolean },
+  options: { key?: string[]; heads?: string; json?: boolean },
 ): Promise<number> {
-  const key = await publicKeyOf(options.key);
+  const key = await publicKeysOf(options.key);
   if (typeof key === 'string') return fail('verify', key);
   let heads: unknown[] = [];
   if (options.heads !== undefined) {
@@ -73,7 +78,7 @@ export async function verifySigned(
   const range =
     chain.firstSeq === undefined ? 'no records' : `seq ${chain.firstSeq}..${chain.lastSeq}`;
   const out: string[] = [
-    `${report.ok ? 'OK' : 'BROKEN'}: ${chain.files} file(s), ${chain.records} record(s), ${range}; key ${fingerprint(key)}`,
+    `${report.ok ? 'OK' : 'BROKEN'}: ${chain.files} file(s), ${chain.records} record(s), ${range}; key ${key.map(fingerprint).join(', ')}`,
     `signed heads: ${report.heads} in the journal, ${report.externalHeads} held elsewhere; proven unchanged through seq ${report.provenThrough}; ${report.unsealed} record(s) after it not proven (sealed later, or changed)`,
   ];
   for (const finding of chain.findings) {
@@ -130,9 +135,9 @@ export async function exportPeriod(
 
 export async function verifyBundleFile(
   file: string,
-  options: { key: string; json?: boolean },
+  options: { key: string[]; json?: boolean },
 ): Promise<number> {
-  const key = await publicKeyOf(options.key);
+  const key = await publicKeysOf(options.key);
   if (typeof key === 'string') return fail('verify-bundle', key);
   let text: string;
   try {
@@ -146,7 +151,7 @@ export async function verifyBundleFile(
   } else {
     process.stdout.write(
       report.ok
-        ? `OK: table ${report.table ?? '?'}, seq ${report.firstSeq}..${report.provenThrough} proven by a head signed with key ${fingerprint(key)}\n`
+        ? `OK: table ${report.table ?? '?'}, seq ${report.firstSeq}..${report.provenThrough} proven by a head signed with key ${key.map(fingerprint).join(', ')}\n`
         : `BROKEN: ${report.problems.join('\n        ')}\n`,
     );
   }

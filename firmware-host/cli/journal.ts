@@ -18,7 +18,8 @@ export function register(program: Command): void {
     )
     .option(
       '--key <pubkey>',
-      "the table's public key (ed25519:… or a PEM file): check the signed heads",
+      "the table's public key (ed25519:… or a PEM file): check the signed heads; repeat after a key rotation",
+      collect,
     )
     .option(
       '--heads <file>',
@@ -87,9 +88,13 @@ export function register(program: Command): void {
     .command('verify-bundle')
     .description("check a bundle from `journal export` with the table's public key alone")
     .argument('<file>', 'bundle file')
-    .requiredOption('--key <pubkey>', "the table's public key (ed25519:… or a PEM file)")
+    .requiredOption(
+      '--key <pubkey>',
+      "the table's public key (ed25519:… or a PEM file); repeat after a key rotation",
+      collect,
+    )
     .option('--json', 'print the report as JSON')
-    .action(async (file: string, options: { key: string; json?: boolean }) => {
+    .action(async (file: string, options: { key: string[]; json?: boolean }) => {
       const { verifyBundleFile } = await import('./journal-signed.ts');
       process.exitCode = await verifyBundleFile(file, options);
     });
@@ -119,8 +124,12 @@ export function register(program: Command): void {
 interface VerifyOptions {
   json?: boolean;
   expectLastSeq?: number;
-  key?: string;
+  key?: string[];
   heads?: string;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function parseSeq(text: string): number {

@@ -20,9 +20,8 @@
  *
  * Pure: no I/O, no clock.
  */
-import type { KeyObject } from 'node:crypto';
 import { decodeLine, encodeRecord, hashLine, journalFileIndex, splitLines } from './record.ts';
-import { headProblem, type SignedHead } from './seal.ts';
+import { headProblem, type SignedHead, type TableKeys } from './seal.ts';
 import type { JournalFileBytes } from './verify.ts';
 
 export const BUNDLE_FORMAT = 'tableside-journal-bundle/1';
@@ -120,7 +119,7 @@ export interface BundleReport {
 }
 
 /** Checks a bundle with the table's public key alone. */
-export function verifyBundle(text: string, publicKey: KeyObject): BundleReport {
+export function verifyBundle(text: string, publicKey: TableKeys): BundleReport {
   const problems: string[] = [];
   const raw = splitLines(Buffer.from(text, 'utf8'));
   const report = (extra: Partial<BundleReport> = {}): BundleReport => ({

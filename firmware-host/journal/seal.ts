@@ -56,8 +56,15 @@ export function signHead(privateKey: KeyObject, table: string, head: ChainHead):
   };
 }
 
-/** Why `value` is not a head signed by `publicKey`, or undefined when it is one. */
-export function headProblem(value: unknown, publicKey: KeyObject): string | undefined {
+/**
+ * The table's public keys: one, or several after a key rotation (each head
+ * names the key that signed it).
+ */
+export type TableKeys = KeyObject | readonly KeyObject[];
+
+/** Why `value` is not a head signed by one of `keys`, or undefined when it is one. */
+export function headProblem(value: unknown, keys: TableKeys): string | undefined {
+  const candidates = Array.isArray(keys) ? (keys as readonly KeyObject[]) : [keys as KeyObject];
   if (value === null || typeof value !== 'object') return 'not an object';
   const head = value as Partial<SignedHead>;
   if (head.type !== 'head') return 'type is not "head"';
@@ -75,8 +82,9 @@ export function headProblem(value: unknown, publicKey: KeyObject): string | unde
     return 'sig is not a canonical base64 signature';
   }
   if (typeof head.key !== 'string') return 'key is missing';
-  if (head.key !== fingerprint(publicKey)) {
-    return `signed by key ${JSON.stringify(head.key.slice(0, 32))}, not by ${fingerprint(publicKey)}`;
+  const publicKey = candidates.find((key) => fingerprint(key) === head.key);
+  if (!publicKey) {
+    return `signed by key ${JSON.stringify(head.key.slice(0, 32))}, not by ${candidates.map(fingerprint).join(' or ')}`;
   }
   let good = false;
   try {
@@ -137,7 +145,7 @@ interface Line {
  */
 export function verifySealedJournal(
   files: readonly JournalFileBytes[],
-  publicKey: KeyObject,
+  publicKey: TableKeys,
   externalHeads: readonly unknown[] = [],
 ): SealReport {
   const chain = verifyJournalFiles(files);

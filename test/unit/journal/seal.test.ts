@@ -208,6 +208,31 @@ describe('signed journal heads', () => {
     expect(report.provenThrough).toBe(6);
   });
 
+  it('verifies across a key rotation with both public keys, each head naming its own', async () => {
+    const { dir, journal } = await dealt(); // heads by `table`
+    await journal.close();
+    const rotated = generateKeyPair();
+    let now = Date.UTC(2026, 10, 26, 10);
+    const reopened = await Journal.open({
+      dir,
+      clock: () => now++,
+      table: 't1',
+      rotateDaily: false,
+      seal: (head) => ({ ...signHead(rotated.privateKey, 't1', head) }),
+    });
+    await reopened.append([card('6S')]);
+    await reopened.seal();
+    await reopened.close();
+    const files = await readJournalFiles(dir);
+    expect(verifySealedJournal(files, [table.publicKey, rotated.publicKey])).toMatchObject({
+      ok: true,
+      heads: 3,
+    });
+    const oldOnly = verifySealedJournal(files, table.publicKey);
+    expect(oldOnly.ok).toBe(false);
+    expect(oldOnly.findings.map((finding) => finding.problem)).toEqual(['forged_head']);
+  });
+
   it('keeps old journals readable: one written without a sealer verifies as before', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tableside-seal-old-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
