@@ -10,6 +10,8 @@
  *   (`<base>/<table>/bridge/request/<op>`).
  * - With no users (a bench) anyone may connect and publish requests, as
  *   before, but still not the table's events, state or responses.
+ * - `<base>/<table>/diag/…` is open to all but consumers: `tableside diag`
+ *   checks the broker's round trip there, and nothing reads it.
  */
 import { checkPassword, sameSecret } from '../trust/password.ts';
 import type { TableTopics } from './topics.ts';
@@ -42,6 +44,8 @@ export function accessPolicy(options: AccessPolicyOptions): AccessPolicy {
   const accounts = Object.keys(users).length > 0;
   const isRequest = (topic: string) => topics.opOf(topic) !== undefined;
   const isTables = (topic: string) => topic === topics.root || topic.startsWith(`${topics.root}/`);
+  // `tableside diag` checks the round trip there; nothing acts on it.
+  const isDiag = (topic: string) => topic.startsWith(`${topics.root}/diag/`);
   return {
     async authenticate(username, password) {
       const secret = password?.toString() ?? '';
@@ -61,7 +65,7 @@ export function accessPolicy(options: AccessPolicyOptions): AccessPolicy {
     publishProblem(role, topic) {
       if (role === 'daemon') return undefined;
       if (role === 'consumer') return 'consumers may not publish';
-      if (isRequest(topic)) return undefined;
+      if (isRequest(topic) || isDiag(topic)) return undefined;
       if (role === 'supervisor') return 'supervisors may publish requests only';
       return isTables(topic) ? `only the daemon publishes on ${topics.root}/` : undefined;
     },

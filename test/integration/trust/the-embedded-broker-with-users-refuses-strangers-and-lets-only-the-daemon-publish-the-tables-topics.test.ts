@@ -110,6 +110,10 @@ describe('the embedded broker', () => {
       await faker.publish(topic, text);
       await waitFor(() => faker.closed, `the faker of ${topic} disconnected`);
     }
+    // `tableside diag` checks the round trip under diag/: still open.
+    await anyone.publish(`${BASE}/t1/diag/check`, 'ping');
+    await waitFor(() => anyone.on(`${BASE}/t1/diag/check`).length > 0, 'the diag round trip');
+    expect(anyone.closed).toBe(false);
     await anyone.request('t1', 'new_shoe', { transaction: 'a-1' });
     expect(await anyone.response('t1', 'new_shoe', 'a-1')).toMatchObject({ status: 'ok' });
     await waitFor(() => anyone.on(`${BASE}/t1/events/shoe`).length > 0, 'the shoe event');
