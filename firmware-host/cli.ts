@@ -30,6 +30,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   deck: () => import('./cli/deck.ts'),
   journal: () => import('./cli/journal.ts'),
   diag: () => import('./cli/diag.ts'),
+  key: () => import('./cli/key.ts'),
+  request: () => import('./cli/request.ts'),
 };
 
 /**

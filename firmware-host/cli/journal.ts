@@ -16,7 +16,21 @@ export function register(program: Command): void {
       'the journal must reach this seq (e.g. the last seq a consumer saw)',
       parseSeq,
     )
-    .action(async (dir: string, options: { json?: boolean; expectLastSeq?: number }) => {
+    .option(
+      '--key <pubkey>',
+      "the table's public key (ed25519:… or a PEM file): check the signed heads; repeat after a key rotation",
+      collect,
+    )
+    .option(
+      '--heads <file>',
+      'heads held elsewhere (JSON lines or array, as published on journal/head)',
+    )
+    .action(async (dir: string, options: VerifyOptions) => {
+      if (options.key !== undefined || options.heads !== undefined) {
+        const { verifySigned } = await import('./journal-signed.ts');
+        process.exitCode = await verifySigned(dir, options);
+        return;
+      }
       const { verifyJournalDir } = await import('../journal/verify.ts');
       let report: VerifyReport;
       try {
@@ -57,6 +71,35 @@ export function register(program: Command): void {
     });
 
   journal
+    .command('export')
+    .description(
+      'write a signed bundle of a period (001 § 11), verifiable offline with the public key',
+    )
+    .argument('<dir>', 'journal folder')
+    .requiredOption('--from <when>', 'first seq, or an ISO date-time (2026-11-25T10:00:00Z)')
+    .requiredOption('--to <when>', 'last seq, or an ISO date-time')
+    .option('--out <file>', 'bundle file (default: stdout)')
+    .action(async (dir: string, options: { from: string; to: string; out?: string }) => {
+      const { exportPeriod } = await import('./journal-signed.ts');
+      process.exitCode = await exportPeriod(dir, options);
+    });
+
+  journal
+    .command('verify-bundle')
+    .description("check a bundle from `journal export` with the table's public key alone")
+    .argument('<file>', 'bundle file')
+    .requiredOption(
+      '--key <pubkey>',
+      "the table's public key (ed25519:… or a PEM file); repeat after a key rotation",
+      collect,
+    )
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, options: { key: string[]; json?: boolean }) => {
+      const { verifyBundleFile } = await import('./journal-signed.ts');
+      process.exitCode = await verifyBundleFile(file, options);
+    });
+
+  journal
     .command('show')
     .description('print journal records, one per line')
     .argument('<dir>', 'journal folder')
@@ -76,6 +119,17 @@ export function register(program: Command): void {
         process.exitCode = 1;
       }
     });
+}
+
+interface VerifyOptions {
+  json?: boolean;
+  expectLastSeq?: number;
+  key?: string[];
+  heads?: string;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function parseSeq(text: string): number {

@@ -160,6 +160,9 @@ export function resolveConfig(
     if (tls.key) tls.key = resolvePath(base('mqtt.tls.key'), tls.key);
   }
   if (config.console?.pins) config.console.pins = resolvePath(fileBase, config.console.pins);
+  if (config.journal.signingKey) {
+    config.journal.signingKey = resolvePath(fileBase, config.journal.signingKey);
+  }
   for (const device of Object.values(config.devices)) {
     if (device.registry) device.registry = resolvePath(fileBase, device.registry);
   }
@@ -237,6 +240,7 @@ function issuesOf(error: z.ZodError, fromEnv: ReadonlyMap<string, string>): Conf
 export function redactConfig(config: TablesideConfig): TablesideConfig {
   const copy = structuredClone(config);
   if (copy.mqtt.password !== undefined) copy.mqtt.password = '********';
+  for (const user of Object.values(copy.mqtt.users)) user.passwordHash = '********';
   return copy;
 }
 
@@ -262,6 +266,9 @@ export function configWarnings(config: TablesideConfig): string[] {
   }
   if (config.mqtt.url === 'embedded' && (config.mqtt.username || tls)) {
     warnings.push('mqtt: username/TLS settings are ignored by the embedded broker');
+  }
+  if (config.mqtt.url !== 'embedded' && Object.keys(config.mqtt.users).length > 0) {
+    warnings.push('mqtt.users: accounts of the embedded broker, ignored with an external broker');
   }
   for (const [name, device] of Object.entries(config.devices)) {
     if (device.transport !== 'simulate' && device.firmware.length === 0) {

@@ -136,12 +136,65 @@ export const mqttSchema = z.strictObject({
   keepalive: z.number().int().min(5).max(3600).default(30),
   /** Published events awaiting PUBACK at once. */
   inflight: z.number().int().min(1).max(1000).default(32),
+  /**
+   * Accounts of the embedded broker: with any, it refuses anonymous clients.
+   * Consumers read; supervisors read and publish requests; only the daemon
+   * (its own credentials, made at start) publishes the table's topics.
+   */
+  users: z.record(topicLevel, brokerUserSchema()).default({}),
+});
+
+function brokerUserSchema() {
+  return z.strictObject({
+    role: z.enum(['consumer', 'supervisor']),
+    /** `scrypt:<salt base64>:<hash base64>`, from `tableside key password`. */
+    passwordHash: z
+      .string()
+      .regex(
+        /^scrypt:[A-Za-z0-9+/]+=*:[A-Za-z0-9+/]+=*$/,
+        'expected "scrypt:<salt>:<hash>" as `tableside key password` prints it (never the password itself)',
+      ),
+  });
+}
+
+/** Short enough that `mqtt:<name>` fits a table-log record's `src`. */
+const supervisorName = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/,
+    'expected 1-32 letters, digits, "_", "." or "-", starting with a letter or digit',
+  );
+
+/** A supervisor's public key: `ed25519:<base64 of 32 bytes>`. */
+const publicKey = z
+  .string()
+  .regex(
+    /^ed25519:[A-Za-z0-9+/]{43}=$/,
+    'expected an Ed25519 public key written "ed25519:<base64>" (`tableside key generate` prints it)',
+  );
+
+export const requestsSchema = z.strictObject({
+  /**
+   * Supervisor name → public key. With any, every MQTT request must be
+   * signed by one of them; with none (a bench) requests need no signature.
+   */
+  supervisors: z.record(supervisorName, publicKey).default({}),
+  /** How far a signed request's timestamp may be from the table's clock. */
+  maxSkewSeconds: z.number().int().min(1).max(600).default(30),
 });
 
 export const journalSchema = z.strictObject({
   dir: filePath.default(DEFAULT_JOURNAL_DIR),
   /** Start a new journal file when the UTC date changes (the daemon also rotates per shoe). */
   rotateDaily: z.boolean().default(true),
+  /**
+   * The table's Ed25519 private key (PEM, mode 600, outside the journal
+   * folder): with it the daemon signs the chain head at every checkpoint,
+   * every `sealIntervalSeconds` and at stop, and will not start if the file
+   * is missing, unreadable or open to other users.
+   */
+  signingKey: filePath.optional(),
+  sealIntervalSeconds: z.number().int().min(1).max(600).default(600),
 });
 
 export const consoleSchema = z.strictObject({
@@ -206,6 +259,7 @@ export function configSchema(options: ConfigSchemaOptions = {}) {
     console: consoleSchema.optional(),
     session: sessionSchema.prefault({}),
     simulation: simulationSchema.prefault({}),
+    requests: requestsSchema.prefault({}),
   });
 }
 
@@ -213,3 +267,4 @@ export type TablesideConfig = z.output<ReturnType<typeof configSchema>>;
 export type DeviceConfig = z.output<typeof deviceSchema>;
 export type MqttConfig = z.output<typeof mqttSchema>;
 export type JournalConfig = z.output<typeof journalSchema>;
+export type RequestsConfig = z.output<typeof requestsSchema>;

@@ -53,10 +53,18 @@ import {
 } from '../table/session-codec.ts';
 import { type AnySession, isRouletteSession, openSession } from '../table/sessions.ts';
 import { parseRecord, sessionConfig, TableSession } from '../table/table-session.ts';
+import { fingerprint } from '../trust/keys.ts';
 import { VERSION } from '../version.ts';
 import { DaemonError } from './errors.ts';
 import { RestartDedupe } from './restart-dedupe.ts';
 import { SpinParts, spinPartMeta } from './spin-parts.ts';
+import {
+  embeddedAccess,
+  headSealer,
+  loadTableKey,
+  RefusalAlarms,
+  requestVerifier,
+} from './trust-setup.ts';
 
 export interface DaemonEvents {
   /** Records made durable, in journal order (inputs, events, meta). */
@@ -159,6 +167,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private statePending = false;
   private running = false;
   private recovered: readonly RecoveryWarning[] = [];
+  /** The table's signing key (journal.signingKey): never logged, published or journaled. */
+  private tableKey: import('node:crypto').KeyObject | undefined;
+  private requestsSigned = false;
 
   constructor(options: DaemonOptions) {
     super();
@@ -234,8 +245,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     if (this.running) return;
     this.startedAt = this.clock();
     try {
+      this.tableKey = await loadTableKey(this.config);
       await this.openJournal();
       await this.startMqtt();
+      await this.startSealing();
       await this.startDevices();
       await this.startConsole();
     } catch (error) {
@@ -474,9 +487,19 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       // the files. 4,096 records would hold ~3 MB more for nothing.
       recentCapacity: 1024,
       checkpoint: (reason) => this.checkpointData(reason),
+      ...(this.tableKey ? { seal: headSealer(this.tableKey, this.table) } : {}),
     });
     this.journal = journal;
+    journal.onDurable((records) => {
+      for (const record of records) {
+        if (record.kind === 'meta' && record.data.type === 'head') {
+          this.bridge?.setJournalHead(record.data);
+        }
+      }
+    });
     this.stoppers.push(async () => {
+      // A clean stop leaves every record under a signed head.
+      await journal.seal().catch(() => undefined);
       await journal.close();
       this.journal = undefined;
     });
@@ -572,12 +595,53 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   // --------------------------------------------------------------------- MQTT
 
+  /** Seals the journal now (covering what the last run left) and every `sealIntervalSeconds`. */
+  private async startSealing(): Promise<void> {
+    const journal = this.requireJournal();
+    if (!this.tableKey) {
+      this.warn('journal.signingKey is not set: the journal heads are not signed');
+      return;
+    }
+    this.log.info({ key: fingerprint(this.tableKey) }, 'journal heads signed with the table key');
+    await journal.seal();
+    const timer = setInterval(() => {
+      journal
+        .seal()
+        .catch((error: unknown) => this.log.error({ err: error }, 'journal seal failed'));
+    }, this.config.journal.sealIntervalSeconds * 1000);
+    timer.unref();
+    // Runs before the bridge stops: the last head of this run is published too.
+    this.stoppers.push(async () => {
+      clearInterval(timer);
+      await journal.seal().catch(() => undefined);
+    });
+  }
+
+  private warn(message: string): void {
+    this.log.warn(message);
+    this.emit('notice', 'warn', message);
+  }
+
   private async startMqtt(): Promise<void> {
     const { startEmbeddedBroker } = await import('../mqtt/broker.ts');
     const { MqttBridge } = await import('../mqtt/bridge.ts');
     const { bridgeOptionsFromConfig, cursorPathFor } = await import('../mqtt/from-config.ts');
-    if (this.config.mqtt.url === 'embedded') {
-      const broker = await startEmbeddedBroker({ port: this.config.mqtt.port });
+    const access = this.config.mqtt.url === 'embedded' ? embeddedAccess(this.config) : undefined;
+    const verifier = requestVerifier(this.config, this.clock, this.startedAt);
+    this.requestsSigned = verifier.enforcing;
+    if (!verifier.enforcing) {
+      this.warn(
+        'requests.supervisors names no one: MQTT requests are taken unsigned (a bench, not a live table)',
+      );
+    }
+    const alarms = new RefusalAlarms(this.clock);
+    if (access) {
+      const brokerLog = logger('broker');
+      const broker = await startEmbeddedBroker({
+        port: this.config.mqtt.port,
+        access: access.policy,
+        onRefused: (what) => brokerLog.warn(what),
+      });
       this.broker = broker;
       this.stoppers.push(() => broker.close());
     }
@@ -587,7 +651,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       bridgeOptionsFromConfig(this.config, this.brokerUrl, {
         journal: this.requireJournal(),
         cursor,
-        onRequest: (request) => this.handleRequest(request),
+        onRequest: (request, origin) => this.handleRequest(request, origin.signer),
+        authorize: (topic, payload) => verifier.check(topic, payload),
+        embeddedCredentials: access?.credentials,
         info: this.info(),
         log: logger('mqtt'),
       }),
@@ -595,6 +661,11 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     this.bridge = bridge;
     bridge.on('connected', () => this.emit('broker', true, this.brokerUrl));
     bridge.on('disconnected', (reason) => this.emit('broker', false, reason));
+    bridge.on('refused', (op, code, error) => {
+      this.emit('notice', 'warn', `MQTT request ${op} refused (${code}): ${error}`);
+      const alarm = alarms.next(op, code, error);
+      if (alarm) void this.appendEvents([alarm]).catch(() => undefined);
+    });
     bridge.on('withheld', (seq, reason) =>
       this.emit('notice', 'warn', `event ${seq} withheld from MQTT: ${reason}`),
     );
@@ -626,6 +697,11 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           },
         ]),
       ),
+      // Who the table trusts, by fingerprint: never a key.
+      trust: {
+        requests: this.requestsSigned ? 'signed' : 'unsigned',
+        journalKey: this.tableKey ? fingerprint(this.tableKey) : null,
+      },
       requests:
         ruleset.game === 'roulette'
           ? ['no_more_bets', 'closing', 'set_ruleset', 'health_check']
@@ -652,7 +728,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   }
 
   /** MQTT requests: validated by the bridge; here they become table-log records. */
-  async handleRequest(request: BridgeRequest): Promise<unknown> {
+  async handleRequest(request: BridgeRequest, signer?: string): Promise<unknown> {
+    // Journaled with who signed it: `mqtt:<supervisor>`.
+    const src = signer === undefined ? 'mqtt' : `mqtt:${signer}`;
     switch (request.op) {
       case 'health_check':
         return this.health();
@@ -660,7 +738,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         return this.summarise(
           await this.ingestChecked({
             t: 'round',
-            src: 'mqtt',
+            src,
             ...(request.boxes ? { boxes: request.boxes } : {}),
             ...(request.stakes ? { stakes: request.stakes } : {}),
           }),
@@ -669,27 +747,25 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         return this.summarise(
           await this.ingestChecked({
             t: 'action',
-            src: 'mqtt',
+            src,
             action: request.action,
             ...(request.box === undefined ? {} : { box: request.box }),
             ...(request.cards ? { cards: request.cards } : {}),
           }),
         );
       case 'void_hand':
-        return this.summarise(
-          await this.ingestChecked({ t: 'void', src: 'mqtt', reason: request.reason }),
-        );
+        return this.summarise(await this.ingestChecked({ t: 'void', src, reason: request.reason }));
       case 'new_shoe':
         this.requireGame('cards', 'new_shoe');
-        return this.summarise(await this.newShoe(request.reason ?? 'requested over MQTT', 'mqtt'));
+        return this.summarise(await this.newShoe(request.reason ?? 'requested over MQTT', src));
       case 'no_more_bets':
         this.requireGame('roulette', 'no_more_bets');
-        return this.summarise(await this.ingestChecked({ t: 'no_more_bets', src: 'mqtt' }));
+        return this.summarise(await this.ingestChecked({ t: 'no_more_bets', src }));
       case 'closing':
         this.requireGame('roulette', 'closing');
-        return this.summarise(await this.ingestChecked({ t: 'closing', src: 'mqtt' }));
+        return this.summarise(await this.ingestChecked({ t: 'closing', src }));
       case 'set_ruleset':
-        return this.setRuleset(request.ruleset);
+        return this.setRuleset(request.ruleset, src);
     }
   }
 
@@ -738,7 +814,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     };
   }
 
-  private setRuleset(name: string): Promise<Record<string, unknown>> {
+  private setRuleset(name: string, src = 'mqtt'): Promise<Record<string, unknown>> {
     if (!allRulesetNames().includes(name)) {
       return Promise.reject(
         new DaemonError(
@@ -770,7 +846,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     try {
       const next = sessionFor(name, this.autoRound);
       durable = this.requireJournal().append([
-        { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName } },
+        { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName, src } },
       ]);
       this.rulesetName = name;
       this.session = next;

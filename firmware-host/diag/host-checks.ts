@@ -88,6 +88,10 @@ export function hostChecks(config: TablesideConfig, options: HostCheckOptions = 
   checks.push({ name: 'broker', run: () => checkBroker(config, options) });
   checks.push({ name: 'journal', run: () => checkJournal(config.journal.dir, options) });
   checks.push({ name: 'clock', run: () => checkClock(options) });
+  checks.push({
+    name: 'trust',
+    run: async () => (await import('./trust-checks.ts')).checkTrust(config),
+  });
   return checks;
 }
 

@@ -55,6 +55,21 @@ export interface JournalOptions {
    * throw; a checkpoint that cannot be made is simply not written.
    */
   checkpoint?: (reason: string) => MetaData | undefined;
+  /**
+   * Called (synchronously) at each rotation after the checkpoint, and by
+   * `seal()`: the meta record sealing the chain head (the last record's seq
+   * and line hash), e.g. signed with the table's key; undefined for none.
+   * It must not throw.
+   */
+  seal?: (head: ChainHead) => MetaData | undefined;
+}
+
+/** The head of the chain: the last record appended and the SHA-256 of its line. */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+  /** When the seal is made (the clock's time). */
+  ts: number;
 }
 
 /** The data of a meta record. */
@@ -107,6 +122,7 @@ export class Journal {
   private readonly table: string | undefined;
   private readonly recentCapacity: number;
   private readonly checkpoint: JournalOptions['checkpoint'];
+  private readonly sealer: JournalOptions['seal'];
   private handle: FileHandle | undefined;
   /** Index of the file appends go to once the queue drains. */
   private queuedFileIndex: number;
@@ -116,6 +132,8 @@ export class Journal {
   private durableSeq: number;
   private readonly queue: (PendingWrite | PendingRotate)[] = [];
   private draining = false;
+  /** The seq of the last seal record appended by `seal()` (nothing new after it: no new seal). */
+  private lastSealed = 0;
   private failure: JournalError | undefined;
   private closed = false;
   private readonly listeners = new Set<DurableListener>();
@@ -142,6 +160,7 @@ export class Journal {
     this.table = options.table;
     this.recentCapacity = options.recentCapacity ?? 4096;
     this.checkpoint = options.checkpoint;
+    this.sealer = options.seal;
     this.handle = state.handle;
     this.queuedFileIndex = state.fileIndex;
     this.nextSeq = state.nextSeq;
@@ -256,10 +275,18 @@ export class Journal {
    * are on disk. Rejects with JournalError('io_failed') if they may not be.
    */
   append(entries: readonly JournalEntry[]): Promise<JournalRecord[]> {
+    return this.appendAt(entries, undefined);
+  }
+
+  /** `append`, stamped `at` (a seal's record carries the time its head signs). */
+  private appendAt(
+    entries: readonly JournalEntry[],
+    at: number | undefined,
+  ): Promise<JournalRecord[]> {
     const unusable = this.unusable();
     if (unusable) return Promise.reject(unusable);
     if (entries.length === 0) return Promise.resolve([]);
-    const ts = this.clock();
+    const ts = at ?? this.clock();
     if (this.rotateDaily && this.currentDay !== undefined && this.dayOf(ts) !== this.currentDay) {
       void this.rotate('day').catch(() => undefined);
     }
@@ -328,6 +355,13 @@ export class Journal {
       lines.push(checkpoint.line);
       records.push(checkpoint.record);
     }
+    const last = records[records.length - 1]!;
+    const sealed = this.makeSeal({ seq: last.seq, hash: hashLine(lines[lines.length - 1]!), ts });
+    if (sealed) {
+      lines.push(sealed.line);
+      records.push(sealed.record);
+      this.lastSealed = sealed.record.seq;
+    }
     this.queuedFileIndex = fileIndex;
     this.nextSeq += records.length;
     this.lastHash = hashLine(lines[lines.length - 1]!);
@@ -355,6 +389,43 @@ export class Journal {
     } catch {
       return undefined; // no checkpoint: a restart replays from an older one
     }
+  }
+
+  /** The seal of a rotation: a record right after the checkpoint, chained to it. */
+  private makeSeal(head: ChainHead): { line: string; record: JournalRecord } | undefined {
+    if (!this.sealer) return undefined;
+    try {
+      const data = this.sealer(head);
+      if (!data) return undefined;
+      const record: JournalRecord = {
+        kind: 'meta',
+        data,
+        seq: head.seq + 1,
+        ts: head.ts,
+        prev: head.hash,
+      };
+      const line = encodeRecord(record);
+      return line.includes('\n') ? undefined : { line, record };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Appends a seal of the chain head as it stands now (every record
+   * appended so far); resolves once durable, with nothing when there is no
+   * sealer or nothing new to seal.
+   */
+  seal(): Promise<JournalRecord[]> {
+    const unusable = this.unusable();
+    if (unusable) return Promise.reject(unusable);
+    const seq = this.nextSeq - 1;
+    if (!this.sealer || seq < 1 || seq === this.lastSealed) return Promise.resolve([]);
+    const ts = this.clock();
+    const data = this.sealer({ seq, hash: this.lastHash, ts });
+    if (!data) return Promise.resolve([]);
+    this.lastSealed = seq + 1;
+    return this.appendAt([{ kind: 'meta', data }], ts);
   }
 
   /**

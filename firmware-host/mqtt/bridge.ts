@@ -40,7 +40,20 @@ export interface CursorSink {
   advance(seq: number): Promise<void>;
 }
 
-export type RequestHandler = (request: BridgeRequest) => unknown;
+/** Who sent a request: the supervisor whose key signed it, when requests are signed. */
+export interface RequestOrigin {
+  signer: string | undefined;
+}
+
+export type RequestHandler = (request: BridgeRequest, origin: RequestOrigin) => unknown;
+
+/** Checks a request's signature (trust/signed-request.ts); `fields` is the payload without it. */
+export type RequestAuthorizer = (
+  topic: string,
+  payload: Record<string, unknown>,
+) =>
+  | { ok: true; fields: Record<string, unknown>; signer: string | undefined }
+  | { ok: false; code: string; error: string };
 
 export interface BridgeTls {
   /** File paths, read at start. */
@@ -68,6 +81,8 @@ export interface BridgeOptions {
   journal: JournalSource;
   cursor: CursorSink;
   onRequest: RequestHandler;
+  /** Absent: requests are taken as they come (no signatures). */
+  authorize?: RequestAuthorizer | undefined;
   /** Retained on bridge/info. */
   info?: Record<string, unknown>;
   /** For the backoff jitter; Math.random by default. */
@@ -82,6 +97,8 @@ export interface BridgeEvents {
   acknowledged: [seq: number];
   /** An event was not published (it would reveal undealt cards); a notice went out instead. */
   withheld: [seq: number, reason: string];
+  /** A request refused for its signature (unsigned, unknown key, bad, stale, replayed); nothing changed. */
+  refused: [op: string, code: string, error: string];
   error: [error: Error];
 }
 
@@ -114,6 +131,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private info: Record<string, unknown>;
   private readonly availability = new Map<string, string>();
   private snapshot: unknown;
+  private journalHead: string | undefined;
   private connectionCount = 0;
 
   constructor(options: BridgeOptions) {
@@ -200,6 +218,12 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     this.publishRetained(this.topics.state, JSON.stringify(snapshot));
   }
 
+  /** The journal's last signed head, retained on `journal/head`. */
+  setJournalHead(head: Record<string, unknown>): void {
+    this.journalHead = JSON.stringify(head);
+    this.publishRetained(this.topics.journalHead, this.journalHead);
+  }
+
   private connect(): void {
     if (this.stopped || !this.mqttModule) return;
     const generation = ++this.generation;
@@ -267,6 +291,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     }
     if (this.snapshot !== undefined)
       this.publishRetained(this.topics.state, JSON.stringify(this.snapshot));
+    if (this.journalHead !== undefined)
+      this.publishRetained(this.topics.journalHead, this.journalHead);
     this.window = [];
     this.nextSeq = this.ackedThrough + 1;
     this.emit('connected');
@@ -386,7 +412,21 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private async onMessage(client: MqttClient, topic: string, payload: Buffer): Promise<void> {
     const op = this.topics.opOf(topic);
     if (op === undefined) return;
-    const parsed = parseRequest(op, payload);
+    const authorized = authorizeRequest(this.options.authorize, topic, payload);
+    if (authorized.refused) {
+      const { code, error, transaction } = authorized.refused;
+      this.options.log?.warn({ op, code, error }, 'request refused');
+      this.emit('refused', op, code, error);
+      const body = { status: 'error', code, error };
+      client.publish(
+        this.topics.response(op),
+        JSON.stringify(transaction === undefined ? body : { ...body, transaction }),
+        { qos: 1 },
+        () => undefined,
+      );
+      return;
+    }
+    const parsed = parseRequest(op, authorized.payload);
     const respond = (body: Record<string, unknown>) => {
       const transaction = parsed.transaction;
       const message = transaction === undefined ? body : { ...body, transaction };
@@ -402,7 +442,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       return;
     }
     try {
-      const data = await this.options.onRequest(parsed.request);
+      const data = await this.options.onRequest(parsed.request, { signer: authorized.signer });
       respond({ status: 'ok', data: data ?? {} });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
@@ -413,6 +453,54 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       });
     }
   }
+}
+
+type Authorized =
+  | { refused?: undefined; payload: Buffer | string; signer: string | undefined }
+  | {
+      refused: { code: string; error: string; transaction: string | number | undefined };
+    };
+
+/**
+ * With an authorizer, a payload that is a JSON object must pass it; what
+ * is not a JSON object goes on to parseRequest, which names the problem.
+ */
+function authorizeRequest(
+  authorize: RequestAuthorizer | undefined,
+  topic: string,
+  payload: Buffer,
+): Authorized {
+  if (!authorize) return { payload, signer: undefined };
+  let body: unknown;
+  try {
+    body = JSON.parse(payload.toString());
+  } catch {
+    body = undefined;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { payload, signer: undefined };
+  }
+  let check: ReturnType<RequestAuthorizer>;
+  try {
+    check = authorize(topic, body as Record<string, unknown>);
+  } catch (error) {
+    // A checker that throws must not take the daemon down: the request is refused.
+    check = { ok: false, code: 'bad_request', error: `request not checked: ${String(error)}` };
+  }
+  if (!check.ok) {
+    const transaction = (body as { transaction?: unknown }).transaction;
+    return {
+      refused: {
+        code: check.code,
+        error: check.error,
+        transaction:
+          typeof transaction === 'string' || typeof transaction === 'number'
+            ? transaction
+            : undefined,
+      },
+    };
+  }
+  return { payload: JSON.stringify(check.fields), signer: check.signer };
 }
 
 async function readTlsFiles(

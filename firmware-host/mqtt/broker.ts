@@ -7,6 +7,7 @@
  * gone when the daemon stops, and the bridge republishes them on start.
  */
 import { createServer, type Server } from 'node:net';
+import type { AccessPolicy, BrokerRole } from './broker-access.ts';
 import { MqttError } from './errors.ts';
 
 export interface EmbeddedBroker {
@@ -21,6 +22,10 @@ export interface EmbeddedBrokerOptions {
   port?: number;
   /** Default 127.0.0.1: the embedded broker is for this machine only. */
   host?: string;
+  /** Who may log in and publish what (broker-access.ts); absent: anyone, anything. */
+  access?: AccessPolicy;
+  /** Told of every refused login or publish (for the daemon's log). */
+  onRefused?: (what: string) => void;
 }
 
 export async function startEmbeddedBroker(
@@ -29,7 +34,7 @@ export async function startEmbeddedBroker(
   const host = options.host ?? '127.0.0.1';
   const requested = options.port ?? 1883;
   const { Aedes } = await import('aedes');
-  const broker = await Aedes.createBroker();
+  const broker = await Aedes.createBroker(accessHandlers(options));
   const server = createServer(broker.handle);
   try {
     await listen(server, requested, host);
@@ -67,6 +72,47 @@ export async function startEmbeddedBroker(
         await new Promise<void>((resolve) => server.close(() => resolve()));
       })();
       return closing;
+    },
+  };
+}
+
+type AedesHandlers = NonNullable<Parameters<typeof import('aedes').Aedes.createBroker>[0]>;
+
+const roles = new WeakMap<object, BrokerRole>();
+
+function accessHandlers(options: EmbeddedBrokerOptions): AedesHandlers {
+  const access = options.access;
+  if (!access) return {};
+  const refused = options.onRefused ?? (() => undefined);
+  return {
+    authenticate: (client, username, password, done) => {
+      access.authenticate(username, password).then(
+        (result) => {
+          if (result.ok) {
+            roles.set(client, result.role);
+            done(null, true);
+            return;
+          }
+          refused(`login refused: ${result.reason}`);
+          const error = Object.assign(new Error(result.reason), { returnCode: 4 as const });
+          done(error as Parameters<typeof done>[0], false);
+        },
+        (error: unknown) =>
+          done(
+            Object.assign(new Error(String(error)), { returnCode: 3 as const }) as Parameters<
+              typeof done
+            >[0],
+            false,
+          ),
+      );
+    },
+    authorizePublish: (client, packet, done) => {
+      // The broker's own messages (a client's will is checked like a publish).
+      if (!client) return done(null);
+      const problem = access.publishProblem(roles.get(client) ?? 'anonymous', packet.topic);
+      if (problem === undefined) return done(null);
+      refused(`publish on ${packet.topic} refused: ${problem}`);
+      done(new Error(problem));
     },
   };
 }

@@ -16,7 +16,10 @@ export function bridgeOptionsFromConfig(
   config: TablesideConfig,
   brokerUrl: string,
   wiring: Pick<BridgeOptions, 'journal' | 'cursor' | 'onRequest'> &
-    Partial<Pick<BridgeOptions, 'info' | 'log' | 'backoff'>>,
+    Partial<Pick<BridgeOptions, 'info' | 'log' | 'backoff' | 'authorize'>> & {
+      /** The daemon's own account on the embedded broker (made at start). */
+      embeddedCredentials?: { username: string; password: string } | undefined;
+    },
 ): BridgeOptions {
   const { mqtt } = config;
   const embedded = mqtt.url === 'embedded';
@@ -27,10 +30,16 @@ export function bridgeOptionsFromConfig(
     clientId: mqtt.clientId,
     keepalive: mqtt.keepalive,
     inflight: mqtt.inflight,
-    // The embedded broker has no accounts and no TLS listener.
-    username: embedded ? undefined : mqtt.username,
-    password: embedded ? undefined : mqtt.password,
+    // The embedded broker has no TLS listener; its accounts are not the casino's.
+    username: embedded ? wiring.embeddedCredentials?.username : mqtt.username,
+    password: embedded ? wiring.embeddedCredentials?.password : mqtt.password,
     tls: embedded ? undefined : mqtt.tls,
-    ...wiring,
+    journal: wiring.journal,
+    cursor: wiring.cursor,
+    onRequest: wiring.onRequest,
+    ...(wiring.authorize ? { authorize: wiring.authorize } : {}),
+    ...(wiring.info ? { info: wiring.info } : {}),
+    ...(wiring.log ? { log: wiring.log } : {}),
+    ...(wiring.backoff ? { backoff: wiring.backoff } : {}),
   };
 }

@@ -30,6 +30,8 @@ export interface TableTopics {
   deviceAvailability(device: string): string;
   /** QoS 1 JSON events, each with `seq` and `ts`. */
   events(kind: EventTopicKind): string;
+  /** Retained JSON: the journal's last head signed with the table's key. */
+  readonly journalHead: string;
   /** Where requests arrive; `+` matches any op (unknown ones get an error response). */
   readonly requestFilter: string;
   request(op: string): string;
@@ -46,6 +48,7 @@ export function tableTopics(baseTopic: string, table: string): TableTopics {
     bridgeState: `${root}/bridge/state`,
     bridgeInfo: `${root}/bridge/info`,
     state: `${root}/state`,
+    journalHead: `${root}/journal/head`,
     deviceAvailability: (device) => `${root}/devices/${device}/availability`,
     events: (kind) => `${root}/events/${kind}`,
     requestFilter: `${requestPrefix}+`,

@@ -26,6 +26,8 @@ export type AlarmKind =
   | 'missing_burn'
   | 'unexpected_card'
   | 'illegal_action'
+  /** An MQTT request refused for its signature (unsigned, unknown key, bad, stale, replayed). */
+  | 'request_refused'
   | 'device_quarantined'
   | 'device_fault'
   /** A `round` record after the shoe ended (cut card, last hand, reshuffle required). */

@@ -6,7 +6,7 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -131,6 +131,12 @@ async function main(): Promise<void> {
           : null,
     };
   }
+  if (wanted('signing')) {
+    const { benchSigning } = await import('./signing.ts');
+    figures.signing = await measure('signed requests and signed journal heads', () =>
+      benchSigning(),
+    );
+  }
   if (wanted('footprint')) {
     const { benchFootprint } = await import('./footprint.ts');
     figures.footprint = await measure('footprint of the built daemon (npm run build first)', () =>
@@ -151,6 +157,9 @@ async function main(): Promise<void> {
   if (wanted('footprint')) {
     target('footprint.cold_start_ms', '≤ 1,500 ms to online', (value) => value <= 1500);
     target('footprint.rss_after_shoe_mb', '≤ 80 MB after a shoe', (value) => value <= 80);
+  }
+  if (wanted('signing')) {
+    target('signing.verify_request_us', '≤ 1,000 µs per request', (value) => value <= 1000);
   }
   if (wanted('evaluator')) target('evaluator.ratio', '> 1 (faster than phe)', (value) => value > 1);
   figures.targets = targets;
@@ -216,6 +225,12 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('wheel.report_ratio_to_tally', '×', 'report / bare tally of the same spins');
   add('wheel.slips_settled_per_s', 'slips/s', "the issue's 18-bet slip");
   add('wheel.slips_parsed_per_s', 'slips/s', 'parsing the slip alone');
+  add('signing.verify_request_us', 'µs', 'one signed MQTT request checked');
+  add('signing.schema_only_us', 'µs', 'its schema validation alone');
+  add('signing.verify_ratio_to_schema', '×', 'signature check / schema validation');
+  add('signing.sign_head_us', 'µs', 'one journal head signed (per checkpoint)');
+  add('signing.fsynced_append_us', 'µs', 'one fsynced journal append');
+  add('signing.sign_head_share_of_append', '×', 'head signature / fsynced append');
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,

@@ -33,6 +33,10 @@ export function hasCommand(command: string): boolean {
 export interface TestBrokerOptions {
   /** A mosquitto password file: anonymous clients are refused. */
   passwordFile?: string;
+  /** A mosquitto ACL file (acl_file): who may publish and read what. */
+  aclFile?: string;
+  /** More mosquitto.conf lines before the listener (e.g. a plugin and its options). */
+  extraConfig?: readonly string[];
   /**
    * Keep sessions, queued QoS 1 messages and retained messages across a
    * stop/start (mosquitto only), as a production broker does.
@@ -58,7 +62,7 @@ export interface TestBroker {
 export async function startTestBroker(options: TestBrokerOptions = {}): Promise<TestBroker> {
   const mosquitto = mosquittoPath();
   if (mosquitto) return startMosquitto(mosquitto, options);
-  if (options.passwordFile || options.tls) {
+  if (options.passwordFile || options.aclFile || options.extraConfig || options.tls) {
     throw new Error('mosquitto is not installed: password files and TLS need it');
   }
   console.warn('[test broker] mosquitto is not installed: using aedes in-process instead');
@@ -82,6 +86,8 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
     'per_listener_settings false',
     `allow_anonymous ${options.passwordFile ? 'false' : 'true'}`,
     ...(options.passwordFile ? [`password_file ${options.passwordFile}`] : []),
+    ...(options.aclFile ? [`acl_file ${options.aclFile}`] : []),
+    ...(options.extraConfig ?? []),
     `listener ${port} 127.0.0.1`,
   ];
   if (options.tls && tlsPort) {
