@@ -99,7 +99,8 @@ export class DeviceAuth {
   }
 
   nextDeadline(): number | undefined {
-    if (this.open || this.#helloAckedAt === undefined || this.#signing !== undefined) return undefined;
+    if (this.open || this.#helloAckedAt === undefined || this.#signing !== undefined)
+      return undefined;
     return this.#helloAckedAt + (this.#options.challengeWaitMs ?? 3000);
   }
 
@@ -168,7 +169,12 @@ export class DeviceAuth {
     if (!decoded.ok) return [{ kind: 'refused', detail: decoded.error }];
     const key = this.#options.publicKey;
     if (key === undefined) {
-      const line = encodeFrame({ talker: this.#options.talker, seq: 0, type: PROOF_TYPE, fields: ['none'] });
+      const line = encodeFrame({
+        talker: this.#options.talker,
+        seq: 0,
+        type: PROOF_TYPE,
+        fields: ['none'],
+      });
       return [{ kind: 'write', line }];
     }
     const hello = this.#hello;

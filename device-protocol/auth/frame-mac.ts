@@ -37,13 +37,21 @@ export type Opened =
 export function openFrame(frame: Frame, key: Uint8Array): Opened {
   const last = frame.fields.at(-1);
   if (last === undefined || !last.startsWith(MAC_PREFIX)) {
-    return { ok: false, reason: 'missing_mac', detail: `${frame.type} ${frame.seq} carries no MAC` };
+    return {
+      ok: false,
+      reason: 'missing_mac',
+      detail: `${frame.type} ${frame.seq} carries no MAC`,
+    };
   }
   const given = Buffer.from(last.slice(1), 'base64url');
   const inner: Frame = { ...frame, fields: frame.fields.slice(0, -1) };
   const expected = macOf(key, frameBody(inner));
   if (given.length !== MAC_BYTES || !timingSafeEqual(given, expected)) {
-    return { ok: false, reason: 'bad_mac', detail: `${frame.type} ${frame.seq}: MAC does not match` };
+    return {
+      ok: false,
+      reason: 'bad_mac',
+      detail: `${frame.type} ${frame.seq}: MAC does not match`,
+    };
   }
   return { ok: true, frame: inner };
 }

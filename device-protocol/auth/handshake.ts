@@ -111,7 +111,10 @@ export function decodeProof(frame: Frame): Decoded<Proof> {
   }
   const type = frame.fields[0]!;
   if (!isKeyType(type)) {
-    return { ok: false, error: `PROOF key type: expected ${KEY_TYPES.join(' or ')}, got "${type.slice(0, 16)}"` };
+    return {
+      ok: false,
+      error: `PROOF key type: expected ${KEY_TYPES.join(' or ')}, got "${type.slice(0, 16)}"`,
+    };
   }
   const publicKey = decodeRawPublicKey(type, frame.fields[1]!);
   if (!publicKey.ok) return { ok: false, error: `PROOF public key: ${publicKey.error}` };

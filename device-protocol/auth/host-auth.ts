@@ -27,8 +27,8 @@ import { decodeMessage, type HelloMessage, protocolAtLeast } from '../messages.t
 import { openFrame, sealLine } from './frame-mac.ts';
 import {
   AUTH_SINCE,
-  type Challenge,
   CHALLENGE_TYPE,
+  type Challenge,
   challengeFrame,
   decodeProof,
   deriveSessionKeys,
@@ -186,7 +186,13 @@ export class HostAuth {
     const frame = event.frame;
     if (frame.type === PROOF_TYPE) return this.#proof(event, now);
     if (frame.type === CHALLENGE_TYPE) {
-      return [this.#refusal('bad_proof', `CHALLENGE from ${frame.talker}: only the host challenges`, frame)];
+      return [
+        this.#refusal(
+          'bad_proof',
+          `CHALLENGE from ${frame.talker}: only the host challenges`,
+          frame,
+        ),
+      ];
     }
     if (frame.type === 'HELLO') return this.#hello(event, now);
     switch (this.#state) {
@@ -194,10 +200,15 @@ export class HostAuth {
       case 'plain':
         return [{ kind: 'pass', event }];
       case 'challenging':
-        return [{ kind: 'dropped', detail: `${frame.type} ${frame.seq} before the device's PROOF` }];
+        return [
+          { kind: 'dropped', detail: `${frame.type} ${frame.seq} before the device's PROOF` },
+        ];
       case 'failed':
         return [
-          { kind: 'dropped', detail: `${frame.type} ${frame.seq} from a device that failed to authenticate` },
+          {
+            kind: 'dropped',
+            detail: `${frame.type} ${frame.seq} from a device that failed to authenticate`,
+          },
         ];
       case 'authenticated': {
         const opened = openFrame(frame, this.#keys!.deviceToHost);
@@ -245,7 +256,10 @@ export class HostAuth {
       this.#state = 'plain';
       return [
         pass,
-        { kind: 'unauthenticated', detail: `protocol ${hello.protocol} has no device authentication` },
+        {
+          kind: 'unauthenticated',
+          detail: `protocol ${hello.protocol} has no device authentication`,
+        },
       ];
     }
     const secrets = this.#options.fresh();
@@ -271,7 +285,13 @@ export class HostAuth {
       return [{ kind: 'dropped', detail: 'PROOF with no CHALLENGE outstanding' }];
     }
     if (frame.talker !== this.#options.talker) {
-      return [this.#refusal('bad_proof', `PROOF from ${frame.talker} on a ${this.#options.talker} line`, frame)];
+      return [
+        this.#refusal(
+          'bad_proof',
+          `PROOF from ${frame.talker} on a ${this.#options.talker} line`,
+          frame,
+        ),
+      ];
     }
     if (frame.fields.length === 1 && frame.fields[0] === 'none') {
       if (this.#options.paired !== undefined) {

@@ -55,7 +55,10 @@ export function decodeRawPublicKey(
 ): { ok: true; key: DevicePublicKey } | { ok: false; error: string } {
   const raw = fromBase64Url(text, RAW_LENGTH[type]);
   if (raw === undefined) {
-    return { ok: false, error: `expected a ${type} public key as ${RAW_LENGTH[type]} bytes of base64url` };
+    return {
+      ok: false,
+      error: `expected a ${type} public key as ${RAW_LENGTH[type]} bytes of base64url`,
+    };
   }
   const problem = publicKeyProblem(type, raw);
   return problem === undefined ? { ok: true, key: { type, raw } } : { ok: false, error: problem };
@@ -72,7 +75,10 @@ export function parsePublicKey(
   const colon = text.indexOf(':');
   const type = colon < 0 ? '' : text.slice(0, colon);
   if (!isKeyType(type)) {
-    return { ok: false, error: `expected "ed25519:<base64url>" or "p256:<base64url>", got "${text.slice(0, 24)}"` };
+    return {
+      ok: false,
+      error: `expected "ed25519:<base64url>" or "p256:<base64url>", got "${text.slice(0, 24)}"`,
+    };
   }
   return decodeRawPublicKey(type, text.slice(colon + 1));
 }

@@ -33,7 +33,9 @@ export type AlarmKind =
   /** A round dealt from a deck that already served a round, where every round needs a fresh shuffle (000 § 7; 001 § 4). */
   | 'missing_shuffle'
   /** A `shuffle` record declaring decks the ruleset does not allow. */
-  | 'wrong_shoe';
+  | 'wrong_shoe'
+  /** A device frame refused by authentication (protocol 1.4: no MAC, a wrong MAC, a replay). */
+  | 'device_unauthenticated';
 
 export type DomainEvent =
   | { type: 'shoe_start'; decks: number; backs: string[]; cards: number }

@@ -35,15 +35,15 @@ const POLL_MS = 2;
 const POLLS = 20;
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
-  0x01: 'verify miscompare',
-  0x03: 'parse error',
-  0x05: 'ECC fault',
-  0x07: 'self-test error',
-  0x08: 'health test error',
-  0x0f: 'execution error',
-  0x11: 'awake, no command yet',
-  0xee: 'watchdog about to expire',
-  0xff: 'CRC or communication error',
+  1: 'verify miscompare',
+  3: 'parse error',
+  5: 'ECC fault',
+  7: 'self-test error',
+  8: 'health test error',
+  15: 'execution error',
+  17: 'awake, no command yet',
+  238: 'watchdog about to expire',
+  255: 'CRC or communication error',
 };
 
 /** CRC-16 of the ATECC command set: polynomial 0x8005, initial 0, bits LSB first; [low, high]. */
@@ -229,7 +229,10 @@ export class Atecc608 implements DeviceSigner {
 
 function expectLength(name: string, bytes: Uint8Array, length: number): Uint8Array {
   if (bytes.length !== length) {
-    throw new HardwareError('secure_element', `ATECC608 ${name}: ${bytes.length} bytes, expected ${length}`);
+    throw new HardwareError(
+      'secure_element',
+      `ATECC608 ${name}: ${bytes.length} bytes, expected ${length}`,
+    );
   }
   return bytes;
 }

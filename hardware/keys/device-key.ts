@@ -71,7 +71,8 @@ class KeyFileSigner implements DeviceSigner {
 
   /** The same, synchronously (a key file needs no bus). */
   signNow(digest: Uint8Array): Uint8Array {
-    if (digest.length !== 32) throw new RangeError(`expected a 32-byte digest, got ${digest.length}`);
+    if (digest.length !== 32)
+      throw new RangeError(`expected a 32-byte digest, got ${digest.length}`);
     return new Uint8Array(
       this.keyType === 'ed25519'
         ? sign(null, digest, this.#privateKey)
@@ -130,7 +131,8 @@ export async function loadKeyFile(path: string): Promise<KeyFileSigner> {
     throw new HardwareError('key_file', `device key file ${path} is not a PEM private key`);
   }
   const problem = checkedKey(key);
-  if (problem !== undefined) throw new HardwareError('key_file', `device key file ${path} holds ${problem}`);
+  if (problem !== undefined)
+    throw new HardwareError('key_file', `device key file ${path} holds ${problem}`);
   return new KeyFileSigner(key);
 }
 

@@ -31,10 +31,10 @@ export const ATECC608_ADDRESS = 0x60;
 
 /** Maximum execution times, ms (ATECC608 datasheet, command execution times). */
 export const EXECUTION_MS: Readonly<Record<number, number>> = {
-  0x1b: 23,
-  0x16: 7,
-  0x40: 115,
-  0x41: 115,
+  27: 23,
+  22: 7,
+  64: 115,
+  65: 115,
 };
 const WAKE_HIGH_MS = 1.5;
 const WATCHDOG_MS = 1300;
@@ -205,7 +205,8 @@ export class EmulatedAtecc608 implements I2cSlave {
         return [...key.publicKey];
       }
       case 0x41: {
-        if (mode !== 0x80 || data.length !== 0 || !this.keySlots.has(param2)) return [STATUS.parseError];
+        if (mode !== 0x80 || data.length !== 0 || !this.keySlots.has(param2))
+          return [STATUS.parseError];
         const key = this.keys.get(param2);
         const message = this.tempKey;
         if (key === undefined || message === undefined || !message.passThrough) {

@@ -69,7 +69,8 @@ function multiply(k: bigint): [bigint, bigint] {
   return [mod(result[0] * zi2, P), mod(result[1] * zi2 * zi, P)];
 }
 
-const toBig = (bytes: Uint8Array): bigint => BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
+const toBig = (bytes: Uint8Array): bigint =>
+  BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
 const toBytes = (value: bigint): Uint8Array =>
   new Uint8Array(Buffer.from(value.toString(16).padStart(64, '0'), 'hex'));
 

@@ -8,8 +8,8 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, verifyDigestSignature } from '../../../device-protocol/auth/keys.ts';
 import { isHardwareError } from '../../../hardware/errors.ts';
-import type { I2cBus } from '../../../hardware/i2c/bus.ts';
 import { Atecc608, atecc608Command, atecc608Crc } from '../../../hardware/i2c/atecc608.ts';
+import type { I2cBus } from '../../../hardware/i2c/bus.ts';
 import { ateccCrc, EmulatedAtecc608 } from '../../emulators/atecc608.ts';
 import { EmulatedI2cWire } from '../../emulators/i2c-wire.ts';
 
