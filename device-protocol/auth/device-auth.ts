@@ -115,7 +115,14 @@ export class DeviceAuth {
   /** The line to write for a line the link session sends; undefined: hold it back for now. */
   outgoing(line: string, type: string): string | undefined {
     if (ALWAYS_PLAIN.has(type)) return line;
-    if (this.#keys !== undefined) return sealLine(line, this.#keys.deviceToHost);
+    if (this.#keys !== undefined) {
+      try {
+        return sealLine(line, this.#keys.deviceToHost);
+      } catch {
+        // Too long to seal (PROTOCOL.md § 8.3): sent bare, the host refuses it with an alarm.
+        return line;
+      }
+    }
     if (this.open || CONTROL.has(type)) return line;
     return undefined;
   }

@@ -178,7 +178,12 @@ export class HostAuth {
     if (this.#state !== 'authenticated' || this.#keys === undefined || type === 'HELLO') {
       return line;
     }
-    return sealLine(line, this.#keys.hostToDevice);
+    try {
+      return sealLine(line, this.#keys.hostToDevice);
+    } catch {
+      // Too long to seal (PROTOCOL.md § 8.3): sent bare, the device refuses it, visibly.
+      return line;
+    }
   }
 
   incoming(event: FrameEvent, now: number): HostAuthAction[] {

@@ -4,12 +4,13 @@
  * test keys, and the host's own state machine, given the documented host
  * secrets, authenticates that PROOF and accepts the sealed CARD.
  */
+
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HostAuth, type HostAuthAction } from '../../../device-protocol/auth/host-auth.ts';
 import { parseFrameLine } from '../../../device-protocol/frame.ts';
 import { authVectors, VECTOR_SEEDS } from './auth-vectors.ts';
-import { createPrivateKey, createPublicKey } from 'node:crypto';
 
 const spec = readFileSync(new URL('../../../device-protocol/PROTOCOL.md', import.meta.url), 'utf8');
 const section = spec.slice(spec.indexOf('## 8. Device authentication'));
@@ -17,7 +18,10 @@ const vectors = authVectors();
 
 function hostSecrets() {
   const privateKey = createPrivateKey({
-    key: Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), VECTOR_SEEDS.hostX25519]),
+    key: Buffer.concat([
+      Buffer.from('302e020100300506032b656e04220420', 'hex'),
+      VECTOR_SEEDS.hostX25519,
+    ]),
     format: 'der',
     type: 'pkcs8',
   });
@@ -42,11 +46,17 @@ describe('PROTOCOL.md § 8 golden handshake', () => {
     expect(section).toContain(`SH→HO sealed: ${vectors.lines.card}\n`);
     expect(section).toContain(`HO→SH sealed: ${vectors.lines.ack}\n`);
     expect(section).toContain(`\`\`\`text\n${vectors.statement}\`\`\``);
-    for (const hex of [vectors.digest, vectors.secret, vectors.deviceToHost, vectors.hostToDevice]) {
+    for (const hex of [
+      vectors.digest,
+      vectors.secret,
+      vectors.deviceToHost,
+      vectors.hostToDevice,
+    ]) {
       expect(section).toContain(hex);
     }
     // Every line fits the 250-byte limit with its CR LF.
-    for (const line of Object.values(vectors.lines)) expect(line.length + 2).toBeLessThanOrEqual(250);
+    for (const line of Object.values(vectors.lines))
+      expect(line.length + 2).toBeLessThanOrEqual(250);
   });
 
   it('authenticates the documented PROOF and opens the sealed CARD with the host state machine', () => {
@@ -62,7 +72,10 @@ describe('PROTOCOL.md § 8 golden handshake', () => {
     expect(card).toEqual([
       {
         kind: 'pass',
-        event: { kind: 'frame', frame: { talker: 'SH', seq: 1, type: 'CARD', fields: ['AS', 'red', 'down'] } },
+        event: {
+          kind: 'frame',
+          frame: { talker: 'SH', seq: 1, type: 'CARD', fields: ['AS', 'red', 'down'] },
+        },
       },
     ]);
     expect(host.outgoing('$HO,1,ACK,1*6DE1\r\n', 'ACK')).toBe(`${vectors.lines.ack}\r\n`);

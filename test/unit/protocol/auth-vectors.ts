@@ -24,7 +24,8 @@ const sequence = (from: number, length: number) =>
   Uint8Array.from({ length }, (_, index) => (from + index) & 0xff);
 
 function privateKey(curve: 'ed25519' | 'x25519', seed: Uint8Array): KeyObject {
-  const prefix = curve === 'ed25519' ? '302e020100300506032b657004220420' : '302e020100300506032b656e04220420';
+  const prefix =
+    curve === 'ed25519' ? '302e020100300506032b657004220420' : '302e020100300506032b656e04220420';
   return createPrivateKey({
     key: Buffer.concat([Buffer.from(prefix, 'hex'), seed]),
     format: 'der',
@@ -33,7 +34,9 @@ function privateKey(curve: 'ed25519' | 'x25519', seed: Uint8Array): KeyObject {
 }
 
 function rawPublic(key: KeyObject): Uint8Array {
-  return new Uint8Array(Buffer.from(createPublicKey(key).export({ format: 'jwk' }).x!, 'base64url'));
+  return new Uint8Array(
+    Buffer.from(createPublicKey(key).export({ format: 'jwk' }).x!, 'base64url'),
+  );
 }
 
 export const VECTOR_SEEDS = {
