@@ -719,7 +719,11 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       name: string;
       kind: 'shoe' | 'shuffler' | 'reader';
       device: unknown;
+      key?: unknown;
     }> = [];
+    // Keys first: a key file the config names but that cannot be read stops the start (never unprotected).
+    const { loadDeviceKeys } = await import('./device-keys.ts');
+    const keys = await loadDeviceKeys(this.config.devices);
     let wires: typeof import('../../hardware/transports/memory.ts') | undefined;
     for (const [name, device] of entries) {
       let transport: import('../../hardware/transports/transport.ts').Transport;
@@ -727,7 +731,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         wires ??= await import('../../hardware/transports/memory.ts');
         const wire = wires.createMemoryPair(`sim-${name}`);
         transport = wire.host;
-        simulated.push({ name, kind: device.kind, device: wire.device });
+        simulated.push({
+          name,
+          kind: device.kind,
+          device: wire.device,
+          key: keys.simulated.get(name),
+        });
       } else {
         transport = openTransport(device.transport);
       }
@@ -743,6 +752,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         hostSerial: this.table,
         clock: this.clock,
         ...(allowedFirmware ? { allowedFirmware } : {}),
+        ...(keys.paired.has(name) ? { pairedKey: keys.paired.get(name)! } : {}),
         ...(device.kind === 'shuffler'
           ? ruleset.backs.kind === 'alternating'
             ? { backs: ruleset.backs.colours, alternateBacks: true }

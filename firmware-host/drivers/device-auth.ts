@@ -94,6 +94,11 @@ export class DriverAuth {
     return status;
   }
 
+  /** The key the device proved on this connection (for pairing). */
+  get provenKey(): DevicePublicKey | undefined {
+    return this.host.provenKey;
+  }
+
   reset(): void {
     this.host.reset();
     if (this.state !== 'failed') this.state = 'none';

@@ -371,6 +371,11 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     return this.availabilityState;
   }
 
+  /** The public key the device proved on this connection (protocol 1.4), for `device pair`. */
+  get provenKey(): DevicePublicKey | undefined {
+    return this.auth.provenKey;
+  }
+
   get isQuarantined(): boolean {
     return this.quarantine !== undefined;
   }
