@@ -114,6 +114,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   readonly log: Logger;
   private readonly clock: () => number;
   private readonly simulate: boolean;
+  private deviceKeys: import('./device-keys.ts').DeviceKeys | undefined;
   private session: TableSession;
   private rulesetName: string;
   private journal: Journal | undefined;
@@ -211,6 +212,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     if (this.running) return;
     this.startedAt = this.clock();
     try {
+      // Device keys first: a key file the config names but that cannot be read stops the start.
+      this.deviceKeys = await (await import('./device-keys.ts')).loadDeviceKeys(
+        this.config.devices,
+      );
       await this.openJournal();
       await this.startMqtt();
       await this.startDevices();
@@ -721,9 +726,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       device: unknown;
       key?: unknown;
     }> = [];
-    // Keys first: a key file the config names but that cannot be read stops the start (never unprotected).
-    const { loadDeviceKeys } = await import('./device-keys.ts');
-    const keys = await loadDeviceKeys(this.config.devices);
+    const keys = this.deviceKeys ?? { paired: new Map(), simulated: new Map() };
     let wires: typeof import('../../hardware/transports/memory.ts') | undefined;
     for (const [name, device] of entries) {
       let transport: import('../../hardware/transports/transport.ts').Transport;
