@@ -205,6 +205,9 @@ export class HostAuth {
       case 'plain':
         return [{ kind: 'pass', event }];
       case 'challenging':
+        // ACK and NAK only release or resend our own frames (the HELLO, PINGs sent as the line
+        // opened): let them through, so the handshake costs no retransmission. Nothing else.
+        if (CONTROL.has(frame.type)) return [{ kind: 'pass', event }];
         return [
           { kind: 'dropped', detail: `${frame.type} ${frame.seq} before the device's PROOF` },
         ];
