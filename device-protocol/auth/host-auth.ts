@@ -157,20 +157,42 @@ export class HostAuth {
   }
 
   nextDeadline(): number | undefined {
-    if (this.#state !== 'challenging' || this.#pending === undefined) return undefined;
-    return this.#pending.lastSentAt + this.#options.challengeEveryMs;
+    const pending = this.#pending;
+    if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
+      return undefined;
+    }
+    return pending.lastSentAt + this.#interval();
   }
 
   tick(now: number): HostAuthAction[] {
     const pending = this.#pending;
-    if (this.#state !== 'challenging' || pending === undefined) return [];
-    if (now - pending.lastSentAt < this.#options.challengeEveryMs) return [];
-    if (pending.sent >= this.#options.maxChallenges) {
-      return this.#fail('no_proof', `no PROOF after ${pending.sent} CHALLENGEs`);
+    if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
+      return [];
+    }
+    if (now - pending.lastSentAt < this.#interval()) return [];
+    const actions: HostAuthAction[] = [];
+    if (this.#state === 'challenging' && pending.sent >= this.#options.maxChallenges) {
+      const detail = `no PROOF after ${pending.sent} CHALLENGEs`;
+      if (this.#options.paired === undefined) {
+        // An unpaired bench device that says 1.4 but never proves anything: unauthenticated.
+        this.#state = 'plain';
+        this.#pending = undefined;
+        return [{ kind: 'unauthenticated', detail }];
+      }
+      actions.push(...this.#fail('no_proof', detail));
+      // Keep asking, slowly: a PROOF that arrives late (a line that was down) still heals it.
+      this.#pending = pending;
     }
     pending.sent++;
     pending.lastSentAt = now;
-    return [{ kind: 'write', line: pending.line }];
+    actions.push({ kind: 'write', line: pending.line });
+    return actions;
+  }
+
+  #interval(): number {
+    return this.#state === 'failed'
+      ? this.#options.challengeEveryMs * 4
+      : this.#options.challengeEveryMs;
   }
 
   /** Seals a line the link session writes, once the device has proved itself (HELLO never). */
@@ -289,7 +311,7 @@ export class HostAuth {
   #proof(event: Extract<FrameEvent, { kind: 'frame' }>, now: number): HostAuthAction[] {
     const frame = event.frame;
     const pending = this.#pending;
-    if (this.#state !== 'challenging' || pending === undefined) {
+    if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
       return [{ kind: 'dropped', detail: 'PROOF with no CHALLENGE outstanding' }];
     }
     if (frame.talker !== this.#options.talker) {
