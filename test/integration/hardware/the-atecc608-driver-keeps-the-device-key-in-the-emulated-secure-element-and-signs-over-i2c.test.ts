@@ -147,6 +147,17 @@ describe('ATECC608 secure element over I2C', () => {
     expect(chip.log).toContain('watchdog');
   });
 
+  it('rotates the key with GenKey: the new key signs, the old one no longer verifies', async () => {
+    const { driver } = rig();
+    const old = await driver.generateKey();
+    const rotated = await driver.generateKey();
+    expect(keyFingerprint(rotated)).not.toBe(keyFingerprint(old));
+    expect(keyFingerprint(await driver.publicKey())).toBe(keyFingerprint(rotated));
+    const signature = await driver.sign(digest);
+    expect(verifyDigestSignature(rotated, digest, signature)).toBe(true);
+    expect(verifyDigestSignature(old, digest, signature)).toBe(false);
+  });
+
   it('names a chip that is not on the bus', async () => {
     const wire = new EmulatedI2cWire([]);
     const driver = new Atecc608({ bus: wire, delay: wire.delay });

@@ -15,6 +15,7 @@ import { SimulatedDevice } from '../../../simulators/device.ts';
 import { deviceKey } from '../../../simulators/device-auth.ts';
 import { TcpServerTransport } from '../../../simulators/tcp-server.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { freePort, waitForPort } from '../../helpers/ports.ts';
 
 /** The CLI as a child process, without blocking this process (the shoe simulator runs in it). */
 async function cli(args: string[]) {
@@ -24,12 +25,15 @@ async function cli(args: string[]) {
 
 let dir: string;
 const running: SimulatedDevice[] = [];
+let stopChild: (() => Promise<void>) | undefined;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tableside-pair-'));
 });
 afterEach(async () => {
   for (const sim of running.splice(0)) await sim.stop();
+  await stopChild?.();
+  stopChild = undefined;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -87,11 +91,30 @@ describe('tableside device pair', () => {
     const again = await cli(['device', 'pair', 'shoe', '--config', config, '--yes']);
     expect(again.stdout).toContain('already paired with this key');
 
-    // The shoe's key is rotated: a new key file, the same shoe.
+    // The shoe's key is rotated: a new key file, the same shoe, now run as `tableside sim --key`.
     await running.pop()!.stop();
     const rotatedFile = join(dir, 'shoe-rotated.key');
     expect((await cli(['device', 'key', 'new', rotatedFile, '--type', 'p256'])).status).toBe(0);
-    const rotated = await shoeWithKey(rotatedFile);
+    const port = await freePort();
+    const sim = runCli([
+      'sim',
+      'shoe',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--key',
+      rotatedFile,
+      '--ruleset',
+      'tdc-baccarat-no-commission',
+      '--keep-open',
+    ]);
+    const simDone = sim.done;
+    stopChild = async () => {
+      sim.kill();
+      await simDone;
+    };
+    await waitForPort(port);
+    const rotatedKey = await deviceKey(await loadKeyFile(rotatedFile));
+    const rotated = { port, fingerprint: keyFingerprint(rotatedKey.publicKey) };
     writeFileSync(
       config,
       readFileSync(config, 'utf8').replace(`:${first.port}`, `:${rotated.port}`),
@@ -113,6 +136,11 @@ describe('tableside device pair', () => {
     expect(replaced.status, replaced.stderr).toBe(0);
     expect(replaced.stdout).toContain(`replacing ${first.fingerprint}`);
     expect(readFileSync(config, 'utf8')).toMatch(/key: p256:[A-Za-z0-9_-]{44}\n/);
+
+    await stopChild?.();
+    stopChild = undefined;
+    // The device's own "display": the simulator printed the fingerprint the technician compared.
+    expect((await simDone).stderr).toContain(`device key fingerprint ${rotated.fingerprint}`);
 
     const unpaired = await cli(['device', 'unpair', 'shoe', '--config', config]);
     expect(unpaired.status).toBe(0);
