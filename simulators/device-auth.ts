@@ -127,7 +127,10 @@ export class DeviceAuthLink {
           else if (action.kind === 'release') this.options.release();
         }
       },
-      (error: unknown) => this.options.refused?.(`signing failed: ${(error as Error).message}`),
+      (error: unknown) => {
+        this.auth.signFailed(id);
+        this.options.refused?.(`signing failed: ${(error as Error).message}`);
+      },
     );
   }
 

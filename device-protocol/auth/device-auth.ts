@@ -171,6 +171,11 @@ export class DeviceAuth {
     ];
   }
 
+  /** The signer failed (a secure element that did not answer): the next CHALLENGE tries again. */
+  signFailed(id: number): void {
+    if (this.#signing?.id === id) this.#signing = undefined;
+  }
+
   #challenge(event: Extract<FrameEvent, { kind: 'frame' }>): DeviceAuthAction[] {
     const decoded = decodeChallenge(event.frame);
     if (!decoded.ok) return [{ kind: 'refused', detail: decoded.error }];

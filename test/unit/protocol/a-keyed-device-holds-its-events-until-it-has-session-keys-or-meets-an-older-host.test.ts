@@ -119,3 +119,20 @@ describe('a keyed device', () => {
     ]);
   });
 });
+
+describe('a keyed device whose signer fails', () => {
+  it('signs again on the next CHALLENGE', async () => {
+    const { publicKey, device } = await keyedDevice();
+    const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+    const challenge = host.incoming(
+      parseFrameLine(encodeFrame(messageFrame('SH', 0, HELLO))),
+      0,
+    )[1]!;
+    if (challenge.kind !== 'write') throw new Error('no CHALLENGE');
+    const first = device.incoming(parseFrameLine(challenge.line))[0]!;
+    if (first.kind !== 'sign') throw new Error('no sign');
+    device.signFailed(first.id);
+    const again = device.incoming(parseFrameLine(challenge.line))[0]!;
+    expect(again.kind).toBe('sign');
+  });
+});
