@@ -156,7 +156,7 @@ export class DriverAuth {
               {
                 reason: action.reason,
                 ...(action.type === undefined ? {} : { frameType: action.type }),
-                ...(action.seq === undefined ? {} : { seq: action.seq }),
+                ...(action.seq === undefined ? {} : { frameSeq: action.seq }),
               },
             ),
           );

@@ -88,7 +88,7 @@ describe('a rogue device with valid CRCs but no key on a paired line', () => {
       device: 'shoe',
       reason: 'missing_mac',
       frameType: 'CARD',
-      seq: 40,
+      frameSeq: 40,
     });
     expect(alarms[0]!.message).toMatch(/frame refused \(missing mac\).*not dealt/);
     expect(current.driver.isQuarantined).toBe(false);
