@@ -211,7 +211,7 @@ export class HostAuth {
   incoming(event: FrameEvent, now: number): HostAuthAction[] {
     if (event.kind === 'discard') return [{ kind: 'pass', event }];
     const frame = event.frame;
-    if (frame.type === PROOF_TYPE) return this.#proof(event, now);
+    if (frame.type === PROOF_TYPE) return this.#proof(event);
     if (frame.type === CHALLENGE_TYPE) {
       return [
         this.#refusal(
@@ -308,7 +308,7 @@ export class HostAuth {
     return [pass, { kind: 'write', line: challengeLine }];
   }
 
-  #proof(event: Extract<FrameEvent, { kind: 'frame' }>, now: number): HostAuthAction[] {
+  #proof(event: Extract<FrameEvent, { kind: 'frame' }>): HostAuthAction[] {
     const frame = event.frame;
     const pending = this.#pending;
     if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
@@ -359,7 +359,6 @@ export class HostAuth {
     } catch (error) {
       return this.#fail('bad_proof', `PROOF X25519 key: ${(error as Error).message}`);
     }
-    void now;
     this.#keys = deriveSessionKeys(secret, digest);
     this.#key = proof.publicKey;
     this.#state = 'authenticated';

@@ -188,7 +188,55 @@ describe('fuzzing the fields protocol 1.4 adds', () => {
     });
   });
 
-  it('random frames in every state never throw and never pass unchecked once authenticated', async () => {
+  it('random frames never throw in any state: idle, challenging, plain, failed', async () => {
+    const publicKey = await signer.publicKey();
+    const frame = fc.record({
+      talker: fc.constantFrom('SH', 'SF', 'RD', 'HO' as const),
+      seq: fc.integer({ min: 0, max: 65535 }),
+      type: fc.constantFrom('CARD', 'HELLO', 'ACK', 'PROOF', 'CHALLENGE', 'X'),
+      fields: fc.array(fieldText, { maxLength: 6 }),
+    }) as fc.Arbitrary<Frame>;
+    const hosts = () => {
+      const idle = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+      const challenging = new HostAuth({
+        talker: 'SH',
+        fresh: freshHandshakeSecrets,
+        paired: publicKey,
+      });
+      challenging.incoming(frameEvent(HELLO), 0);
+      const plain = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets });
+      plain.incoming(
+        frameEvent({ ...HELLO, fields: HELLO.fields.map((f) => (f === '1.4' ? '1.2' : f)) }),
+        0,
+      );
+      const failed = new HostAuth({
+        talker: 'SH',
+        fresh: freshHandshakeSecrets,
+        paired: publicKey,
+      });
+      failed.incoming(frameEvent(HELLO), 0);
+      failed.incoming(frameEvent({ talker: 'SH', seq: 0, type: 'PROOF', fields: ['none'] }), 1);
+      expect([idle.state, challenging.state, plain.state, failed.state]).toEqual([
+        'idle',
+        'challenging',
+        'plain',
+        'failed',
+      ]);
+      return [idle, challenging, plain, failed];
+    };
+    const all = hosts();
+    fc.assert(
+      fc.property(frame, (random) => {
+        for (const host of all) {
+          const actions = host.incoming(frameEvent(random), 5);
+          expect(Array.isArray(actions)).toBe(true);
+        }
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
+  });
+
+  it('random frames never pass unchecked once authenticated', async () => {
     const { host, proof } = await handshake();
     host.incoming(frameEvent(proof), 1);
     const frame = fc.record({

@@ -5,6 +5,7 @@
  * packets, the watchdog, and signatures a P-256 verifier accepts.
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, verifyDigestSignature } from '../../../device-protocol/auth/keys.ts';
 import { isHardwareError } from '../../../hardware/errors.ts';
@@ -156,6 +157,32 @@ describe('ATECC608 secure element over I2C', () => {
     const signature = await driver.sign(digest);
     expect(verifyDigestSignature(rotated, digest, signature)).toBe(true);
     expect(verifyDigestSignature(old, digest, signature)).toBe(false);
+  });
+
+  it('refuses any garbled response with a clear error, never a key or a signature', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 0, maxLength: 80 }), async (noise) => {
+        // A bus that answers the wake correctly, then returns noise to every read.
+        let reads = 0;
+        const bus: I2cBus = {
+          write: async () => undefined,
+          read: async (_address, length) => {
+            reads++;
+            if (reads === 1) return Uint8Array.of(0x04, 0x11, 0x33, 0x43);
+            const out = new Uint8Array(length);
+            out.set(noise.subarray(0, length));
+            return out;
+          },
+        };
+        const driver = new Atecc608({ bus, delay: async () => undefined });
+        const outcome = await driver.sign(digest).then(
+          () => 'signed',
+          (error: unknown) => (isHardwareError(error) ? error.code : String(error)),
+        );
+        expect(outcome).toBe('secure_element');
+      }),
+      { numRuns: 200, seed: 608 },
+    );
   });
 
   it('names a chip that is not on the bus', async () => {
