@@ -5,16 +5,25 @@
  * key over the frame's body without that field (talker, seq, type, fields),
  * in base64url (22 characters). The CRC then covers the MAC too.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { encodeFrame, type Frame, frameBody, parseFrameLine } from '../frame.ts';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import { crc16Hex } from '../crc.ts';
+import { type Frame, frameBody, LINE_END, MAX_LINE_BYTES } from '../frame.ts';
 
 export const MAC_BYTES = 16;
 export const MAC_PREFIX = '~';
 /** Bytes a MAC adds to a line: `,~` and 22 characters. */
 export const MAC_OVERHEAD = 2 + Math.ceil((MAC_BYTES * 4) / 3);
 
+/** Session keys as key objects, made once per session rather than once per frame. */
+const keyObjects = new WeakMap<Uint8Array, KeyObject>();
+
 function macOf(key: Uint8Array, body: string): Buffer {
-  return createHmac('sha256', key).update(body, 'latin1').digest().subarray(0, MAC_BYTES);
+  let object = keyObjects.get(key);
+  if (object === undefined) {
+    object = createSecretKey(key);
+    keyObjects.set(key, object);
+  }
+  return createHmac('sha256', object).update(body, 'latin1').digest().subarray(0, MAC_BYTES);
 }
 
 export function sealFrame(frame: Frame, key: Uint8Array): Frame {
@@ -22,11 +31,22 @@ export function sealFrame(frame: Frame, key: Uint8Array): Frame {
   return { ...frame, fields: [...frame.fields, `${MAC_PREFIX}${mac}`] };
 }
 
-/** Seals an encoded line (CR LF included) and encodes it again with its new CRC. */
+/**
+ * Seals a line the link session encoded (CR LF included): the body between
+ * `$` and `*` is exactly what the MAC covers, so the line is not parsed
+ * again; the MAC is appended and the CRC computed anew. Throws RangeError
+ * when the sealed line would pass 250 bytes (PROTOCOL.md § 8.3).
+ */
 export function sealLine(line: string, key: Uint8Array): string {
-  const event = parseFrameLine(line.endsWith('\r\n') ? line.slice(0, -2) : line);
-  if (event.kind !== 'frame') throw new RangeError(`cannot seal an invalid frame: ${event.detail}`);
-  return encodeFrame(sealFrame(event.frame, key));
+  const star = line.lastIndexOf('*');
+  if (line[0] !== '$' || star < 0) throw new RangeError('cannot seal: not a frame line');
+  const body = line.slice(1, star);
+  const sealed = `${body},${MAC_PREFIX}${macOf(key, body).toString('base64url')}`;
+  const out = `$${sealed}*${crc16Hex(sealed)}${LINE_END}`;
+  if (out.length > MAX_LINE_BYTES) {
+    throw new RangeError(`sealed frame of ${out.length} bytes, at most ${MAX_LINE_BYTES}`);
+  }
+  return out;
 }
 
 export type Opened =
