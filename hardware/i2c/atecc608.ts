@@ -103,7 +103,7 @@ export class Atecc608 implements DeviceSigner {
 
   /** 32 random bytes from the chip's generator. */
   random(): Promise<Uint8Array> {
-    return this.session(() => this.execute('Random', OPCODE.random, 0x00, 0));
+    return this.session(() => this.execute('Random', OPCODE.random, 0x00, 0, 32));
   }
 
   /**
@@ -112,7 +112,7 @@ export class Atecc608 implements DeviceSigner {
    */
   generateKey(): Promise<DevicePublicKey> {
     return this.session(async () => {
-      const xy = await this.execute('GenKey', OPCODE.genKey, 0x04, this.slot);
+      const xy = await this.execute('GenKey', OPCODE.genKey, 0x04, this.slot, 64);
       this.cachedKey = { type: 'p256', raw: compressP256(expectLength('GenKey', xy, 64)) };
       return this.cachedKey;
     });
@@ -121,7 +121,7 @@ export class Atecc608 implements DeviceSigner {
   async publicKey(): Promise<DevicePublicKey> {
     if (this.cachedKey !== undefined) return this.cachedKey;
     return this.session(async () => {
-      const xy = await this.execute('GenKey', OPCODE.genKey, 0x00, this.slot);
+      const xy = await this.execute('GenKey', OPCODE.genKey, 0x00, this.slot, 64);
       this.cachedKey = { type: 'p256', raw: compressP256(expectLength('GenKey', xy, 64)) };
       return this.cachedKey;
     });
@@ -134,9 +134,9 @@ export class Atecc608 implements DeviceSigner {
     // ECDSA with SHA-256 over the digest (PROTOCOL.md § 8.2): the chip signs the hash it is given.
     const message = new Uint8Array(createHash('sha256').update(digest).digest());
     return this.session(async () => {
-      const loaded = await this.execute('Nonce', OPCODE.nonce, 0x03, 0, message);
+      const loaded = await this.execute('Nonce', OPCODE.nonce, 0x03, 0, 1, message);
       if (loaded.length !== 1 || loaded[0] !== 0x00) throw this.fault('Nonce', loaded[0] ?? 0xff);
-      return expectLength('Sign', await this.execute('Sign', OPCODE.sign, 0x80, this.slot), 64);
+      return expectLength('Sign', await this.execute('Sign', OPCODE.sign, 0x80, this.slot, 64), 64);
     });
   }
 
@@ -159,7 +159,14 @@ export class Atecc608 implements DeviceSigner {
     // The general call is NACKed by design: the pulse is what matters.
     await this.bus.write(0x00, Uint8Array.of(0x00)).catch(() => undefined);
     await this.delay(WAKE_DELAY_MS);
-    const status = await this.poll(4);
+    let status = await this.poll(4).catch(() => undefined);
+    if (status === undefined) {
+      // A bus that cannot address 0x00: the wake token written to the chip's own address
+      // (SDA low through its address byte); to an awake chip it is word address 0x00, reset.
+      await this.bus.write(this.address, Uint8Array.of(0x00)).catch(() => undefined);
+      await this.delay(WAKE_DELAY_MS);
+      status = await this.poll(4);
+    }
     if (!WAKE_STATUS.every((byte, index) => status[index] === byte)) {
       throw new HardwareError(
         'secure_element',
@@ -184,26 +191,29 @@ export class Atecc608 implements DeviceSigner {
     );
   }
 
-  /** Sends one command and returns its response data (a 1-byte status for status-only replies). */
+  /**
+   * Sends one command and returns its response data (`dataLength` bytes, or
+   * a 1-byte status for a status-only reply). The response is read in one
+   * transaction of the full expected length; its count byte says how much
+   * of it is the packet (a status packet is 4 bytes).
+   */
   private async execute(
     name: string,
     opcode: number,
     param1: number,
     param2: number,
+    dataLength: number,
     data?: Uint8Array,
   ): Promise<Uint8Array> {
     for (let attempt = 1; ; attempt++) {
       await this.bus.write(this.address, atecc608Command(opcode, param1, param2, data));
       await this.delay(EXECUTION_MS[opcode] ?? 1);
-      const head = await this.poll(1);
-      const count = head[0]!;
-      if (count < 4 || count > 155) {
+      const read = await this.poll(Math.max(4, dataLength + 3));
+      const count = read[0]!;
+      if (count < 4 || count > read.length) {
         throw new HardwareError('secure_element', `ATECC608 ${name}: bad response count ${count}`);
       }
-      const rest = await this.poll(count - 1);
-      const response = new Uint8Array(count);
-      response[0] = count;
-      response.set(rest, 1);
+      const response = read.subarray(0, count);
       const [low, high] = atecc608Crc(response.subarray(0, count - 2));
       if (response[count - 2] !== low || response[count - 1] !== high) {
         if (attempt < 2) continue;
