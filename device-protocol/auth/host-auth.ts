@@ -242,6 +242,11 @@ export class HostAuth {
         ];
       case 'authenticated': {
         const opened = openFrame(frame, this.#keys!.deviceToHost);
+        if (!opened.ok && opened.reason === 'missing_mac' && CONTROL.has(frame.type)) {
+          // A device that has just reconnected ACKs before its HELLO reaches us, without a
+          // MAC: not passed, and no alarm, since an ACK or NAK carries nothing to deal.
+          return [{ kind: 'dropped', detail: opened.detail }];
+        }
         if (!opened.ok) return this.#refuse(opened.reason, opened.detail, frame);
         if (!CONTROL.has(frame.type) && !this.#guard.accept(frame.seq)) {
           return this.#refuse(

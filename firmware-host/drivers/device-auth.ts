@@ -99,11 +99,6 @@ export class DriverAuth {
     return this.host.provenKey;
   }
 
-  reset(): void {
-    this.host.reset();
-    if (this.state !== 'failed') this.state = 'none';
-  }
-
   nextDeadline(): number | undefined {
     return this.host.nextDeadline();
   }

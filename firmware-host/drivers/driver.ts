@@ -570,7 +570,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     } else {
       if (this.tickTimer) clearTimeout(this.tickTimer);
       this.tickTimer = undefined;
-      this.auth.reset();
+      // The authenticated session outlives a reopen on our side, as the link session does:
+      // a device that did not notice goes on sealing with the same keys; one that did says HELLO.
       this.decoder.end();
       this.setAvailability('offline', `link ${change.state}: ${change.reason}`);
     }

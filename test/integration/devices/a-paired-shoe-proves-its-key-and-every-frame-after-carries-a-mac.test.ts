@@ -72,6 +72,28 @@ describe('a paired shoe proves its key and every frame after carries a MAC', () 
     expect(current.driver.status().auth.handshakes).toBe(2);
   });
 
+  it('a line the host alone reopens keeps its session: every card once, none refused or invalid', async () => {
+    const key = await ed25519Key();
+    const current = openBench(
+      { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 6, scenario: SHOE_SCRIPT, key },
+      { pairedKey: key.publicKey },
+    );
+    await current.sim.whenReady();
+    await current.sim.stepMany(2);
+    await until(() => current.observations.length === 2, 'two cards');
+    current.driver.link.reopen('host-side reopen in a test');
+    while (await current.sim.step());
+    await current.sim.whenDone();
+    const dealt = current.observations.map((o) => (o.record.t === 'card' ? o.record.card : ''));
+    expect(dealt).toEqual(
+      current.sim.steps.flatMap((step) => (step.kind === 'card' ? [step.card] : [])),
+    );
+    const status = current.driver.status();
+    expect(status.counters.invalid).toBe(0);
+    expect(status.auth.refused).toEqual({});
+    expect(status.auth.state).toBe('authenticated');
+  });
+
   it('deals with a P-256 key kept in an ATECC608 secure element on the I2C bus', async () => {
     const chip = new EmulatedAtecc608();
     const i2c = new EmulatedI2cWire([chip]);
