@@ -146,6 +146,11 @@ export class DeviceAuth {
       return actions;
     }
     if (this.#keys === undefined) return [{ kind: 'pass', event }];
+    if (frame.type === 'NAK' && frame.fields.length === 2 && frame.fields[1] === 'hello') {
+      // A host that restarted knows no session: its NAK `hello` cannot carry a MAC, and
+      // answering it costs only a new HELLO and a new handshake.
+      return [{ kind: 'pass', event }];
+    }
     const opened = openFrame(frame, this.#keys.hostToDevice);
     if (!opened.ok) return [{ kind: 'refused', detail: opened.detail }];
     return [{ kind: 'pass', event: { kind: 'frame', frame: opened.frame } }];

@@ -74,6 +74,13 @@ describe('a keyed device', () => {
     });
     const forged = sealFrame(plainGate, new Uint8Array(32).fill(7));
     expect(device.incoming({ kind: 'frame', frame: forged })[0]).toMatchObject({ kind: 'refused' });
+    // But a bare NAK `hello` passes: a host that restarted has no session to MAC it with.
+    const nakHello = messageFrame('HO', 6, { type: 'NAK', nakedSeq: 1, reason: 'hello' });
+    expect(device.incoming({ kind: 'frame', frame: nakHello })[0]).toMatchObject({ kind: 'pass' });
+    const nakOther = messageFrame('HO', 7, { type: 'NAK', nakedSeq: 1, reason: 'bad_crc' });
+    expect(device.incoming({ kind: 'frame', frame: nakOther })[0]).toMatchObject({
+      kind: 'refused',
+    });
     const real = parseFrameLine(host.outgoing(encodeFrame(plainGate), 'GATE'));
     expect(device.incoming(real)[0]).toMatchObject({
       kind: 'pass',
