@@ -1,6 +1,6 @@
 /**
- * A paired shoe on a line that corrupts every third frame it sends (its
- * PROOF is one of them: a lost PROOF is answered by the CHALLENGE again),
+ * A paired shoe on a line that corrupts every third frame it sends (a
+ * PROOF lost that way is asked for again by the host's next CHALLENGE),
  * duplicates frames, or loses ACKs: the handshake goes through, every card
  * arrives once, in order, and a corrupted frame is a CRC error, never an
  * authentication alarm.
