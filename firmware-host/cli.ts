@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   analyze: () => import('./cli/analyze.ts'),
   replay: () => import('./cli/replay.ts'),
   devices: () => import('./cli/devices.ts'),
+  device: () => import('./cli/device.ts'),
   sim: () => import('./cli/sim.ts'),
   deck: () => import('./cli/deck.ts'),
   journal: () => import('./cli/journal.ts'),

@@ -18,7 +18,11 @@ export type HardwareErrorCode =
   /** A native library (node-hid, libusb, hidraw) could not be loaded. */
   | 'library_missing'
   /** The dealer-console board did not come up. */
-  | 'board_failed';
+  | 'board_failed'
+  /** A device key file that is missing, unreadable or not a usable private key. */
+  | 'key_file'
+  /** A secure element (ATECC608) that does not answer, or answers with an error. */
+  | 'secure_element';
 
 export class HardwareError extends Error {
   override readonly name = 'HardwareError';

@@ -34,6 +34,7 @@ import {
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
+import { DeviceAuthLink, type DeviceKey } from './device-auth.ts';
 import { SimulatorError } from './errors.ts';
 import type { LegalRound } from './legal-round.ts';
 import { ShoeDealer, shoeOrder } from './legal-shoe.ts';
@@ -120,6 +121,8 @@ export interface SimulatorOptions {
   firstBack?: BackColour;
   /** Monotonic milliseconds; injectable for tests. */
   now?: () => number;
+  /** The device's own key (protocol 1.4, PROTOCOL.md § 8); absent: a device without a key. */
+  key?: DeviceKey;
 }
 
 export interface SimulatorEvents {
@@ -137,6 +140,8 @@ export interface SimulatorEvents {
   lost: [action: Extract<LinkAction, { kind: 'failed' }>];
   /** Every step was played and every frame ACKed. */
   done: [];
+  /** A frame from the host refused by authentication (protocol 1.4), or the signer failed. */
+  refused: [detail: string];
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -171,6 +176,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   gateLocked = false;
 
   private readonly session: LinkSession;
+  private readonly auth: DeviceAuthLink;
   private readonly decoder = new FrameDecoder();
   private readonly wireRandom: Random;
   private readonly tagger = new ShoeTagger(1);
@@ -241,6 +247,14 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
       localTalker: this.talker,
       peerTalker: 'HO',
     });
+    this.auth = new DeviceAuthLink({
+      talker: this.talker,
+      ...(options.key === undefined ? {} : { key: options.key }),
+      now: this.now,
+      write: (type, line) => this.write(type, line),
+      release: () => this.run(this.session.retransmitNow(this.now())),
+      refused: (detail) => this.emit('refused', detail),
+    });
     this.link = new ReconnectingLink(options.transport, {
       initialDelayMs: 50,
       maxDelayMs: 1_000,
@@ -288,6 +302,11 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     return this.session.stats;
   }
 
+  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
+  get authenticated(): boolean {
+    return this.auth.authenticated;
+  }
+
   get pending(): { inFlight: number; queued: number } {
     return this.session.pending;
   }
@@ -303,6 +322,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   async stop(): Promise<void> {
     this.running = false;
     this.abort.abort();
+    this.auth.stop();
     if (this.tickTimer) clearTimeout(this.tickTimer);
     for (const timer of this.delayed) clearTimeout(timer);
     this.delayed.clear();
@@ -516,7 +536,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
         const frame = { type: event.frame.type, seq: event.frame.seq };
         if (!this.behaviours.incoming(frame, this.wireRandom)) continue;
       }
-      this.run(this.session.receive(event, now));
+      for (const passed of this.auth.incoming(event)) this.run(this.session.receive(passed, now));
     }
   }
 
@@ -530,6 +550,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
           this.command(action.message);
           break;
         case 'acked':
+          if (action.type === 'HELLO') this.auth.helloAcked();
           if (action.type === 'HELLO' && !this.helloAcked) {
             this.helloAcked = true;
             this.emit('ready');
@@ -547,8 +568,10 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     this.checkDone();
   }
 
-  private write(type: string, line: string): void {
+  private write(type: string, plain: string): void {
     if (this.isSilent()) return;
+    const line = this.auth.outgoing(plain, type);
+    if (line === undefined) return;
     const writes = this.behaviours.outgoing(
       { type, bytes: Buffer.from(line, 'latin1') },
       this.wireRandom,

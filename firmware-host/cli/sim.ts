@@ -25,6 +25,7 @@ interface SimOptions {
   games?: string;
   pace?: string;
   betting?: string;
+  key?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -89,6 +90,10 @@ export function register(program: Command): void {
     .option('--back <colour>', 'reader with --enroll: the back colour of that deck', 'red')
     .option('--keep-open', 'stay connected after the session ends (answering PINGs) until Ctrl-C')
     .option('--verbose', 'print every frame written on stderr')
+    .option(
+      '--key <file>',
+      "the device's own key file (protocol 1.4: it proves it on every connection; `tableside device key new`)",
+    )
     .option('--list-faults', 'list the behaviours and faults, then exit')
     .option('--games <n>', 'wheel: games to play (default 10)')
     .option('--pace <ms>', 'wheel: milliseconds between the events of a spin (default 500)')
@@ -197,6 +202,20 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
     fail((error as Error).message);
   }
 
+  let key: import('../../simulators/device-auth.ts').DeviceKey | undefined;
+  if (options.key !== undefined) {
+    const { loadKeyFile } = await import('../../hardware/keys/device-key.ts');
+    const { deviceKey } = await import('../../simulators/device-auth.ts');
+    const { keyFingerprint } = await import('../../device-protocol/auth/keys.ts');
+    key = await deviceKey(
+      await loadKeyFile(options.key).catch((error: Error) => fail(error.message)),
+    );
+    // The device's own display: what a technician compares when pairing.
+    process.stderr.write(
+      `tableside sim: device key fingerprint ${keyFingerprint(key.publicKey)}\n`,
+    );
+  }
+
   let sim: InstanceType<typeof SimulatedDevice>;
   try {
     sim = new SimulatedDevice({
@@ -210,6 +229,7 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
       faults: options.fault,
       off: options.off,
       rate,
+      ...(key === undefined ? {} : { key }),
       // A listening simulator waits for its daemon as long as it takes.
       reconnect: server
         ? { openTimeoutMs: 120_000, initialDelayMs: 10, maxDelayMs: 200 }

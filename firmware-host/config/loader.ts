@@ -274,6 +274,11 @@ export function configWarnings(config: TablesideConfig): string[] {
     if (device.transport !== 'simulate' && device.firmware.length === 0) {
       warnings.push(`devices.${name}.firmware: empty, so any firmware is accepted`);
     }
+    if (device.transport !== 'simulate' && device.key === undefined) {
+      warnings.push(
+        `devices.${name}.key: not paired, so its frames are not authenticated (tableside device pair ${name})`,
+      );
+    }
   }
   return warnings;
 }

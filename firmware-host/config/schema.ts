@@ -8,6 +8,7 @@
  * silently falling back to its default is the worst kind of config bug.
  */
 import { z } from 'zod';
+import { parsePublicKey } from '../../device-protocol/auth/keys.ts';
 import { isHardwareError } from '../../hardware/errors.ts';
 import {
   type TransportSpec as HardwareTransportSpec,
@@ -91,6 +92,23 @@ export const deviceSchema = z
     firmware: z.array(sha256).default([]),
     /** Readers: the deck registry file mapping RFID tags to cards (`tableside deck enroll`). */
     registry: z.string().min(1, 'expected a file path').optional(),
+    /**
+     * The device's paired public key (`tableside device pair`), `ed25519:…`
+     * or `p256:…`: it must prove it on every connection (protocol 1.4).
+     */
+    key: z
+      .string()
+      .superRefine((text, ctx) => {
+        const parsed = parsePublicKey(text);
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+      })
+      .optional(),
+    /** A `simulate` device's own private key file, so a bench can run paired. */
+    keyFile: z.string().min(1, 'expected a file path').optional(),
+  })
+  .refine((device) => device.keyFile === undefined || device.transport === 'simulate', {
+    message: 'only a simulated device has a key file here (a real device keeps its own key)',
+    path: ['keyFile'],
   })
   .refine((device) => device.firmware.length === 0 || device.model !== undefined, {
     message: 'a firmware allow-list needs the model it applies to (set model)',

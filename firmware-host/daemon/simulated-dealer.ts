@@ -19,6 +19,7 @@
 import type { BackColour } from '../../device-protocol/cards.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { SimulatedDevice } from '../../simulators/device.ts';
+import type { DeviceKey } from '../../simulators/device-auth.ts';
 import type { PlannedMove } from '../../simulators/legal-round.ts';
 import { createRandom, type Random } from '../../simulators/random.ts';
 import type { TablesideConfig } from '../config/schema.ts';
@@ -32,7 +33,7 @@ type Kind = 'shoe' | 'shuffler' | 'reader';
 
 export interface SimulatedDealerOptions {
   daemon: TableDaemon;
-  devices: ReadonlyArray<{ name: string; kind: Kind; device: Transport }>;
+  devices: ReadonlyArray<{ name: string; kind: Kind; device: Transport; key?: DeviceKey }>;
   simulation: TablesideConfig['simulation'];
   ruleset: string;
   log: Logger;
@@ -172,6 +173,7 @@ export class SimulatedDealer {
       const sim = new SimulatedDevice({
         kind: wire.kind,
         transport: wire.device,
+        ...(wire.key === undefined ? {} : { key: wire.key }),
         ruleset,
         seed,
         ...(boxes.length > 0 ? { boxes } : {}),

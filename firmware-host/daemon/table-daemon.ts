@@ -141,6 +141,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   readonly log: Logger;
   private readonly clock: () => number;
   private readonly simulate: boolean;
+  private deviceKeys: import('./device-keys.ts').DeviceKeys | undefined;
   private session: AnySession;
   private rulesetName: string;
   private journal: Journal | undefined;
@@ -245,6 +246,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     if (this.running) return;
     this.startedAt = this.clock();
     try {
+      // Device keys first: a key file the config names but that cannot be read stops the start.
+      this.deviceKeys = await (await import('./device-keys.ts')).loadDeviceKeys(
+        this.config.devices,
+      );
       this.tableKey = await loadTableKey(this.config);
       await this.openJournal();
       await this.startMqtt();
@@ -887,8 +892,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       name: string;
       kind: 'shoe' | 'shuffler' | 'reader';
       device: unknown;
+      key?: unknown;
     }> = [];
     const simulatedWheels: Array<{ name: string; device: unknown }> = [];
+    const keys = this.deviceKeys ?? { paired: new Map(), simulated: new Map() };
     let wires: typeof import('../../hardware/transports/memory.ts') | undefined;
     for (const [name, device] of entries) {
       let transport: import('../../hardware/transports/transport.ts').Transport;
@@ -897,7 +904,14 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         const wire = wires.createMemoryPair(`sim-${name}`);
         transport = wire.host;
         if (device.kind === 'wheel') simulatedWheels.push({ name, device: wire.device });
-        else simulated.push({ name, kind: device.kind, device: wire.device });
+        else {
+          simulated.push({
+            name,
+            kind: device.kind,
+            device: wire.device,
+            key: keys.simulated.get(name),
+          });
+        }
       } else {
         transport = openTransport(device.transport);
       }
@@ -912,6 +926,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         hostSerial: this.table,
         clock: this.clock,
         ...(allowedFirmware ? { allowedFirmware } : {}),
+        ...(keys.paired.has(name) ? { pairedKey: keys.paired.get(name)! } : {}),
         ...(device.kind === 'shuffler' ? this.shufflerBacks() : {}),
         ...(device.kind === 'reader' && device.registry
           ? { registry: await this.loadRegistry(device.registry) }

@@ -10,9 +10,11 @@
  */
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { type DevicePublicKey, parsePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import type { DriverCounters } from '../drivers/driver.ts';
+import { keyOutcome } from './key-check.ts';
 import type { CheckOutcome } from './report.ts';
 
 export interface DeviceCheckOptions {
@@ -103,6 +105,7 @@ export async function checkDevice(
     timing: { heartbeatMs: 250, offlineAfterMs: 2000, silenceTimeoutMs: 0 },
     reconnect: { initialDelayMs: 100, maxDelayMs: 1000 },
     ...(allowedFirmware ? { allowedFirmware } : {}),
+    ...pairedKeyOf(device),
   });
   // Cards are left unacknowledged on purpose (see the module comment).
   driver.on('record', () => undefined);
@@ -149,6 +152,7 @@ export async function checkDevice(
       data: { ...identity },
     });
     results.push(firmwareOutcome(prefix, name, device, identity, status.quarantined));
+    results.push(keyOutcome(prefix, name, status.auth));
   }
 
   if (rtts.length > 0) {
@@ -200,6 +204,11 @@ export async function checkDevice(
     });
   }
   return results;
+}
+
+function pairedKeyOf(device: DeviceConfig): { pairedKey?: DevicePublicKey } {
+  const parsed = device.key === undefined ? undefined : parsePublicKey(device.key);
+  return parsed?.ok ? { pairedKey: parsed.key } : {};
 }
 
 function firmwareOutcome(

@@ -18,14 +18,21 @@
  * - never emits a record twice: the receive ledger drops what a device
  *   retransmits after a reconnect (same seq, same content);
  * - sends commands (shuffle, deck check, indicate, gate) and awaits their ACK;
- * - counts what went wrong on the line.
+ * - counts what went wrong on the line;
+ * - authenticates a device that speaks protocol 1.4 (PROTOCOL.md § 8,
+ *   `device-auth.ts`): a paired device must prove its key, and every frame
+ *   after that carries a MAC; a frame that fails is refused with an alarm,
+ *   never delivered, and a paired device that fails to authenticate is
+ *   quarantined.
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { BackColour } from '../../device-protocol/cards.ts';
 import type { DeviceTalker } from '../../device-protocol/frame.ts';
+import { FrameDecoder } from '../../device-protocol/frame-decoder.ts';
 import {
   type LinkAction,
   LinkSession,
@@ -50,6 +57,7 @@ import type { AlarmKind, DomainEvent } from '../table/events.ts';
 import type { CardRecord, cutRecord, RouletteRecord, ShuffleRecord } from '../table/log.ts';
 import { VERSION } from '../version.ts';
 import type { DeckRegistry } from './deck-registry.ts';
+import { DriverAuth, type DriverAuthStatus } from './device-auth.ts';
 import { DriverError } from './errors.ts';
 import { ReceiveLedger } from './ledger.ts';
 import { SpinAssembler } from './spin-assembler.ts';
@@ -123,6 +131,8 @@ export interface DriverOptions {
   reconnect?: LinkOptionsInput;
   /** Monotonic milliseconds (link timing). */
   now?: () => number;
+  /** The device's paired public key (`tableside device pair`): it must prove it (protocol 1.4). */
+  pairedKey?: DevicePublicKey;
   /** Wall-clock milliseconds since the epoch (record `ts`). */
   clock?: () => number;
 }
@@ -189,6 +199,8 @@ export interface DriverStatus {
   /** Why the device is quarantined; absent when it is not. */
   quarantined?: string;
   counters: DriverCounters;
+  /** Pairing and key state (protocol 1.4). */
+  auth: DriverAuthStatus;
 }
 
 /**
@@ -296,6 +308,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   readonly link: ReconnectingLink;
   private readonly options: DriverOptions;
   private readonly session: LinkSession;
+  private readonly auth: DriverAuth;
+  private readonly decoder: FrameDecoder;
   private readonly ledger = new ReceiveLedger();
   private readonly assembler = new ShuffleOrderAssembler();
   private readonly now: () => number;
@@ -303,6 +317,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private availabilityState: Availability = 'offline';
   private identity: DeviceIdentityReport | undefined;
   private quarantine: string | undefined;
+  private authQuarantine: string | undefined;
   private lastFrameAt = Number.NEGATIVE_INFINITY;
   private heartbeat: NodeJS.Timeout | undefined;
   private tickTimer: NodeJS.Timeout | undefined;
@@ -363,6 +378,22 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       // Commands one at a time (see command()); PINGs bypass the limit anyway.
       maxInFlight: 1,
     });
+    this.decoder = new FrameDecoder(this.session.options.framer);
+    this.auth = new DriverAuth({
+      name: options.name,
+      talker: DEVICE_TALKER[options.kind],
+      ...(options.pairedKey === undefined ? {} : { paired: options.pairedKey }),
+      now: this.now,
+      clock: this.clock,
+      write: (line) => {
+        if (this.link.isOpen) this.link.write(Buffer.from(line, 'latin1')).catch(() => undefined);
+      },
+      pass: (event) => this.run(this.session.receive(event, this.now())),
+      alarm: (kind, message, detail) => this.alarm(kind, message, detail),
+      quarantine: (reason) => this.quarantineFor(reason),
+      authenticated: () => this.clearAuthQuarantine(),
+      schedule: () => this.scheduleTick(),
+    });
     this.link = new ReconnectingLink(options.transport, {
       silenceTimeoutMs: this.timing.silenceTimeoutMs,
       ...options.reconnect,
@@ -373,6 +404,11 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   get availability(): Availability {
     return this.availabilityState;
+  }
+
+  /** The public key the device proved on this connection (protocol 1.4), for `device pair`. */
+  get provenKey(): DevicePublicKey | undefined {
+    return this.auth.provenKey;
   }
 
   get isQuarantined(): boolean {
@@ -420,6 +456,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         orderGaps: stats.discarded.order_gap,
         ...this.counters,
       },
+      auth: this.auth.status(),
     };
     if (this.identity) status.identity = { ...this.identity };
     if (this.quarantine !== undefined) status.quarantined = this.quarantine;
@@ -577,6 +614,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     } else {
       if (this.tickTimer) clearTimeout(this.tickTimer);
       this.tickTimer = undefined;
+      // The authenticated session outlives a reopen on our side, as the link session does:
+      // a device that did not notice goes on sealing with the same keys; one that did says HELLO.
+      this.decoder.end();
       this.setAvailability('offline', `link ${change.state}: ${change.reason}`);
     }
   }
@@ -594,14 +634,15 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private received(chunk: Buffer): void {
     const now = this.now();
     const before = this.session.framesReceived;
-    const actions = this.session.receiveBytes(chunk, now);
+    // Authentication first (protocol 1.4): only frames it passes reach the link session.
+    for (const event of this.decoder.push(chunk)) this.auth.incoming(event, now);
     if (this.session.framesReceived > before) {
       // A valid frame: the device is alive (feeds the link's silence watchdog).
       this.lastFrameAt = now;
       this.link.markAlive();
       if (this.identity !== undefined) this.setAvailability('online', 'frames flowing');
     }
-    this.run(actions);
+    this.scheduleTick();
   }
 
   private run(actions: readonly LinkAction[]): void {
@@ -609,7 +650,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       switch (action.kind) {
         case 'send':
           if (this.link.isOpen) {
-            this.link.write(Buffer.from(action.line, 'latin1')).catch(() => undefined);
+            const line = this.auth.outgoing(action.line, action.type);
+            this.link.write(Buffer.from(line, 'latin1')).catch(() => undefined);
           }
           break;
         case 'deliver':
@@ -656,11 +698,15 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     if (this.tickTimer) clearTimeout(this.tickTimer);
     this.tickTimer = undefined;
     if (!this.started) return;
-    const deadline = this.session.nextDeadline();
-    if (deadline === undefined) return;
+    const deadlines = [this.session.nextDeadline(), this.auth.nextDeadline()].filter(
+      (due): due is number => due !== undefined,
+    );
+    if (deadlines.length === 0) return;
+    const deadline = Math.min(...deadlines);
     this.tickTimer = setTimeout(
       () => {
         this.tickTimer = undefined;
+        this.auth.tick(this.now());
         this.run(this.session.tick(this.now()));
       },
       Math.max(0, Math.ceil(deadline - this.now())),
@@ -803,6 +849,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     };
     const verdict = firmwareVerdict(message, this.options.allowedFirmware);
     const wasQuarantined = this.quarantine;
+    this.authQuarantine = undefined;
     this.identity = identity;
     this.quarantine = verdict;
     this.emit('hello', identity, verdict);
@@ -819,6 +866,19 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       );
     }
     this.setAvailability('online', 'HELLO');
+  }
+
+  /** The device failed to authenticate (protocol 1.4): quarantined until its next good handshake. */
+  private quarantineFor(reason: string): void {
+    this.authQuarantine = reason;
+    this.quarantine = reason;
+  }
+
+  private clearAuthQuarantine(): void {
+    if (this.authQuarantine !== undefined && this.quarantine === this.authQuarantine) {
+      this.quarantine = undefined;
+    }
+    this.authQuarantine = undefined;
   }
 
   /** A quarantined device's card: ACKed (so it does not flood the line) and dropped. */

@@ -49,7 +49,9 @@ export type AlarmKind =
   /** Roulette: the spin did not count (a chip in the wheel, the ball dropped; 003 § 11(5)). */
   | 'no_spin'
   /** Roulette: a spin or no-spin after the last game of closing time (003 § 13(2)). */
-  | 'game_after_closing';
+  | 'game_after_closing'
+  /** A device frame refused by authentication (protocol 1.4: no MAC, a wrong MAC, a replay). */
+  | 'device_unauthenticated';
 
 /** Roulette events: the game in play, its spin, voids and closing time. Topic `events/spin`. */
 export type RouletteEvent =

@@ -138,13 +138,24 @@ async function subscriber(url: string, topic: string): Promise<MqttClient> {
   return client;
 }
 
-async function daemonConfig(shoeTransport: string, brokerUrl: string, journalDir: string) {
+async function daemonConfig(
+  shoeTransport: string,
+  brokerUrl: string,
+  journalDir: string,
+  pairedKey?: string,
+) {
   const { resolveConfig } = await import('../../firmware-host/config/loader.ts');
   return resolveConfig(
     {
       table: TABLE,
       ruleset: RULESET,
-      devices: { shoe: { kind: 'shoe', transport: shoeTransport } },
+      devices: {
+        shoe: {
+          kind: 'shoe',
+          transport: shoeTransport,
+          ...(pairedKey === undefined ? {} : { key: pairedKey }),
+        },
+      },
       mqtt: { url: brokerUrl, baseTopic: BASE_TOPIC },
       journal: { dir: journalDir, rotateDaily: false },
       session: { autoRound: true },
@@ -187,6 +198,8 @@ async function timeCards(options: {
   /** Called before a shuffle step is played (the daemon declares the new shoe). */
   beforeShuffle?: () => Promise<unknown>;
   warmup: number;
+  /** The shoe's own key (protocol 1.4): it authenticates and MACs every frame. */
+  key?: import('../../simulators/device-auth.ts').DeviceKey;
 }): Promise<number[]> {
   const { SimulatedDevice } = await import('../../simulators/device.ts');
   const { openTransport } = await import('../../hardware/transports/url.ts');
@@ -197,6 +210,7 @@ async function timeCards(options: {
     transport: openTransport(options.devicePath),
     scenario: { on: [], off: [], steps: shoesScript(options.shoes) },
     reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+    ...(options.key === undefined ? {} : { key: options.key }),
   });
   let writtenAt: number | undefined;
   sim.on('wrote', (line) => {
@@ -281,7 +295,12 @@ async function startBareRelay(hostPath: string, brokerUrl: string, cardTopic: st
 }
 
 export async function benchLatency(
-  options: { shoes?: number; warmup?: number } = {},
+  options: {
+    shoes?: number;
+    warmup?: number;
+    /** A paired shoe (protocol 1.4) for the daemon lane; the bare relay's shoe has no key. */
+    key?: import('../../simulators/device-auth.ts').DeviceKey;
+  } = {},
 ): Promise<LatencyFigures> {
   if (!SOCAT) throw new Error('socat is not installed: the latency benchmark needs a pty pair');
   const shoes = options.shoes ?? 5;
@@ -305,7 +324,13 @@ export async function benchLatency(
       await relay.stop();
     }
 
-    const config = await daemonConfig(pair.a, broker.url, journalDir);
+    const { formatPublicKey } = await import('../../device-protocol/auth/keys.ts');
+    const config = await daemonConfig(
+      pair.a,
+      broker.url,
+      journalDir,
+      options.key === undefined ? undefined : formatPublicKey(options.key.publicKey),
+    );
     const daemon = await startDaemon(config, client);
     let daemonSamples: number[];
     try {
@@ -316,6 +341,7 @@ export async function benchLatency(
         shoes,
         warmup,
         beforeShuffle: () => daemon.newShoe('bench'),
+        ...(options.key === undefined ? {} : { key: options.key }),
       });
     } finally {
       await daemon.stop();

@@ -6,7 +6,7 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -137,6 +137,13 @@ async function main(): Promise<void> {
       benchSigning(),
     );
   }
+  if (wanted('auth')) {
+    const { benchAuth } = await import('./auth.ts');
+    figures.auth = await measure(
+      'device authentication (1.4): per frame, per handshake, card latency of a paired shoe',
+      () => benchAuth(),
+    );
+  }
   if (wanted('footprint')) {
     const { benchFootprint } = await import('./footprint.ts');
     figures.footprint = await measure('footprint of the built daemon (npm run build first)', () =>
@@ -160,6 +167,12 @@ async function main(): Promise<void> {
   }
   if (wanted('signing')) {
     target('signing.verify_request_us', '≤ 1,000 µs per request', (value) => value <= 1000);
+  }
+  if (wanted('auth')) {
+    target('auth.per_frame.added_us', '≤ 100 µs per frame', (value) => value <= 100);
+    target('auth.handshake_ed25519.p95_ms', '≤ 50 ms per handshake', (value) => value <= 50);
+    target('auth.handshake_p256.p95_ms', '≤ 50 ms per handshake', (value) => value <= 50);
+    target('auth.latency_paired.ratio_p99', '≤ 2× the bare relay', (value) => value <= 2);
   }
   if (wanted('evaluator')) target('evaluator.ratio', '> 1 (faster than phe)', (value) => value > 1);
   figures.targets = targets;
@@ -231,6 +244,16 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('signing.sign_head_us', 'µs', 'one journal head signed (per checkpoint)');
   add('signing.fsynced_append_us', 'µs', 'one fsynced journal append');
   add('signing.sign_head_share_of_append', '×', 'head signature / fsynced append');
+  add('auth.per_frame.added_us', 'µs', '1.4: seal + open per frame, over a plain parse');
+  add('auth.per_frame.plain_parse_us', 'µs', 'baseline: a plain frame parsed');
+  add('auth.handshake_ed25519.p95_ms', 'ms', 'CHALLENGE to session keys, Ed25519 key file');
+  add('auth.handshake_p256.p95_ms', 'ms', 'CHALLENGE to session keys, P-256 key file');
+  add('auth.driver_latency.ratio_p50', '×', 'paired / unpaired shoe, driver alone, p50');
+  add('auth.driver_latency.ratio_p99', '×', 'paired / unpaired shoe, driver alone, p99');
+  add('auth.latency_paired.p99_ms', 'ms', 'paired shoe through the daemon');
+  add('auth.latency_paired.ratio_p99', '×', 'paired daemon p99 / bare relay p99');
+  add('auth.latency_unpaired.ratio_p99', '×', 'unpaired daemon p99 / bare relay p99');
+  add('auth.ratio_p99_paired_to_unpaired', '×', 'paired / unpaired, same run');
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,

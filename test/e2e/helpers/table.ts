@@ -6,11 +6,13 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatPublicKey } from '../../../device-protocol/auth/keys.ts';
 import type { CardCode } from '../../../device-protocol/cards.ts';
 import { readJournalRecords } from '../../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { SimulatedDevice } from '../../../simulators/device.ts';
+import type { DeviceKey } from '../../../simulators/device-auth.ts';
 import { parseScenarioText } from '../../../simulators/scenario.ts';
 import { startTestBroker, type TestBroker } from '../../helpers/broker.ts';
 import { PtyPair } from '../../integration/hardware/pty-pair.ts';
@@ -55,13 +57,18 @@ export class E2eTable {
   /** The shuffler's cable, when the table has one. */
   readonly shufflerPty: PtyPair | undefined;
 
+  /** The shoe's own key when the table has it paired (protocol 1.4). */
+  readonly shoeKey: DeviceKey | undefined;
+
   private constructor(
     dir: string,
     broker: TestBroker,
     pty: PtyPair,
     consumer: Consumer,
     shufflerPty: PtyPair | undefined,
+    shoeKey?: DeviceKey,
   ) {
+    this.shoeKey = shoeKey;
     this.dir = dir;
     this.journalDir = join(dir, 'journal');
     this.broker = broker;
@@ -72,7 +79,11 @@ export class E2eTable {
       table: TABLE,
       ruleset: RULESET,
       devices: {
-        shoe: { kind: 'shoe', transport: pty.a },
+        shoe: {
+          kind: 'shoe',
+          transport: pty.a,
+          ...(shoeKey ? { key: formatPublicKey(shoeKey.publicKey) } : {}),
+        },
         ...(shufflerPty ? { shuffler: { kind: 'shuffler', transport: shufflerPty.a } } : {}),
       },
       mqtt: { url: broker.url, baseTopic: BASE_TOPIC, keepalive: 5 },
@@ -88,7 +99,7 @@ export class E2eTable {
    */
   static async create(
     label: string,
-    options: { persistentBroker?: boolean; shuffler?: boolean } = {},
+    options: { persistentBroker?: boolean; shuffler?: boolean; shoeKey?: DeviceKey } = {},
   ) {
     const dir = tempDir(label);
     const broker = await startTestBroker({ persistence: options.persistentBroker === true });
@@ -103,7 +114,7 @@ export class E2eTable {
       url: broker.url,
       root: `${BASE_TOPIC}/${TABLE}`,
     });
-    return new E2eTable(dir, broker, pty, consumer, shufflerPty);
+    return new E2eTable(dir, broker, pty, consumer, shufflerPty, options.shoeKey);
   }
 
   /** Starts the daemon without waiting for it. */
@@ -149,6 +160,7 @@ export class E2eTable {
       rate: options.rate,
       scenario: parseScenarioText(`steps:\n${steps}`),
       ...(options.faults ? { faults: options.faults } : {}),
+      ...(this.shoeKey ? { key: this.shoeKey } : {}),
     });
     shoe.on('played', (step) => {
       if (step.kind === 'card')

@@ -46,6 +46,7 @@ describe('the device check against a simulated shoe', () => {
       ['device shoe: open', 'pass'],
       ['device shoe: HELLO', 'pass'],
       ['device shoe: firmware', 'pass'],
+      ['device shoe: key', 'warn'],
       ['device shoe: ping', 'pass'],
       ['device shoe: line errors', 'pass'],
     ]);

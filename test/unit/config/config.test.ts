@@ -213,6 +213,7 @@ describe('configuration', () => {
     expect(configWarnings(config)).toEqual([
       expect.stringMatching(/^mqtt\.password: sent in clear text/),
       expect.stringMatching(/^devices\.shoe\.firmware: empty/),
+      expect.stringMatching(/^devices\.shoe\.key: not paired/),
     ]);
   });
 

@@ -1,0 +1,414 @@
+/**
+ * The host's side of device authentication on one line (protocol 1.4,
+ * PROTOCOL.md § 8), as a pure state machine that sits between the framer
+ * and the link session: every framer event goes through `incoming()` first,
+ * every line the link session writes through `outgoing()`.
+ *
+ * - A device HELLO announcing 1.4 or later (or any HELLO on a paired line)
+ *   starts a handshake: the host writes a CHALLENGE (after the HELLO's ACK)
+ *   and again every `challengeEveryMs` until the PROOF arrives.
+ * - A PROOF is checked: the signature over the statement, the key against
+ *   the paired one; then both session keys are derived and every frame
+ *   either way is MACed. `PROOF,none` is a device without a key: accepted
+ *   on an unpaired line (a bench, with a warning), refused on a paired one.
+ * - While a handshake is on, the device's frames are dropped (it sends them
+ *   again); once authenticated, a frame with no MAC, a wrong MAC or a replay
+ *   is refused and never reaches the link session.
+ * - A paired device that fails the handshake, or whose frames stop
+ *   authenticating (`maxRefusedInRow` refusals with no good frame between),
+ *   is `failed`: the driver quarantines it until its next good handshake.
+ *
+ * No I/O, no clock, no chance: `now` comes in, fresh nonces and X25519 keys
+ * come from the caller's `fresh()`.
+ */
+import type { DeviceTalker, FrameEvent } from '../frame.ts';
+import { encodeFrame } from '../frame.ts';
+import { decodeMessage, type HelloMessage, protocolAtLeast } from '../messages.ts';
+import { openFrame, sealLine } from './frame-mac.ts';
+import {
+  AUTH_SINCE,
+  CHALLENGE_TYPE,
+  type Challenge,
+  challengeFrame,
+  decodeProof,
+  deriveSessionKeys,
+  type EphemeralKey,
+  PROOF_TYPE,
+  type SessionKeys,
+  statementDigest,
+  x25519Secret,
+} from './handshake.ts';
+import {
+  type DevicePublicKey,
+  keyFingerprint,
+  samePublicKey,
+  verifyDigestSignature,
+} from './keys.ts';
+import { ReplayGuard } from './replay-guard.ts';
+
+export interface HandshakeSecrets {
+  readonly nonce: Uint8Array;
+  readonly ephemeral: EphemeralKey;
+}
+
+export interface HostAuthOptions {
+  readonly talker: DeviceTalker;
+  /** The key recorded when the device was paired; absent: an unpaired line (a bench). */
+  readonly paired?: DevicePublicKey;
+  /** Fresh nonce and ephemeral X25519 key pair for each handshake. */
+  readonly fresh: () => HandshakeSecrets;
+  readonly challengeEveryMs?: number;
+  /** CHALLENGEs sent without a PROOF before the handshake fails. */
+  readonly maxChallenges?: number;
+  /** Refused frames in a row, with no good one between, before a paired device counts as failed. */
+  readonly maxRefusedInRow?: number;
+}
+
+export type AuthRefusal =
+  | 'missing_mac'
+  | 'bad_mac'
+  | 'replay'
+  | 'bad_proof'
+  | 'key_mismatch'
+  | 'no_key'
+  | 'no_proof'
+  | 'not_authenticating';
+
+export type HostAuthAction =
+  /** Write this line to the device (a CHALLENGE). */
+  | { readonly kind: 'write'; readonly line: string }
+  /** Hand this event on to the link session (a MAC already checked and stripped). */
+  | { readonly kind: 'pass'; readonly event: FrameEvent }
+  /** The device proved who it is; its HELLO (model, serial, firmware hash) is signed. */
+  | {
+      readonly kind: 'authenticated';
+      readonly key: DevicePublicKey;
+      readonly fingerprint: string;
+      readonly paired: boolean;
+      readonly hello: HelloMessage;
+    }
+  /** An unpaired device without a key (`PROOF,none`) or below 1.4: it works unauthenticated. */
+  | { readonly kind: 'unauthenticated'; readonly detail: string }
+  /** A frame refused, never delivered. */
+  | {
+      readonly kind: 'refused';
+      readonly reason: AuthRefusal;
+      readonly detail: string;
+      readonly type?: string;
+      readonly seq?: number;
+    }
+  /** The device failed to authenticate (paired, or it offered a bad proof): quarantine it. */
+  | { readonly kind: 'failed'; readonly reason: AuthRefusal; readonly detail: string }
+  /** A frame dropped while the handshake is on (the device sends it again). */
+  | { readonly kind: 'dropped'; readonly detail: string };
+
+export type HostAuthState = 'idle' | 'plain' | 'challenging' | 'authenticated' | 'failed';
+
+interface Pending {
+  readonly hello: HelloMessage;
+  readonly helloLine: string;
+  readonly challenge: Challenge;
+  readonly ephemeral: EphemeralKey;
+  readonly line: string;
+  sent: number;
+  lastSentAt: number;
+}
+
+const CONTROL = new Set(['ACK', 'NAK']);
+
+export class HostAuth {
+  readonly #options: Required<Omit<HostAuthOptions, 'paired'>> & { paired?: DevicePublicKey };
+  #state: HostAuthState = 'idle';
+  #pending: Pending | undefined;
+  #keys: SessionKeys | undefined;
+  #guard = new ReplayGuard();
+  #refusedInRow = 0;
+  #key: DevicePublicKey | undefined;
+
+  constructor(options: HostAuthOptions) {
+    this.#options = {
+      challengeEveryMs: 500,
+      maxChallenges: 8,
+      maxRefusedInRow: 16,
+      ...options,
+    };
+  }
+
+  get state(): HostAuthState {
+    return this.#state;
+  }
+
+  get paired(): DevicePublicKey | undefined {
+    return this.#options.paired;
+  }
+
+  /** The key the device proved in this connection, if any. */
+  get provenKey(): DevicePublicKey | undefined {
+    return this.#state === 'authenticated' ? this.#key : undefined;
+  }
+
+  /** The line closed: the next connection starts with a new HELLO and a new handshake. */
+  reset(): void {
+    this.#state = 'idle';
+    this.#pending = undefined;
+    this.#keys = undefined;
+    this.#key = undefined;
+    this.#refusedInRow = 0;
+  }
+
+  nextDeadline(): number | undefined {
+    const pending = this.#pending;
+    if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
+      return undefined;
+    }
+    return pending.lastSentAt + this.#interval();
+  }
+
+  tick(now: number): HostAuthAction[] {
+    const pending = this.#pending;
+    if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
+      return [];
+    }
+    if (now - pending.lastSentAt < this.#interval()) return [];
+    const actions: HostAuthAction[] = [];
+    if (this.#state === 'challenging' && pending.sent >= this.#options.maxChallenges) {
+      const detail = `no PROOF after ${pending.sent} CHALLENGEs`;
+      if (this.#options.paired === undefined) {
+        // An unpaired bench device that says 1.4 but never proves anything: unauthenticated.
+        this.#state = 'plain';
+        this.#pending = undefined;
+        return [{ kind: 'unauthenticated', detail }];
+      }
+      actions.push(...this.#fail('no_proof', detail));
+      // Keep asking, slowly: a PROOF that arrives late (a line that was down) still heals it.
+      this.#pending = pending;
+    }
+    pending.sent++;
+    pending.lastSentAt = now;
+    actions.push({ kind: 'write', line: pending.line });
+    return actions;
+  }
+
+  #interval(): number {
+    return this.#state === 'failed'
+      ? this.#options.challengeEveryMs * 4
+      : this.#options.challengeEveryMs;
+  }
+
+  /** Seals a line the link session writes, once the device has proved itself (HELLO never). */
+  outgoing(line: string, type: string): string {
+    if (this.#state !== 'authenticated' || this.#keys === undefined || type === 'HELLO') {
+      return line;
+    }
+    try {
+      return sealLine(line, this.#keys.hostToDevice);
+    } catch {
+      // Too long to seal (PROTOCOL.md § 8.3): sent bare, the device refuses it, visibly.
+      return line;
+    }
+  }
+
+  incoming(event: FrameEvent, now: number): HostAuthAction[] {
+    if (event.kind === 'discard') return [{ kind: 'pass', event }];
+    const frame = event.frame;
+    if (frame.type === PROOF_TYPE) return this.#proof(event);
+    if (frame.type === CHALLENGE_TYPE) {
+      return [
+        this.#refusal(
+          'bad_proof',
+          `CHALLENGE from ${frame.talker}: only the host challenges`,
+          frame,
+        ),
+      ];
+    }
+    if (frame.type === 'HELLO') return this.#hello(event, now);
+    switch (this.#state) {
+      case 'idle':
+      case 'plain':
+        return [{ kind: 'pass', event }];
+      case 'challenging':
+        // ACK and NAK only release or resend our own frames (the HELLO, PINGs sent as the line
+        // opened): let them through, so the handshake costs no retransmission. Nothing else.
+        if (CONTROL.has(frame.type)) return [{ kind: 'pass', event }];
+        return [
+          { kind: 'dropped', detail: `${frame.type} ${frame.seq} before the device's PROOF` },
+        ];
+      case 'failed':
+        return [
+          {
+            kind: 'dropped',
+            detail: `${frame.type} ${frame.seq} from a device that failed to authenticate`,
+          },
+        ];
+      case 'authenticated': {
+        const opened = openFrame(frame, this.#keys!.deviceToHost);
+        if (!opened.ok && opened.reason === 'missing_mac' && CONTROL.has(frame.type)) {
+          // A device that has just reconnected ACKs before its HELLO reaches us, without a
+          // MAC: not passed, and no alarm, since an ACK or NAK carries nothing to deal.
+          return [{ kind: 'dropped', detail: opened.detail }];
+        }
+        if (!opened.ok) return this.#refuse(opened.reason, opened.detail, frame);
+        if (!CONTROL.has(frame.type) && !this.#guard.accept(frame.seq)) {
+          return this.#refuse(
+            'replay',
+            `${frame.type} ${frame.seq} was accepted long ago in this session: a replay`,
+            frame,
+          );
+        }
+        this.#refusedInRow = 0;
+        return [{ kind: 'pass', event: { kind: 'frame', frame: opened.frame } }];
+      }
+    }
+  }
+
+  #hello(event: Extract<FrameEvent, { kind: 'frame' }>, now: number): HostAuthAction[] {
+    const pass: HostAuthAction = { kind: 'pass', event };
+    const decoded = decodeMessage(event.frame);
+    if (decoded.kind !== 'message' || decoded.message.type !== 'HELLO') return [pass];
+    const hello = decoded.message;
+    const line = encodeFrame(event.frame);
+    const pending = this.#pending;
+    if (this.#state === 'challenging' && pending !== undefined && pending.helloLine === line) {
+      // The same HELLO again (its ACK was lost): the same CHALLENGE, not a new session.
+      pending.lastSentAt = now;
+      return [pass, { kind: 'write', line: pending.line }];
+    }
+    this.#keys = undefined;
+    this.#key = undefined;
+    this.#pending = undefined;
+    this.#guard = new ReplayGuard();
+    this.#refusedInRow = 0;
+    if (!protocolAtLeast(hello.protocol, AUTH_SINCE)) {
+      if (this.#options.paired !== undefined) {
+        return [
+          pass,
+          ...this.#fail(
+            'not_authenticating',
+            `paired device announced protocol ${hello.protocol}, without authentication (${AUTH_SINCE})`,
+          ),
+        ];
+      }
+      this.#state = 'plain';
+      return [
+        pass,
+        {
+          kind: 'unauthenticated',
+          detail: `protocol ${hello.protocol} has no device authentication`,
+        },
+      ];
+    }
+    const secrets = this.#options.fresh();
+    const challenge: Challenge = { nonce: secrets.nonce, ephemeral: secrets.ephemeral.publicKey };
+    const challengeLine = encodeFrame(challengeFrame(challenge));
+    this.#pending = {
+      hello,
+      helloLine: line,
+      challenge,
+      ephemeral: secrets.ephemeral,
+      line: challengeLine,
+      sent: 1,
+      lastSentAt: now,
+    };
+    this.#state = 'challenging';
+    return [pass, { kind: 'write', line: challengeLine }];
+  }
+
+  #proof(event: Extract<FrameEvent, { kind: 'frame' }>): HostAuthAction[] {
+    const frame = event.frame;
+    const pending = this.#pending;
+    if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
+      return [{ kind: 'dropped', detail: 'PROOF with no CHALLENGE outstanding' }];
+    }
+    if (frame.talker !== this.#options.talker) {
+      return [
+        this.#refusal(
+          'bad_proof',
+          `PROOF from ${frame.talker} on a ${this.#options.talker} line`,
+          frame,
+        ),
+      ];
+    }
+    if (frame.fields.length === 1 && frame.fields[0] === 'none') {
+      if (this.#options.paired !== undefined) {
+        return this.#fail('no_key', 'paired device answered PROOF,none: it has no key');
+      }
+      this.#state = 'plain';
+      this.#pending = undefined;
+      return [{ kind: 'unauthenticated', detail: 'the device has no key (PROOF,none)' }];
+    }
+    const decoded = decodeProof(frame);
+    if (!decoded.ok) return this.#fail('bad_proof', decoded.error);
+    const proof = decoded.value;
+    const digest = statementDigest({
+      talker: this.#options.talker,
+      hello: pending.hello,
+      challenge: pending.challenge,
+      publicKey: proof.publicKey,
+      deviceNonce: proof.nonce,
+      deviceEphemeral: proof.ephemeral,
+    });
+    if (!verifyDigestSignature(proof.publicKey, digest, proof.signature)) {
+      // An answer to an earlier CHALLENGE of ours signs another nonce: wait for the current one.
+      return [{ kind: 'dropped', detail: 'PROOF signature does not match the current CHALLENGE' }];
+    }
+    const paired = this.#options.paired;
+    if (paired !== undefined && !samePublicKey(paired, proof.publicKey)) {
+      return this.#fail(
+        'key_mismatch',
+        `device key ${keyFingerprint(proof.publicKey)} is not the paired key ${keyFingerprint(paired)}`,
+      );
+    }
+    let secret: Uint8Array;
+    try {
+      secret = x25519Secret(pending.ephemeral, proof.ephemeral);
+    } catch (error) {
+      return this.#fail('bad_proof', `PROOF X25519 key: ${(error as Error).message}`);
+    }
+    this.#keys = deriveSessionKeys(secret, digest);
+    this.#key = proof.publicKey;
+    this.#state = 'authenticated';
+    this.#pending = undefined;
+    return [
+      {
+        kind: 'authenticated',
+        key: proof.publicKey,
+        fingerprint: keyFingerprint(proof.publicKey),
+        paired: paired !== undefined,
+        hello: pending.hello,
+      },
+    ];
+  }
+
+  #refusal(
+    reason: AuthRefusal,
+    detail: string,
+    frame: { type: string; seq: number },
+  ): HostAuthAction {
+    return { kind: 'refused', reason, detail, type: frame.type, seq: frame.seq };
+  }
+
+  #refuse(
+    reason: AuthRefusal,
+    detail: string,
+    frame: { type: string; seq: number },
+  ): HostAuthAction[] {
+    const actions: HostAuthAction[] = [this.#refusal(reason, detail, frame)];
+    this.#refusedInRow++;
+    if (this.#options.paired !== undefined && this.#refusedInRow >= this.#options.maxRefusedInRow) {
+      actions.push(
+        ...this.#fail(
+          'not_authenticating',
+          `${this.#refusedInRow} frames in a row failed authentication`,
+        ),
+      );
+    }
+    return actions;
+  }
+
+  #fail(reason: AuthRefusal, detail: string): HostAuthAction[] {
+    this.#state = 'failed';
+    this.#pending = undefined;
+    this.#keys = undefined;
+    return [{ kind: 'failed', reason, detail }];
+  }
+}

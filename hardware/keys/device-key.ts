@@ -1,0 +1,167 @@
+/**
+ * A device's own key pair as the device side uses it (PROTOCOL.md § 8): a
+ * signer that gives its public key and signs 32-byte statement digests.
+ * Two kinds: a key file (simulators, a vendor's device: PKCS#8 PEM, Ed25519
+ * or P-256, readable by its owner only) and a secure element
+ * (`hardware/i2c/atecc608.ts`, P-256, the key never leaves the chip).
+ *
+ * The private key never appears in an error, a log line or a return value.
+ */
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+} from 'node:crypto';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import type { HandshakeSecrets } from '../../device-protocol/auth/host-auth.ts';
+import {
+  compressP256,
+  type DevicePublicKey,
+  type KeyType,
+} from '../../device-protocol/auth/keys.ts';
+import { HardwareError } from '../errors.ts';
+
+export interface DeviceSigner {
+  readonly keyType: KeyType;
+  publicKey(): Promise<DevicePublicKey>;
+  /** Signs a 32-byte statement digest: Ed25519 over it, or ECDSA P-256 with SHA-256 over it (r || s). */
+  sign(digest: Uint8Array): Promise<Uint8Array>;
+}
+
+/** A fresh nonce and X25519 key pair for one handshake. */
+export function freshHandshakeSecrets(): HandshakeSecrets {
+  const { privateKey, publicKey } = generateKeyPairSync('x25519');
+  const x = publicKey.export({ format: 'jwk' }).x!;
+  return {
+    nonce: new Uint8Array(randomBytes(16)),
+    ephemeral: { privateKey, publicKey: new Uint8Array(Buffer.from(x, 'base64url')) },
+  };
+}
+
+function rawPublicKey(privateKey: KeyObject): DevicePublicKey {
+  const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
+  if (privateKey.asymmetricKeyType === 'ed25519') {
+    return { type: 'ed25519', raw: new Uint8Array(Buffer.from(jwk.x!, 'base64url')) };
+  }
+  const xy = Buffer.concat([Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
+  return { type: 'p256', raw: compressP256(xy) };
+}
+
+class KeyFileSigner implements DeviceSigner {
+  readonly keyType: KeyType;
+  readonly #privateKey: KeyObject;
+  readonly #publicKey: DevicePublicKey;
+
+  constructor(privateKey: KeyObject) {
+    this.#privateKey = privateKey;
+    this.#publicKey = rawPublicKey(privateKey);
+    this.keyType = this.#publicKey.type;
+  }
+
+  async publicKey(): Promise<DevicePublicKey> {
+    return this.#publicKey;
+  }
+
+  async sign(digest: Uint8Array): Promise<Uint8Array> {
+    return this.signNow(digest);
+  }
+
+  /** The same, synchronously (a key file needs no bus). */
+  signNow(digest: Uint8Array): Uint8Array {
+    if (digest.length !== 32)
+      throw new RangeError(`expected a 32-byte digest, got ${digest.length}`);
+    return new Uint8Array(
+      this.keyType === 'ed25519'
+        ? sign(null, digest, this.#privateKey)
+        : sign('sha256', digest, { key: this.#privateKey, dsaEncoding: 'ieee-p1363' }),
+    );
+  }
+
+  /** For a test or a key rotation only: never logged. */
+  toJSON(): string {
+    return `[device key ${this.keyType}]`;
+  }
+}
+
+export type KeyFileSignerType = KeyFileSigner;
+
+/** A key object of a supported type, or a reason it is not one. */
+function checkedKey(key: KeyObject): string | undefined {
+  if (key.asymmetricKeyType === 'ed25519') return undefined;
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') {
+    return undefined;
+  }
+  return `a ${key.asymmetricKeyType}${key.asymmetricKeyDetails?.namedCurve ? ` ${key.asymmetricKeyDetails.namedCurve}` : ''} key; expected Ed25519 or ECDSA P-256`;
+}
+
+/**
+ * Loads a device key file. Throws HardwareError `key_file` naming the file
+ * and what is wrong (missing, unreadable, readable by others, not a private
+ * key, a key of another type); never the key itself.
+ */
+export async function loadKeyFile(path: string): Promise<KeyFileSigner> {
+  let text: string;
+  try {
+    const info = await stat(path);
+    if ((info.mode & 0o077) !== 0) {
+      throw new HardwareError(
+        'key_file',
+        `device key file ${path} is readable by others (mode ${(info.mode & 0o777).toString(8)}): chmod 600 it`,
+      );
+    }
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (error instanceof HardwareError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'cannot be read (permission denied)'
+          : `cannot be read (${code ?? 'error'})`;
+    throw new HardwareError('key_file', `device key file ${path} ${why}`);
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(text);
+  } catch {
+    throw new HardwareError('key_file', `device key file ${path} is not a PEM private key`);
+  }
+  const problem = checkedKey(key);
+  if (problem !== undefined)
+    throw new HardwareError('key_file', `device key file ${path} holds ${problem}`);
+  return new KeyFileSigner(key);
+}
+
+/** Creates a new key file (mode 600); refuses to overwrite one. */
+export async function createKeyFile(path: string, type: KeyType): Promise<KeyFileSigner> {
+  const { privateKey } =
+    type === 'ed25519'
+      ? generateKeyPairSync('ed25519')
+      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+  try {
+    await writeFile(path, pem, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new HardwareError(
+      'key_file',
+      code === 'EEXIST'
+        ? `device key file ${path} exists already: not overwritten (remove it first to rotate)`
+        : `device key file ${path} cannot be written (${code ?? 'error'})`,
+    );
+  }
+  return new KeyFileSigner(privateKey);
+}
+
+/** An in-memory key (tests, the bench). */
+export function generatedSigner(type: KeyType): KeyFileSigner {
+  const { privateKey } =
+    type === 'ed25519'
+      ? generateKeyPairSync('ed25519')
+      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return new KeyFileSigner(privateKey);
+}

@@ -1,0 +1,116 @@
+/**
+ * A rogue on a paired shoe's line: frames with valid CRCs but no key. A
+ * device without the key (in place of the shoe, or with another key) is
+ * quarantined; frames injected beside the real shoe (a tap on its cable)
+ * are refused with an alarm and never dealt, while the real shoe goes on.
+ */
+import { describe, expect, it } from 'vitest';
+import { encodeFrame } from '../../../device-protocol/frame.ts';
+import { alarmsOf, ed25519Key, SHOE_SCRIPT, until } from './auth-helpers.ts';
+import { benchPerTest } from './helpers.ts';
+
+const RULESET = 'tdc-baccarat-no-commission';
+
+describe('a rogue device with valid CRCs but no key on a paired line', () => {
+  const openBench = benchPerTest();
+
+  it('a device with no key in place of the paired shoe is quarantined and deals nothing', async () => {
+    const paired = await ed25519Key();
+    const current = openBench(
+      { kind: 'shoe', ruleset: RULESET, seed: 7, scenario: SHOE_SCRIPT },
+      { pairedKey: paired.publicKey },
+    );
+    const alarms = alarmsOf(current.driver);
+    await current.sim.whenReady();
+    await current.sim.stepMany(3);
+    await until(() => current.driver.isQuarantined, 'quarantine');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(current.observations).toHaveLength(0);
+    expect(current.driver.status().quarantined).toMatch(
+      /authentication failed \(no key: paired device answered PROOF,none/,
+    );
+    expect(current.driver.status().auth.state).toBe('failed');
+    expect(alarms.map((alarm) => alarm.kind)).toEqual(['device_quarantined']);
+  });
+
+  it('a device with another key is quarantined, naming both fingerprints', async () => {
+    const paired = await ed25519Key();
+    const other = await ed25519Key();
+    const current = openBench(
+      { kind: 'shoe', ruleset: RULESET, seed: 7, scenario: SHOE_SCRIPT, key: other },
+      { pairedKey: paired.publicKey },
+    );
+    await current.sim.whenReady();
+    await current.sim.stepMany(2);
+    await until(() => current.driver.isQuarantined, 'quarantine');
+    expect(current.observations).toHaveLength(0);
+    expect(current.driver.status().quarantined).toMatch(
+      /key mismatch: device key [0-9A-F-]{19} is not the paired key [0-9A-F-]{19}/,
+    );
+  });
+
+  it('frames injected beside the authenticated shoe are refused with an alarm; the shoe deals on', async () => {
+    const key = await ed25519Key();
+    const current = openBench(
+      { kind: 'shoe', ruleset: RULESET, seed: 8, scenario: SHOE_SCRIPT, key },
+      { pairedKey: key.publicKey },
+    );
+    const alarms = alarmsOf(current.driver);
+    await current.sim.whenReady();
+    await current.sim.stepMany(2);
+    await until(() => current.observations.length === 2, 'two cards');
+    // A tap on the cable: perfectly framed cards, right CRC, next seqs, no MAC.
+    for (const [seq, card] of [
+      [40, 'AS'],
+      [41, 'KH'],
+    ] as const) {
+      const line = encodeFrame({
+        talker: 'SH',
+        seq,
+        type: 'CARD',
+        fields: [card, 'red', 'down'],
+      });
+      current.wire.deliver('device', Buffer.from(line, 'latin1'));
+    }
+    await until(() => (current.driver.status().auth.refused.missing_mac ?? 0) === 2, 'refusals');
+    while (await current.sim.step());
+    await current.sim.whenDone();
+    const cards = current.observations.map((o) => (o.record.t === 'card' ? o.record.card : ''));
+    expect(cards).toHaveLength(6);
+    expect(
+      current.sim.steps
+        .filter((s) => s.kind === 'card')
+        .map((s) => (s.kind === 'card' ? s.card : '')),
+    ).toEqual(cards);
+    expect(alarms).toHaveLength(1); // two refusals within a second: one alarm, both counted
+    expect(alarms[0]).toMatchObject({
+      kind: 'device_unauthenticated',
+      device: 'shoe',
+      reason: 'missing_mac',
+      frameType: 'CARD',
+      frameSeq: 40,
+    });
+    expect(alarms[0]!.message).toMatch(/frame refused \(missing mac\).*not dealt/);
+    expect(current.driver.isQuarantined).toBe(false);
+  });
+
+  it('a flood of unauthenticated frames quarantines the paired line', async () => {
+    const key = await ed25519Key();
+    const current = openBench(
+      { kind: 'shoe', ruleset: RULESET, seed: 9, scenario: SHOE_SCRIPT, key },
+      { pairedKey: key.publicKey },
+    );
+    await current.sim.whenReady();
+    await current.sim.stepMany(1);
+    await until(() => current.observations.length === 1, 'one card');
+    for (let seq = 100; seq < 120; seq++) {
+      const line = encodeFrame({ talker: 'SH', seq, type: 'CUT', fields: [] });
+      current.wire.deliver('device', Buffer.from(line, 'latin1'));
+    }
+    await until(() => current.driver.isQuarantined, 'quarantine');
+    expect(current.driver.status().quarantined).toMatch(
+      /not authenticating: 16 frames in a row failed/,
+    );
+    expect(current.observations).toHaveLength(1);
+  });
+});
