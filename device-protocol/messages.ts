@@ -27,7 +27,7 @@ import {
 } from './frame.ts';
 
 /** major.minor. A host refuses a device of another major version; minors add message types only. */
-export const PROTOCOL_VERSION = '1.2';
+export const PROTOCOL_VERSION = '1.3';
 
 function versionParts(text: string): { major: number; minor: number } | undefined {
   const match = /^([0-9]{1,3})\.([0-9]{1,3})$/.exec(text);
@@ -58,6 +58,8 @@ export function protocolAtLeast(version: string | undefined, since: string): boo
 /** The minor version that added a message type; types not listed are in 1.0. */
 export const MESSAGE_SINCE: Readonly<Partial<Record<MessageType, string>>> = {
   SHUFFLED2: '1.1',
+  FOREIGN: '1.3',
+  NOTAG: '1.3',
 };
 
 /**
@@ -210,6 +212,23 @@ export interface TagMessage {
   /** The tag UID, 4 to 10 bytes as upper-case hex. */
   readonly uid: string;
 }
+/**
+ * (1.3) A card left a shoe that reads tags, and its tag is not in the
+ * shoe's deck registry: the shoe does not guess which card it was.
+ */
+export interface ForeignMessage {
+  readonly type: 'FOREIGN';
+  readonly uid: string;
+  /** The back colour as the shoe's sensor read it. */
+  readonly back: BackColour;
+  readonly face: Face;
+}
+/** (1.3) A card crossed the shoe's exit and no tag was read in time: the shoe cannot name it. */
+export interface NoTagMessage {
+  readonly type: 'NOTAG';
+  readonly back: BackColour;
+  readonly face: Face;
+}
 
 export type Message =
   | HelloMessage
@@ -232,7 +251,9 @@ export type Message =
   | OrderMessage
   | CountMessage
   | DoorMessage
-  | TagMessage;
+  | TagMessage
+  | ForeignMessage
+  | NoTagMessage;
 
 export type MessageType = Message['type'];
 export type MessageOf<T extends MessageType> = Extract<Message, { type: T }>;
@@ -616,6 +637,29 @@ const tagCodec: Codec<TagMessage> = {
   encode: (m) => [m.uid],
 };
 
+const foreignCodec: Codec<ForeignMessage> = {
+  type: 'FOREIGN',
+  senders: ['SH'],
+  decode: (r) => ({
+    type: 'FOREIGN',
+    uid: r.match('uid', UID, '4-10 bytes as upper-case hex'),
+    back: r.parse('back', parseBackColour),
+    face: r.parse('face', parseFace),
+  }),
+  encode: (m) => [m.uid, m.back, m.face],
+};
+
+const noTagCodec: Codec<NoTagMessage> = {
+  type: 'NOTAG',
+  senders: ['SH'],
+  decode: (r) => ({
+    type: 'NOTAG',
+    back: r.parse('back', parseBackColour),
+    face: r.parse('face', parseFace),
+  }),
+  encode: (m) => [m.back, m.face],
+};
+
 type CodecTable = { readonly [T in MessageType]: Codec<MessageOf<T>> };
 
 const CODECS: CodecTable = {
@@ -640,6 +684,8 @@ const CODECS: CodecTable = {
   COUNT: countCodec,
   DOOR: doorCodec,
   TAG: tagCodec,
+  FOREIGN: foreignCodec,
+  NOTAG: noTagCodec,
 };
 
 export const MESSAGE_TYPES = Object.keys(CODECS) as MessageType[];
