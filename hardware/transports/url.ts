@@ -7,10 +7,13 @@
  *   hid://04d8:00dd                       USB-HID by vendor:product (hex, as lsusb prints them)
  *   hid://04d8:00dd/A1B2C3?report=64&id=0 ...and serial number, report size, report ID
  *   memory://shoe                         in-process wire, host end (memory://shoe?end=device: device end)
+ *   pn532:/dev/ttyUSB0?baud=115200        a PN532 module in HSU mode on a USB-UART adapter, as a reader
  *
  * parseTransportUrl is pure; openTransport builds the (unopened) transport.
  */
 import { HardwareError } from '../errors.ts';
+import { pn532HsuReader } from '../readers/pn532-hsu.ts';
+import { TagReaderTransport } from '../readers/tag-reader-transport.ts';
 import { HidTransport } from './hid.ts';
 import { DEFAULT_HID_REPORT_FORMAT } from './hid-reports.ts';
 import { type MemoryEnd, memoryWire } from './memory.ts';
@@ -29,10 +32,11 @@ export type TransportSpec =
       reportSize: number;
       reportId: number;
     }
-  | { kind: 'memory'; name: string; end: MemoryEnd };
+  | { kind: 'memory'; name: string; end: MemoryEnd }
+  | { kind: 'pn532'; path: string; baudRate: number };
 
 const EXAMPLES =
-  'expected /dev/ttyUSB0, serial:/dev/ttyUSB0?baud=115200, tcp://host:port, hid://VID:PID[/SERIAL] or memory://name';
+  'expected /dev/ttyUSB0, serial:/dev/ttyUSB0?baud=115200, tcp://host:port, hid://VID:PID[/SERIAL], memory://name or pn532:/dev/ttyUSB0';
 
 function bad(url: string, why: string): HardwareError {
   return new HardwareError('bad_url', `transport URL "${url}": ${why}`);
@@ -152,6 +156,11 @@ export function parseTransportUrl(url: string): TransportSpec {
     case 'memory':
       if (!rest.startsWith('//')) throw bad(url, 'expected memory://name');
       return parseMemory(url, rest.slice(2));
+    case 'pn532': {
+      const serial = parseSerial(url, rest);
+      if (serial.kind !== 'serial') throw bad(url, 'expected pn532:/dev/ttyUSB0');
+      return { kind: 'pn532', path: serial.path, baudRate: serial.baudRate };
+    }
     default:
       throw bad(url, `unknown scheme "${name}:"; ${EXAMPLES}`);
   }
@@ -177,6 +186,8 @@ export function formatTransportUrl(spec: TransportSpec): string {
     }
     case 'memory':
       return `memory://${spec.name}${spec.end === 'device' ? '?end=device' : ''}`;
+    case 'pn532':
+      return `pn532:${spec.path}${spec.baudRate === DEFAULT_BAUD_RATE ? '' : `?baud=${spec.baudRate}`}`;
   }
 }
 
@@ -205,6 +216,10 @@ export function openTransport(url: string | TransportSpec): Transport {
     case 'memory': {
       const wire = memoryWire(spec.name);
       return spec.end === 'host' ? wire.host : wire.device;
+    }
+    case 'pn532': {
+      const { path, baudRate } = spec;
+      return new TagReaderTransport('pn532', text, () => pn532HsuReader({ path, baudRate }));
     }
   }
 }
