@@ -173,7 +173,7 @@ export class Pn532 {
         }
         lastFault = new Pn532Error(
           'no_answer',
-          `${this.name} acknowledged ${what} but never answered it: power-cycle the PN532 and check its supply (it needs up to 150 mA with the RF field on)`,
+          `${this.name} ACKed ${what} but never answered: power-cycle it and check its supply (up to 150 mA with the field on)`,
         );
         continue;
       }
@@ -233,12 +233,12 @@ export class Pn532 {
       case 'error':
         return new Pn532Error(
           'error_frame',
-          `${this.name} answered its error frame (0x7F) ${where}: it rejected the command; power-cycle the PN532, and replace it if this persists`,
+          `${this.name} answered its error frame (0x7F): it rejected the command; power-cycle it and replace it if this persists`,
         );
       case 'corrupt':
         return new Pn532Error(
           'checksum',
-          `${this.name} sent a damaged frame ${where} (${frame.why}): check the wiring and the baud rate`,
+          `${this.name} sent a damaged frame (${frame.why}): check the wiring and the baud rate`,
         );
       default:
         return new Pn532Error(

@@ -16,7 +16,7 @@ export interface Pn532HsuOptions {
 
 export function pn532HsuConnector(path: string, baudRate: number): () => Promise<Pn532Connection> {
   return async () => {
-    const serial = new SerialTransport({ path, baudRate }, `pn532:${path}`);
+    const serial = new SerialTransport({ path, baudRate }, path);
     await serial.open();
     const bus = pn532OverHsu(serial);
     const closed = new Promise<string>((resolve) => {

@@ -45,8 +45,6 @@ export interface Pn532PollerOptions {
   maxRetryMs?: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export class Pn532Poller extends EventEmitter<TagSourceEvents> implements TagSource {
   readonly description: string;
   private connection: Pn532Connection | undefined;
@@ -129,7 +127,7 @@ export class Pn532Poller extends EventEmitter<TagSourceEvents> implements TagSou
     const pollMs = this.options.pollMs ?? 100;
     const restMs = this.options.restMs ?? 20;
     const firstRetry = this.options.retryMs ?? 200;
-    const maxRetry = this.options.maxRetryMs ?? 5_000;
+    const maxRetry = this.options.maxRetryMs ?? 1_000;
     let retryMs = firstRetry;
     let inField: string | undefined;
     let faulted = false;
@@ -182,7 +180,9 @@ export class Pn532Poller extends EventEmitter<TagSourceEvents> implements TagSou
       };
     }
     if (isPn532Error(error)) {
-      return { code: `pn532_${error.code}`, message: error.message };
+      // The ERROR frame's detail is short: the code and the alarm already name the reader.
+      const detail = error.message.replace(this.description, 'PN532');
+      return { code: `pn532_${error.code}`, message: error.message, detail };
     }
     return { code: 'pn532_link_lost', message: `${this.description}: ${reasonOf(error)}` };
   }

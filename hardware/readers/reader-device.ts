@@ -34,7 +34,11 @@ export class ReaderDevice {
   readonly core: DeviceCore;
   private readonly onTag = (uid: Uint8Array) => this.core.send({ type: 'TAG', uid: uidHex(uid) });
   private readonly onFault = (fault: TagSourceFault) =>
-    this.core.send({ type: 'ERROR', code: fault.code, detail: errorDetail(fault.message) });
+    this.core.send({
+      type: 'ERROR',
+      code: fault.code,
+      detail: errorDetail(fault.detail ?? fault.message),
+    });
   private readonly onRecovered = () =>
     this.core.send({ type: 'STATUS', state: 'ready', details: {} });
 

@@ -25,6 +25,8 @@ export interface TagSourceFault {
   code: string;
   /** The whole sentence, for logs and the CLI. */
   message: string;
+  /** A shorter sentence for the protocol ERROR frame (at most 120 characters), if `message` is longer. */
+  detail?: string;
 }
 
 export interface TagSourceEvents {

@@ -174,7 +174,9 @@ export class Pn532Emulator implements I2cSlave {
     this.hsuTimer = setTimeout(() => {
       this.hsuTimer = undefined;
       const sent = this.outbox.shift();
-      if (sent && this.hsuSink) this.hsuSink(Uint8Array.from(sent.bytes));
+      // A silent part transmits nothing, not even what it had ready.
+      if (sent && this.hsuSink && !this.faulty('silent', false))
+        this.hsuSink(Uint8Array.from(sent.bytes));
       this.scheduleHsu();
     }, wait);
   }
