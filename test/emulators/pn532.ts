@@ -30,7 +30,7 @@ export type EmulatedTagType = 'ntag21x' | 'mifare-classic';
 
 export interface EmulatedTag {
   /** NFCID1: 4, 7 or 10 bytes. */
-  uid: Uint8Array | number[];
+  uid: Uint8Array | readonly number[];
   type: EmulatedTagType;
 }
 
