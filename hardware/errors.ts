@@ -18,7 +18,9 @@ export type HardwareErrorCode =
   /** A native library (node-hid, libusb, hidraw) could not be loaded. */
   | 'library_missing'
   /** The dealer-console board did not come up. */
-  | 'board_failed';
+  | 'board_failed'
+  /** An I2C part (colour sensor, RFID reader) is missing, wrong or stopped answering. */
+  | 'part_failed';
 
 export class HardwareError extends Error {
   override readonly name = 'HardwareError';
