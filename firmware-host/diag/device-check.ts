@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import type { DriverCounters } from '../drivers/driver.ts';
+import { commodityReaderOpenAdvice, commodityReaderOutcome } from './commodity-reader-check.ts';
 import type { CheckOutcome } from './report.ts';
 
 export interface DeviceCheckOptions {
@@ -86,7 +87,9 @@ export async function checkDevice(
         name: `${prefix}: open`,
         status: 'fail',
         detail: `cannot open ${device.transport}: ${messageOf(error)}`,
-        advice: openAdvice(device.transport, messageOf(error)),
+        advice:
+          commodityReaderOpenAdvice(device.transport, messageOf(error)) ??
+          openAdvice(device.transport, messageOf(error)),
       },
     ];
   }
@@ -149,6 +152,8 @@ export async function checkDevice(
       data: { ...identity },
     });
     results.push(firmwareOutcome(prefix, name, device, identity, status.quarantined));
+    const reader = commodityReaderOutcome(prefix, device.transport, identity);
+    if (reader) results.push(reader);
   }
 
   if (rtts.length > 0) {
