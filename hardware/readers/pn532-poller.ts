@@ -131,9 +131,15 @@ export class Pn532Poller extends EventEmitter<TagSourceEvents> implements TagSou
     let retryMs = firstRetry;
     let inField: string | undefined;
     let faulted = false;
+    // After a fault the link is reopened and the PN532 configured again: a
+    // module that was power-cycled needs its wake-up and SAMConfiguration.
+    let stale = false;
     while (this.running) {
       try {
-        if (this.linkDown !== undefined || !this.connection) await this.reconnect();
+        if (stale || this.linkDown !== undefined || !this.connection) {
+          await this.reconnect();
+          stale = false;
+        }
         const uid = await (this.connection as Pn532Connection).pn532.readPassiveTarget(pollMs);
         if (!this.running) break;
         if (faulted) {
@@ -147,7 +153,8 @@ export class Pn532Poller extends EventEmitter<TagSourceEvents> implements TagSou
         if (uid) await this.pause(restMs);
       } catch (error) {
         if (!this.running) break;
-        inField = undefined;
+        // `inField` survives the fault: a tag still on the antenna afterwards is the same arrival.
+        stale = true;
         if (!faulted) {
           faulted = true;
           this.emit('fault', this.faultOf(error));

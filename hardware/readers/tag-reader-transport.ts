@@ -6,7 +6,12 @@
  * way. Closing it stops both; a tag the host has not ACKed by then is gone
  * with them, as with a reader switched off.
  */
-import { PROTOCOL_VERSION } from '../../device-protocol/messages.ts';
+import {
+  encodeMessage,
+  type HelloMessage,
+  PROTOCOL_VERSION,
+} from '../../device-protocol/messages.ts';
+import { reasonOf } from '../errors.ts';
 import { createMemoryPair, type MemoryWire } from '../transports/memory.ts';
 import { BaseTransport } from '../transports/transport.ts';
 import { ReaderDevice } from './reader-device.ts';
@@ -34,11 +39,18 @@ export class TagReaderTransport extends BaseTransport {
       await source.stop();
       throw new Error('open abandoned');
     }
+    const hello: HelloMessage = { type: 'HELLO', protocol: PROTOCOL_VERSION, ...identity };
+    try {
+      encodeMessage(hello);
+    } catch (error) {
+      await source.stop();
+      throw new Error(`${source.description} cannot introduce itself: ${reasonOf(error)}`);
+    }
     const wire = createMemoryPair(this.url);
     const device = new ReaderDevice({
       source,
       transport: wire.device,
-      hello: { type: 'HELLO', protocol: PROTOCOL_VERSION, ...identity },
+      hello,
     });
     wire.host.on('data', (chunk) => this.received(chunk));
     await wire.host.open();

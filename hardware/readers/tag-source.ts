@@ -57,6 +57,9 @@ export function uidHex(uid: Uint8Array): string {
 
 /** Squeezes a name into HELLO's 1-32 letters, digits, . _ - (keeping its end, where serials differ). */
 export function helloName(text: string): string {
-  const clean = text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '');
-  return (clean || 'unknown').slice(-32);
+  const clean = text
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .slice(-32)
+    .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
+  return clean || 'unknown';
 }

@@ -2,8 +2,9 @@
  * An emulated PN532 in HSU mode on one end of a socat pty pair, the other end
  * left for tableside to open as `pn532:PATH` — the real serialport path.
  */
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SerialPort } from 'serialport';
 import type { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
@@ -18,26 +19,46 @@ export interface Pn532OnPty {
   emulator: Pn532Emulator;
   /** The pty tableside opens (`pn532:${path}`). */
   path: string;
+  /** Pulls the USB-UART adapter: socat goes, both ptys vanish. */
+  unplug(): Promise<void>;
+  /** Plugs it back in: the same path again, the same PN532 on it. */
+  plugBack(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function pn532OnPty(emulator = new Pn532Emulator()): Promise<Pn532OnPty> {
-  const pty = new PtyPair();
-  await pty.start();
-  const port = new SerialPort({ path: pty.b, baudRate: 115_200, autoOpen: false });
-  await new Promise<void>((resolve, reject) =>
-    port.open((error) => (error ? reject(error) : resolve())),
-  );
-  const input = emulator.connectHsu((bytes) => port.write(Buffer.from(bytes)));
-  port.on('data', (chunk: Buffer) => input(chunk));
+  const directory = mkdtempSync(join(tmpdir(), 'tableside-pn532-pty-'));
+  let pty: PtyPair | undefined;
+  let port: SerialPort | undefined;
+  const plug = async () => {
+    pty = new PtyPair(directory);
+    await pty.start();
+    const opened = new SerialPort({ path: pty.b, baudRate: 115_200, autoOpen: false });
+    await new Promise<void>((resolve, reject) =>
+      opened.open((error) => (error ? reject(error) : resolve())),
+    );
+    opened.on('error', () => undefined);
+    port = opened;
+    const input = emulator.connectHsu((bytes) => opened.write(Buffer.from(bytes)));
+    opened.on('data', (chunk: Buffer) => input(chunk));
+  };
+  const unplug = async () => {
+    emulator.disconnectHsu();
+    const open = port;
+    port = undefined;
+    await new Promise<void>((resolve) => (open?.isOpen ? open.close(() => resolve()) : resolve()));
+    await pty?.kill();
+    pty = undefined;
+  };
+  await plug();
   return {
     emulator,
-    path: pty.a,
+    path: join(directory, 'host'),
+    unplug,
+    plugBack: plug,
     async stop() {
-      emulator.disconnectHsu();
-      await new Promise<void>((resolve) => (port.isOpen ? port.close(() => resolve()) : resolve()));
-      await pty.kill();
-      rmSync(dirname(pty.a), { recursive: true, force: true });
+      await unplug();
+      rmSync(directory, { recursive: true, force: true });
     },
   };
 }
