@@ -6,7 +6,7 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, pn532.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -118,6 +118,13 @@ async function main(): Promise<void> {
           : null,
     };
   }
+  if (wanted('pn532')) {
+    const { benchPn532Reader } = await import('./readers.ts');
+    figures.pn532 = await measure(
+      'PN532 reader over a pty: tag in the field to card record (150 tags, and a protocol reader)',
+      () => benchPn532Reader(),
+    );
+  }
   if (wanted('footprint')) {
     const { benchFootprint } = await import('./footprint.ts');
     figures.footprint = await measure('footprint of the built daemon (npm run build first)', () =>
@@ -140,6 +147,7 @@ async function main(): Promise<void> {
     target('footprint.rss_after_shoe_mb', '≤ 80 MB after a shoe', (value) => value <= 80);
   }
   if (wanted('evaluator')) target('evaluator.ratio', '> 1 (faster than phe)', (value) => value > 1);
+  if (wanted('pn532')) target('pn532.p99_ms', '≤ 50 ms (the card budget)', (value) => value <= 50);
   figures.targets = targets;
   figures.run_seconds = Math.round((performance.now() - started) / 100) / 10;
 
@@ -194,6 +202,11 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('evaluator.phe.hands_per_s', 'hands/s', 'npm phe, same hands');
   add('evaluator.ratio', '×', 'ours / phe');
   add('analysis.baccarat_8_decks_ms', 'ms');
+  add('pn532.p50_ms', 'ms', 'PN532 over HSU: tag to card record');
+  add('pn532.p99_ms', 'ms', 'PN532 over HSU: tag to card record');
+  add('pn532.baseline.p50_ms', 'ms', 'protocol reader, same pty and driver');
+  add('pn532.baseline.p99_ms', 'ms', 'protocol reader, same pty and driver');
+  add('pn532.ratio_p99', '×', 'PN532 p99 / protocol reader p99');
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,
