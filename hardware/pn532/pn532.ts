@@ -19,6 +19,7 @@ import {
   hexBytes,
   NACK_FRAME,
   type Pn532Frame,
+  TFI_HOST_TO_PN532,
   TFI_PN532_TO_HOST,
 } from './frame.ts';
 
@@ -239,6 +240,17 @@ export class Pn532 {
         return new Pn532Error(
           'checksum',
           `${this.name} sent a damaged frame (${frame.why}): check the wiring and the baud rate`,
+        );
+      case 'info':
+        if (frame.tfi === TFI_HOST_TO_PN532) {
+          return new Pn532Error(
+            'unexpected',
+            `${this.name} sends our own frames back: this is not a PN532, or TX and RX are bridged; check the port and the wiring`,
+          );
+        }
+        return new Pn532Error(
+          'unexpected',
+          `${this.name} answered a response ${where}: out of step; it is resynchronised`,
         );
       default:
         return new Pn532Error(

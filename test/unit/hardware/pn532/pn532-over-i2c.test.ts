@@ -95,3 +95,41 @@ describe('the PN532 driver over I2C, against the emulated part', () => {
     expect((await pn532.firmwareVersion()).ic).toBe(0x32);
   });
 });
+
+describe('the PN532 driver over HSU, on a line that is not a PN532', () => {
+  it('a line that echoes every byte (TX bridged to RX) is named as such', async () => {
+    const { EventEmitter } = await import('node:events');
+    const { pn532OverHsu } = await import('../../../../hardware/pn532/index.ts');
+    const line = Object.assign(new EventEmitter(), {
+      url: '/dev/ttyUSB9',
+      async write(bytes: Uint8Array) {
+        queueMicrotask(() => line.emit('data', Buffer.from(bytes)));
+      },
+    });
+    const pn532 = new Pn532(pn532OverHsu(line as never), { ackTimeoutMs: 20, retries: 1 });
+    await expect(pn532.firmwareVersion()).rejects.toThrow(
+      /^PN532 on \/dev\/ttyUSB9 \(HSU\) sends our own frames back: this is not a PN532/,
+    );
+  });
+
+  it('a line where nothing answers names the part and what to check', async () => {
+    const { EventEmitter } = await import('node:events');
+    const { pn532OverHsu } = await import('../../../../hardware/pn532/index.ts');
+    const written: number[] = [];
+    const line = Object.assign(new EventEmitter(), {
+      url: '/dev/ttyUSB9',
+      async write(bytes: Uint8Array) {
+        written.push(...bytes);
+      },
+    });
+    const pn532 = new Pn532(pn532OverHsu(line as never), { ackTimeoutMs: 10, retries: 1 });
+    await expect(pn532.firmwareVersion()).rejects.toMatchObject({
+      code: 'no_answer',
+      message: expect.stringMatching(/does not answer: check its power and wiring/),
+    });
+    // Each attempt woke the part first (HSU wake-up: 55 55 then zeros) before GetFirmwareVersion.
+    const frame = [0x00, 0x00, 0xff, 0x02, 0xfe, 0xd4, 0x02, 0x2a, 0x00];
+    const attempt = [0x55, 0x55, ...new Array<number>(14).fill(0), ...frame];
+    expect(written).toEqual([...attempt, ...attempt]);
+  });
+});
