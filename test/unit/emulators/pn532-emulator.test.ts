@@ -110,7 +110,9 @@ describe('the PN532 emulator on HSU (§ 6.2.5, wake-up § 7.2.11)', () => {
     send(
       Uint8Array.of(0x55, 0x55, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ...GET_FIRMWARE_VERSION),
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; out.length < 2 && waited < 2_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     expect(out).toEqual([ACK, FIRMWARE_RESPONSE]);
     part.disconnectHsu();
   });
