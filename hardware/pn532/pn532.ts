@@ -28,7 +28,7 @@ export const CMD_SAM_CONFIGURATION = 0x14;
 export const CMD_IN_LIST_PASSIVE_TARGET = 0x4a;
 
 export interface Pn532Options {
-  /** How long the PN532 has to ACK a command (ms); UM0701-02 expects ~1 ms, links add latency. */
+  /** How long the PN532 has to ACK a command (ms); it ACKs within about a millisecond, the margin is for a busy host. */
   ackTimeoutMs?: number;
   /** How long a command other than a tag poll has to answer (ms). */
   responseTimeoutMs?: number;
@@ -54,7 +54,7 @@ export interface PassiveTarget {
   uid: Uint8Array;
 }
 
-const DEFAULTS: Required<Pn532Options> = { ackTimeoutMs: 100, responseTimeoutMs: 1000, retries: 2 };
+const DEFAULTS: Required<Pn532Options> = { ackTimeoutMs: 250, responseTimeoutMs: 1000, retries: 2 };
 
 export class Pn532 {
   private readonly options: Required<Pn532Options>;
