@@ -728,6 +728,19 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         const wire = wires.createMemoryPair(`sim-${name}`);
         transport = wire.host;
         simulated.push({ name, kind: device.kind, device: wire.device });
+      } else if (device.transport === 'firmware') {
+        // tableside's own device firmware, in this process, on a real board.
+        wires ??= await import('../../hardware/transports/memory.ts');
+        const wire = wires.createMemoryPair(`firmware-${name}`);
+        transport = wire.host;
+        const { startHostedFirmware } = await import('../firmware/hosted.ts');
+        const hosted = await startHostedFirmware(
+          name,
+          device,
+          wire.device,
+          `${this.table}-${name}`.slice(0, 32),
+        );
+        this.stoppers.push(() => hosted.stop());
       } else {
         transport = openTransport(device.transport);
       }
@@ -748,7 +761,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
             ? { backs: ruleset.backs.colours, alternateBacks: true }
             : { backs: [ruleset.backs.colour] }
           : {}),
-        ...(device.kind === 'reader' && device.registry
+        ...(device.kind === 'reader' && device.registry && device.transport !== 'firmware'
           ? { registry: await this.loadRegistry(device.registry) }
           : {}),
       });

@@ -1,6 +1,7 @@
 /**
  * What the shoe's colour sensor saw: a back colour (the card travelled face
- * down), a face (mostly white: face up), or nothing it may trust. Matching
+ * down), a face (mostly white: face up), the cut card (yellow plastic by
+ * default), or nothing it may trust. Matching
  * is by chromaticity (each channel's share of r+g+b, so the LED's strength
  * and the card's distance matter less) and, with a calibration, brightness.
  * A reading that matches no reference, or two, is `unmatched`: the shoe
@@ -9,7 +10,8 @@
  * Calibration file (JSON, written by `tableside firmware calibrate`):
  *
  *   { "format": "tableside-shoe-calibration", "version": 1,
- *     "references": { "red": {"c":..,"r":..,"g":..,"b":..}, "blue": {...}, "face": {...} },
+ *     "references": { "red": {"c":..,"r":..,"g":..,"b":..}, "blue": {...}, "face": {...},
+ *                     "cut": {...} },
  *     "tolerance": 0.08 }
  *
  * Pure: no I/O, no clock.
@@ -19,6 +21,8 @@ import { z } from 'zod';
 export const CALIBRATION_FORMAT = 'tableside-shoe-calibration';
 /** The reference that stands for a card's face rather than a back colour. */
 export const FACE = 'face';
+/** The reference that stands for the cut card (plastic, untagged, a colour no back has). */
+export const CUT_CARD = 'cut';
 
 export interface Rgbc {
   readonly c: number;
@@ -69,6 +73,7 @@ export const DEFAULT_CALIBRATION: Calibration = {
     red: { c: 100, r: 66, g: 17, b: 17 },
     blue: { c: 100, r: 15, g: 27, b: 58 },
     face: { c: 100, r: 34, g: 33, b: 33 },
+    cut: { c: 100, r: 46, g: 43, b: 11 },
   },
   tolerance: 0.12,
 };
@@ -79,6 +84,7 @@ const DARK_FRACTION = 0.02;
 export type ColourVerdict =
   | { readonly kind: 'back'; readonly back: string }
   | { readonly kind: 'face' }
+  | { readonly kind: 'cut' }
   | { readonly kind: 'unmatched'; readonly reason: string };
 
 function chroma(reading: Rgbc): [number, number, number] {
@@ -138,7 +144,9 @@ export function classifyColour(
     };
   }
   const name = matches[0]!;
-  return name === FACE ? { kind: 'face' } : { kind: 'back', back: name };
+  if (name === FACE) return { kind: 'face' };
+  if (name === CUT_CARD) return { kind: 'cut' };
+  return { kind: 'back', back: name };
 }
 
 /** Parses a calibration file's text; throws an Error naming what is wrong. */

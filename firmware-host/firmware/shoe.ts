@@ -24,7 +24,12 @@ import { reasonOf } from '../../hardware/errors.ts';
 import { type Output, PartBoard } from '../../hardware/firmata/part-board.ts';
 import type { I2cBus } from '../../hardware/i2c/bus.ts';
 import { Tcs34725 } from '../../hardware/parts/tcs34725.ts';
-import { isPn532Error, Pn532, pn532OverI2c } from '../../hardware/pn532/index.ts';
+import {
+  isPn532Error,
+  Pn532,
+  type Pn532Options,
+  pn532OverI2c,
+} from '../../hardware/pn532/index.ts';
 import type { LinkOptionsInput } from '../../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeckRegistry } from '../drivers/deck-registry.ts';
@@ -73,6 +78,10 @@ export interface ShoeFirmwareOptions {
   /** How long after the beam breaks a tag may still be read. */
   tagTimeoutMs?: number;
   boardReadyTimeoutMs?: number;
+  /** A Firmata I2C read with no reply by then fails (the part does not answer). */
+  i2cTimeoutMs?: number;
+  /** The PN532 driver's ACK and response timeouts. */
+  pn532?: Pn532Options;
   /** Wait between attempts to reopen a lost board or re-check a failed part. */
   retryMs?: number;
   /** Reopen policy of the host link. */
@@ -86,6 +95,8 @@ export interface ShoeFirmwareEvents {
   recovered: [];
   /** A card (or FOREIGN, NOTAG) was queued for the host, with the beam-break time. */
   event: [message: Message, beamAtMs: number];
+  /** A card crossed the beam while the shoe was in fault: reported as ERROR refused. */
+  refused: [beamAtMs: number];
   /** The board and every part answered: the shoe deals. */
   parts: [info: { board: string; pn532: string; tcs34725: number }];
 }
@@ -120,7 +131,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     super();
     this.pins = { ...SHOE_PINS, ...options.pins };
     this.calibration = options.calibration ?? DEFAULT_CALIBRATION;
-    this.tagTimeoutMs = options.tagTimeoutMs ?? 30;
+    this.tagTimeoutMs = options.tagTimeoutMs ?? 45;
     this.retryMs = options.retryMs ?? 1_000;
     this.outbox = options.outboxPath ? new Outbox(options.outboxPath) : undefined;
     const restored = this.outbox?.restored;
@@ -188,6 +199,9 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
           ...(this.options.boardReadyTimeoutMs !== undefined
             ? { readyTimeoutMs: this.options.boardReadyTimeoutMs }
             : {}),
+          ...(this.options.i2cTimeoutMs !== undefined
+            ? { i2cTimeoutMs: this.options.i2cTimeoutMs }
+            : {}),
         });
         board.on('lost', (reason) => this.boardLost(reason));
         board.on('input', (pin, high) => this.input(pin, high));
@@ -203,7 +217,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     }
     const parts: Parts = this.parts ?? {
       board,
-      pn532: new Pn532(pn532OverI2c(board.i2c)),
+      pn532: new Pn532(pn532OverI2c(board.i2c), this.options.pn532),
       tcs: new Tcs34725(board.i2c as I2cBus),
       led: board.output(this.pins.statusLed),
       buzzer: board.output(this.pins.buzzer),
@@ -298,6 +312,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
         code: 'refused',
         detail: `a card left the shoe while it is in ${why}: it was not identified`,
       });
+      this.emit('refused', beamAt);
       return;
     }
     let uid: Uint8Array | undefined;
@@ -314,6 +329,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
         code: 'refused',
         detail: 'a card left the shoe while a part failed: it was not identified',
       });
+      this.emit('refused', beamAt);
       this.scheduleRetry();
       return;
     }
@@ -324,6 +340,11 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
         code: 'colour_unmatched',
         message: `tcs34725 read ${verdict.reason}; recalibrate (tableside firmware calibrate) or check the card, then open and close the lid`,
       });
+      return;
+    }
+    if (verdict.kind === 'cut') {
+      // The cut card is plastic with no tag; a tag read with it belongs to something else.
+      this.cardEvent({ type: 'CUT' }, beamAt);
       return;
     }
     const face: Face = verdict.kind === 'face' ? 'up' : 'down';

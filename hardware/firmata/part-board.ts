@@ -26,6 +26,8 @@ export interface PartBoardOptions {
   url: string;
   /** The board must answer as Firmata (version report, firmware, capabilities) within this. */
   readyTimeoutMs?: number;
+  /** An I2C read with no reply by then fails. */
+  i2cTimeoutMs?: number;
 }
 
 export interface Output {
@@ -42,9 +44,13 @@ export class PartBoard extends EventEmitter<PartBoardEvents> {
     private readonly five: typeof import('johnny-five').default,
     private readonly board: import('johnny-five').Board,
     private readonly transport: Transport,
+    i2cTimeoutMs: number | undefined,
   ) {
     super();
-    this.i2c = firmataI2cBus(io);
+    this.i2c = firmataI2cBus(
+      io,
+      i2cTimeoutMs === undefined ? {} : { replyTimeoutMs: i2cTimeoutMs },
+    );
   }
 
   /** The sketch's name and version as the board reported them (REPORT_FIRMWARE). */
@@ -87,6 +93,8 @@ export class PartBoard extends EventEmitter<PartBoardEvents> {
       sigint: false,
       timeout: readyTimeoutMs,
     });
+    // johnny-five's own connect timer may fire after we gave up on this board: heard, not thrown.
+    board.on('error', () => undefined);
     announceConnected(io);
     try {
       await new Promise<void>((resolve, reject) => {
@@ -103,9 +111,11 @@ export class PartBoard extends EventEmitter<PartBoardEvents> {
           clearTimeout(timer);
           resolve();
         });
-        board.once('error', (error: Error) => {
+        board.once('error', (error: unknown) => {
           clearTimeout(timer);
-          reject(error);
+          // johnny-five emits plain objects as well as Errors.
+          const message = (error as { message?: unknown } | undefined)?.message;
+          reject(new Error(typeof message === 'string' ? message : String(error)));
         });
         transport.once('close', (info) => {
           clearTimeout(timer);
@@ -118,7 +128,14 @@ export class PartBoard extends EventEmitter<PartBoardEvents> {
         cause: error,
       });
     }
-    const partBoard = new PartBoard(options.url, io as FirmataIo, five, board, transport);
+    const partBoard = new PartBoard(
+      options.url,
+      io as FirmataIo,
+      five,
+      board,
+      transport,
+      options.i2cTimeoutMs,
+    );
     transport.on('close', (info) => {
       if (!info.expected)
         partBoard.lose(`board on ${options.url} went away (${info.reason}): check its USB cable`);

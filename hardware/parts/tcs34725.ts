@@ -86,7 +86,20 @@ export class Tcs34725 {
     await this.writeRegister(ENABLE, PON);
     await sleep(3); // the datasheet's 2.4 ms warm-up after PON
     await this.writeRegister(ENABLE, PON | AEN);
-    return id;
+    // Firmata does not confirm writes: wait for the first integration to
+    // complete, which also shows the part really measures.
+    const deadline = performance.now() + this.integrationMs * 4 + 50;
+    for (;;) {
+      await sleep(this.integrationMs);
+      const status = (await this.readRegisters(STATUS, 1))[0]!;
+      if ((status & AVALID) !== 0) return id;
+      if (performance.now() > deadline) {
+        throw new HardwareError(
+          'part_failed',
+          `colour sensor at I2C 0x${this.address.toString(16)} answers but completes no measurement (AVALID stays clear): check its power; replace it if it persists`,
+        );
+      }
+    }
   }
 
   /** The latest completed integration; undefined before the first one (AVALID clear). */

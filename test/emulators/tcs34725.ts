@@ -48,6 +48,8 @@ export const SURFACES = {
   redBack: { c: 60, r: 40, g: 10, b: 10 },
   blueBack: { c: 55, r: 8, g: 15, b: 32 },
   face: { c: 200, r: 68, g: 66, b: 64 },
+  /** A yellow plastic cut card. */
+  cutCard: { c: 120, r: 55, g: 50, b: 12 },
   /** Something no calibration matches: a green card. */
   green: { c: 60, r: 10, g: 40, b: 10 },
 } as const satisfies Record<string, Surface>;

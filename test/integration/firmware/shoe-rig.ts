@@ -15,7 +15,7 @@ import {
 import type { Transport } from '../../../hardware/transports/transport.ts';
 import { FirmataBoardEmulator } from '../../emulators/firmata-board.ts';
 import { Pn532Emulator } from '../../emulators/pn532.ts';
-import { SURFACES, type Surface, Tcs34725Emulator } from '../../emulators/tcs34725.ts';
+import { type Surface, Tcs34725Emulator } from '../../emulators/tcs34725.ts';
 import { PtyPair } from '../devices/pty.ts';
 
 export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
@@ -99,19 +99,22 @@ export class ShoeRig {
   }
 
   /**
-   * A card leaves the shoe: its tag enters the PN532's field, its down side
-   * passes over the sensor, it breaks the beam for `beamMs`, and is gone.
+   * A card leaves the shoe: its tag enters the PN532's field, then its down side
+   * lies over the sensor, it breaks the beam for `beamMs`, and is gone.
    * Resolves with the beam-break time on the emulators' clock.
    */
-  async deal(card: { uid?: readonly number[]; surface: Surface }, beamMs = 40): Promise<number> {
+  async deal(card: { uid?: readonly number[]; surface: Surface }, beamMs = 50): Promise<number> {
+    // The antenna sits just inside the mouth: the tag enters its field a little before the beam breaks.
+    if (card.uid) this.pn532.placeTag({ uid: [...card.uid], type: 'ntag21x' }, this.board.now());
+    await sleep(10);
     const now = this.board.now();
-    if (card.uid) this.pn532.placeTag({ uid: [...card.uid], type: 'ntag21x' }, now);
     this.tcs.place(card.surface, now);
     this.board.setInput(SHOE_PINS.beam, true);
     await sleep(beamMs);
     this.board.setInput(SHOE_PINS.beam, false);
+    // The card is gone; the sensor now sees the next card in the shoe, whose
+    // surface the next deal places, so what it sees does not change here.
     this.pn532.removeTag();
-    this.tcs.place(SURFACES.none, this.board.now());
     return now;
   }
 
@@ -122,10 +125,12 @@ export class ShoeRig {
       const done = () => {
         firmware.off('event', done);
         firmware.off('fault', done);
+        firmware.off('refused', done);
         resolve();
       };
       firmware.on('event', done);
       firmware.on('fault', done);
+      firmware.on('refused', done);
     });
     await this.deal(card);
     await reported;
