@@ -19,6 +19,8 @@ export interface Pn532OnPty {
   emulator: Pn532Emulator;
   /** The pty tableside opens (`pn532:${path}`). */
   path: string;
+  /** Writes bytes onto the line towards tableside, as line noise would. */
+  inject(bytes: Uint8Array): void;
   /** Pulls the USB-UART adapter: socat goes, both ptys vanish. */
   unplug(): Promise<void>;
   /** Plugs it back in: the same path again, the same PN532 on it. */
@@ -56,6 +58,9 @@ export async function pn532OnPty(emulator = new Pn532Emulator()): Promise<Pn532O
     path: join(directory, 'host'),
     unplug,
     plugBack: plug,
+    inject(bytes) {
+      port?.write(Buffer.from(bytes));
+    },
     async stop() {
       await unplug();
       rmSync(directory, { recursive: true, force: true });
