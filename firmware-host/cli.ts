@@ -6,7 +6,7 @@
  *
  * The command modules themselves are loaded on demand too: `tableside run`
  * (the daemon, resident for years) loads only cli/run.ts, not the other
- * twelve commands' code; help and unknown commands load them all.
+ * thirteen commands' code; help and unknown commands load them all.
  */
 import { Command } from 'commander';
 import { VERSION } from './version.ts';
@@ -30,6 +30,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   deck: () => import('./cli/deck.ts'),
   journal: () => import('./cli/journal.ts'),
   diag: () => import('./cli/diag.ts'),
+  firmware: () => import('./cli/firmware.ts'),
 };
 
 /**

@@ -43,7 +43,7 @@ const sha256 = z
 export type TransportSpec = HardwareTransportSpec | { kind: 'simulate' } | { kind: 'firmware' };
 
 export const TRANSPORT_FORMS =
-  '"/dev/ttyUSB0", "serial:/dev/ttyUSB0?baud=115200", "tcp://host:port", "hid://vid:pid[/serial]" (hex), "memory://name", "simulate" or "firmware"';
+  '"/dev/ttyUSB0", "serial:/dev/ttyUSB0?baud=115200", "tcp://host:port", "hid://vid:pid[/serial]" (hex), "memory://name", "pn532:/dev/ttyUSB0[?baud=N]", "wedge://vid:pid[?format=hex|dec&order=msb|reversed]", "simulate" or "firmware"';
 
 /**
  * Parses a device transport URL with the transports' own parser (so the

@@ -205,6 +205,9 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
         });
         board.on('lost', (reason) => this.boardLost(reason));
         board.on('input', (pin, high) => this.input(pin, high));
+        // Watched before the parts are checked: a card crossing a faulted shoe is still reported.
+        board.watch(this.pins.beam);
+        board.watch(this.pins.lid);
       }
     } catch (error) {
       this.setFault({ part: 'board', code: 'board_failed', message: reasonOf(error) });
@@ -227,8 +230,6 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
       const version = await this.part('pn532', () => parts.pn532.firmwareVersion());
       await this.part('pn532', () => parts.pn532.samConfiguration());
       const id = await this.part('tcs34725', () => parts.tcs.begin());
-      board.watch(this.pins.beam);
-      board.watch(this.pins.lid);
       this.emit('parts', {
         board: board.firmware,
         pn532: `PN5${version.ic.toString(16)} v${version.ver}.${version.rev}`,

@@ -91,7 +91,8 @@ export class PartBoard extends EventEmitter<PartBoardEvents> {
       repl: false,
       debug: false,
       sigint: false,
-      timeout: readyTimeoutMs,
+      // Ours gives the clearer message; johnny-five's own timer is only a backstop.
+      timeout: readyTimeoutMs + 5_000,
     });
     // johnny-five's own connect timer may fire after we gave up on this board: heard, not thrown.
     board.on('error', () => undefined);
