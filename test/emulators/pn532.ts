@@ -13,7 +13,7 @@
  * host NACK makes the PN532 send its last response again. A frame with a bad
  * LCS or DCS is ignored (the host sees no ACK).
  *
- * Commands: GetFirmwareVersion 0x02 (IC 0x32, Ver 1, Rev 6, Support 0x07),
+ * Commands: GetFirmwareVersion 0x02 (IC 0x32, Ver 1, Rev 6, Support 0x07 unless told),
  * SAMConfiguration 0x14, InListPassiveTarget 0x4A at 106 kbps type A (waits
  * for a tag as long as none is in the field, § 7.3.5); anything else gets the
  * error frame.
@@ -50,6 +50,8 @@ export interface Pn532EmulatorOptions {
   awake?: boolean;
   /** HSU bit rate, for the time a frame takes on the wire (10 bits a byte). */
   baudRate?: number;
+  /** What GetFirmwareVersion reports: IC, Ver, Rev, Support (a PN532 v1.6: 32 01 06 07). */
+  version?: readonly [ic: number, ver: number, rev: number, support: number];
 }
 
 const ACK = [0x00, 0x00, 0xff, 0x00, 0xff, 0x00];
@@ -69,6 +71,7 @@ export class Pn532Emulator implements I2cSlave {
   readonly address: number;
   private readonly now: () => number;
   private readonly byteMs: number;
+  private readonly version: readonly number[];
   private awake: boolean;
   private tag: { uid: number[]; type: EmulatedTagType; since: number } | undefined;
   private fault: { kind: Pn532Fault; left: number } | undefined;
@@ -92,6 +95,7 @@ export class Pn532Emulator implements I2cSlave {
     this.now = options.now ?? (() => performance.now());
     this.awake = options.awake ?? false;
     this.byteMs = 10_000 / (options.baudRate ?? 115_200);
+    this.version = options.version ?? [0x32, 0x01, 0x06, 0x07];
   }
 
   // ---- the field ----
@@ -277,7 +281,7 @@ export class Pn532Emulator implements I2cSlave {
     switch (code) {
       case 0x02:
         if (params.length !== 0) this.send(ERROR_FRAME, doneAt);
-        else this.answer([0x03, 0x32, 0x01, 0x06, 0x07], doneAt);
+        else this.answer([0x03, ...this.version], doneAt);
         return;
       case 0x14: {
         const mode = params[0];

@@ -133,3 +133,15 @@ describe('the PN532 driver over HSU, on a line that is not a PN532', () => {
     expect(written).toEqual([...attempt, ...attempt]);
   });
 });
+
+describe('a part that is not a PN532', () => {
+  it('a GetFirmwareVersion naming another IC is refused, naming what it found', async () => {
+    const emulator = new Pn532Emulator({ version: [0x33, 0x02, 0x07, 0x07] });
+    const pn532 = new Pn532(pn532OverI2c(busTo(emulator)));
+    await expect(pn532.firmwareVersion()).rejects.toMatchObject({
+      code: 'unexpected',
+      message:
+        'PN532 on I2C 0x24: GetFirmwareVersion reports IC 0x33, not 0x32: this is not a PN532',
+    });
+  });
+});
