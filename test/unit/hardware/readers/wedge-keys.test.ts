@@ -4,7 +4,7 @@ import {
   uidFromLine,
   type WedgeFormat,
 } from '../../../../hardware/readers/wedge-keys.ts';
-import { parseTransportUrl } from '../../../../hardware/transports/url.ts';
+import { formatTransportUrl, parseTransportUrl } from '../../../../hardware/transports/url.ts';
 import {
   DECIMAL_MSB_TOP_ROW,
   DECIMAL_REVERSED_KEYPAD,
@@ -147,6 +147,20 @@ describe('wedge:// URLs', () => {
     expect(() => parseTransportUrl('wedge://keyboard')).toThrow(/expected wedge:\/\/VID:PID/);
     expect(() => parseTransportUrl('wedge://ffff:0035?baud=9600')).toThrow(
       /unknown parameter "baud"/,
+    );
+  });
+
+  it('print back as they were written, defaults left out', () => {
+    for (const url of [
+      'wedge://ffff:0035',
+      'wedge://08ff:0009/AB12?format=dec&order=reversed&bytes=7',
+      'pn532:/dev/ttyUSB0',
+      'pn532:/dev/ttyUSB1?baud=9600',
+    ]) {
+      expect(formatTransportUrl(parseTransportUrl(url))).toBe(url);
+    }
+    expect(formatTransportUrl(parseTransportUrl('wedge://FFFF:35?format=hex&order=msb'))).toBe(
+      'wedge://ffff:0035',
     );
   });
 
