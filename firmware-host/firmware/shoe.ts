@@ -393,8 +393,8 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
   }
 
   private cardEvent(message: Message, beamAt: number): void {
-    this.sendEvent(message);
     this.emit('event', message, beamAt);
+    this.sendEvent(message);
   }
 
   // ------------------------------------------------------------ faults, lights

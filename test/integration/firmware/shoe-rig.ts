@@ -56,7 +56,11 @@ export class ShoeRig {
   board!: FirmataBoardEmulator;
   firmware: ShoeFirmware | undefined;
 
-  constructor(private readonly behaviour: 'firmata' | 'silent' | 'garbage' = 'firmata') {}
+  constructor(
+    private readonly behaviour: 'firmata' | 'silent' | 'garbage' = 'firmata',
+    /** The board's serial speed: StandardFirmata's 57600, or 115200 in a sketch built for it. */
+    readonly baudRate = 57_600,
+  ) {}
 
   get outboxPath(): string {
     return join(this.directory, 'outbox.jsonl');
@@ -68,6 +72,7 @@ export class ShoeRig {
       path: this.pty.b,
       slaves: [this.pn532, this.tcs],
       behaviour: this.behaviour,
+      baudRate: this.baudRate,
     });
     await this.board.start();
     this.board.setInput(SHOE_PINS.lid, false);
@@ -84,7 +89,7 @@ export class ShoeRig {
     options: Partial<ShoeFirmwareOptions> & Pick<ShoeFirmwareOptions, 'registry'>,
   ): Promise<ShoeFirmware> {
     const firmware = new ShoeFirmware({
-      boardUrl: this.pty.a,
+      boardUrl: `serial:${this.pty.a}?baud=${this.baudRate}`,
       link,
       serial: 'SHOE-TEST-1',
       outboxPath: this.outboxPath,
@@ -103,12 +108,17 @@ export class ShoeRig {
    * lies over the sensor, it breaks the beam for `beamMs`, and is gone.
    * Resolves with the beam-break time on the emulators' clock.
    */
-  async deal(card: { uid?: readonly number[]; surface: Surface }, beamMs = 50): Promise<number> {
+  async deal(
+    card: { uid?: readonly number[]; surface: Surface },
+    beamMs = 50,
+    onBeam: (atMs: number) => void = () => undefined,
+  ): Promise<number> {
     // The antenna sits just inside the mouth: the tag enters its field a little before the beam breaks.
     if (card.uid) this.pn532.placeTag({ uid: [...card.uid], type: 'ntag21x' }, this.board.now());
     await sleep(10);
     const now = this.board.now();
     this.tcs.place(card.surface, now);
+    onBeam(now);
     this.board.setInput(SHOE_PINS.beam, true);
     await sleep(beamMs);
     this.board.setInput(SHOE_PINS.beam, false);
@@ -119,7 +129,10 @@ export class ShoeRig {
   }
 
   /** Deals a card and waits until the firmware has reported it (or faulted). */
-  async dealOne(card: { uid?: readonly number[]; surface: Surface }): Promise<void> {
+  async dealOne(
+    card: { uid?: readonly number[]; surface: Surface },
+    onBeam?: (atMs: number) => void,
+  ): Promise<void> {
     const firmware = this.firmware!;
     const reported = new Promise<void>((resolve) => {
       const done = () => {
@@ -132,7 +145,7 @@ export class ShoeRig {
       firmware.on('fault', done);
       firmware.on('refused', done);
     });
-    await this.deal(card);
+    await this.deal(card, 50, onBeam);
     await reported;
   }
 
