@@ -46,6 +46,11 @@ export async function checkDevice(
   const prefix = `device ${name}`;
   const observeMs = options.observeMs ?? 3000;
   const helloTimeoutMs = Math.max(options.helloTimeoutMs ?? 5000, observeMs);
+  if (device.transport === 'firmware') {
+    // The daemon runs this device's firmware itself: check the board and its parts.
+    const { checkFirmwareDevice } = await import('../firmware/check.ts');
+    return checkFirmwareDevice(prefix, device);
+  }
   if (device.transport === 'simulate') {
     return [
       {
