@@ -30,17 +30,22 @@ export function uidHex(uid: readonly number[]): string {
   return Buffer.from(uid).toString('hex').toUpperCase();
 }
 
-/** A registry of `decks` decks: deck 1 red, deck 2 blue, ... */
-export function registryOf(backs: readonly string[]): DeckRegistry {
+/** A registry document of one deck per back given: deck 1 the first, deck 2 the second, ... */
+export function registryDocumentOf(backs: readonly string[]) {
   const decks: Record<string, { back: string; tags: Record<string, string> }> = {};
   backs.forEach((back, deck) => {
     const tags: Record<string, string> = {};
     let index = 0;
-    for (const suit of SUITS)
+    for (const suit of SUITS) {
       for (const rank of RANKS) tags[uidHex(tagOf(deck + 1, index++))] = `${rank}${suit}`;
+    }
     decks[`${back}-${deck + 1}`] = { back, tags };
   });
-  return DeckRegistry.fromDocument({ format: REGISTRY_FORMAT, version: 1, decks });
+  return { format: REGISTRY_FORMAT, version: 1, decks };
+}
+
+export function registryOf(backs: readonly string[]): DeckRegistry {
+  return DeckRegistry.fromDocument(registryDocumentOf(backs));
 }
 
 /** The card a tag stands for in `registryOf`. */
