@@ -51,7 +51,8 @@ async function calibrate(rig: ShoeRig, out: string, backs: Record<string, Surfac
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
     const next = prompts[answered];
-    if (next && next[0].test(stderr.split('press Enter').at(-2) ?? '')) {
+    if (!next) return;
+    if (next[0].test(stderr.split('press Enter').at(-2) ?? '')) {
       answered++;
       rig.tcs.place(next[1], rig.board.now());
       child.stdin.write('\n');
