@@ -104,8 +104,9 @@ export const deviceSchema = z
     /** `transport: firmware`: the firmware's outbox file (cards kept until ACKed, across restarts). */
     outbox: z.string().min(1, 'expected a file path').optional(),
   })
-  .refine((device) => device.transport !== 'firmware' || device.kind !== 'shuffler', {
-    message: 'tableside has firmware for a shoe and a reader, not a shuffler',
+  .refine((device) => device.transport !== 'firmware' || device.kind === 'shoe', {
+    message:
+      'the daemon runs the shoe firmware only; run a reader with tableside firmware reader --link',
     path: ['transport'],
   })
   .refine((device) => device.transport !== 'firmware' || device.board !== undefined, {
