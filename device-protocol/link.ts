@@ -398,6 +398,20 @@ export class LinkSession {
   }
 
   /**
+   * Device side, before its first HELLO: takes back the events it kept
+   * across its own restart (an outbox on disk, PROTOCOL.md § 8.2),
+   * with the seqs they had, oldest first; they go once the HELLO is ACKed
+   * like frames kept across a reconnect. Construct the session with
+   * `initialSeq` past every seq the device ever used.
+   */
+  restore(frames: readonly { seq: number; message: Message }[]): void {
+    for (const { seq, message } of frames) {
+      const line = encodeFrame(messageFrame(this.options.localTalker, seq, message));
+      this.#enqueue({ seq, type: message.type, line, message }, 0);
+    }
+  }
+
+  /**
    * Sends a frame of any TYPE with raw fields, unchecked beyond the grammar:
    * for simulators and tests (e.g. a TYPE the peer does not know).
    */

@@ -63,6 +63,8 @@ export const MESSAGE_SINCE: Readonly<Partial<Record<MessageType, string>>> = {
   RESULT: '1.5',
   NOSPIN: '1.5',
   NOMOREBETS: '1.5',
+  FOREIGN: '1.3',
+  NOTAG: '1.3',
 };
 
 /**
@@ -215,6 +217,23 @@ export interface TagMessage {
   /** The tag UID, 4 to 10 bytes as upper-case hex. */
   readonly uid: string;
 }
+/**
+ * (1.3) A card left a shoe that reads tags, and its tag is not in the
+ * shoe's deck registry: the shoe does not guess which card it was.
+ */
+export interface ForeignMessage {
+  readonly type: 'FOREIGN';
+  readonly uid: string;
+  /** The back colour as the shoe's sensor read it. */
+  readonly back: BackColour;
+  readonly face: Face;
+}
+/** (1.3) A card crossed the shoe's exit and no tag was read in time: the shoe cannot name it. */
+export interface NoTagMessage {
+  readonly type: 'NOTAG';
+  readonly back: BackColour;
+  readonly face: Face;
+}
 
 /** Which way the rotor or the ball turns, seen from above the wheel. */
 export type SpinDirection = 'cw' | 'ccw';
@@ -278,7 +297,9 @@ export type Message =
   | OrderMessage
   | CountMessage
   | DoorMessage
-  | TagMessage;
+  | TagMessage
+  | ForeignMessage
+  | NoTagMessage;
 
 export type MessageType = Message['type'];
 export type MessageOf<T extends MessageType> = Extract<Message, { type: T }>;
@@ -712,6 +733,29 @@ const noMoreBetsCodec: Codec<NoMoreBetsMessage> = {
   encode: () => [],
 };
 
+const foreignCodec: Codec<ForeignMessage> = {
+  type: 'FOREIGN',
+  senders: ['SH'],
+  decode: (r) => ({
+    type: 'FOREIGN',
+    uid: r.match('uid', UID, '4-10 bytes as upper-case hex'),
+    back: r.parse('back', parseBackColour),
+    face: r.parse('face', parseFace),
+  }),
+  encode: (m) => [m.uid, m.back, m.face],
+};
+
+const noTagCodec: Codec<NoTagMessage> = {
+  type: 'NOTAG',
+  senders: ['SH'],
+  decode: (r) => ({
+    type: 'NOTAG',
+    back: r.parse('back', parseBackColour),
+    face: r.parse('face', parseFace),
+  }),
+  encode: (m) => [m.back, m.face],
+};
+
 type CodecTable = { readonly [T in MessageType]: Codec<MessageOf<T>> };
 
 const CODECS: CodecTable = {
@@ -741,6 +785,8 @@ const CODECS: CodecTable = {
   RESULT: resultCodec,
   NOSPIN: noSpinCodec,
   NOMOREBETS: noMoreBetsCodec,
+  FOREIGN: foreignCodec,
+  NOTAG: noTagCodec,
 };
 
 export const MESSAGE_TYPES = Object.keys(CODECS) as MessageType[];

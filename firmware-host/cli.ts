@@ -6,7 +6,7 @@
  *
  * The command modules themselves are loaded on demand too: `tableside run`
  * (the daemon, resident for years) loads only cli/run.ts, not the other
- * twelve commands' code; help and unknown commands load them all.
+ * thirteen commands' code; help and unknown commands load them all.
  */
 import { Command } from 'commander';
 import { VERSION } from './version.ts';
@@ -33,6 +33,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   diag: () => import('./cli/diag.ts'),
   key: () => import('./cli/key.ts'),
   request: () => import('./cli/request.ts'),
+  firmware: () => import('./cli/firmware.ts'),
 };
 
 /**

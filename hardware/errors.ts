@@ -22,7 +22,9 @@ export type HardwareErrorCode =
   /** A device key file that is missing, unreadable or not a usable private key. */
   | 'key_file'
   /** A secure element (ATECC608) that does not answer, or answers with an error. */
-  | 'secure_element';
+  | 'secure_element'
+  /** An I2C part (colour sensor, RFID reader) is missing, wrong or stopped answering. */
+  | 'part_failed';
 
 export class HardwareError extends Error {
   override readonly name = 'HardwareError';

@@ -18,23 +18,27 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { type BackColour, type CardCode, JOKER } from '../device-protocol/cards.ts';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
-import { FrameDecoder } from '../device-protocol/frame-decoder.ts';
-import {
-  type LinkAction,
-  LinkSession,
-  type LinkStats,
-  type LinkOptions as SessionOptions,
+import type {
+  LinkAction,
+  LinkStats,
+  LinkOptions as SessionOptions,
 } from '../device-protocol/link.ts';
-import { type Message, PROTOCOL_VERSION, peerKnows } from '../device-protocol/messages.ts';
-import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
 import {
-  type LinkOptionsInput,
-  type LinkStateChange,
+  type HelloMessage,
+  type Message,
+  PROTOCOL_VERSION,
+  peerKnows,
+} from '../device-protocol/messages.ts';
+import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
+import type { DeviceKey } from '../hardware/device/device-auth.ts';
+import { DeviceCore } from '../hardware/device/device-core.ts';
+import type {
+  LinkOptionsInput,
+  LinkStateChange,
   ReconnectingLink,
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
-import { DeviceAuthLink, type DeviceKey } from './device-auth.ts';
 import { SimulatorError } from './errors.ts';
 import type { LegalRound } from './legal-round.ts';
 import { ShoeDealer, shoeOrder } from './legal-shoe.ts';
@@ -81,19 +85,8 @@ export function defaultIdentity(kind: DeviceKind, seed: number): DeviceIdentity 
   };
 }
 
-/**
- * Link-session settings of a device: a real device never gives a card up
- * (`maxAttempts: 0`, retransmit until ACKed), every 300 ms. It speaks
- * protocol 1.2, so with a 1.2 host it may have 32 events unacknowledged (the
- * in-order window, PROTOCOL.md § 4 item 9: a reconnect replays its backlog
- * at line speed); with an older host, one.
- */
-export const DEVICE_SESSION_DEFAULTS = {
-  ackTimeoutMs: 300,
-  backoffFactor: 1,
-  maxAttempts: 0,
-  maxInFlight: 32,
-} as const;
+/** The device side's link-session settings (the device core's, shared with the firmware). */
+export { DEVICE_SESSION_DEFAULTS } from '../hardware/device/device-core.ts';
 
 export interface SimulatorOptions {
   kind: DeviceKind;
@@ -170,14 +163,11 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   readonly identity: DeviceIdentity;
   readonly seed: number;
   readonly rate: number;
-  readonly link: ReconnectingLink;
   /** Dealer lights as the host set them. */
   readonly lights = new Map<string, 'on' | 'off' | 'blink'>();
   gateLocked = false;
 
-  private readonly session: LinkSession;
-  private readonly auth: DeviceAuthLink;
-  private readonly decoder = new FrameDecoder();
+  private readonly core: DeviceCore;
   private readonly wireRandom: Random;
   private readonly tagger = new ShoeTagger(1);
   private readonly commandDealer: ShoeDealer;
@@ -186,14 +176,10 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   private position = 0;
   private played = 0;
   private silentUntil = 0;
-  private helloAcked = false;
-  private tickTimer: NodeJS.Timeout | undefined;
-  private readonly delayed = new Set<NodeJS.Timeout>();
   private running = false;
   private pacing: Promise<void> | undefined;
   private stepping: Promise<boolean> = Promise.resolve(true);
   private lastDecks = 1;
-  private readonly readyWaiters: Array<() => void> = [];
 
   constructor(options: SimulatorOptions) {
     super();
@@ -241,30 +227,37 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
       ...options.scenario?.identity,
       ...options.identity,
     });
-    this.session = new LinkSession({
-      ...DEVICE_SESSION_DEFAULTS,
-      ...options.session,
-      localTalker: this.talker,
-      peerTalker: 'HO',
-    });
-    this.auth = new DeviceAuthLink({
+    this.core = new DeviceCore({
       talker: this.talker,
-      ...(options.key === undefined ? {} : { key: options.key }),
+      transport: options.transport,
+      hello: this.helloMessage(),
+      ...(options.session ? { session: options.session } : {}),
+      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
       now: this.now,
-      write: (type, line) => this.write(type, line),
-      release: () => this.run(this.session.retransmitNow(this.now())),
-      refused: (detail) => this.emit('refused', detail),
+      ...(options.key === undefined ? {} : { key: options.key }),
+      hooks: {
+        incoming: (frame) => this.behaviours.incoming(frame, this.wireRandom),
+        outgoing: (frame) => this.behaviours.outgoing(frame, this.wireRandom),
+        silent: () => this.isSilent(),
+      },
     });
-    this.link = new ReconnectingLink(options.transport, {
-      initialDelayMs: 50,
-      maxDelayMs: 1_000,
-      // The host PINGs every second or so; hearing nothing for this long
-      // means our end is dead (a pty whose socat went away reports no close).
-      silenceTimeoutMs: 5_000,
-      ...options.reconnect,
-    });
-    this.link.on('state', (change) => this.linkChanged(change));
-    this.link.on('data', (chunk) => this.received(chunk));
+    this.core.on('link', (change) => this.emit('link', change));
+    this.core.on('wrote', (line) => this.emit('wrote', line));
+    this.core.on('lost', (action) => this.emit('lost', action));
+    this.core.on('command', (message) => this.command(message));
+    this.core.on('ready', () => this.emit('ready'));
+    this.core.on('idle', () => this.checkDone());
+    this.core.on('refused', (detail) => this.emit('refused', detail));
+  }
+
+  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
+  get authenticated(): boolean {
+    return this.core.authenticated;
+  }
+
+  /** The device's reconnecting line. */
+  get link(): ReconnectingLink {
+    return this.core.link;
   }
 
   /** Cards (and cut cards, tags, shuffles) played so far. */
@@ -295,46 +288,36 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   }
 
   get ready(): boolean {
-    return this.helloAcked;
+    return this.core.ready;
   }
 
   get stats(): LinkStats {
-    return this.session.stats;
-  }
-
-  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
-  get authenticated(): boolean {
-    return this.auth.authenticated;
+    return this.core.stats;
   }
 
   get pending(): { inFlight: number; queued: number } {
-    return this.session.pending;
+    return this.core.pending;
   }
 
   /** Opens the link (and keeps it open); with a rate, dealing starts once HELLO is ACKed. */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.link.start();
+    this.core.start();
     if (this.rate > 0) this.pacing = this.pace();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.abort.abort();
-    this.auth.stop();
-    if (this.tickTimer) clearTimeout(this.tickTimer);
-    for (const timer of this.delayed) clearTimeout(timer);
-    this.delayed.clear();
-    for (const resolve of this.readyWaiters.splice(0)) resolve();
+    const closing = this.core.stop();
     await this.pacing;
-    await this.link.close();
+    await closing;
   }
 
   /** Resolves once the host has ACKed our HELLO. */
   whenReady(): Promise<void> {
-    if (this.helloAcked) return Promise.resolve();
-    return new Promise((resolve) => this.readyWaiters.push(resolve));
+    return this.core.whenReady();
   }
 
   /** Resolves when every step is played and every frame ACKed. */
@@ -362,7 +345,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
 
   /** Sends a raw message now (tests: an unknown TYPE, an extra STATUS). */
   sendMessage(message: Message): void {
-    this.run(this.session.send(message, this.now()));
+    this.core.send(message);
   }
 
   // ------------------------------------------------------------ pacing
@@ -463,7 +446,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   // ------------------------------------------------------------ link
 
   private send(message: Message): void {
-    this.run(this.session.send(message, this.now()));
+    this.core.send(message);
   }
 
   private sendAll(messages: readonly Message[]): void {
@@ -472,7 +455,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
 
   /** The protocol version the host's HELLO announced; undefined until one arrived. */
   get hostProtocol(): string | undefined {
-    return this.session.peerHello('HO')?.protocol;
+    return this.core.hostProtocol;
   }
 
   /**
@@ -494,24 +477,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     );
   }
 
-  private linkChanged(change: LinkStateChange): void {
-    this.emit('link', change);
-    if (change.state === 'open') {
-      // Like a real device: HELLO first on every connection; what was not
-      // ACKed before goes again right after it, with its old seq (the seqs
-      // keep counting across a reconnect: PROTOCOL.md § 4).
-      this.decoder.end();
-      const now = this.now();
-      this.run(this.session.send(this.helloMessage(), now));
-      this.run(this.session.retransmitNow(now));
-    } else if (this.tickTimer) {
-      // Nothing can be written while the line is down; the reopen resends it all.
-      clearTimeout(this.tickTimer);
-      this.tickTimer = undefined;
-    }
-  }
-
-  private helloMessage(): Message {
+  private helloMessage(): HelloMessage {
     const id = this.identity;
     return {
       type: 'HELLO',
@@ -525,88 +491,6 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
 
   private isSilent(): boolean {
     return this.now() < this.silentUntil;
-  }
-
-  private received(chunk: Buffer): void {
-    if (this.isSilent()) return;
-    const now = this.now();
-    for (const event of this.decoder.push(chunk)) {
-      if (event.kind === 'frame') {
-        this.link.markAlive();
-        const frame = { type: event.frame.type, seq: event.frame.seq };
-        if (!this.behaviours.incoming(frame, this.wireRandom)) continue;
-      }
-      for (const passed of this.auth.incoming(event)) this.run(this.session.receive(passed, now));
-    }
-  }
-
-  private run(actions: readonly LinkAction[]): void {
-    for (const action of actions) {
-      switch (action.kind) {
-        case 'send':
-          this.write(action.type, action.line);
-          break;
-        case 'deliver':
-          this.command(action.message);
-          break;
-        case 'acked':
-          if (action.type === 'HELLO') this.auth.helloAcked();
-          if (action.type === 'HELLO' && !this.helloAcked) {
-            this.helloAcked = true;
-            this.emit('ready');
-            for (const resolve of this.readyWaiters.splice(0)) resolve();
-          }
-          break;
-        case 'failed':
-          if (action.type !== 'PONG' && action.type !== 'HELLO') this.emit('lost', action);
-          break;
-        default:
-          break;
-      }
-    }
-    this.scheduleTick();
-    this.checkDone();
-  }
-
-  private write(type: string, plain: string): void {
-    if (this.isSilent()) return;
-    const line = this.auth.outgoing(plain, type);
-    if (line === undefined) return;
-    const writes = this.behaviours.outgoing(
-      { type, bytes: Buffer.from(line, 'latin1') },
-      this.wireRandom,
-    );
-    for (const write of writes) {
-      const go = () => {
-        if (!this.link.isOpen || this.isSilent()) return;
-        this.emit('wrote', write.bytes.toString('latin1'));
-        this.link.write(write.bytes).catch(() => undefined);
-      };
-      if (write.delayMs <= 0) {
-        go();
-      } else {
-        const timer = setTimeout(() => {
-          this.delayed.delete(timer);
-          go();
-        }, write.delayMs);
-        this.delayed.add(timer);
-      }
-    }
-  }
-
-  private scheduleTick(): void {
-    if (this.tickTimer) clearTimeout(this.tickTimer);
-    this.tickTimer = undefined;
-    if (!this.running || !this.link.isOpen) return;
-    const deadline = this.session.nextDeadline();
-    if (deadline === undefined) return;
-    this.tickTimer = setTimeout(
-      () => {
-        this.tickTimer = undefined;
-        if (this.link.isOpen) this.run(this.session.tick(this.now()));
-      },
-      Math.max(0, Math.ceil(deadline - this.now())),
-    );
   }
 
   private command(message: Message): void {
@@ -646,8 +530,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   }
 
   private isDone(): boolean {
-    const pending = this.session.pending;
-    return this.finished && pending.inFlight === 0 && pending.queued === 0;
+    return this.finished && this.core.idle;
   }
 
   private checkDone(): void {

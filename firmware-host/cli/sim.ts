@@ -202,10 +202,10 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
     fail((error as Error).message);
   }
 
-  let key: import('../../simulators/device-auth.ts').DeviceKey | undefined;
+  let key: import('../../hardware/device/device-auth.ts').DeviceKey | undefined;
   if (options.key !== undefined) {
     const { loadKeyFile } = await import('../../hardware/keys/device-key.ts');
-    const { deviceKey } = await import('../../simulators/device-auth.ts');
+    const { deviceKey } = await import('../../hardware/device/device-auth.ts');
     const { keyFingerprint } = await import('../../device-protocol/auth/keys.ts');
     key = await deviceKey(
       await loadKeyFile(options.key).catch((error: Error) => fail(error.message)),

@@ -41,10 +41,10 @@ const sha256 = z
   .regex(/^[0-9a-fA-F]{64}$/, 'expected a SHA-256 as 64 hex digits')
   .transform((hex) => hex.toLowerCase());
 
-export type TransportSpec = HardwareTransportSpec | { kind: 'simulate' };
+export type TransportSpec = HardwareTransportSpec | { kind: 'simulate' } | { kind: 'firmware' };
 
 export const TRANSPORT_FORMS =
-  '"/dev/ttyUSB0", "serial:/dev/ttyUSB0?baud=115200", "tcp://host:port", "hid://vid:pid[/serial]" (hex), "memory://name" or "simulate"';
+  '"/dev/ttyUSB0", "serial:/dev/ttyUSB0?baud=115200", "tcp://host:port", "hid://vid:pid[/serial]" (hex), "memory://name", "pn532:/dev/ttyUSB0[?baud=N]", "wedge://vid:pid[?format=hex|dec&order=msb|reversed]", "simulate" or "firmware"';
 
 /**
  * Parses a device transport URL with the transports' own parser (so the
@@ -55,12 +55,14 @@ export function parseTransportUrl(url: string): TransportSpec | undefined {
   return transportUrlProblem(url) === undefined
     ? url === 'simulate'
       ? { kind: 'simulate' }
-      : parseHardwareTransportUrl(url)
+      : url === 'firmware'
+        ? { kind: 'firmware' }
+        : parseHardwareTransportUrl(url)
     : undefined;
 }
 
 function transportUrlProblem(url: string): string | undefined {
-  if (url === 'simulate') return undefined;
+  if (url === 'simulate' || url === 'firmware') return undefined;
   try {
     parseHardwareTransportUrl(url);
     return undefined;
@@ -93,6 +95,16 @@ export const deviceSchema = z
     /** Readers: the deck registry file mapping RFID tags to cards (`tableside deck enroll`). */
     registry: z.string().min(1, 'expected a file path').optional(),
     /**
+     * `transport: firmware`: the daemon runs tableside's device firmware for
+     * this shoe or reader in its own process (over memory://), on the
+     * StandardFirmata board at this transport URL.
+     */
+    board: z.string().min(1, "expected the board's transport URL").optional(),
+    /** `transport: firmware` shoes: the colour calibration (`tableside firmware calibrate`). */
+    calibration: z.string().min(1, 'expected a file path').optional(),
+    /** `transport: firmware`: the firmware's outbox file (cards kept until ACKed, across restarts). */
+    outbox: z.string().min(1, 'expected a file path').optional(),
+    /**
      * The device's paired public key (`tableside device pair`), `ed25519:…`
      * or `p256:…`: it must prove it on every connection (protocol 1.4).
      */
@@ -110,14 +122,39 @@ export const deviceSchema = z
     message: 'only a simulated device has a key file here (a real device keeps its own key)',
     path: ['keyFile'],
   })
+  .refine((device) => device.transport !== 'firmware' || device.kind === 'shoe', {
+    message:
+      'the daemon runs the shoe firmware only; run a reader with tableside firmware reader --link',
+    path: ['transport'],
+  })
+  .refine((device) => device.transport !== 'firmware' || device.board !== undefined, {
+    message: 'transport firmware needs the board it runs on (board: /dev/ttyUSB0)',
+    path: ['board'],
+  })
+  .refine((device) => device.transport !== 'firmware' || device.registry !== undefined, {
+    message: 'transport firmware needs the deck registry (registry: decks.json)',
+    path: ['registry'],
+  })
+  .refine(
+    (device) =>
+      device.transport === 'firmware' ||
+      (device.board === undefined &&
+        device.calibration === undefined &&
+        device.outbox === undefined),
+    { message: 'board, calibration and outbox are for transport firmware', path: ['board'] },
+  )
   .refine((device) => device.firmware.length === 0 || device.model !== undefined, {
     message: 'a firmware allow-list needs the model it applies to (set model)',
     path: ['model'],
   })
-  .refine((device) => device.registry === undefined || device.kind === 'reader', {
-    message: 'only a reader has a deck registry',
-    path: ['registry'],
-  });
+  .refine(
+    (device) =>
+      device.registry === undefined || device.kind === 'reader' || device.transport === 'firmware',
+    {
+      message: 'only a reader, or a shoe running tableside firmware, has a deck registry',
+      path: ['registry'],
+    },
+  );
 
 const filePath = z.string().min(1, 'expected a file path');
 

@@ -17,9 +17,9 @@
  * decides by its own preference.
  */
 import type { BackColour } from '../../device-protocol/cards.ts';
+import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { SimulatedDevice } from '../../simulators/device.ts';
-import type { DeviceKey } from '../../simulators/device-auth.ts';
 import type { PlannedMove } from '../../simulators/legal-round.ts';
 import { createRandom, type Random } from '../../simulators/random.ts';
 import type { TablesideConfig } from '../config/schema.ts';

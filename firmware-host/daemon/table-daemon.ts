@@ -912,6 +912,19 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
             key: keys.simulated.get(name),
           });
         }
+      } else if (device.transport === 'firmware') {
+        // tableside's own device firmware, in this process, on a real board.
+        wires ??= await import('../../hardware/transports/memory.ts');
+        const wire = wires.createMemoryPair(`firmware-${name}`);
+        transport = wire.host;
+        const { startHostedFirmware } = await import('../firmware/hosted.ts');
+        const hosted = await startHostedFirmware(
+          name,
+          device,
+          wire.device,
+          `${this.table}-${name}`.slice(0, 32),
+        );
+        this.stoppers.push(() => hosted.stop());
       } else {
         transport = openTransport(device.transport);
       }
@@ -928,7 +941,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         ...(allowedFirmware ? { allowedFirmware } : {}),
         ...(keys.paired.has(name) ? { pairedKey: keys.paired.get(name)! } : {}),
         ...(device.kind === 'shuffler' ? this.shufflerBacks() : {}),
-        ...(device.kind === 'reader' && device.registry
+        ...(device.kind === 'reader' && device.registry && device.transport !== 'firmware'
           ? { registry: await this.loadRegistry(device.registry) }
           : {}),
       });

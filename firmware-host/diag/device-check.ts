@@ -14,6 +14,7 @@ import { type DevicePublicKey, parsePublicKey } from '../../device-protocol/auth
 import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import type { DriverCounters } from '../drivers/driver.ts';
+import { commodityReaderOpenAdvice, commodityReaderOutcome } from './commodity-reader-check.ts';
 import { keyOutcome } from './key-check.ts';
 import type { CheckOutcome } from './report.ts';
 
@@ -47,6 +48,11 @@ export async function checkDevice(
   const prefix = `device ${name}`;
   const observeMs = options.observeMs ?? 3000;
   const helloTimeoutMs = Math.max(options.helloTimeoutMs ?? 5000, observeMs);
+  if (device.transport === 'firmware') {
+    // The daemon runs this device's firmware itself: check the board and its parts.
+    const { checkFirmwareDevice } = await import('../firmware/check.ts');
+    return checkFirmwareDevice(prefix, device);
+  }
   if (device.transport === 'simulate') {
     return [
       {
@@ -88,7 +94,9 @@ export async function checkDevice(
         name: `${prefix}: open`,
         status: 'fail',
         detail: `cannot open ${device.transport}: ${messageOf(error)}`,
-        advice: openAdvice(device.transport, messageOf(error)),
+        advice:
+          commodityReaderOpenAdvice(device.transport, messageOf(error)) ??
+          openAdvice(device.transport, messageOf(error)),
       },
     ];
   }
@@ -153,6 +161,8 @@ export async function checkDevice(
     });
     results.push(firmwareOutcome(prefix, name, device, identity, status.quarantined));
     results.push(keyOutcome(prefix, name, status.auth));
+    const reader = commodityReaderOutcome(prefix, device.transport, identity);
+    if (reader) results.push(reader);
   }
 
   if (rtts.length > 0) {

@@ -797,6 +797,22 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
           { fault: message.code },
         );
         return;
+      case 'FOREIGN':
+        // A card left the shoe that its registry cannot name (1.3): nothing to store, the dealer acts.
+        this.counters.foreignTags++;
+        this.alarm('foreign_card', `${this.name}: tag ${message.uid} is not in the deck registry`, {
+          uid: message.uid,
+          back: message.back,
+          face: message.face,
+        });
+        return;
+      case 'NOTAG':
+        this.alarm(
+          'device_fault',
+          `${this.name}: a ${message.back} card left the shoe ${message.face === 'up' ? 'face up ' : ''}with no tag read: identify it by hand`,
+          { fault: 'card_unidentified', back: message.back, face: message.face },
+        );
+        return;
       case 'LID':
         this.lid(seq, message.state);
         return;

@@ -75,7 +75,24 @@ class FirmataStream extends EventEmitter implements FirmataTransport {
   }
 }
 
-export async function openFirmataIo(url: string): Promise<{ io: unknown; transport: Transport }> {
+/**
+ * `reportVersionTimeoutMs`: how long to wait for the board's own version
+ * report (sent when it boots) before asking for it; a board that does not
+ * reset when its port opens never sends one unasked.
+ */
+/**
+ * Our transport is open before firmata-io sees it, so firmata-io never emits
+ * "connect", and johnny-five holds its "ready" back until it has: call this
+ * right after constructing the johnny-five Board on a real (not mock) io.
+ */
+export function announceConnected(io: unknown): void {
+  (io as { emit(event: string): void }).emit('connect');
+}
+
+export async function openFirmataIo(
+  url: string,
+  reportVersionTimeoutMs = 2000,
+): Promise<{ io: unknown; transport: Transport }> {
   const spec = parseTransportUrl(url);
   if (spec.kind === 'serial' && !/[?&]baud=/.test(url)) spec.baudRate = FIRMATA_BAUD_RATE;
   const transport = openTransport(spec);
@@ -83,7 +100,9 @@ export async function openFirmataIo(url: string): Promise<{ io: unknown; transpo
   try {
     const firmata = await import('firmata-io');
     const Firmata = firmata.default.Firmata;
-    const io = new Firmata(new FirmataStream(transport), { reportVersionTimeout: 2000 });
+    const io = new Firmata(new FirmataStream(transport), {
+      reportVersionTimeout: reportVersionTimeoutMs,
+    });
     return { io, transport };
   } catch (error) {
     await transport.close();
@@ -154,6 +173,7 @@ export class ConsoleBoard extends EventEmitter<ConsoleBoardEvents> {
       sigint: false,
       timeout: readyTimeoutMs,
     });
+    if (transport) announceConnected(io);
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(

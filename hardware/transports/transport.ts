@@ -10,7 +10,7 @@
 import { EventEmitter } from 'node:events';
 import { HardwareError } from '../errors.ts';
 
-export type TransportKind = 'serial' | 'tcp' | 'hid' | 'memory';
+export type TransportKind = 'serial' | 'tcp' | 'hid' | 'memory' | 'pn532' | 'wedge';
 
 /** Why a transport closed. `expected` is true when our own `close()` caused it. */
 export interface TransportClose {

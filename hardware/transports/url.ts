@@ -7,10 +7,19 @@
  *   hid://04d8:00dd                       USB-HID by vendor:product (hex, as lsusb prints them)
  *   hid://04d8:00dd/A1B2C3?report=64&id=0 ...and serial number, report size, report ID
  *   memory://shoe                         in-process wire, host end (memory://shoe?end=device: device end)
+ *   pn532:/dev/ttyUSB0?baud=115200        a PN532 module in HSU mode on a USB-UART adapter, as a reader
+ *   wedge://ffff:0035?format=dec&order=reversed
+ *                                         a keyboard-wedge RFID reader (USB boot keyboard), as a reader:
+ *                                         format=hex|dec (default hex), order=msb|reversed (default msb),
+ *                                         bytes=4|7|10 (decimal only; default the smallest that fits)
  *
  * parseTransportUrl is pure; openTransport builds the (unopened) transport.
  */
 import { HardwareError } from '../errors.ts';
+import { pn532HsuReader } from '../readers/pn532-hsu.ts';
+import { TagReaderTransport } from '../readers/tag-reader-transport.ts';
+import { type WedgeOptions, WedgeReader } from '../readers/wedge.ts';
+import { DEFAULT_WEDGE_FORMAT, type WedgeFormat } from '../readers/wedge-keys.ts';
 import { HidTransport } from './hid.ts';
 import { DEFAULT_HID_REPORT_FORMAT } from './hid-reports.ts';
 import { type MemoryEnd, memoryWire } from './memory.ts';
@@ -29,10 +38,18 @@ export type TransportSpec =
       reportSize: number;
       reportId: number;
     }
-  | { kind: 'memory'; name: string; end: MemoryEnd };
+  | { kind: 'memory'; name: string; end: MemoryEnd }
+  | { kind: 'pn532'; path: string; baudRate: number }
+  | {
+      kind: 'wedge';
+      vendorId: number;
+      productId: number;
+      serialNumber?: string;
+      format: WedgeFormat;
+    };
 
 const EXAMPLES =
-  'expected /dev/ttyUSB0, serial:/dev/ttyUSB0?baud=115200, tcp://host:port, hid://VID:PID[/SERIAL] or memory://name';
+  'expected /dev/ttyUSB0, serial:/dev/ttyUSB0?baud=115200, tcp://host:port, hid://VID:PID[/SERIAL], memory://name, pn532:/dev/ttyUSB0 or wedge://VID:PID';
 
 function bad(url: string, why: string): HardwareError {
   return new HardwareError('bad_url', `transport URL "${url}": ${why}`);
@@ -119,6 +136,39 @@ function parseHid(url: string, rest: string): TransportSpec {
   return spec;
 }
 
+function parseWedge(url: string, rest: string): TransportSpec {
+  const [body, query] = splitQuery(rest);
+  const match = /^(?:0x)?([0-9a-fA-F]{1,4}):(?:0x)?([0-9a-fA-F]{1,4})(?:\/([^/?#]+))?$/.exec(body);
+  if (!match)
+    throw bad(
+      url,
+      'expected wedge://VID:PID or wedge://VID:PID/SERIAL with hex ids (as lsusb prints)',
+    );
+  const params = queryOf(url, query, ['format', 'order', 'bytes']);
+  const format = params.get('format') ?? DEFAULT_WEDGE_FORMAT.format;
+  if (format !== 'hex' && format !== 'dec') throw bad(url, `format=${format}: expected hex or dec`);
+  const order = params.get('order') ?? DEFAULT_WEDGE_FORMAT.order;
+  if (order !== 'msb' && order !== 'reversed')
+    throw bad(url, `order=${order}: expected msb or reversed`);
+  const wedgeFormat: WedgeFormat = { format, order };
+  const bytes = params.get('bytes');
+  if (bytes !== undefined) {
+    if (format !== 'dec')
+      throw bad(url, 'bytes= applies to format=dec only (hex shows its length)');
+    if (bytes !== '4' && bytes !== '7' && bytes !== '10')
+      throw bad(url, `bytes=${bytes}: expected 4, 7 or 10`);
+    wedgeFormat.bytes = Number(bytes) as 4 | 7 | 10;
+  }
+  const spec: TransportSpec = {
+    kind: 'wedge',
+    vendorId: Number.parseInt(match[1] ?? '', 16),
+    productId: Number.parseInt(match[2] ?? '', 16),
+    format: wedgeFormat,
+  };
+  if (match[3]) spec.serialNumber = decodeURIComponent(match[3]);
+  return spec;
+}
+
 function parseMemory(url: string, rest: string): TransportSpec {
   const [name, query] = splitQuery(rest);
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
@@ -152,6 +202,14 @@ export function parseTransportUrl(url: string): TransportSpec {
     case 'memory':
       if (!rest.startsWith('//')) throw bad(url, 'expected memory://name');
       return parseMemory(url, rest.slice(2));
+    case 'pn532': {
+      const serial = parseSerial(url, rest);
+      if (serial.kind !== 'serial') throw bad(url, 'expected pn532:/dev/ttyUSB0');
+      return { kind: 'pn532', path: serial.path, baudRate: serial.baudRate };
+    }
+    case 'wedge':
+      if (!rest.startsWith('//')) throw bad(url, 'expected wedge://VID:PID');
+      return parseWedge(url, rest.slice(2));
     default:
       throw bad(url, `unknown scheme "${name}:"; ${EXAMPLES}`);
   }
@@ -177,6 +235,19 @@ export function formatTransportUrl(spec: TransportSpec): string {
     }
     case 'memory':
       return `memory://${spec.name}${spec.end === 'device' ? '?end=device' : ''}`;
+    case 'pn532':
+      return `pn532:${spec.path}${spec.baudRate === DEFAULT_BAUD_RATE ? '' : `?baud=${spec.baudRate}`}`;
+    case 'wedge': {
+      const ids = `${spec.vendorId.toString(16).padStart(4, '0')}:${spec.productId.toString(16).padStart(4, '0')}`;
+      const serial = spec.serialNumber ? `/${encodeURIComponent(spec.serialNumber)}` : '';
+      const extra: string[] = [];
+      if (spec.format.format !== DEFAULT_WEDGE_FORMAT.format)
+        extra.push(`format=${spec.format.format}`);
+      if (spec.format.order !== DEFAULT_WEDGE_FORMAT.order)
+        extra.push(`order=${spec.format.order}`);
+      if (spec.format.bytes !== undefined) extra.push(`bytes=${spec.format.bytes}`);
+      return `wedge://${ids}${serial}${extra.length ? `?${extra.join('&')}` : ''}`;
+    }
   }
 }
 
@@ -205,6 +276,19 @@ export function openTransport(url: string | TransportSpec): Transport {
     case 'memory': {
       const wire = memoryWire(spec.name);
       return spec.end === 'host' ? wire.host : wire.device;
+    }
+    case 'pn532': {
+      const { path, baudRate } = spec;
+      return new TagReaderTransport('pn532', text, () => pn532HsuReader({ path, baudRate }));
+    }
+    case 'wedge': {
+      const options: WedgeOptions = {
+        vendorId: spec.vendorId,
+        productId: spec.productId,
+        format: spec.format,
+        ...(spec.serialNumber ? { serialNumber: spec.serialNumber } : {}),
+      };
+      return new TagReaderTransport('wedge', text, () => new WedgeReader(options));
     }
   }
 }

@@ -11,8 +11,8 @@ import { HostAuth } from '../../device-protocol/auth/host-auth.ts';
 import type { KeyType } from '../../device-protocol/auth/keys.ts';
 import { encodeFrame, parseFrameLine } from '../../device-protocol/frame.ts';
 import { type HelloMessage, messageFrame } from '../../device-protocol/messages.ts';
+import { deviceKey } from '../../hardware/device/device-auth.ts';
 import { freshHandshakeSecrets, generatedSigner } from '../../hardware/keys/device-key.ts';
-import { deviceKey } from '../../simulators/device-auth.ts';
 
 const HELLO: HelloMessage = {
   type: 'HELLO',

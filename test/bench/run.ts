@@ -6,7 +6,7 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth, pn532, shoe.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -144,6 +144,24 @@ async function main(): Promise<void> {
       () => benchAuth(),
     );
   }
+  if (wanted('pn532')) {
+    const { benchPn532Reader } = await import('./readers.ts');
+    figures.pn532 = await measure(
+      'PN532 reader over a pty: tag in the field to card record (150 tags, and a protocol reader)',
+      () => benchPn532Reader(),
+    );
+  }
+  if (wanted('shoe')) {
+    const { benchShoeLatency } = await import('./shoe.ts');
+    const standard = await measure(
+      'shoe firmware: beam break to CARD on the wire, emulated StandardFirmata (57600 baud), PN532, TCS34725 (100 cards)',
+      () => benchShoeLatency(100, 57_600),
+    );
+    const fast = await measure('shoe firmware, the board at 115200 baud (60 cards)', () =>
+      benchShoeLatency(60, 115_200),
+    );
+    figures.shoe = { ...(standard as object), baud_115200: fast };
+  }
   if (wanted('footprint')) {
     const { benchFootprint } = await import('./footprint.ts');
     figures.footprint = await measure('footprint of the built daemon (npm run build first)', () =>
@@ -175,6 +193,8 @@ async function main(): Promise<void> {
     target('auth.latency_paired.ratio_p99', '≤ 2× the bare relay', (value) => value <= 2);
   }
   if (wanted('evaluator')) target('evaluator.ratio', '> 1 (faster than phe)', (value) => value > 1);
+  if (wanted('pn532')) target('pn532.p99_ms', '≤ 50 ms (the card budget)', (value) => value <= 50);
+  if (wanted('shoe')) target('shoe.p99_ms', '≤ 50 ms beam to CARD', (value) => value <= 50);
   figures.targets = targets;
   figures.run_seconds = Math.round((performance.now() - started) / 100) / 10;
 
@@ -254,6 +274,18 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('auth.latency_paired.ratio_p99', '×', 'paired daemon p99 / bare relay p99');
   add('auth.latency_unpaired.ratio_p99', '×', 'unpaired daemon p99 / bare relay p99');
   add('auth.ratio_p99_paired_to_unpaired', '×', 'paired / unpaired, same run');
+  add('pn532.p50_ms', 'ms', 'PN532 over HSU: tag to card record');
+  add('pn532.p99_ms', 'ms', 'PN532 over HSU: tag to card record');
+  add('pn532.baseline.p50_ms', 'ms', 'protocol reader, same pty and driver');
+  add('pn532.baseline.p99_ms', 'ms', 'protocol reader, same pty and driver');
+  add('pn532.ratio_p99', '×', 'PN532 p99 / protocol reader p99');
+  add('shoe.p50_ms', 'ms', 'shoe firmware: beam break to CARD on the wire');
+  add('shoe.p99_ms', 'ms', 'shoe firmware: beam break to CARD on the wire');
+  add('shoe.beam_report.p99_ms', 'ms', 'beam break to the firmware hearing it (Firmata report)');
+  add('shoe.colour_floor_ms', 'ms', 'two TCS34725 integrations (4 x 2.4 ms each)');
+  add('shoe.ratio_p99_to_floor', '×', 'shoe p99 / colour floor');
+  add('shoe.baud_115200.p50_ms', 'ms', 'the board at 115200 baud');
+  add('shoe.baud_115200.p99_ms', 'ms', 'the board at 115200 baud');
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,

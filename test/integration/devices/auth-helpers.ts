@@ -2,8 +2,8 @@
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import type { DeviceDriver } from '../../../firmware-host/drivers/driver.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { type DeviceKey, deviceKey } from '../../../hardware/device/device-auth.ts';
 import { generatedSigner } from '../../../hardware/keys/device-key.ts';
-import { type DeviceKey, deviceKey } from '../../../simulators/device-auth.ts';
 
 export const SHOE_SCRIPT = {
   on: [],

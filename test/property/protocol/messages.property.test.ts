@@ -168,6 +168,8 @@ const ARBITRARIES: { [T in MessageType]: fc.Arbitrary<Extract<Message, { type: T
     state: fc.constantFrom('open' as const, 'closed' as const),
   }),
   TAG: fc.record({ type: fc.constant('TAG'), uid }),
+  FOREIGN: fc.record({ type: fc.constant('FOREIGN'), uid, back, face }),
+  NOTAG: fc.record({ type: fc.constant('NOTAG'), back, face }),
 };
 
 describe('message codecs (property)', () => {

@@ -242,7 +242,9 @@ describe('configuration', () => {
     );
     expect(issues).toEqual([
       expect.stringMatching(/^devices\.shoe\.model: a firmware allow-list needs the model/),
-      expect.stringMatching(/^devices\.shoe\.registry: only a reader has a deck registry/),
+      expect.stringMatching(
+        /^devices\.shoe\.registry: only a reader, or a shoe running tableside firmware, has a deck registry/,
+      ),
     ]);
   });
 });

@@ -8,12 +8,12 @@
  * flow (session keys, or an older host), `release` is called: the core
  * sends what it held back at once.
  */
-import { DeviceAuth } from '../device-protocol/auth/device-auth.ts';
-import type { DevicePublicKey } from '../device-protocol/auth/keys.ts';
-import type { DeviceTalker, FrameEvent } from '../device-protocol/frame.ts';
-import { parseFrameLine } from '../device-protocol/frame.ts';
-import { decodeMessage } from '../device-protocol/messages.ts';
-import { type DeviceSigner, freshHandshakeSecrets } from '../hardware/keys/device-key.ts';
+import { DeviceAuth } from '../../device-protocol/auth/device-auth.ts';
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
+import type { DeviceTalker, FrameEvent } from '../../device-protocol/frame.ts';
+import { parseFrameLine } from '../../device-protocol/frame.ts';
+import { decodeMessage } from '../../device-protocol/messages.ts';
+import { type DeviceSigner, freshHandshakeSecrets } from '../keys/device-key.ts';
 
 /** A device's key: its signer and the public key it gave (read once, at start). */
 export interface DeviceKey {

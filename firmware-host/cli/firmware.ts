@@ -1,0 +1,185 @@
+/**
+ * `tableside firmware`: tableside's own device firmware, on an Arduino-class
+ * board running StandardFirmata (wiring: hardware/FIRMWARE-WIRING.md).
+ *
+ *   tableside firmware shoe --board PORT --link URL --registry FILE [--calibration FILE] [--outbox FILE]
+ *   tableside firmware reader --board PORT --link URL
+ *   tableside firmware calibrate --board PORT [--out FILE]
+ *
+ * The link is any transport URL: the USB gadget serial line to the table's
+ * Pi when this runs on a Pi Zero inside the shoe, tcp:// on a bench.
+ */
+import type { Command } from 'commander';
+
+export const DEFAULT_CALIBRATION_FILE = 'shoe-calibration.json';
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`tableside firmware: ${message}\n`);
+  process.exit(code);
+}
+
+function say(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/** Runs until SIGINT/SIGTERM, then stops `stop` and exits 0. */
+function untilSignal(stop: () => Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      void stop().finally(resolve);
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
+
+export function register(program: Command): void {
+  const firmware = program
+    .command('firmware')
+    .description("tableside's device firmware on a StandardFirmata board: smart shoe, card reader");
+
+  firmware
+    .command('shoe')
+    .description(
+      'run the smart shoe (PN532 + TCS34725 + IR beam + lid switch) and speak to the table',
+    )
+    .requiredOption(
+      '--board <port>',
+      'the Firmata board: /dev/ttyUSB0, serial:PATH?baud=57600, tcp://HOST:PORT',
+    )
+    .requiredOption(
+      '--link <url>',
+      'the table: a tty (USB gadget serial), serial:PATH?baud=N, tcp://HOST:PORT',
+    )
+    .requiredOption('--registry <file>', 'the deck registry (tableside deck enroll)')
+    .option(
+      '--calibration <file>',
+      'colour calibration (tableside firmware calibrate); default: built-in',
+    )
+    .option(
+      '--outbox <file>',
+      'cards kept until the table ACKs them, across restarts',
+      'shoe-outbox.jsonl',
+    )
+    .option('--serial <id>', 'serial number in HELLO', 'SHOE-0001')
+    .action(
+      async (options: {
+        board: string;
+        link: string;
+        registry: string;
+        calibration?: string;
+        outbox: string;
+        serial: string;
+      }) => {
+        const [{ DeckRegistry }, { parseCalibration }, { ShoeFirmware }, { openTransport }, fs] =
+          await Promise.all([
+            import('../drivers/deck-registry.ts'),
+            import('../firmware/colour.ts'),
+            import('../firmware/shoe.ts'),
+            import('../../hardware/transports/url.ts'),
+            import('node:fs/promises'),
+          ]);
+        const registry = await DeckRegistry.load(options.registry).catch((error: Error) =>
+          fail(error.message, 2),
+        );
+        let calibration: import('../firmware/colour.ts').Calibration | undefined;
+        if (options.calibration) {
+          const text = await fs
+            .readFile(options.calibration, 'utf8')
+            .catch((error: Error) => fail(`${options.calibration}: ${error.message}`, 2));
+          try {
+            calibration = parseCalibration(text, options.calibration);
+          } catch (error) {
+            fail((error as Error).message, 2);
+          }
+        }
+        let link: import('../../hardware/transports/transport.ts').Transport;
+        try {
+          link = openTransport(options.link);
+        } catch (error) {
+          fail(`--link: ${(error as Error).message}`, 2);
+        }
+        const shoe = new ShoeFirmware({
+          boardUrl: options.board,
+          link,
+          registry,
+          serial: options.serial,
+          outboxPath: options.outbox,
+          ...(calibration ? { calibration } : {}),
+        });
+        shoe.on('parts', (info) =>
+          say(
+            `shoe ready: board ${info.board}, ${info.pn532}, TCS3472x id 0x${info.tcs34725.toString(16)}`,
+          ),
+        );
+        shoe.on('fault', (fault) => say(`shoe FAULT (${fault.part}): ${fault.message}`));
+        shoe.on('recovered', () => say('shoe recovered: dealing'));
+        shoe.on('event', (message) => say(`${message.type} ${JSON.stringify(message)}`));
+        shoe.on('refused', () => say('a card left the shoe while it is in fault: not identified'));
+        shoe.core.on('link', (change) => say(`link ${change.state}`));
+        await shoe.start();
+        say(`shoe running: board ${options.board}, link ${options.link} (Ctrl-C to stop)`);
+        await untilSignal(() => shoe.stop());
+      },
+    );
+
+  firmware
+    .command('reader')
+    .description('run the card reader (PN532 on the board): tags as the protocol reader messages')
+    .requiredOption(
+      '--board <port>',
+      'the Firmata board: /dev/ttyUSB0, serial:PATH?baud=57600, tcp://HOST:PORT',
+    )
+    .requiredOption('--link <url>', 'the table: a tty, serial:PATH?baud=N, tcp://HOST:PORT')
+    .option('--serial <id>', 'serial number in HELLO', 'READER-0001')
+    .action(async (options: { board: string; link: string; serial: string }) => {
+      const [{ startReaderFirmware }, { openTransport }] = await Promise.all([
+        import('../firmware/reader.ts'),
+        import('../../hardware/transports/url.ts'),
+      ]);
+      let link: import('../../hardware/transports/transport.ts').Transport;
+      try {
+        link = openTransport(options.link);
+      } catch (error) {
+        fail(`--link: ${(error as Error).message}`, 2);
+      }
+      const reader = await startReaderFirmware({
+        boardUrl: options.board,
+        link,
+        serial: options.serial,
+        log: say,
+      }).catch((error: Error) => fail(error.message, 1));
+      say(`reader running: board ${options.board}, link ${options.link} (Ctrl-C to stop)`);
+      await untilSignal(() => reader.stop());
+    });
+
+  firmware
+    .command('calibrate')
+    .description('measure a red back, a blue back, a face and the cut card; save the thresholds')
+    .requiredOption('--board <port>', 'the Firmata board of the shoe')
+    .option('--out <file>', 'where to save the calibration', DEFAULT_CALIBRATION_FILE)
+    .option('--backs <colours>', 'back colours to measure, comma-separated', 'red,blue')
+    .action(async (options: { board: string; out: string; backs: string }) => {
+      const { calibrate } = await import('../firmware/calibrate.ts');
+      const readline = await import('node:readline/promises');
+      const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        const saved = await calibrate({
+          boardUrl: options.board,
+          out: options.out,
+          backs: options.backs.split(',').map((colour) => colour.trim()),
+          ask: async (question) => {
+            await prompt.question(`${question} then press Enter `);
+          },
+          log: say,
+        });
+        say(`saved ${options.out}: ${Object.keys(saved.references).join(', ')}`);
+      } catch (error) {
+        fail((error as Error).message, 1);
+      } finally {
+        prompt.close();
+      }
+    });
+}

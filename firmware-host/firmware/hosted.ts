@@ -1,0 +1,50 @@
+/**
+ * A device firmware run by the daemon in its own process (`transport:
+ * firmware` in the table config): the firmware's host link is one end of an
+ * in-process memory wire, the daemon's driver the other, so a one-process
+ * table works with a real shoe on a StandardFirmata board.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Transport } from '../../hardware/transports/transport.ts';
+import type { DeviceConfig } from '../config/schema.ts';
+import { DeckRegistry } from '../drivers/deck-registry.ts';
+import { parseCalibration } from './colour.ts';
+import { ShoeFirmware } from './shoe.ts';
+
+export interface HostedFirmware {
+  readonly firmware: ShoeFirmware;
+  stop(): Promise<void>;
+}
+
+export async function startHostedFirmware(
+  name: string,
+  device: DeviceConfig,
+  link: Transport,
+  serial: string,
+): Promise<HostedFirmware> {
+  if (device.kind !== 'shoe' || !device.board || !device.registry) {
+    throw new Error(`devices.${name}: transport firmware runs a shoe with a board and a registry`);
+  }
+  const registry = await DeckRegistry.load(device.registry);
+  const calibration = device.calibration
+    ? parseCalibration(await readFile(device.calibration, 'utf8'), device.calibration)
+    : undefined;
+  const firmware = new ShoeFirmware({
+    boardUrl: device.board,
+    link,
+    registry,
+    serial,
+    ...(calibration ? { calibration } : {}),
+    ...(device.outbox ? { outboxPath: device.outbox } : {}),
+  });
+  // The board may be slow to answer or absent: the firmware reports that as a
+  // fault over the link and keeps trying, so the daemon does not wait for it.
+  const started = firmware.start().catch(() => undefined);
+  return {
+    firmware,
+    async stop() {
+      await started;
+      await firmware.stop();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The card reader firmware: the same StandardFirmata board with a PN532 on
+ * its I2C pins and nothing else, speaking the protocol's reader messages
+ * (TAG) through PN's reader device (hardware/readers/), on the device core.
+ */
+import { PartBoard } from '../../hardware/firmata/part-board.ts';
+import { Pn532, pn532OverI2c } from '../../hardware/pn532/index.ts';
+import { Pn532Poller } from '../../hardware/readers/pn532-poller.ts';
+import { ReaderDevice } from '../../hardware/readers/reader-device.ts';
+import type { Transport } from '../../hardware/transports/transport.ts';
+import { firmwareHello, READER_MODEL } from './identity.ts';
+
+export interface ReaderFirmwareOptions {
+  boardUrl: string;
+  link: Transport;
+  serial: string;
+  boardReadyTimeoutMs?: number;
+  log?: (message: string) => void;
+}
+
+export interface ReaderFirmware {
+  readonly device: ReaderDevice;
+  stop(): Promise<void>;
+}
+
+/** Opens the board, checks the PN532 (rejects naming the part), and starts the reader. */
+export async function startReaderFirmware(options: ReaderFirmwareOptions): Promise<ReaderFirmware> {
+  const log = options.log ?? (() => undefined);
+  let board: PartBoard | undefined;
+  const source = new Pn532Poller({
+    connect: async () => {
+      await board?.close();
+      const opened = await PartBoard.open({
+        url: options.boardUrl,
+        ...(options.boardReadyTimeoutMs !== undefined
+          ? { readyTimeoutMs: options.boardReadyTimeoutMs }
+          : {}),
+      });
+      board = opened;
+      const closed = new Promise<string>((resolve) => opened.once('lost', resolve));
+      return { pn532: new Pn532(pn532OverI2c(opened.i2c)), closed, close: () => opened.close() };
+    },
+    model: READER_MODEL,
+    serial: options.serial,
+    description: `PN532 on the board at ${options.boardUrl} (I2C 0x24)`,
+  });
+  source.on('fault', (fault) => log(`reader FAULT: ${fault.message}`));
+  source.on('recovered', () => log('reader recovered'));
+  const identity = await source.start();
+  const hello = firmwareHello(READER_MODEL, options.serial);
+  log(`reader ready: ${identity.firmware}`);
+  const device = new ReaderDevice({ source, transport: options.link, hello });
+  device.start();
+  return {
+    device,
+    async stop() {
+      await device.stop();
+      await board?.close();
+    },
+  };
+}

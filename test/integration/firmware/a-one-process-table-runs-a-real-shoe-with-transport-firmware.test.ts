@@ -1,0 +1,82 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../firmware-host/config/loader.ts';
+import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
+import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
+import { SURFACES } from '../../emulators/tcs34725.ts';
+import { freePort } from '../../helpers/ports.ts';
+import { socatMissing } from '../devices/pty.ts';
+import { registryDocumentOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
+
+const skip = socatMissing();
+if (skip) console.log(skip);
+
+describe.skipIf(skip)('a one-process table runs a real shoe with transport firmware', () => {
+  let rig: ShoeRig | undefined;
+  let daemon: TableDaemon | undefined;
+  afterEach(async () => {
+    await daemon?.stop();
+    await rig?.stop();
+  });
+
+  it('the daemon hosts the shoe firmware over memory:// and journals the cards it names', async () => {
+    rig = new ShoeRig();
+    await rig.startBoard();
+    const registry = join(rig.directory, 'decks.json');
+    writeFileSync(registry, JSON.stringify(registryDocumentOf(['red'])));
+    const { config } = resolveConfig(
+      {
+        table: 'fw-one',
+        ruleset: 'tdc-baccarat-no-commission',
+        devices: {
+          shoe: {
+            kind: 'shoe',
+            transport: 'firmware',
+            board: rig.pty.a,
+            registry,
+            outbox: join(rig.directory, 'hosted-outbox.jsonl'),
+          },
+        },
+        mqtt: { url: 'embedded', port: await freePort() },
+        journal: { dir: join(rig.directory, 'journal'), rotateDaily: false },
+        session: { autoRound: true },
+      },
+      { env: {} },
+    );
+    daemon = new TableDaemon({ config, simulate: false });
+    const inputs: JournalRecord[] = [];
+    daemon.on('journaled', (records) => inputs.push(...records));
+    const online = new Promise<void>((resolve) =>
+      daemon!.on('availability', (name, availability) => {
+        if (name === 'shoe' && availability === 'online') resolve();
+      }),
+    );
+    await daemon.start();
+    await online;
+    // The firmware's board comes up beside the daemon: the shoe deals once its colour
+    // sensor has been set up and has measured (its last step before it deals).
+    while (rig.tcs.transactions < 8) await sleep(20);
+    await sleep(50);
+
+    // The dealer loads the shoe (lid open, closed), then deals three cards.
+    rig.board.setInput(3, true);
+    await sleep(50);
+    rig.board.setInput(3, false);
+    for (const index of [0, 1, 2]) {
+      await rig.deal({ uid: tagOf(1, index), surface: SURFACES.redBack });
+      await sleep(80);
+    }
+    const cards = () =>
+      inputs.flatMap((record) =>
+        record.kind === 'input' && record.data.t === 'card' ? [record.data] : [],
+      );
+    const deadline = Date.now() + 5_000;
+    while (cards().length < 3 && Date.now() < deadline) await sleep(20);
+    expect(cards()).toEqual([
+      expect.objectContaining({ card: 'AS', src: 'shoe' }),
+      expect.objectContaining({ card: '2S', src: 'shoe' }),
+      expect.objectContaining({ card: '3S', src: 'shoe' }),
+    ]);
+  });
+});

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
+import {
+  type ReaderFirmware,
+  startReaderFirmware,
+} from '../../../firmware-host/firmware/reader.ts';
+import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { createMemoryPair } from '../../../hardware/transports/memory.ts';
+import { socatMissing } from '../devices/pty.ts';
+import { registryOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
+
+const skip = socatMissing();
+if (skip) console.log(skip);
+
+describe.skipIf(skip)(
+  'the reader firmware turns tags on its PN532 into cards through the registry',
+  () => {
+    let rig: ShoeRig | undefined;
+    let driver: DeviceDriver | undefined;
+    let reader: ReaderFirmware | undefined;
+    afterEach(async () => {
+      await reader?.stop();
+      await driver?.stop();
+      await rig?.stop();
+    });
+
+    it('sends TAG for each tag laid on the antenna; the host maps it, or calls it foreign', async () => {
+      rig = new ShoeRig();
+      await rig.startBoard();
+      const wire = createMemoryPair(`fw-reader-${Math.random().toString(36).slice(2)}`);
+      const registry = registryOf(['blue']);
+      driver = new DeviceDriver({ name: 'reader', kind: 'reader', transport: wire.host, registry });
+      const observations: Observation[] = [];
+      const alarms: Extract<DomainEvent, { type: 'alarm' }>[] = [];
+      driver.on('record', (observation) => {
+        observations.push(observation);
+        observation.ack();
+      });
+      driver.on('alarm', (alarm) => alarms.push(alarm));
+      driver.start();
+      reader = await startReaderFirmware({
+        boardUrl: rig.pty.a,
+        link: wire.device,
+        serial: 'READER-TEST-1',
+        boardReadyTimeoutMs: 3_000,
+      });
+      await driver.whenOnline();
+      expect(driver.status().identity).toMatchObject({
+        model: 'TS-READER-FW',
+        serial: 'READER-TEST-1',
+      });
+
+      for (const uid of [tagOf(1, 25), [0x04, 0xab, 0xab, 0xab, 0xab, 0xab, 0xab], tagOf(1, 51)]) {
+        rig.pn532.placeTag({ uid, type: 'ntag21x' });
+        await sleep(300);
+        rig.pn532.removeTag();
+        await sleep(250);
+      }
+      const deadline = Date.now() + 5_000;
+      while ((observations.length < 2 || alarms.length < 1) && Date.now() < deadline)
+        await sleep(20);
+      expect(observations.map((o) => o.record)).toEqual([
+        expect.objectContaining({ t: 'card', card: 'KH', back: 'blue' }),
+        expect.objectContaining({ t: 'card', card: 'KC', back: 'blue' }),
+      ]);
+      expect(alarms).toEqual([
+        expect.objectContaining({ kind: 'foreign_card', uid: '04ABABABABABAB' }),
+      ]);
+    });
+  },
+);
