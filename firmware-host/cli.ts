@@ -30,6 +30,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   deck: () => import('./cli/deck.ts'),
   journal: () => import('./cli/journal.ts'),
   diag: () => import('./cli/diag.ts'),
+  roads: () => import('./cli/roads.ts'),
 };
 
 /**
