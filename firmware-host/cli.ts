@@ -31,6 +31,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   journal: () => import('./cli/journal.ts'),
   diag: () => import('./cli/diag.ts'),
   roads: () => import('./cli/roads.ts'),
+  user: () => import('./cli/user.ts'),
 };
 
 /**

@@ -13,6 +13,7 @@ import {
   type TransportSpec as HardwareTransportSpec,
   parseTransportUrl as parseHardwareTransportUrl,
 } from '../../hardware/transports/url.ts';
+import { webSchema } from './web-schema.ts';
 
 export const DEFAULT_TABLE_ID = 'table-1';
 export const DEFAULT_RULESET = 'tdc-baccarat-no-commission';
@@ -206,6 +207,8 @@ export function configSchema(options: ConfigSchemaOptions = {}) {
     console: consoleSchema.optional(),
     session: sessionSchema.prefault({}),
     simulation: simulationSchema.prefault({}),
+    /** The web console (firmware-host/web/); absent: off. */
+    web: webSchema.optional(),
   });
 }
 

@@ -29,7 +29,7 @@ import {
 } from '../journal/journal.ts';
 import type { JournalEntry, JournalRecord } from '../journal/record.ts';
 import { type Logger, logger } from '../log.ts';
-import type { MqttBridge } from '../mqtt/bridge.ts';
+import type { JournalSource, MqttBridge } from '../mqtt/bridge.ts';
 import type { EmbeddedBroker } from '../mqtt/broker.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
 import type { DomainEvent } from '../table/events.ts';
@@ -44,6 +44,7 @@ import { parseRecord, sessionConfig, TableSession } from '../table/table-session
 import { VERSION } from '../version.ts';
 import { DaemonError } from './errors.ts';
 import { RestartDedupe } from './restart-dedupe.ts';
+import { RoadsFollower } from './roads-follower.ts';
 
 export interface DaemonEvents {
   /** Records made durable, in journal order (inputs, events, meta). */
@@ -138,6 +139,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private statePending = false;
   private running = false;
   private recovered: readonly RecoveryWarning[] = [];
+  /** The baccarat scoreboard of the shoe in play (retained on `<base>/<table>/roads`). */
+  private readonly roadsFollower = new RoadsFollower();
 
   constructor(options: DaemonOptions) {
     super();
@@ -215,6 +218,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       await this.startMqtt();
       await this.startDevices();
       await this.startConsole();
+      await this.startWeb();
     } catch (error) {
       await this.stop();
       throw error;
@@ -324,6 +328,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       (records) => {
         this.emit('journaled', records);
         this.publishState();
+        if (this.roadsFollower.follow(records)) this.publishRoads();
         return records;
       },
       (error: unknown) => {
@@ -489,6 +494,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         const name = String(record.data.ruleset);
         this.rulesetName = name;
         this.session = sessionFor(name, this.autoRound);
+      } else if (record.kind === 'event') {
+        this.roadsFollower.follow([record]);
       } else if (record.kind === 'input') {
         const input = parseRecord(record.data);
         this.session.apply(input);
@@ -528,6 +535,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       this.emit('notice', 'warn', `event ${seq} withheld from MQTT: ${reason}`),
     );
     await bridge.start();
+    this.publishRoads();
     this.stoppers.push(async () => {
       await bridge.stop();
       this.bridge = undefined;
@@ -582,6 +590,28 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         this.log.error({ err: error }, 'state snapshot withheld');
       }
     });
+  }
+
+  /** Baccarat tables publish their scoreboard roads (retained), so any display can draw them. */
+  private publishRoads(): void {
+    if (getRuleset(this.rulesetName).game !== 'punto-banco') return;
+    this.bridge?.setRoads(this.roadsFollower.payload());
+  }
+
+  /** The scoreboard roads of the shoe in play; undefined where the game is not Punto Banco. */
+  roads(): Record<string, unknown> | undefined {
+    if (getRuleset(this.rulesetName).game !== 'punto-banco') return undefined;
+    return this.roadsFollower.payload();
+  }
+
+  /** The seq of the shoe in play's `shoe_start` (0 before the first): where a console's backlog starts. */
+  shoeStartSeq(): number {
+    return this.roadsFollower.shoeStartSeq;
+  }
+
+  /** The journal as the bridge and the web console read it: durable records only, in order. */
+  get journalFeed(): JournalSource | undefined {
+    return this.journal;
   }
 
   /** MQTT requests: validated by the bridge; here they become table-log records. */
@@ -652,7 +682,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     };
   }
 
-  private setRuleset(name: string): Promise<Record<string, unknown>> {
+  /** Changes the ruleset between shoes; `src` (the web console's user) is journaled with it. */
+  setRuleset(name: string, src?: string): Promise<Record<string, unknown>> {
     if (!rulesetNames().includes(name)) {
       return Promise.reject(
         new DaemonError(
@@ -678,7 +709,15 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     try {
       const next = sessionFor(name, this.autoRound);
       durable = this.requireJournal().append([
-        { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName } },
+        {
+          kind: 'meta',
+          data: {
+            type: 'ruleset',
+            ruleset: name,
+            previous: this.rulesetName,
+            ...(src === undefined ? {} : { src }),
+          },
+        },
       ]);
       this.rulesetName = name;
       this.session = next;
@@ -787,6 +826,20 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     const { DeckRegistry } = await import('../drivers/deck-registry.ts');
     return DeckRegistry.load(path);
   }
+
+  // ---------------------------------------------------------------- web console
+
+  private async startWeb(): Promise<void> {
+    const settings = this.config.web;
+    if (!settings) return;
+    const { WebConsole } = await import('../web/server.ts');
+    const web = await WebConsole.start({ daemon: this, config: settings, log: logger('web') });
+    this.webAddress = web.url;
+    this.stoppers.push(() => web.stop());
+  }
+
+  /** Where the web console listens (http(s)://host:port), when it is on. */
+  webAddress: string | undefined;
 
   // ------------------------------------------------------------------ console
 

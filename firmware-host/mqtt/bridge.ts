@@ -114,6 +114,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private info: Record<string, unknown>;
   private readonly availability = new Map<string, string>();
   private snapshot: unknown;
+  private roads: string | undefined;
   private connectionCount = 0;
 
   constructor(options: BridgeOptions) {
@@ -200,6 +201,12 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     this.publishRetained(this.topics.state, JSON.stringify(snapshot));
   }
 
+  /** The retained scoreboard roads (baccarat tables), republished on every connect. */
+  setRoads(roads: Record<string, unknown>): void {
+    this.roads = JSON.stringify(roads);
+    this.publishRetained(this.topics.roads, this.roads);
+  }
+
   private connect(): void {
     if (this.stopped || !this.mqttModule) return;
     const generation = ++this.generation;
@@ -267,6 +274,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     }
     if (this.snapshot !== undefined)
       this.publishRetained(this.topics.state, JSON.stringify(this.snapshot));
+    if (this.roads !== undefined) this.publishRetained(this.topics.roads, this.roads);
     this.window = [];
     this.nextSeq = this.ackedThrough + 1;
     this.emit('connected');
