@@ -254,8 +254,9 @@ function onEvent(event) {
   }
   if (event.type === 'result') {
     app.lastResult = event;
-    renderResult();
+    renderTable();
   }
+  if (event.type === 'round_start') app.lastResult = null;
   if (event.type === 'shoe_start') $('shoe-strip').replaceChildren();
   if (
     event.type === 'alarm' ||
@@ -319,9 +320,13 @@ function renderTable() {
   const expecting = state.expecting?.text;
   $('expecting').textContent = expecting ? `Next: ${expecting}` : '';
   const view = state.round?.table;
+  // Between rounds the felt keeps the last coup's cards, as the table does until they are collected.
+  const last = app.lastResult?.outcome;
+  const boxes = view ? handBoxes(view) : last ? handBoxes(last) : [];
   $('hand').replaceChildren(
-    ...(view ? handBoxes(view) : [h('p', { class: 'muted' }, 'between rounds')]),
+    ...(boxes.length ? boxes : [h('p', { class: 'muted' }, 'between rounds')]),
   );
+  $('hand').classList.toggle('finished', !view);
   renderResult();
 }
 
@@ -551,6 +556,10 @@ function renderScoreboard() {
         draw(g, cell);
       }),
     );
+  }
+  // The newest columns in view: a scoreboard is read from its right end.
+  for (const figure of document.querySelectorAll('#page-scoreboard .road')) {
+    figure.scrollLeft = figure.scrollWidth;
   }
   const next = roads.next || {};
   $('road-next').replaceChildren(

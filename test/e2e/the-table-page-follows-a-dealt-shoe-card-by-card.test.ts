@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
+import { skipReason, until } from './helpers/environment.ts';
+import { currentShoeCards, USERS, WebTable } from './helpers/web-table.ts';
+
+const skip = skipReason(chromiumMissing());
+
+describe.skipIf(skip)('the table page follows a dealt shoe card by card', () => {
+  let table: WebTable | undefined;
+  let browser: TestBrowser | undefined;
+  afterEach(async () => {
+    await browser?.close();
+    await table?.stop();
+    browser = table = undefined;
+  });
+
+  it('shows every card of the shoe in journal order, burns as backs, and the hand in play', async () => {
+    table = await WebTable.start('table-page');
+    browser = await launchBrowser();
+    const { page } = browser;
+    await logIn(page, table.url, 'bob', USERS.bob.password);
+
+    // The page's shoe strip grows one card at a time as the simulated shoe deals.
+    const counts: number[] = [];
+    await until(
+      async () => {
+        counts.push(await page.locator('#shoe-strip .strip-card').count());
+        return counts.at(-1)! >= 30;
+      },
+      '30 cards on the page',
+      40_000,
+      () => table!.daemon.describe(),
+    );
+    const growth = counts.slice(1).map((n, i) => n - counts[i]!);
+    // Polled every 20 ms against a card every 120 ms: the strip grows by one card, not in lumps.
+    expect(Math.max(...growth)).toBeLessThanOrEqual(2);
+
+    const shown = await page.$$eval('#shoe-strip .strip-card', (cards) =>
+      cards.map((card) => ({
+        seq: Number((card as HTMLElement).dataset.seq),
+        face: card.querySelector('.card')?.getAttribute('data-card') ?? 'back',
+      })),
+    );
+    const journal = currentShoeCards(await table.journal());
+    const expected = journal.slice(0, shown.length).map((record) => {
+      const card = record.data as { card: string; face?: string };
+      return { seq: record.seq, face: card.face === 'down' ? 'back' : card.card };
+    });
+    expect(shown).toEqual(expected);
+    // The shoe opened with a turned card and its burns: at least one back.
+    expect(shown.some((card) => card.face === 'back')).toBe(true);
+
+    // The hand on the felt is the snapshot's: Player and Banker boxes with cards.
+    await page.waitForSelector('#hand .box-player .card');
+    const progress = await page.locator('#shoe-info').textContent();
+    expect(progress).toMatch(/shoe 1 · 8 decks · \d+ dealt · \d+ left/);
+    expect(await page.evaluate(() => document.body.dataset.gaps)).toBe('0');
+    expect(await page.evaluate(() => document.body.dataset.duplicates)).toBe('0');
+  });
+});
