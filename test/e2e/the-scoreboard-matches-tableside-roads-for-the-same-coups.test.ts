@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (page.evaluate callbacks run in the browser)
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../firmware-host/journal/record.ts';
 import { runCliSync } from '../helpers/cli.ts';
@@ -46,7 +48,7 @@ describe.skipIf(skip)('the scoreboard matches tableside roads for the same coups
     // One read of the page: every road as drawn at that moment.
     const drawn = await page.evaluate(() => {
       const cells = (id: string) =>
-        [...document.querySelectorAll(`#${id} g[data-col]`)].map((g) => ({
+        Array.from(document.querySelectorAll(`#${id} g[data-col]`)).map((g) => ({
           col: Number(g.getAttribute('data-col')),
           row: Number(g.getAttribute('data-row')),
           kind: g.getAttribute('class')!.split(' ')[1]!,
@@ -54,9 +56,9 @@ describe.skipIf(skip)('the scoreboard matches tableside roads for the same coups
           tieCount: g.querySelector('.tie-count')?.textContent ?? null,
         }));
       const next: Record<string, Record<string, string>> = {};
-      for (const side of document.querySelectorAll('#road-next [data-side]')) {
+      for (const side of Array.from(document.querySelectorAll('#road-next [data-side]'))) {
         next[side.getAttribute('data-side')!] = Object.fromEntries(
-          [...side.querySelectorAll('[data-road]')].map((mark) => [
+          Array.from(side.querySelectorAll('[data-road]')).map((mark) => [
             mark.getAttribute('data-road')!,
             mark.getAttribute('data-colour')!,
           ]),

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (page.evaluate callbacks run in the browser)
 import { afterEach, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
 import { skipReason, until } from './helpers/environment.ts';

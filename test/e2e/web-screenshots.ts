@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (page.evaluate callbacks run in the browser)
 /**
  * `npm run screenshots`: the web console's pages as PNGs in
  * docs/screenshots/, at 1920x1080 (a pit display) and on a phone, from a

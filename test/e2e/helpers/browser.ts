@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (page.evaluate callbacks run in the browser)
 /**
  * Debian's Chromium, driven by playwright-core, for the web console's
  * end-to-end tests: headless, sandbox off (containers), no network of its
