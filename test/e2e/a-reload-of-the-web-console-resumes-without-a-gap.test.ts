@@ -68,8 +68,7 @@ describe.skipIf(skip)('a reload of the web console resumes without a gap', () =>
         const { value, done } = await reader.read();
         if (done) break;
         text += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = text.indexOf('\n\n')) >= 0) {
+        for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
           const frame = text.slice(0, end);
           text = text.slice(end + 2);
           const id = /^id: (\d+)$/m.exec(frame)?.[1];
