@@ -6,7 +6,7 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, web.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -125,6 +125,14 @@ async function main(): Promise<void> {
     );
   }
 
+  if (wanted('web')) {
+    const { benchWeb } = await import('./web.ts');
+    figures.web = await measure(
+      'web console: RSS on with one browser vs off, first card after reconnect',
+      () => benchWeb(),
+    );
+  }
+
   const targets: Target[] = [];
   const target = (figure: string, text: string, met: (value: number) => boolean) => {
     const value = get(figures, figure);
@@ -138,6 +146,15 @@ async function main(): Promise<void> {
   if (wanted('footprint')) {
     target('footprint.cold_start_ms', '≤ 1,500 ms to online', (value) => value <= 1500);
     target('footprint.rss_after_shoe_mb', '≤ 80 MB after a shoe', (value) => value <= 80);
+  }
+  if (wanted('web')) {
+    target(
+      'web.rss_added_mb',
+      '≤ 15 MB with the console on and one browser',
+      (value) => value <= 15,
+    );
+    target('web.first_card_after_feed_drop_ms', '< 1,000 ms', (value) => value < 1000);
+    target('web.page_code_gzip_kb', '< 150 kB compressed', (value) => value < 150);
   }
   if (wanted('evaluator')) target('evaluator.ratio', '> 1 (faster than phe)', (value) => value > 1);
   figures.targets = targets;
@@ -194,6 +211,12 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('evaluator.phe.hands_per_s', 'hands/s', 'npm phe, same hands');
   add('evaluator.ratio', '×', 'ours / phe');
   add('analysis.baccarat_8_decks_ms', 'ms');
+  add('web.rss_console_off_mb', 'MB', 'built daemon, console off');
+  add('web.rss_console_on_one_browser_mb', 'MB', 'console on, one page watching');
+  add('web.rss_added_mb', 'MB', 'on − off');
+  add('web.first_card_after_reload_ms', 'ms', 'page reload to first card on screen');
+  add('web.first_card_after_feed_drop_ms', 'ms', 'daemon back to next card on screen');
+  add('web.page_code_gzip_kb', 'kB', 'index.html + app.js + app.css, gzip');
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,
