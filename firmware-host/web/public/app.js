@@ -384,8 +384,23 @@ function renderResult() {
     return;
   }
   const outcome = event.outcome || {};
-  el.textContent = `Round ${event.round}: ${outcome.announcement || outcome.winner || JSON.stringify(outcome).slice(0, 120)}`;
+  el.textContent = `Round ${event.round}: ${outcome.announcement || outcomeSummary(outcome)}`;
   el.className = `result ${outcome.winner || ''}`;
+}
+
+/** Games without an announcement: each bet's result (a multiple of the stake, −1 lost, 0 push). */
+function outcomeSummary(outcome) {
+  if (outcome.winner) return String(outcome.winner);
+  const bets = Object.entries(outcome.bets || {});
+  if (bets.length === 0) return 'complete';
+  const text = bets
+    .slice(0, 8)
+    .map(
+      ([bet, pays]) =>
+        `${bet} ${pays > 0 ? `wins ${pays}` : pays === -1 ? 'loses' : pays < 0 ? `loses ${-pays}` : 'push'}`,
+    )
+    .join(' · ');
+  return bets.length > 8 ? `${text} …` : text;
 }
 
 function renderAlarms() {
