@@ -112,7 +112,8 @@ export class LoginLimiter {
 /** The cookies of a request's `Cookie` header. */
 export function parseCookies(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
+  for (const raw of (header ?? '').split(';')) {
+    const part = raw.trim();
     const at = part.indexOf('=');
     if (at < 1) continue;
     const name = part.slice(0, at).trim();
