@@ -9,11 +9,11 @@ import { USERS, WebTable } from './helpers/web-table.ts';
 
 const skip = skipReason(chromiumMissing());
 
-/** The shoe's results as `tableside roads --results` takes them, from the journal. */
-function shoeResults(records: readonly JournalRecord[]): string {
+/** The results of the shoe in play at `asOf`, as `tableside roads --results` takes them, from the journal. */
+function shoeResults(records: readonly JournalRecord[], asOf: number): string {
   let results = '';
   for (const record of records) {
-    if (record.kind !== 'event') continue;
+    if (record.kind !== 'event' || record.seq > asOf) continue;
     const event = record.data as { type: string; outcome?: { winner?: string } };
     if (event.type === 'shoe_start') results = '';
     if (event.type === 'result') {
@@ -33,7 +33,11 @@ describe.skipIf(skip)('the scoreboard matches tableside roads for the same coups
   });
 
   it('draws every road cell where the CLI puts it, in its colour, with the same what-if marks', async () => {
-    table = await WebTable.start('scoreboard', { cardIntervalMs: 5, roundIntervalMs: 10, seed: 7 });
+    table = await WebTable.start('scoreboard', {
+      cardIntervalMs: 10,
+      roundIntervalMs: 20,
+      seed: 7,
+    });
     browser = await launchBrowser();
     const { page } = browser;
     await logIn(page, table.url, 'bob', USERS.bob.password);
@@ -65,6 +69,7 @@ describe.skipIf(skip)('the scoreboard matches tableside roads for the same coups
         );
       }
       return {
+        seq: Number(document.getElementById('page-scoreboard')!.dataset.seq),
         bead: cells('road-bead'),
         big: cells('road-big'),
         big_eye_boy: cells('road-big_eye_boy'),
@@ -74,7 +79,7 @@ describe.skipIf(skip)('the scoreboard matches tableside roads for the same coups
       };
     });
 
-    const results = shoeResults(await table.journal()).slice(0, drawn.bead.length);
+    const results = shoeResults(await table.journal(), drawn.seq);
     expect(results).toHaveLength(drawn.bead.length);
     const cli = runCliSync(['roads', '--results', results, '--json'], { timeout: 20_000 });
     expect(cli.status, cli.stderr).toBe(0);

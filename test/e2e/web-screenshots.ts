@@ -62,7 +62,10 @@ async function main(): Promise<void> {
           if (name === 'table') await page.waitForSelector('#hand .card');
           await page.waitForTimeout(300);
           const file = join(OUT, `${name}-${screen.name}.png`);
-          await page.screenshot({ path: file, fullPage: screen.name === 'phone' });
+          await page.screenshot({
+            path: file,
+            fullPage: screen.name === 'phone' && name === 'scoreboard',
+          });
           process.stdout.write(`${file}\n`);
         }
       } finally {

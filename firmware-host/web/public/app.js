@@ -244,6 +244,7 @@ function onEvent(event) {
   if (event.type === 'shoe_start') {
     app.strip = [];
     app.alarms = [];
+    app.lastResult = null;
     renderAlarms();
   }
   if (event.type === 'card') {
@@ -505,6 +506,8 @@ function renderScoreboard() {
   const roads = app.roads;
   $('no-roads').hidden = !!roads;
   if (!roads) return;
+  // The journal seq these roads are as of: a display (or a test) can tell which shoe it shows.
+  $('page-scoreboard').dataset.seq = String(roads.seq);
   const counts = roads.counts || {};
   $('counts').replaceChildren(
     h('span', { class: 'count banker' }, `Banker ${counts.B ?? 0}`),
@@ -573,8 +576,8 @@ function renderScoreboard() {
     );
   }
   // The newest columns in view: a scoreboard is read from its right end.
-  for (const figure of document.querySelectorAll('#page-scoreboard .road')) {
-    figure.scrollLeft = figure.scrollWidth;
+  for (const scroller of document.querySelectorAll('#page-scoreboard .road > div')) {
+    scroller.scrollLeft = scroller.scrollWidth;
   }
   const next = roads.next || {};
   $('road-next').replaceChildren(
@@ -643,7 +646,7 @@ async function loadDevices() {
               .map(([k, v]) => `${k} ${v}`)
               .join(' · '),
           ),
-          h('dt', {}, 'last errors'),
+          h('dt', {}, 'last notices'),
           h(
             'dd',
             {},
