@@ -331,21 +331,35 @@ function renderTable() {
   renderResult();
 }
 
-/** The boxes of a round's view: any object with `cards` is a box (player, banker, dealer, boxes, board). */
+/**
+ * The boxes of a round's view, whatever the game: an object or array item
+ * with cards is a box. A view shows a face-down card only as a count
+ * (`hidden`, `down`, or `cards` as a number), so it is drawn as a back.
+ */
 function handBoxes(view) {
   const boxes = [];
   const add = (label, hand) => {
-    const cards = (hand.cards || []).map((card) =>
-      cardEl(typeof card === 'string' ? card : card?.card),
-    );
-    for (let i = 0; i < (hand.hidden || 0); i++) cards.push(cardEl(null));
+    const faces = [];
+    let backs = 0;
+    if (Array.isArray(hand)) faces.push(...hand);
+    else {
+      if (Array.isArray(hand.cards)) faces.push(...hand.cards);
+      const up = typeof hand.up === 'string' ? [hand.up] : Array.isArray(hand.up) ? hand.up : [];
+      faces.push(...up);
+      if (typeof hand.cards === 'number') backs += Math.max(0, hand.cards - up.length);
+      if (typeof hand.down === 'number') backs += hand.down;
+      if (typeof hand.hidden === 'number') backs += hand.hidden;
+    }
+    const cards = faces.map((card) => cardEl(typeof card === 'string' ? card : card?.card));
+    for (let i = 0; i < backs; i++) cards.push(cardEl(null));
     const total =
-      hand.total !== undefined ? h('span', { class: 'total' }, String(hand.total)) : null;
+      typeof hand.total === 'number' ? h('span', { class: 'total' }, String(hand.total)) : null;
+    const folded = hand.folded ? h('span', { class: 'muted' }, ' folded') : null;
     boxes.push(
       h(
         'div',
         { class: `box box-${label.toLowerCase().replace(/\s+/g, '-')}` },
-        h('div', { class: 'box-label' }, label, total),
+        h('div', { class: 'box-label' }, h('span', {}, label, folded), total),
         h('div', { class: 'cards' }, cards),
       ),
     );
@@ -360,14 +374,16 @@ function handBoxes(view) {
       const name =
         item.box !== undefined
           ? `Box ${item.box}`
-          : item.seat !== undefined
-            ? `Seat ${item.seat}`
-            : capital(key);
+          : item.position !== undefined
+            ? `Position ${item.position}`
+            : item.seat !== undefined
+              ? `Seat ${item.seat}`
+              : capital(key);
       if (Array.isArray(item.hands)) {
         for (const [i, hand] of item.hands.entries()) {
           add(item.hands.length > 1 ? `${name}.${i + 1}` : name, hand);
         }
-      } else if (Array.isArray(item.cards)) add(name, item);
+      } else add(name, item);
     }
   }
   return boxes;
