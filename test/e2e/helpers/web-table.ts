@@ -22,6 +22,8 @@ export interface WebTableOptions {
   cardIntervalMs?: number;
   roundIntervalMs?: number;
   seed?: number;
+  /** More of the config's `web:` section (tls, ...). */
+  web?: Record<string, unknown>;
 }
 
 export class WebTable {
@@ -56,12 +58,12 @@ export class WebTable {
         roundIntervalMs: options.roundIntervalMs ?? 200,
         seed: options.seed ?? 11,
       },
-      web: { host: '127.0.0.1', port: webPort, users },
+      web: { host: '127.0.0.1', port: webPort, users, ...options.web },
     });
     const daemon = startDaemon(config, { cwd: dir, env: { TABLESIDE_LOG_LEVEL: 'info' } });
     try {
       await until(
-        () => /web console: http:\/\/127\.0\.0\.1:\d+/.test(daemon.stderr) || !daemon.running,
+        () => /web console: https?:\/\/127\.0\.0\.1:\d+/.test(daemon.stderr) || !daemon.running,
         'the web console address',
         30_000,
         () => daemon.describe(),
@@ -72,7 +74,7 @@ export class WebTable {
       rmSync(dir, { recursive: true, force: true });
       throw error;
     }
-    const url = /web console: (http:\/\/127\.0\.0\.1:\d+)/.exec(daemon.stderr)![1]!;
+    const url = /web console: (https?:\/\/127\.0\.0\.1:\d+)/.exec(daemon.stderr)![1]!;
     return new WebTable(dir, daemon, url);
   }
 
