@@ -16,6 +16,7 @@ import { rulesetNames } from '../engine/rulesets/index.ts';
 import { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import { configSchema, parseTransportUrl, type TablesideConfig } from './schema.ts';
+import { isLoopback } from './web-schema.ts';
 
 export { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 
@@ -152,6 +153,12 @@ export function resolveConfig(
     if (tls.key) tls.key = resolvePath(base('mqtt.tls.key'), tls.key);
   }
   if (config.console?.pins) config.console.pins = resolvePath(fileBase, config.console.pins);
+  if (config.web?.tls) {
+    const tls = config.web.tls;
+    tls.cert = resolvePath(fileBase, tls.cert);
+    tls.key = resolvePath(fileBase, tls.key);
+    if (tls.ca) tls.ca = resolvePath(fileBase, tls.ca);
+  }
   for (const device of Object.values(config.devices)) {
     if (device.registry) device.registry = resolvePath(fileBase, device.registry);
   }
@@ -229,6 +236,7 @@ function issuesOf(error: z.ZodError, fromEnv: ReadonlyMap<string, string>): Conf
 export function redactConfig(config: TablesideConfig): TablesideConfig {
   const copy = structuredClone(config);
   if (copy.mqtt.password !== undefined) copy.mqtt.password = '********';
+  for (const user of Object.values(copy.web?.users ?? {})) user.password = '********';
   return copy;
 }
 
@@ -241,6 +249,9 @@ export function configWarnings(config: TablesideConfig): string[] {
     ['mqtt.tls.cert', tls?.cert],
     ['mqtt.tls.key', tls?.key],
     ['console.pins', config.console?.pins],
+    ['web.tls.cert', config.web?.tls?.cert],
+    ['web.tls.key', config.web?.tls?.key],
+    ['web.tls.ca', config.web?.tls?.ca],
   ] as const) {
     if (path !== undefined && !existsSync(path)) warnings.push(`${key}: file not found: ${path}`);
   }
@@ -254,6 +265,11 @@ export function configWarnings(config: TablesideConfig): string[] {
   }
   if (config.mqtt.url === 'embedded' && (config.mqtt.username || tls)) {
     warnings.push('mqtt: username/TLS settings are ignored by the embedded broker');
+  }
+  if (config.web && !config.web.tls && !isLoopback(config.web.host)) {
+    warnings.push(
+      `web: served on ${config.web.host} without TLS, so logins cross the network in clear text (set web.tls)`,
+    );
   }
   for (const [name, device] of Object.entries(config.devices)) {
     if (device.transport !== 'simulate' && device.firmware.length === 0) {
@@ -283,5 +299,10 @@ export function summarizeConfig(config: TablesideConfig): string[] {
     `mqtt: ${broker}${extras ? ` (${extras})` : ''}, topics under ${mqtt.baseTopic}/${config.table}/`,
     `journal: ${config.journal.dir}${config.journal.rotateDaily ? ' (new file per shoe and per day)' : ' (new file per shoe)'}`,
     ...(config.console ? [`console: ${config.console.transport}`] : []),
+    ...(config.web
+      ? [
+          `web console: ${config.web.tls ? 'https' : 'http'}://${config.web.host}:${config.web.port} (${Object.keys(config.web.users).length} user(s))`,
+        ]
+      : []),
   ];
 }

@@ -147,3 +147,46 @@ describe('web config', () => {
     expect(() => webFromOption('a:b', undefined)).toThrow(/expected host:port or port/);
   });
 });
+
+describe('the web section in the loaded config', () => {
+  it('resolves TLS files against the config file, redacts hashes, and warns about clear text', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadConfig, redactConfig, configWarnings, summarizeConfig } = await import(
+      '../../../firmware-host/config/loader.ts'
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'tableside-webcfg-'));
+    try {
+      const file = join(dir, 'table.json');
+      const hash = await hashPassword('long password');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          web: {
+            host: '0.0.0.0',
+            tls: { cert: 'certs/web.pem', key: 'certs/web.key' },
+            users: { alice: { role: 'supervisor', password: hash } },
+          },
+        }),
+      );
+      const { config } = await loadConfig({ file, cwd: '/' });
+      expect(config.web?.tls).toEqual({
+        cert: join(dir, 'certs/web.pem'),
+        key: join(dir, 'certs/web.key'),
+      });
+      expect(redactConfig(config).web?.users.alice?.password).toBe('********');
+      expect(config.web?.users.alice?.password).toBe(hash);
+      expect(configWarnings(config)).toContain(
+        `web.tls.cert: file not found: ${join(dir, 'certs/web.pem')}`,
+      );
+      expect(summarizeConfig(config).at(-1)).toBe('web console: https://0.0.0.0:8080 (1 user(s))');
+      const { tls: _tls, ...clear } = config.web!;
+      expect(configWarnings({ ...config, web: { ...clear } })).toContain(
+        'web: served on 0.0.0.0 without TLS, so logins cross the network in clear text (set web.tls)',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
