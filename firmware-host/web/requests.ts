@@ -4,6 +4,7 @@
  * user's name as the record's `src` (`web:<name>`).
  */
 import { z } from 'zod';
+import type { TableDaemon } from '../daemon/table-daemon.ts';
 
 const reason = z.string().trim().min(3, 'a reason of at least 3 characters').max(200);
 
@@ -39,4 +40,30 @@ export function parseConsoleRequest(
     return { ok: false, error: `${op}: ${issues}` };
   }
   return { ok: true, request: { op, ...parsed.data } as ConsoleRequest };
+}
+
+/**
+ * Makes a request through the daemon's own doors, as an MQTT request would
+ * be made, with `src: "web:<user>"` on what is journaled. A request the
+ * table would answer with an alarm is refused (DaemonError) and changes nothing.
+ */
+export async function applyConsoleRequest(
+  daemon: TableDaemon,
+  request: ConsoleRequest,
+  user: string,
+): Promise<Record<string, unknown>> {
+  const src = `web:${user}`;
+  const seqOf = (records: readonly { seq: number }[]) => ({ seq: records.at(-1)?.seq });
+  switch (request.op) {
+    case 'new_shoe':
+      return seqOf(await daemon.newShoe(request.reason ?? `new shoe requested by ${user}`, src));
+    case 'void_hand':
+      return seqOf(
+        await daemon.ingest({ t: 'void', src, reason: request.reason }, { refuseIrregular: true }),
+      );
+    case 'new_round':
+      return seqOf(await daemon.ingest({ t: 'round', src }, { refuseIrregular: true }));
+    case 'set_ruleset':
+      return daemon.setRuleset(request.ruleset, src);
+  }
 }

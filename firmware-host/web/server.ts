@@ -10,8 +10,7 @@
  * same-origin check, and a login rate limit per address. With no users and
  * a loopback address, anyone at the Pi may watch (read only).
  */
-import { readFileSync } from 'node:fs';
-import { readFile, statfs } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -20,18 +19,18 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { isLoopback, type WebConfig } from '../config/web-schema.ts';
 import type { DaemonError } from '../daemon/errors.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
 import { getRuleset, rulesetNames } from '../engine/rulesets/index.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
+import { devicesReportOf } from './devices-report.ts';
 import { EventStream, type FeedSource, resumeSeq } from './feed.ts';
 import { parseDay, readHistoryDay } from './history.ts';
+import { HttpError, readJson, sendJson } from './http.ts';
 import { verifyPassword } from './passwords.ts';
-import { parseConsoleRequest } from './requests.ts';
+import { applyConsoleRequest, parseConsoleRequest } from './requests.ts';
 import {
   LoginLimiter,
   parseCookies,
@@ -41,27 +40,7 @@ import {
   SessionStore,
   sameToken,
 } from './sessions.ts';
-
-export const PUBLIC_DIR = join(import.meta.dirname, 'public');
-const STATIC_FILES: Readonly<Record<string, string>> = {
-  '/': 'index.html',
-  '/index.html': 'index.html',
-  '/app.js': 'app.js',
-  '/app.css': 'app.css',
-};
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  html: 'text/html; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-};
-const MAX_BODY = 16 * 1024;
-
-interface StaticFile {
-  type: string;
-  plain: Buffer;
-  gzip: Buffer;
-  etag: string;
-}
+import { loadStaticFiles, STATIC_FILES, serveStatic } from './static-files.ts';
 
 export interface WebConsoleOptions {
   daemon: TableDaemon;
@@ -71,17 +50,6 @@ export interface WebConsoleOptions {
 }
 
 type Viewer = Pick<Session, 'user' | 'role'> & { csrf?: string; anonymous: boolean };
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
 
 export class WebConsole {
   readonly url: string;
@@ -302,25 +270,9 @@ export class WebConsole {
         }
         const parsed = parseConsoleRequest(requestOp, await readJson(request));
         if (!parsed.ok) throw new HttpError(400, 'bad_request', parsed.error);
-        const src = `web:${viewer.user}`;
         log.info({ user: viewer.user, request: parsed.request }, 'console request');
-        const daemon = options.daemon;
         try {
-          let data: unknown;
-          const r = parsed.request;
-          if (r.op === 'new_shoe') {
-            data = seqOf(
-              await daemon.newShoe(r.reason ?? `new shoe requested by ${viewer.user}`, src),
-            );
-          } else if (r.op === 'void_hand') {
-            data = seqOf(
-              await daemon.ingest({ t: 'void', src, reason: r.reason }, { refuseIrregular: true }),
-            );
-          } else if (r.op === 'new_round') {
-            data = seqOf(await daemon.ingest({ t: 'round', src }, { refuseIrregular: true }));
-          } else {
-            data = await daemon.setRuleset(r.ruleset, src);
-          }
+          const data = await applyConsoleRequest(options.daemon, parsed.request, viewer.user);
           sendJson(response, 200, { status: 'ok', data });
         } catch (error) {
           const code = (error as DaemonError).code;
@@ -350,30 +302,7 @@ export class WebConsole {
       };
     };
 
-    const devicesReport = async () => {
-      const daemon = options.daemon;
-      const dir = daemon.config.journal.dir;
-      let free: number | null = null;
-      try {
-        const stats = await statfs(dir);
-        free = stats.bavail * stats.bsize;
-      } catch {
-        free = null;
-      }
-      return {
-        table: daemon.table,
-        devices: daemon.deviceStatus().map((status) => ({
-          ...status,
-          firmwareVerdict: firmwareVerdict(daemon, status),
-          notices: notices
-            .filter((notice) => notice.message.startsWith(`${status.name}:`))
-            .slice(-5),
-        })),
-        broker: { url: daemon.brokerAddress, connected: daemon.brokerConnected },
-        journal: { dir, lastSeq: daemon.lastSeq, freeBytes: free, verify: lastVerify ?? null },
-        notices: notices.slice(-10),
-      };
-    };
+    const devicesReport = () => devicesReportOf(options.daemon, notices, lastVerify);
 
     const listener = (request: IncomingMessage, response: ServerResponse) => {
       handle(request, response).catch((error: unknown) => {
@@ -440,23 +369,6 @@ function freshStart(daemon: TableDaemon): number | undefined {
   return Math.max(shoe - 1, daemon.lastSeq - 5000);
 }
 
-function seqOf(records: readonly { seq: number }[]): { seq: number | undefined } {
-  return { seq: records.at(-1)?.seq };
-}
-
-function firmwareVerdict(
-  daemon: TableDaemon,
-  status: ReturnType<TableDaemon['deviceStatus']>[number],
-): string {
-  if (status.quarantined) return `refused: ${status.quarantined}`;
-  const allowed = daemon.config.devices[status.name]?.firmware ?? [];
-  if (!status.identity) return 'not identified yet';
-  if (allowed.length === 0) return 'any firmware accepted (no allow-list configured)';
-  return allowed.includes(status.identity.firmwareSha256.toLowerCase())
-    ? 'on the allow-list'
-    : 'not on the allow-list';
-}
-
 function sessionCookie(token: string, maxAge: number, secure: boolean): string {
   return [
     `${SESSION_COOKIE}=${encodeURIComponent(token)}`,
@@ -466,90 +378,6 @@ function sessionCookie(token: string, maxAge: number, secure: boolean): string {
     `Max-Age=${Math.floor(maxAge)}`,
     ...(secure ? ['Secure'] : []),
   ].join('; ');
-}
-
-const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-};
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    ...SECURITY_HEADERS,
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
-}
-
-function serveStatic(request: IncomingMessage, response: ServerResponse, file: StaticFile): void {
-  if (request.headers['if-none-match'] === file.etag) {
-    response.writeHead(304, { etag: file.etag });
-    response.end();
-    return;
-  }
-  const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-  const body = gzip ? file.gzip : file.plain;
-  response.writeHead(200, {
-    ...SECURITY_HEADERS,
-    'content-type': file.type,
-    'cache-control': 'no-cache',
-    etag: file.etag,
-    vary: 'accept-encoding',
-    'content-length': body.length,
-    ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-  });
-  response.end(request.method === 'HEAD' ? undefined : body);
-}
-
-/** The page's files, read and compressed once at start (no build step: they are served as written). */
-export function loadStaticFiles(): Map<string, StaticFile> {
-  const files = new Map<string, StaticFile>();
-  for (const name of new Set(Object.values(STATIC_FILES))) {
-    const plain = readFileSync(join(PUBLIC_DIR, name));
-    const gzip = gzipSync(plain, { level: 9 });
-    const etag = `"${plain.length.toString(36)}-${hashOf(plain)}"`;
-    files.set(name, { type: CONTENT_TYPES[name.split('.').pop()!]!, plain, gzip, etag });
-  }
-  return files;
-}
-
-function hashOf(bytes: Buffer): string {
-  let hash = 2166136261;
-  for (const byte of bytes) hash = Math.imul(hash ^ byte, 16777619) >>> 0;
-  return hash.toString(36);
-}
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY)
-      throw new HttpError(413, 'too_large', `request body over ${MAX_BODY} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'bad_json', 'the request body is not valid JSON');
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HttpError(400, 'bad_json', 'the request body must be a JSON object');
-  }
-  return value as Record<string, unknown>;
 }
 
 async function readTls(

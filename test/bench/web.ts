@@ -95,7 +95,7 @@ async function sampleRss(pid: number): Promise<number> {
 
 export async function benchWeb(): Promise<WebFigures> {
   const { gzipSync } = await import('node:zlib');
-  const { PUBLIC_DIR } = await import('../../firmware-host/web/server.ts');
+  const { PUBLIC_DIR } = await import('../../firmware-host/web/static-files.ts');
   let pageBytes = 0;
   for (const name of ['index.html', 'app.js', 'app.css']) {
     pageBytes += gzipSync(await readFile(join(PUBLIC_DIR, name)), { level: 9 }).length;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RoadsFollower } from '../../../firmware-host/daemon/roads-follower.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { parseDay, readHistoryDay } from '../../../firmware-host/web/history.ts';
-import { PUBLIC_DIR } from '../../../firmware-host/web/server.ts';
+import { PUBLIC_DIR } from '../../../firmware-host/web/static-files.ts';
 
 const DAY = Date.parse('2026-11-24T10:00:00Z');
 const hash = '0'.repeat(64);
