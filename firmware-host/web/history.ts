@@ -50,11 +50,18 @@ export async function readHistoryDay(journal: JournalSource, day: string): Promi
     return shoe;
   };
   try {
-    for (let from = 1; from <= journal.lastSeq; ) {
+    for (
+      let from = await firstSeqFrom(journal, Date.parse(`${day}T00:00:00Z`));
+      from <= journal.lastSeq;
+    ) {
       const page = await journal.readRange(from, PAGE);
       if (page.length === 0) break;
       from = page.at(-1)!.seq + 1;
       for (const record of page) {
+        if (record.ts >= Date.parse(`${day}T00:00:00Z`) + DAY_MS) {
+          from = Number.POSITIVE_INFINITY; // the day is over
+          break;
+        }
         if (utcDay(record.ts) !== day) {
           // Keeps the shoe and hand open across midnight, but only shows this day's records.
           if (record.kind === 'event') followShape(record);
@@ -137,6 +144,34 @@ export async function readHistoryDay(journal: JournalSource, day: string): Promi
     }
   }
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The first seq stamped at or after `ts`, found by bisection (records are
+ * stamped in order by one clock), so a day's history does not read the
+ * table's whole past. A little before it, to pick up the shoe in play.
+ */
+async function firstSeqFrom(journal: JournalSource, ts: number): Promise<number> {
+  let low = 1;
+  let high = journal.lastSeq;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    let record: JournalRecord | undefined;
+    try {
+      [record] = await journal.readRange(middle, 1);
+    } catch {
+      return 1; // a damaged stretch: read from the start and say where it breaks
+    }
+    if (!record) break;
+    if (record.ts < ts) low = middle + 1;
+    else high = middle;
+  }
+  return Math.max(1, low - BACKTRACK);
+}
+
+/** Records read before the day's first, to know the shoe and hand in play at midnight. */
+const BACKTRACK = 2000;
 
 /** `YYYY-MM-DD` or a clear error. */
 export function parseDay(value: string | null, now: number): string {

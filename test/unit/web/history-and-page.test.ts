@@ -149,3 +149,36 @@ describe("the console's page", () => {
     expect(files[0]!.toString()).toContain('<script src="/app.js" defer></script>');
   });
 });
+
+describe('readHistoryDay on a long journal', () => {
+  it("reads the day's stretch, not the whole past", async () => {
+    seq = 0;
+    const records: JournalRecord[] = [];
+    for (let day = 0; day < 30; day++) {
+      const start = DAY - (29 - day) * 86_400_000;
+      records.push(
+        at(start, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
+      );
+      for (let round = 1; round <= 200; round++) {
+        records.push(at(start + round, 'event', { type: 'round_start', round }));
+        records.push(
+          at(start + round, 'event', { type: 'result', round, outcome: outcome('banker') }),
+        );
+      }
+    }
+    let read = 0;
+    const journal = {
+      lastSeq: records.length,
+      readRange: async (from: number, max: number) => {
+        const page = records.slice(from - 1, from - 1 + max);
+        read += page.length;
+        return page;
+      },
+      onDurable: () => () => undefined,
+    };
+    const day = await readHistoryDay(journal, '2026-11-20');
+    expect(day.shoes).toHaveLength(1);
+    expect(day.shoes[0]!.hands).toHaveLength(200);
+    expect(read).toBeLessThan(records.length / 3);
+  });
+});
