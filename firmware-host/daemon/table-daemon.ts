@@ -141,6 +141,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private recovered: readonly RecoveryWarning[] = [];
   /** The baccarat scoreboard of the shoe in play (retained on `<base>/<table>/roads`). */
   private readonly roadsFollower = new RoadsFollower();
+  /** Where the web console listens (http(s)://host:port), when it is on. */
+  webAddress: string | undefined;
 
   constructor(options: DaemonOptions) {
     super();
@@ -837,9 +839,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     this.webAddress = web.url;
     this.stoppers.push(() => web.stop());
   }
-
-  /** Where the web console listens (http(s)://host:port), when it is on. */
-  webAddress: string | undefined;
 
   // ------------------------------------------------------------------ console
 

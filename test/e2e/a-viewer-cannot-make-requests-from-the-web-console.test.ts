@@ -20,6 +20,16 @@ describe.skipIf(skip)('a viewer cannot make requests from the web console', () =
     table = await WebTable.start('viewer');
     browser = await launchBrowser();
     const { page } = browser;
+    // A wrong password first: the page says so and stays on the login form.
+    await page.goto(`${table.url}/#table`);
+    await page.locator('#login-form input[name=user]').fill('bob');
+    await page.locator('#login-form input[name=password]').fill('not-his-password');
+    await page.locator('#login-form button[type=submit]').click();
+    await expect
+      .poll(() => page.locator('#login-error').textContent())
+      .toBe('wrong user name or password');
+    expect(await page.locator('#page-table').isHidden()).toBe(true);
+
     await logIn(page, table.url, 'bob', USERS.bob.password);
     expect(await page.locator('#who').textContent()).toBe('bob (viewer)');
     expect(await page.locator('#requests').isHidden()).toBe(true);
