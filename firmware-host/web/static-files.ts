@@ -2,19 +2,20 @@
  * The page's own files, served as written (no build step): read and
  * gzipped once at start, with an ETag, never from a path the request names.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { SECURITY_HEADERS } from './http.ts';
 
 export const PUBLIC_DIR = join(import.meta.dirname, 'public');
-export const STATIC_FILES: Readonly<Record<string, string>> = {
-  '/': 'index.html',
-  '/index.html': 'index.html',
-  '/app.js': 'app.js',
-  '/app.css': 'app.css',
-};
+/** The page's files: every .html, .js and .css of public/, by URL path (`/` is index.html). */
+export const STATIC_FILES: Readonly<Record<string, string>> = Object.fromEntries([
+  ['/', 'index.html'],
+  ...readdirSync(PUBLIC_DIR)
+    .filter((name) => /\.(html|js|css)$/.test(name))
+    .map((name) => [`/${name}`, name]),
+]);
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',

@@ -216,7 +216,7 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('web.rss_added_mb', 'MB', 'on − off');
   add('web.first_card_after_reload_ms', 'ms', 'page reload to first card on screen');
   add('web.first_card_after_feed_drop_ms', 'ms', 'daemon back to next card on screen');
-  add('web.page_code_gzip_kb', 'kB', 'index.html + app.js + app.css, gzip');
+  add('web.page_code_gzip_kb', 'kB', "the page's html, js modules and css, gzip");
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,

@@ -97,7 +97,8 @@ export async function benchWeb(): Promise<WebFigures> {
   const { gzipSync } = await import('node:zlib');
   const { PUBLIC_DIR } = await import('../../firmware-host/web/static-files.ts');
   let pageBytes = 0;
-  for (const name of ['index.html', 'app.js', 'app.css']) {
+  const { readdir } = await import('node:fs/promises');
+  for (const name of (await readdir(PUBLIC_DIR)).filter((file) => /\.(html|js|css)$/.test(file))) {
     pageBytes += gzipSync(await readFile(join(PUBLIC_DIR, name)), { level: 9 }).length;
   }
   const figures: WebFigures = {

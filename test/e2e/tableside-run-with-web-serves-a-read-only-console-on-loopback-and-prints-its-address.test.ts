@@ -51,7 +51,7 @@ describe('tableside run --web serves a read-only console on loopback and prints 
     const page = await fetch(`${url}/`, { headers: { 'accept-encoding': 'gzip' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(await page.text()).toContain('<script src="/app.js" defer></script>');
+    expect(await page.text()).toContain('<script type="module" src="/app.js"></script>');
 
     const stream = await fetch(`${url}/api/stream`);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
