@@ -9,14 +9,14 @@
  * Chromium runs as a separate process: its memory is not the daemon's.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromiumMissing, launchBrowser } from '../e2e/helpers/browser.ts';
 import { freePort } from '../helpers/ports.ts';
-import { BUILT_CLI, build, deployedNodeFlags } from './footprint.ts';
+import { BUILT_CLI, build, deployedNodeFlags, REPO } from './footprint.ts';
 
 export interface WebFigures {
   rss_console_off_mb: number | null;
@@ -30,6 +30,21 @@ export interface WebFigures {
 
 const DEAL_MS = 6_000;
 const SAMPLES = 6;
+
+/** The newest modification time among the sources the build ships (firmware-host, device-protocol, hardware). */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of ['firmware-host', 'device-protocol', 'hardware', 'simulators'])
+    walk(join(REPO, dir));
+  return newest;
+}
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -111,7 +126,7 @@ export async function benchWeb(): Promise<WebFigures> {
   };
   const missing = chromiumMissing();
   if (missing) return { ...figures, note: missing };
-  if (!existsSync(BUILT_CLI)) {
+  if (!existsSync(BUILT_CLI) || newestSource() > statSync(BUILT_CLI).mtimeMs) {
     const error = build();
     if (error && !existsSync(BUILT_CLI))
       return { ...figures, note: `npm run build failed: ${error}` };
