@@ -105,7 +105,7 @@ export class EventStream {
       }),
       this.source.onChange(() => this.refreshSoon()),
     );
-    // A browser retries this soon after a drop (a daemon restart): the first card back is on screen within a second.
+    // Browsers retry 0.4 s after a drop (a daemon restart): the first card back is on screen within a second.
     this.write(`retry: 400\n\n`);
     this.frame('hello', { ...options.hello, from: this.cursor, resumed: since !== undefined });
     this.sendState();
