@@ -61,9 +61,13 @@ export interface StreamOptions {
   /** Where a client with nothing starts (the seq before the shoe in play began); default: now. */
   freshFrom?: number | undefined;
   heartbeatMs?: number;
+  /** Whether the login the stream was opened with still holds (checked on each heartbeat and on `revalidate`). */
+  stillAllowed?: () => boolean;
 }
 
 const BACKLOG_PAGE = 256;
+/** Bytes a stream may have waiting for a slow browser before it is closed. */
+const MAX_BUFFERED = 1024 * 1024;
 
 export class EventStream {
   private readonly response: ServerResponse;
@@ -78,10 +82,12 @@ export class EventStream {
   private readonly unsubscribers: Array<() => void> = [];
   private heartbeat: NodeJS.Timeout | undefined;
   private refreshPending = false;
+  private readonly stillAllowed: () => boolean;
 
   constructor(response: ServerResponse, options: StreamOptions) {
     this.response = response;
     this.source = options.source;
+    this.stillAllowed = options.stillAllowed ?? (() => true);
     const lastSeq = options.source.journal.lastSeq;
     // A client ahead of the journal (another table's id, a restored journal) starts from now.
     const since =
@@ -110,11 +116,19 @@ export class EventStream {
     this.frame('hello', { ...options.hello, from: this.cursor, resumed: since !== undefined });
     this.sendState();
     this.heartbeat = setInterval(
-      () => this.write(': keep-alive\n\n'),
+      () => (this.revalidate() ? this.write(': keep-alive\n\n') : undefined),
       options.heartbeatMs ?? 15_000,
     );
     this.heartbeat.unref();
     void this.catchUp();
+  }
+
+  /** Closes the stream when its login ended (logged out, expired); true while it holds. */
+  revalidate(): boolean {
+    if (this.closed) return false;
+    if (this.stillAllowed()) return true;
+    this.close();
+    return false;
   }
 
   get isClosed(): boolean {
@@ -174,7 +188,14 @@ export class EventStream {
   }
 
   private write(text: string): void {
-    if (!this.closed) this.response.write(text);
+    if (this.closed) return;
+    // A browser that stopped reading (asleep, on a dead link) is dropped rather than
+    // buffered for: it resumes from its Last-Event-ID when it comes back.
+    if (this.response.writableLength > MAX_BUFFERED) {
+      this.close();
+      return;
+    }
+    this.response.write(text);
   }
 
   close(): void {

@@ -180,6 +180,8 @@ export class WebConsole {
       if (path === '/api/logout' && method === 'POST') {
         requireSameSite(request);
         sessions.delete(parseCookies(request.headers.cookie)[SESSION_COOKIE]);
+        // The streams of that login end with it.
+        for (const stream of streams) stream.revalidate();
         response.setHeader('set-cookie', sessionCookie('', 0, !!tls));
         sendJson(response, 200, { ok: true });
         return;
@@ -195,6 +197,7 @@ export class WebConsole {
       }
       if (path === '/api/stream' && method === 'GET') {
         const viewer = requireViewer(request);
+        const token = parseCookies(request.headers.cookie)[SESSION_COOKIE];
         const lastEventId = request.headers['last-event-id'];
         const stream = new EventStream(response, {
           source: source(),
@@ -204,6 +207,7 @@ export class WebConsole {
           ),
           hello: { user: viewer.user, role: viewer.role, ...tableInfo() },
           freshFrom: freshStart(options.daemon),
+          stillAllowed: () => viewer.anonymous || sessions.get(token) !== undefined,
         });
         streams.add(stream);
         response.on('close', () => streams.delete(stream));

@@ -63,7 +63,10 @@ describe.skipIf(skip)("a supervisor's void from the web console is journaled wit
         (record.data as { type: string }).type === 'hand_voided',
     );
     expect(voided, 'a hand_voided event after the void').toBeDefined();
-    expect(table.daemon.stderr).toContain('"user":"alice"');
+    await until(
+      () => /"user":"alice","request":\{"op":"void_hand"/.test(table!.daemon.stderr),
+      'the request in the log',
+    );
 
     // The History page names who voided it.
     await page.goto(`${table.url}/#history`);

@@ -2,7 +2,7 @@
 // (page.evaluate callbacks run in the browser)
 import { afterEach, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
-import { skipReason } from './helpers/environment.ts';
+import { skipReason, until } from './helpers/environment.ts';
 import { USERS, WebTable } from './helpers/web-table.ts';
 
 const skip = skipReason(chromiumMissing());
@@ -70,7 +70,10 @@ describe.skipIf(skip)('a viewer cannot make requests from the web console', () =
         (record.kind === 'meta' && (record.data as { type: string }).type === 'ruleset'),
     );
     expect(fromTheWeb).toEqual([]);
-    expect(table.daemon.stderr).toContain('request refused: not a supervisor');
+    await until(
+      () => table!.daemon.stderr.includes('request refused: not a supervisor'),
+      'the log line',
+    );
     expect(table.daemon.running).toBe(true);
   });
 });

@@ -122,6 +122,22 @@ describe('bad requests to the web console get clear errors and change nothing', 
       error: 'day "yesterday": expected a date as YYYY-MM-DD',
     });
 
+    // Logging out ends the session's open stream, and the cookie no longer opens one.
+    const other = await table.login('alice');
+    const live = await fetch(`${url}/api/stream`, { headers: { cookie: other.cookie } });
+    const reader = live.body!.getReader();
+    await reader.read();
+    expect(await answer(await post('/api/logout', '{}', { cookie: other.cookie }))).toMatchObject({
+      http: 200,
+    });
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(
+      await answer(await fetch(`${url}/api/stream`, { headers: { cookie: other.cookie } })),
+    ).toMatchObject({
+      http: 401,
+    });
+
     // Wrong passwords: five are answered, the sixth within the minute is rate-limited.
     for (let attempt = 1; attempt <= 5; attempt++) {
       expect(
@@ -170,7 +186,7 @@ describe('bad requests to the web console get clear errors and change nothing', 
     const verify = await answer(await fetch(`${url}/api/journal/verify`, { headers: { cookie } }));
     expect(verify).toMatchObject({ http: 200, ok: false });
     expect(verify.findings[0]).toMatchObject({ problem: 'edited', file });
-    expect(table.daemon.stderr).toContain('journal does not verify');
+    await until(() => table!.daemon.stderr.includes('journal does not verify'), 'the log line');
     const devices = await answer(await fetch(`${url}/api/devices`, { headers: { cookie } }));
     expect(devices.journal.verify.ok).toBe(false);
     expect(table.daemon.running).toBe(true);

@@ -50,6 +50,8 @@ class MemoryJournal implements JournalSource {
 
 class FakeResponse extends EventEmitter {
   text = '';
+  /** What the socket has not taken yet; a test sets it to play a browser that stopped reading. */
+  writableLength = 0;
   ended = false;
   writeHead(): this {
     return this;
@@ -188,6 +190,43 @@ describe('EventStream', () => {
     }).close();
     expect(response.frames().map((f) => f.event)).toEqual(['hello', 'notice']);
     expect(response.text).not.toContain('"AS"');
+  });
+});
+
+describe('a browser that stopped reading', () => {
+  it('is dropped, not buffered for, and resumes from its last id later', async () => {
+    const journal = new MemoryJournal();
+    journal.records.push(card(1, '2C'));
+    const { response, stream } = open(journal, 0);
+    await settle();
+    response.writableLength = 2 * 1024 * 1024;
+    journal.append(card(2, '3C'));
+    expect(stream.isClosed).toBe(true);
+    expect(response.ended).toBe(true);
+    expect(response.text).not.toContain('3C');
+    const again = open(journal, 1);
+    await settle();
+    expect(again.response.events().map((e) => e.id)).toEqual([2]);
+  });
+});
+
+describe('a stream whose login ended', () => {
+  it('closes on revalidation', () => {
+    const journal = new MemoryJournal();
+    let allowed = true;
+    const response = new FakeResponse();
+    const stream = new EventStream(response as unknown as ServerResponse, {
+      source: source(journal),
+      since: undefined,
+      hello: {},
+      heartbeatMs: 60_000,
+      stillAllowed: () => allowed,
+    });
+    expect(stream.revalidate()).toBe(true);
+    allowed = false;
+    expect(stream.revalidate()).toBe(false);
+    expect(stream.isClosed).toBe(true);
+    expect(response.ended).toBe(true);
   });
 });
 
