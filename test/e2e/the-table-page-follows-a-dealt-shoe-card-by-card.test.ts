@@ -33,9 +33,10 @@ describe.skipIf(skip)('the table page follows a dealt shoe card by card', () => 
       40_000,
       () => table!.daemon.describe(),
     );
-    const growth = counts.slice(1).map((n, i) => n - counts[i]!);
-    // Polled every 20 ms against a card every 120 ms: the strip grows by one card, not in lumps.
-    expect(Math.max(...growth)).toBeLessThanOrEqual(2);
+    // It grew as the cards came, in many small steps, never shrinking (not one lump at the end).
+    for (const [i, count] of counts.entries())
+      expect(count).toBeGreaterThanOrEqual(counts[i - 1] ?? 0);
+    expect(new Set(counts).size).toBeGreaterThanOrEqual(10);
 
     const shown = await page.$$eval('#shoe-strip .strip-card', (cards) =>
       cards.map((card) => ({
