@@ -34,6 +34,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   key: () => import('./cli/key.ts'),
   request: () => import('./cli/request.ts'),
   firmware: () => import('./cli/firmware.ts'),
+  roads: () => import('./cli/roads.ts'),
+  user: () => import('./cli/user.ts'),
 };
 
 /**

@@ -5,6 +5,7 @@ import { EXIT_BAD_CONFIG } from './config.ts';
 interface RunOptions {
   config?: string;
   view?: boolean;
+  web?: string | boolean;
 }
 
 export function register(program: Command): void {
@@ -18,6 +19,10 @@ export function register(program: Command): void {
       'configuration file (YAML or JSON); default $TABLESIDE_CONFIG or none',
     )
     .option('--no-view', 'log lines instead of the live terminal view')
+    .option(
+      '--web [host:port]',
+      "turn the web console on (default 127.0.0.1:8080; the config's web: section otherwise)",
+    )
     .action(async (options: RunOptions) => {
       const { configFileFrom, loadConfig, configWarnings } = await import('../config/loader.ts');
       let loaded: Awaited<ReturnType<typeof loadConfig>>;
@@ -28,6 +33,16 @@ export function register(program: Command): void {
         process.stderr.write(`${error.message}\n`);
         process.exitCode = EXIT_BAD_CONFIG;
         return;
+      }
+      if (options.web !== undefined && options.web !== false) {
+        const { webFromOption } = await import('../web/option.ts');
+        try {
+          loaded.config.web = webFromOption(options.web, loaded.config.web);
+        } catch (error) {
+          process.stderr.write(`tableside run: ${(error as Error).message}\n`);
+          process.exitCode = EXIT_BAD_CONFIG;
+          return;
+        }
       }
       for (const warning of configWarnings(loaded.config)) {
         process.stderr.write(`warning: ${warning}\n`);
@@ -46,6 +61,7 @@ export function register(program: Command): void {
         return;
       }
 
+      if (daemon.webAddress) process.stderr.write(`web console: ${daemon.webAddress}\n`);
       const view = new TerminalView({ daemon, out: process.stdout, live });
       view.start();
       let stopping = false;

@@ -16,6 +16,7 @@ import { allRulesetNames, isRouletteRuleset } from '../engine/rulesets/index.ts'
 import { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import { configSchema, parseTransportUrl, type TablesideConfig } from './schema.ts';
+import { isLoopback } from './web-schema.ts';
 
 export { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 
@@ -163,6 +164,12 @@ export function resolveConfig(
   if (config.journal.signingKey) {
     config.journal.signingKey = resolvePath(fileBase, config.journal.signingKey);
   }
+  if (config.web?.tls) {
+    const tls = config.web.tls;
+    tls.cert = resolvePath(fileBase, tls.cert);
+    tls.key = resolvePath(fileBase, tls.key);
+    if (tls.ca) tls.ca = resolvePath(fileBase, tls.ca);
+  }
   for (const device of Object.values(config.devices)) {
     if (device.registry) device.registry = resolvePath(fileBase, device.registry);
   }
@@ -241,6 +248,7 @@ export function redactConfig(config: TablesideConfig): TablesideConfig {
   const copy = structuredClone(config);
   if (copy.mqtt.password !== undefined) copy.mqtt.password = '********';
   for (const user of Object.values(copy.mqtt.users)) user.passwordHash = '********';
+  for (const user of Object.values(copy.web?.users ?? {})) user.password = '********';
   return copy;
 }
 
@@ -253,6 +261,9 @@ export function configWarnings(config: TablesideConfig): string[] {
     ['mqtt.tls.cert', tls?.cert],
     ['mqtt.tls.key', tls?.key],
     ['console.pins', config.console?.pins],
+    ['web.tls.cert', config.web?.tls?.cert],
+    ['web.tls.key', config.web?.tls?.key],
+    ['web.tls.ca', config.web?.tls?.ca],
   ] as const) {
     if (path !== undefined && !existsSync(path)) warnings.push(`${key}: file not found: ${path}`);
   }
@@ -269,6 +280,11 @@ export function configWarnings(config: TablesideConfig): string[] {
   }
   if (config.mqtt.url !== 'embedded' && Object.keys(config.mqtt.users).length > 0) {
     warnings.push('mqtt.users: accounts of the embedded broker, ignored with an external broker');
+  }
+  if (config.web && !config.web.tls && !isLoopback(config.web.host)) {
+    warnings.push(
+      `web: served on ${config.web.host} without TLS, so logins cross the network in clear text (set web.tls)`,
+    );
   }
   for (const [name, device] of Object.entries(config.devices)) {
     if (device.transport !== 'simulate' && device.firmware.length === 0) {
@@ -311,5 +327,10 @@ export function summarizeConfig(config: TablesideConfig): string[] {
           : ' (new file per shoe)'
     }`,
     ...(config.console ? [`console: ${config.console.transport}`] : []),
+    ...(config.web
+      ? [
+          `web console: ${config.web.tls ? 'https' : 'http'}://${config.web.host}:${config.web.port} (${Object.keys(config.web.users).length} user(s))`,
+        ]
+      : []),
   ];
 }

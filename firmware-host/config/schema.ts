@@ -14,6 +14,7 @@ import {
   type TransportSpec as HardwareTransportSpec,
   parseTransportUrl as parseHardwareTransportUrl,
 } from '../../hardware/transports/url.ts';
+import { webSchema } from './web-schema.ts';
 
 export const DEFAULT_TABLE_ID = 'table-1';
 export const DEFAULT_RULESET = 'tdc-baccarat-no-commission';
@@ -315,6 +316,8 @@ export function configSchema(options: ConfigSchemaOptions = {}) {
     session: sessionSchema.prefault({}),
     simulation: simulationSchema.prefault({}),
     requests: requestsSchema.prefault({}),
+    /** The web console (firmware-host/web/); absent: off. */
+    web: webSchema.optional(),
   });
 }
 

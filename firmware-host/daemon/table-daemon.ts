@@ -34,7 +34,7 @@ import {
 } from '../journal/journal.ts';
 import type { JournalEntry, JournalRecord } from '../journal/record.ts';
 import { type Logger, logger } from '../log.ts';
-import type { MqttBridge } from '../mqtt/bridge.ts';
+import type { JournalSource, MqttBridge } from '../mqtt/bridge.ts';
 import type { EmbeddedBroker } from '../mqtt/broker.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
 import type { DomainEvent } from '../table/events.ts';
@@ -57,6 +57,7 @@ import { fingerprint } from '../trust/keys.ts';
 import { VERSION } from '../version.ts';
 import { DaemonError } from './errors.ts';
 import { RestartDedupe } from './restart-dedupe.ts';
+import { RoadsFollower } from './roads-follower.ts';
 import { SpinParts, spinPartMeta } from './spin-parts.ts';
 import {
   embeddedAccess,
@@ -171,6 +172,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   /** The table's signing key (journal.signingKey): never logged, published or journaled. */
   private tableKey: import('node:crypto').KeyObject | undefined;
   private requestsSigned = false;
+  /** The baccarat scoreboard of the shoe in play (retained on `<base>/<table>/roads`). */
+  private readonly roadsFollower = new RoadsFollower();
+  /** Where the web console listens (http(s)://host:port), when it is on. */
+  webAddress: string | undefined;
 
   constructor(options: DaemonOptions) {
     super();
@@ -256,6 +261,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       await this.startSealing();
       await this.startDevices();
       await this.startConsole();
+      await this.startWeb();
     } catch (error) {
       await this.stop();
       throw error;
@@ -395,6 +401,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       (records) => {
         this.emit('journaled', records);
         this.publishState();
+        if (this.roadsFollower.follow(records)) this.publishRoads();
         return records;
       },
       (error: unknown) => {
@@ -587,6 +594,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         this.session = sessionFor(name, this.autoRound);
       } else if (record.kind === 'meta' && record.data.type === 'spin_part') {
         this.spinParts.add(String(record.data.device), record.data.message);
+      } else if (record.kind === 'event') {
+        this.roadsFollower.follow([record]);
       } else if (record.kind === 'input') {
         const input = parseRecord(record.data);
         this.session.apply(input);
@@ -675,6 +684,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       this.emit('notice', 'warn', `event ${seq} withheld from MQTT: ${reason}`),
     );
     await bridge.start();
+    this.publishRoads();
     this.stoppers.push(async () => {
       await bridge.stop();
       this.bridge = undefined;
@@ -730,6 +740,28 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         this.log.error({ err: error }, 'state snapshot withheld');
       }
     });
+  }
+
+  /** Baccarat tables publish their scoreboard roads (retained), so any display can draw them. */
+  private publishRoads(): void {
+    if (getRuleset(this.rulesetName).game !== 'punto-banco') return;
+    this.bridge?.setRoads(this.roadsFollower.payload());
+  }
+
+  /** The scoreboard roads of the shoe in play; undefined where the game is not Punto Banco. */
+  roads(): Record<string, unknown> | undefined {
+    if (getRuleset(this.rulesetName).game !== 'punto-banco') return undefined;
+    return this.roadsFollower.payload();
+  }
+
+  /** The seq of the shoe in play's `shoe_start` (0 before the first): where a console's backlog starts. */
+  shoeStartSeq(): number {
+    return this.roadsFollower.shoeStartSeq;
+  }
+
+  /** The journal as the bridge and the web console read it: durable records only, in order. */
+  get journalFeed(): JournalSource | undefined {
+    return this.journal;
   }
 
   /** MQTT requests: validated by the bridge; here they become table-log records. */
@@ -819,7 +851,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     };
   }
 
-  private setRuleset(name: string, src = 'mqtt'): Promise<Record<string, unknown>> {
+  /** Changes the ruleset between shoes; `src` (who asked: `mqtt`, `mqtt:<supervisor>`, `web:<user>`) is journaled with it. */
+  setRuleset(name: string, src = 'mqtt'): Promise<Record<string, unknown>> {
     if (!allRulesetNames().includes(name)) {
       return Promise.reject(
         new DaemonError(
@@ -1004,6 +1037,17 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private async loadRegistry(path: string) {
     const { DeckRegistry } = await import('../drivers/deck-registry.ts');
     return DeckRegistry.load(path);
+  }
+
+  // ---------------------------------------------------------------- web console
+
+  private async startWeb(): Promise<void> {
+    const settings = this.config.web;
+    if (!settings) return;
+    const { WebConsole } = await import('../web/server.ts');
+    const web = await WebConsole.start({ daemon: this, config: settings, log: logger('web') });
+    this.webAddress = web.url;
+    this.stoppers.push(() => web.stop());
   }
 
   // ------------------------------------------------------------------ console

@@ -132,6 +132,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private readonly availability = new Map<string, string>();
   private snapshot: unknown;
   private journalHead: string | undefined;
+  private roads: string | undefined;
   private connectionCount = 0;
 
   constructor(options: BridgeOptions) {
@@ -224,6 +225,12 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     this.publishRetained(this.topics.journalHead, this.journalHead);
   }
 
+  /** The retained scoreboard roads (baccarat tables), republished on every connect. */
+  setRoads(roads: Record<string, unknown>): void {
+    this.roads = JSON.stringify(roads);
+    this.publishRetained(this.topics.roads, this.roads);
+  }
+
   private connect(): void {
     if (this.stopped || !this.mqttModule) return;
     const generation = ++this.generation;
@@ -293,6 +300,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       this.publishRetained(this.topics.state, JSON.stringify(this.snapshot));
     if (this.journalHead !== undefined)
       this.publishRetained(this.topics.journalHead, this.journalHead);
+    if (this.roads !== undefined) this.publishRetained(this.topics.roads, this.roads);
     this.window = [];
     this.nextSeq = this.ackedThrough + 1;
     this.emit('connected');

@@ -26,6 +26,8 @@ export interface TableTopics {
   readonly bridgeInfo: string;
   /** Retained snapshot of the shoe and the hand in play. */
   readonly state: string;
+  /** Retained baccarat scoreboard roads of the shoe in play (baccarat tables). */
+  readonly roads: string;
   /** Retained `online` / `offline` per device. */
   deviceAvailability(device: string): string;
   /** QoS 1 JSON events, each with `seq` and `ts`. */
@@ -49,6 +51,7 @@ export function tableTopics(baseTopic: string, table: string): TableTopics {
     bridgeInfo: `${root}/bridge/info`,
     state: `${root}/state`,
     journalHead: `${root}/journal/head`,
+    roads: `${root}/roads`,
     deviceAvailability: (device) => `${root}/devices/${device}/availability`,
     events: (kind) => `${root}/events/${kind}`,
     requestFilter: `${requestPrefix}+`,

@@ -6,7 +6,7 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth, pn532, shoe.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth, pn532, shoe, web.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -169,6 +169,14 @@ async function main(): Promise<void> {
     );
   }
 
+  if (wanted('web')) {
+    const { benchWeb } = await import('./web.ts');
+    figures.web = await measure(
+      'web console: RSS on with one browser vs off, first card after reconnect',
+      () => benchWeb(),
+    );
+  }
+
   const targets: Target[] = [];
   const target = (figure: string, text: string, met: (value: number) => boolean) => {
     const value = get(figures, figure);
@@ -191,6 +199,15 @@ async function main(): Promise<void> {
     target('auth.handshake_ed25519.p95_ms', '≤ 50 ms per handshake', (value) => value <= 50);
     target('auth.handshake_p256.p95_ms', '≤ 50 ms per handshake', (value) => value <= 50);
     target('auth.latency_paired.ratio_p99', '≤ 2× the bare relay', (value) => value <= 2);
+  }
+  if (wanted('web')) {
+    target(
+      'web.rss_added_mb',
+      '≤ 15 MB with the console on and one browser',
+      (value) => value <= 15,
+    );
+    target('web.first_card_after_feed_drop_ms', '< 1,000 ms', (value) => value < 1000);
+    target('web.page_code_gzip_kb', '< 150 kB compressed', (value) => value < 150);
   }
   if (wanted('evaluator')) target('evaluator.ratio', '> 1 (faster than phe)', (value) => value > 1);
   if (wanted('pn532')) target('pn532.p99_ms', '≤ 50 ms (the card budget)', (value) => value <= 50);
@@ -286,6 +303,12 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('shoe.ratio_p99_to_floor', '×', 'shoe p99 / colour floor');
   add('shoe.baud_115200.p50_ms', 'ms', 'the board at 115200 baud');
   add('shoe.baud_115200.p99_ms', 'ms', 'the board at 115200 baud');
+  add('web.rss_console_off_mb', 'MB', 'built daemon, console off');
+  add('web.rss_console_on_one_browser_mb', 'MB', 'console on, one page watching');
+  add('web.rss_added_mb', 'MB', 'on − off');
+  add('web.first_card_after_reload_ms', 'ms', 'page reload to first card on screen');
+  add('web.first_card_after_feed_drop_ms', 'ms', 'daemon back to next card on screen');
+  add('web.page_code_gzip_kb', 'kB', "the page's html, js modules and css, gzip");
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,

@@ -1,0 +1,47 @@
+/** The Devices page's data: each device's status and firmware verdict, the broker, the journal. */
+import { statfs } from 'node:fs/promises';
+import type { TableDaemon } from '../daemon/table-daemon.ts';
+import type { DriverStatus } from '../drivers/driver.ts';
+
+export interface Notice {
+  ts: number;
+  level: string;
+  message: string;
+}
+
+export async function devicesReportOf(
+  daemon: TableDaemon,
+  notices: readonly Notice[],
+  lastVerify: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown>> {
+  const dir = daemon.config.journal.dir;
+  let free: number | null = null;
+  try {
+    const stats = await statfs(dir);
+    free = stats.bavail * stats.bsize;
+  } catch {
+    free = null;
+  }
+  return {
+    table: daemon.table,
+    devices: daemon.deviceStatus().map((status) => ({
+      ...status,
+      firmwareVerdict: firmwareVerdict(daemon, status),
+      notices: notices.filter((notice) => notice.message.startsWith(`${status.name}:`)).slice(-5),
+    })),
+    broker: { url: daemon.brokerAddress, connected: daemon.brokerConnected },
+    journal: { dir, lastSeq: daemon.lastSeq, freeBytes: free, verify: lastVerify ?? null },
+    notices: notices.slice(-10),
+  };
+}
+
+/** The device's firmware against the config's allow-list, in words. */
+export function firmwareVerdict(daemon: TableDaemon, status: DriverStatus): string {
+  if (status.quarantined) return `refused: ${status.quarantined}`;
+  const allowed = daemon.config.devices[status.name]?.firmware ?? [];
+  if (!status.identity) return 'not identified yet';
+  if (allowed.length === 0) return 'any firmware accepted (no allow-list configured)';
+  return allowed.includes(status.identity.firmwareSha256.toLowerCase())
+    ? 'on the allow-list'
+    : 'not on the allow-list';
+}

@@ -1,0 +1,132 @@
+// The live feed: Server-Sent Events resumed by seq, each event once; gaps and duplicates counted.
+import { $, banner, cardEl, h } from './dom.js';
+import { renderScoreboard } from './scoreboard.js';
+import { app } from './state.js';
+import { renderAlarms, renderTable } from './table.js';
+
+function seqKey() {
+  return `tableside.seq.${app.me?.table || ''}`;
+}
+
+export function connect() {
+  if (app.stream) app.stream.close();
+  const saved = sessionStorage.getItem(seqKey());
+  const since = saved && /^\d+$/.test(saved) ? `?since=${saved}` : '';
+  if (since) document.body.dataset.resumedFrom = saved;
+  const stream = new EventSource(`/api/stream${since}`);
+  app.stream = stream;
+  stream.addEventListener('open', () => setLive(true));
+  stream.addEventListener('error', () => setLive(false));
+  stream.addEventListener('hello', (message) => {
+    const hello = JSON.parse(message.data);
+    if (app.covered !== null && hello.from !== app.covered) app.gaps++;
+    if (app.covered === null && !hello.resumed) {
+      app.strip = [];
+      app.alarms = [];
+    }
+    app.covered = hello.from;
+    app.table = hello;
+    $('table-name').textContent = `${hello.table} · ${hello.rulesetTitle || hello.ruleset}`;
+    document.title = `tableside · ${hello.table}`;
+    publishDiagnostics();
+  });
+  stream.addEventListener('state', (message) => {
+    app.state = JSON.parse(message.data);
+    renderTable();
+  });
+  stream.addEventListener('roads', (message) => {
+    app.roads = JSON.parse(message.data);
+    renderScoreboard();
+  });
+  stream.addEventListener('notice', (message) => {
+    const notice = JSON.parse(message.data);
+    banner(notice.message, notice.level);
+  });
+  stream.addEventListener('message', (message) => {
+    let event;
+    try {
+      event = JSON.parse(message.data);
+    } catch {
+      banner('the live feed sent a frame that is not JSON; it was ignored');
+      return;
+    }
+    if (app.covered !== null && event.seq <= app.covered) {
+      app.duplicates++;
+      publishDiagnostics();
+      return;
+    }
+    if (app.covered !== null && event.after !== app.covered) app.gaps++;
+    app.covered = event.seq;
+    sessionStorage.setItem(seqKey(), String(event.seq));
+    onEvent(event);
+    publishDiagnostics();
+  });
+}
+
+function setLive(live) {
+  $('live').textContent = live ? 'live' : 'reconnecting…';
+  $('live').className = `live ${live ? 'on' : 'off'}`;
+}
+
+/** What a test (or a technician with the inspector) reads to see the feed is whole. */
+function publishDiagnostics() {
+  const data = document.body.dataset;
+  data.lastSeq = String(app.covered);
+  data.gaps = String(app.gaps);
+  data.duplicates = String(app.duplicates);
+}
+
+function onEvent(event) {
+  if (event.type === 'shoe_start') {
+    app.strip = [];
+    app.alarms = [];
+    app.lastResult = null;
+    renderAlarms();
+  }
+  if (event.type === 'card') {
+    app.strip.push(event);
+    const strip = $('shoe-strip');
+    strip.append(stripCard(event));
+    strip.scrollLeft = strip.scrollWidth;
+  }
+  if (event.type === 'result') {
+    app.lastResult = event;
+    renderTable();
+  }
+  if (event.type === 'round_start') app.lastResult = null;
+  if (event.type === 'shoe_start') $('shoe-strip').replaceChildren();
+  if (
+    event.type === 'alarm' ||
+    event.type === 'event_withheld' ||
+    event.type === 'hand_voided' ||
+    event.type === 'reshuffle_required'
+  ) {
+    app.alarms.unshift(event);
+    app.alarms.length = Math.min(app.alarms.length, 30);
+    renderAlarms();
+  }
+}
+
+function stripCard(event) {
+  const code = event.hidden ? null : event.card;
+  return h(
+    'span',
+    {
+      class: 'strip-card',
+      'data-seq': event.seq,
+      title: `${event.to}${event.hidden ? ' (face down)' : ''}`,
+    },
+    cardEl(code),
+    h('span', { class: 'to' }, shortTo(event.to)),
+  );
+}
+
+export function shortTo(to) {
+  if (to === 'player') return 'P';
+  if (to === 'banker') return 'B';
+  if (to === 'dealer') return 'D';
+  if (to === 'burn') return 'burn';
+  if (to === 'marker') return 'marker';
+  if (typeof to === 'string' && to.startsWith('box:')) return to.slice(4);
+  return to;
+}

@@ -1,0 +1,182 @@
+// The Table page: the hand in play, the result, the shoe's progress, alarms; the supervisor's requests.
+import { api } from './api.js';
+import { $, capital, cardEl, h } from './dom.js';
+import { app } from './state.js';
+
+export function renderTable() {
+  const state = app.state;
+  if (!state) return;
+  const shoe = state.shoe;
+  $('ruleset').textContent = state.ruleset;
+  if (shoe) {
+    $('shoe-info').textContent =
+      `shoe ${shoe.number} · ${shoe.decks} deck${shoe.decks === 1 ? '' : 's'} · ${shoe.dealt} dealt · ${shoe.remaining} left · round ${state.rounds}`;
+    $('progress-bar').style.width =
+      `${Math.min(100, (100 * shoe.dealt) / Math.max(1, shoe.cards))}%`;
+    const markers = [];
+    if (shoe.cutOut) markers.push('cut card out');
+    if (shoe.lastHand) markers.push('last hand');
+    if (shoe.ended) markers.push(`shoe ended: ${shoe.ended}`);
+    if (shoe.shufflerOrder === 'mismatch') markers.push('shuffler order mismatch');
+    $('markers').replaceChildren(...markers.map((text) => h('span', { class: 'marker' }, text)));
+  } else {
+    $('shoe-info').textContent = 'no shoe in play';
+    $('progress-bar').style.width = '0%';
+    $('markers').replaceChildren();
+  }
+  const expecting = state.expecting?.text;
+  $('expecting').textContent = expecting ? `Next: ${expecting}` : '';
+  const view = state.round?.table;
+  // Between rounds the felt keeps the last coup's cards, as the table does until they are collected.
+  const last = app.lastResult?.outcome;
+  const boxes = view ? handBoxes(view) : last ? handBoxes(last) : [];
+  $('hand').replaceChildren(
+    ...(boxes.length ? boxes : [h('p', { class: 'muted' }, 'between rounds')]),
+  );
+  $('hand').classList.toggle('finished', !view);
+  renderResult();
+}
+
+/**
+ * The boxes of a round's view, whatever the game: an object or array item
+ * with cards is a box. A view shows a face-down card only as a count
+ * (`hidden`, `down`, or `cards` as a number), so it is drawn as a back.
+ */
+export function handBoxes(view) {
+  const boxes = [];
+  const add = (label, hand) => {
+    const faces = [];
+    let backs = 0;
+    if (Array.isArray(hand)) faces.push(...hand);
+    else {
+      if (Array.isArray(hand.cards)) faces.push(...hand.cards);
+      const up = typeof hand.up === 'string' ? [hand.up] : Array.isArray(hand.up) ? hand.up : [];
+      faces.push(...up);
+      if (typeof hand.cards === 'number') backs += Math.max(0, hand.cards - up.length);
+      if (typeof hand.down === 'number') backs += hand.down;
+      if (typeof hand.hidden === 'number') backs += hand.hidden;
+    }
+    const cards = faces.map((card) => cardEl(typeof card === 'string' ? card : card?.card));
+    for (let i = 0; i < backs; i++) cards.push(cardEl(null));
+    const total =
+      typeof hand.total === 'number' ? h('span', { class: 'total' }, String(hand.total)) : null;
+    const folded = hand.folded ? h('span', { class: 'muted' }, ' folded') : null;
+    boxes.push(
+      h(
+        'div',
+        { class: `box box-${label.toLowerCase().replace(/\s+/g, '-')}` },
+        h('div', { class: 'box-label' }, h('span', {}, label, folded), total),
+        h('div', { class: 'cards' }, cards),
+      ),
+    );
+  };
+  const order = ['player', 'banker', 'dealer', 'board'];
+  for (const key of order)
+    if (view[key] && typeof view[key] === 'object') add(capital(key), view[key]);
+  for (const [key, value] of Object.entries(view)) {
+    if (order.includes(key) || !Array.isArray(value)) continue;
+    for (const item of value) {
+      if (!item || typeof item !== 'object') continue;
+      const name =
+        item.box !== undefined
+          ? `Box ${item.box}`
+          : item.position !== undefined
+            ? `Position ${item.position}`
+            : item.seat !== undefined
+              ? `Seat ${item.seat}`
+              : capital(key);
+      if (Array.isArray(item.hands)) {
+        for (const [i, hand] of item.hands.entries()) {
+          add(item.hands.length > 1 ? `${name}.${i + 1}` : name, hand);
+        }
+      } else add(name, item);
+    }
+  }
+  return boxes;
+}
+
+export function renderResult() {
+  const event = app.lastResult;
+  const el = $('result');
+  if (!event) {
+    el.textContent = '';
+    return;
+  }
+  const outcome = event.outcome || {};
+  el.textContent = `Round ${event.round}: ${outcome.announcement || outcomeSummary(outcome)}`;
+  el.className = `result ${outcome.winner || ''}`;
+}
+
+/** Games without an announcement: each bet's result (a multiple of the stake, −1 lost, 0 push). */
+function outcomeSummary(outcome) {
+  if (outcome.winner) return String(outcome.winner);
+  const bets = Object.entries(outcome.bets || {});
+  if (bets.length === 0) return 'complete';
+  const text = bets
+    .slice(0, 8)
+    .map(
+      ([bet, pays]) =>
+        `${bet} ${pays > 0 ? `wins ${pays}` : pays === -1 ? 'loses' : pays < 0 ? `loses ${-pays}` : 'push'}`,
+    )
+    .join(' · ');
+  return bets.length > 8 ? `${text} …` : text;
+}
+
+export function renderAlarms() {
+  $('alarms').replaceChildren(
+    ...app.alarms.map((alarm) =>
+      h(
+        'li',
+        { class: `alarm ${alarm.type}`, 'data-seq': alarm.seq },
+        h('span', { class: 'kind' }, alarm.kind || alarm.type),
+        ' ',
+        alarm.message || alarm.reason || '',
+        alarm.rule ? h('span', { class: 'rule' }, ` (${alarm.rule})`) : null,
+      ),
+    ),
+  );
+}
+
+const REQUEST_TEXT = {
+  new_round: () => 'Start the next coup / round?',
+  new_shoe: () => 'Start a new shoe? The shoe in play ends.',
+  void_hand: (body) =>
+    `Void the hand in play because “${body.reason}”? The void is journaled with your name.`,
+  set_ruleset: (body) => `Change the ruleset to ${body.ruleset}? Only between shoes.`,
+};
+
+function confirmDialog(text) {
+  return new Promise((resolve) => {
+    const dialog = $('confirm');
+    $('confirm-text').textContent = text;
+    dialog.returnValue = '';
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
+    dialog.showModal();
+  });
+}
+
+for (const button of document.querySelectorAll('#requests button[data-op]')) {
+  button.addEventListener('click', async () => {
+    const op = button.dataset.op;
+    const body = {};
+    if (op === 'void_hand') {
+      body.reason = $('void-reason').value.trim();
+      if (body.reason.length < 3) {
+        $('request-result').textContent = 'Give the reason for the void (at least 3 characters).';
+        return;
+      }
+    }
+    if (op === 'set_ruleset') body.ruleset = $('ruleset-select').value;
+    if (!(await confirmDialog(REQUEST_TEXT[op](body)))) return;
+    const { status, body: answer } = await api(`/api/request/${op}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
+    $('request-result').textContent =
+      status === 200
+        ? `${op.replace('_', ' ')}: done (journal seq ${answer.data && answer.data.seq !== undefined ? answer.data.seq : '–'})`
+        : `${op.replace('_', ' ')} refused: ${answer.error}`;
+    $('request-result').className = `request-result ${status === 200 ? 'ok' : 'error'}`;
+    if (status === 200 && op === 'void_hand') $('void-reason').value = '';
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * The requests a supervisor may make from the console, validated. They are
+ * authorised by the console's own login (not MQTT's) and journaled with the
+ * user's name as the record's `src` (`web:<name>`).
+ */
+import { z } from 'zod';
+import type { TableDaemon } from '../daemon/table-daemon.ts';
+
+const reason = z.string().trim().min(3, 'a reason of at least 3 characters').max(200);
+
+const schemas = {
+  new_shoe: z.strictObject({ reason: reason.optional() }),
+  void_hand: z.strictObject({ reason }),
+  new_round: z.strictObject({}),
+  set_ruleset: z.strictObject({ ruleset: z.string().min(1).max(64) }),
+} as const;
+
+export type ConsoleOp = keyof typeof schemas;
+export type ConsoleRequest =
+  | { op: 'new_shoe'; reason?: string | undefined }
+  | { op: 'void_hand'; reason: string }
+  | { op: 'new_round' }
+  | { op: 'set_ruleset'; ruleset: string };
+
+export function parseConsoleRequest(
+  op: string,
+  body: Record<string, unknown>,
+): { ok: true; request: ConsoleRequest } | { ok: false; error: string } {
+  if (!Object.hasOwn(schemas, op)) {
+    return {
+      ok: false,
+      error: `unknown request ${JSON.stringify(op)}; known: ${Object.keys(schemas).join(', ')}`,
+    };
+  }
+  const parsed = schemas[op as ConsoleOp].safeParse(body);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+      .join('; ');
+    return { ok: false, error: `${op}: ${issues}` };
+  }
+  return { ok: true, request: { op, ...parsed.data } as ConsoleRequest };
+}
+
+/**
+ * Makes a request through the daemon's own doors, as an MQTT request would
+ * be made, with `src: "web:<user>"` on what is journaled. A request the
+ * table would answer with an alarm is refused (DaemonError) and changes nothing.
+ */
+export async function applyConsoleRequest(
+  daemon: TableDaemon,
+  request: ConsoleRequest,
+  user: string,
+): Promise<Record<string, unknown>> {
+  const src = `web:${user}`;
+  const seqOf = (records: readonly { seq: number }[]) => ({ seq: records.at(-1)?.seq });
+  switch (request.op) {
+    case 'new_shoe':
+      return seqOf(await daemon.newShoe(request.reason ?? `new shoe requested by ${user}`, src));
+    case 'void_hand':
+      return seqOf(
+        await daemon.ingest({ t: 'void', src, reason: request.reason }, { refuseIrregular: true }),
+      );
+    case 'new_round':
+      return seqOf(await daemon.ingest({ t: 'round', src }, { refuseIrregular: true }));
+    case 'set_ruleset':
+      return daemon.setRuleset(request.ruleset, src);
+  }
+}

@@ -1,0 +1,94 @@
+/// <reference lib="dom" />
+// (page.evaluate callbacks run in the browser)
+import { afterEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
+import { skipReason, until } from './helpers/environment.ts';
+import { currentShoeCards, USERS, WebTable } from './helpers/web-table.ts';
+
+const skip = skipReason(chromiumMissing());
+
+const stripSeqs = () =>
+  Array.from(document.querySelectorAll<HTMLElement>('#shoe-strip .strip-card')).map((card) =>
+    Number(card.dataset.seq),
+  );
+
+describe.skipIf(skip)('a reload of the web console resumes without a gap', () => {
+  let table: WebTable | undefined;
+  let browser: TestBrowser | undefined;
+  afterEach(async () => {
+    await browser?.close();
+    await table?.stop();
+    browser = table = undefined;
+  });
+
+  it('picks up at the seq after the last one the page saw, each event once', async () => {
+    table = await WebTable.start('reload', { cardIntervalMs: 60, roundIntervalMs: 100 });
+    browser = await launchBrowser();
+    const { page } = browser;
+    await logIn(page, table.url, 'bob', USERS.bob.password);
+    await until(async () => (await page.evaluate(stripSeqs)).length >= 10, '10 cards on the page');
+    const before = await page.evaluate(stripSeqs);
+    // The page before the reload saw every event up to the last it stored (no gap, no repeat).
+    expect(
+      await page.evaluate(() => [document.body.dataset.gaps, document.body.dataset.duplicates]),
+    ).toEqual(['0', '0']);
+
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.resumedFrom !== undefined);
+    const resumedFrom = Number(await page.evaluate(() => document.body.dataset.resumedFrom));
+    expect(resumedFrom).toBeGreaterThanOrEqual(before.at(-1)!);
+    await until(
+      async () => (await page.evaluate(stripSeqs)).length >= 10,
+      '10 more cards after the reload',
+    );
+    const after = await page.evaluate(stripSeqs);
+    const lastSeq = Number(await page.evaluate(() => document.body.dataset.lastSeq));
+
+    // Exactly the journal's cards after the resume point, up to what the page has seen.
+    const journal = currentShoeCards(await table.journal()).map((record) => record.seq);
+    expect(after).toEqual(journal.filter((seq) => seq > resumedFrom && seq <= lastSeq));
+    // And the first page's cards were the journal's, in order, up to where it stopped.
+    expect(before).toEqual(journal.filter((seq) => seq >= before[0]! && seq <= before.at(-1)!));
+    expect(await page.evaluate(() => document.body.dataset.gaps)).toBe('0');
+    expect(await page.evaluate(() => document.body.dataset.duplicates)).toBe('0');
+  });
+
+  it('resumes a stream from Last-Event-ID with the next event, whose `after` is that id', async () => {
+    table = await WebTable.start('reload-sse', { cardIntervalMs: 40, roundIntervalMs: 60 });
+    const { cookie } = await table.login('bob');
+    const frames = async (headers: Record<string, string>, count: number) => {
+      const controller = new AbortController();
+      const response = await fetch(`${table!.url}/api/stream`, {
+        headers: { cookie, ...headers },
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const events: Array<{ id: number; data: { seq: number; after: number } }> = [];
+      while (events.length < count) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
+          const frame = text.slice(0, end);
+          text = text.slice(end + 2);
+          const id = /^id: (\d+)$/m.exec(frame)?.[1];
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (id && data && !/^event:/m.test(frame))
+            events.push({ id: Number(id), data: JSON.parse(data) });
+        }
+      }
+      controller.abort();
+      return events;
+    };
+    const first = await frames({}, 12);
+    const resumeAt = first[5]!.id;
+    const resumed = await frames({ 'last-event-id': String(resumeAt) }, 6);
+    expect(resumed[0]!.data.after).toBe(resumeAt);
+    expect(resumed.slice(0, 6).map((e) => e.id)).toEqual(first.slice(6, 12).map((e) => e.id));
+    for (const [index, event] of resumed.entries()) {
+      if (index > 0) expect(event.data.after).toBe(resumed[index - 1]!.id);
+    }
+  });
+});

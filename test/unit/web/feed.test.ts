@@ -1,0 +1,241 @@
+/** The live feed against an in-memory journal: resume by seq, each event once, screened like MQTT. */
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
+import type { JournalSource } from '../../../firmware-host/mqtt/bridge.ts';
+import { EventStream, type FeedSource, resumeSeq } from '../../../firmware-host/web/feed.ts';
+
+const hash = '0'.repeat(64);
+const card = (seq: number, code: string, face: 'up' | 'down' = 'up'): JournalRecord => ({
+  seq,
+  ts: 1_700_000_000_000 + seq,
+  prev: hash,
+  kind: 'event',
+  data: { type: 'card', card: code, to: 'player', face },
+});
+const input = (seq: number): JournalRecord => ({
+  seq,
+  ts: 1_700_000_000_000 + seq,
+  prev: hash,
+  kind: 'input',
+  data: { t: 'card', card: '2C' } as never,
+});
+
+class MemoryJournal implements JournalSource {
+  records: JournalRecord[] = [];
+  private readonly listeners = new Set<(records: readonly JournalRecord[]) => void>();
+  /** Called inside readRange before it answers: lets a test make records durable mid-read. */
+  duringRead: (() => void) | undefined;
+  get lastSeq(): number {
+    return this.records.at(-1)?.seq ?? 0;
+  }
+  async readRange(fromSeq: number, max: number): Promise<JournalRecord[]> {
+    const page = this.records.filter((r) => r.seq >= fromSeq).slice(0, max);
+    await new Promise((resolve) => setImmediate(resolve));
+    const hook = this.duringRead;
+    this.duringRead = undefined;
+    hook?.();
+    return page;
+  }
+  onDurable(listener: (records: readonly JournalRecord[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  append(...records: JournalRecord[]): void {
+    this.records.push(...records);
+    for (const listener of this.listeners) listener(records);
+  }
+}
+
+class FakeResponse extends EventEmitter {
+  text = '';
+  /** What the socket has not taken yet; a test sets it to play a browser that stopped reading. */
+  writableLength = 0;
+  ended = false;
+  writeHead(): this {
+    return this;
+  }
+  write(chunk: string): boolean {
+    this.text += chunk;
+    return true;
+  }
+  end(): void {
+    this.ended = true;
+  }
+  /** The frames written, parsed. */
+  frames(): Array<{ event: string; id?: number; data: Record<string, unknown> }> {
+    return this.text
+      .split('\n\n')
+      .filter((frame) => frame.includes('data: '))
+      .map((frame) => ({
+        event: /^event: (.*)$/m.exec(frame)?.[1] ?? 'message',
+        ...(/^id: (\d+)$/m.test(frame) ? { id: Number(/^id: (\d+)$/m.exec(frame)![1]) } : {}),
+        data: JSON.parse(/^data: (.*)$/m.exec(frame)![1]!),
+      }));
+  }
+  events() {
+    return this.frames().filter((frame) => frame.event === 'message');
+  }
+}
+
+function source(
+  journal: MemoryJournal,
+  snapshot: Record<string, unknown> = { shoe: null },
+): FeedSource {
+  return {
+    journal,
+    snapshot: () => snapshot,
+    roads: () => undefined,
+    onChange: () => () => undefined,
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+function open(journal: MemoryJournal, since: number | undefined, freshFrom?: number) {
+  const response = new FakeResponse();
+  const stream = new EventStream(response as unknown as ServerResponse, {
+    source: source(journal),
+    since,
+    hello: { table: 't' },
+    freshFrom,
+    heartbeatMs: 60_000,
+  });
+  return { response, stream };
+}
+
+describe('EventStream', () => {
+  it('resumes after Last-Event-ID: the next event, `after` naming the seq before, inputs skipped', async () => {
+    const journal = new MemoryJournal();
+    journal.records.push(
+      card(1, '2C'),
+      input(2),
+      card(3, '3C'),
+      input(4),
+      card(5, '4C'),
+      card(6, '5C'),
+    );
+    const { response, stream } = open(journal, 3);
+    await settle();
+    const hello = response.frames().find((f) => f.event === 'hello')!;
+    expect(hello.data).toMatchObject({ table: 't', from: 3, resumed: true });
+    expect(response.events().map((e) => [e.id, e.data.after, e.data.card])).toEqual([
+      [5, 3, '4C'],
+      [6, 5, '5C'],
+    ]);
+    journal.append(input(7), card(8, '6C'));
+    expect(response.events().at(-1)).toMatchObject({
+      id: 8,
+      data: { after: 6, card: '6C', topic: 'card' },
+    });
+    stream.close();
+    expect(response.ended).toBe(true);
+  });
+
+  it('loses and repeats nothing made durable while the backlog is being read', async () => {
+    const journal = new MemoryJournal();
+    for (let seq = 1; seq <= 600; seq++) journal.records.push(card(seq, '9D'));
+    // While the first backlog page is in flight, 601 and 602 become durable (and are also in the next page).
+    journal.duringRead = () => journal.append(card(601, 'TD'), card(602, 'JD'));
+    const { response } = open(journal, 0);
+    await settle();
+    await settle();
+    const ids = response.events().map((e) => e.id);
+    expect(ids).toEqual(Array.from({ length: 602 }, (_, i) => i + 1));
+    journal.append(card(603, 'QD'));
+    expect(response.events().at(-1)!.id).toBe(603);
+  });
+
+  it('starts a fresh page at the shoe (freshFrom) or now, and ignores a resume point ahead of the journal', async () => {
+    const journal = new MemoryJournal();
+    journal.records.push(card(1, '2C'), card(2, '3C'), card(3, '4C'));
+    const fresh = open(journal, undefined, 1);
+    const ahead = open(journal, 99);
+    const now = open(journal, undefined);
+    await settle();
+    expect(fresh.response.events().map((e) => e.id)).toEqual([2, 3]);
+    expect(ahead.response.frames()[0]!.data).toMatchObject({ from: 3, resumed: false });
+    expect(ahead.response.events()).toEqual([]);
+    expect(now.response.events()).toEqual([]);
+  });
+
+  it('sends a face-down card without its value and withholds an event carrying an order', async () => {
+    const journal = new MemoryJournal();
+    journal.records.push(card(1, 'KS', 'down'), {
+      seq: 2,
+      ts: 1,
+      prev: hash,
+      kind: 'event',
+      data: { type: 'alarm', kind: 'shuffle_suspect', message: 'x', order: ['AS'] },
+    });
+    const { response } = open(journal, 0);
+    await settle();
+    expect(response.text).not.toContain('KS');
+    expect(response.text).not.toContain('"AS"');
+    expect(response.events().map((e) => e.data)).toEqual([
+      expect.objectContaining({ seq: 1, card: null, hidden: true }),
+      expect.objectContaining({ seq: 2, type: 'event_withheld' }),
+    ]);
+  });
+
+  it('sends no snapshot that carries a shuffler order, but says why', () => {
+    const journal = new MemoryJournal();
+    const response = new FakeResponse();
+    new EventStream(response as unknown as ServerResponse, {
+      source: source(journal, { shoe: { order: ['AS'] } }),
+      since: undefined,
+      hello: {},
+      heartbeatMs: 60_000,
+    }).close();
+    expect(response.frames().map((f) => f.event)).toEqual(['hello', 'notice']);
+    expect(response.text).not.toContain('"AS"');
+  });
+});
+
+describe('a browser that stopped reading', () => {
+  it('is dropped, not buffered for, and resumes from its last id later', async () => {
+    const journal = new MemoryJournal();
+    journal.records.push(card(1, '2C'));
+    const { response, stream } = open(journal, 0);
+    await settle();
+    response.writableLength = 2 * 1024 * 1024;
+    journal.append(card(2, '3C'));
+    expect(stream.isClosed).toBe(true);
+    expect(response.ended).toBe(true);
+    expect(response.text).not.toContain('3C');
+    const again = open(journal, 1);
+    await settle();
+    expect(again.response.events().map((e) => e.id)).toEqual([2]);
+  });
+});
+
+describe('a stream whose login ended', () => {
+  it('closes on revalidation', () => {
+    const journal = new MemoryJournal();
+    let allowed = true;
+    const response = new FakeResponse();
+    const stream = new EventStream(response as unknown as ServerResponse, {
+      source: source(journal),
+      since: undefined,
+      hello: {},
+      heartbeatMs: 60_000,
+      stillAllowed: () => allowed,
+    });
+    expect(stream.revalidate()).toBe(true);
+    allowed = false;
+    expect(stream.revalidate()).toBe(false);
+    expect(stream.isClosed).toBe(true);
+    expect(response.ended).toBe(true);
+  });
+});
+
+describe('resumeSeq', () => {
+  it('prefers Last-Event-ID, falls back to ?since=, ignores garbage', () => {
+    expect(resumeSeq('12', '5')).toBe(12);
+    expect(resumeSeq(undefined, '5')).toBe(5);
+    expect(resumeSeq('x', null)).toBeUndefined();
+    expect(resumeSeq('-1', '1e3')).toBe(1000);
+    expect(resumeSeq('', null)).toBeUndefined();
+  });
+});

@@ -1,0 +1,161 @@
+/** The History page's day, the roads follower, and the page's size budget. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { RoadsFollower } from '../../../firmware-host/daemon/roads-follower.ts';
+import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
+import { parseDay, readHistoryDay } from '../../../firmware-host/web/history.ts';
+import { PUBLIC_DIR } from '../../../firmware-host/web/static-files.ts';
+
+const DAY = Date.parse('2026-11-24T10:00:00Z');
+const hash = '0'.repeat(64);
+let seq = 0;
+const at = (
+  ts: number,
+  kind: JournalRecord['kind'],
+  data: Record<string, unknown>,
+): JournalRecord => ({ seq: ++seq, ts, prev: hash, kind, data }) as JournalRecord;
+const outcome = (winner: string, bankerPair = false) => ({
+  game: 'punto-banco',
+  winner,
+  announcement: `${winner} wins`,
+  player: { cards: [], total: 0, natural: false, pair: false },
+  banker: { cards: [], total: 0, natural: false, pair: bankerPair },
+});
+
+function journalOf(records: JournalRecord[]) {
+  return {
+    lastSeq: records.at(-1)!.seq,
+    readRange: async (from: number, max: number) =>
+      records.filter((r) => r.seq >= from).slice(0, max),
+    onDurable: () => () => undefined,
+  };
+}
+
+describe('readHistoryDay', () => {
+  it("groups the day's shoes and hands, screens face-down cards, and names who voided", async () => {
+    seq = 0;
+    const records = [
+      at(DAY - 86_400_000, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
+      at(DAY, 'input', { t: 'shuffle', src: 'simulator' }),
+      at(DAY, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
+      at(DAY + 1, 'event', { type: 'card', card: '5H', to: 'burn', face: 'up' }),
+      at(DAY + 2, 'event', { type: 'card', card: 'KS', to: 'burn', face: 'down' }),
+      at(DAY + 3, 'event', { type: 'round_start', round: 1 }),
+      at(DAY + 4, 'event', { type: 'card', card: '9H', to: 'player', face: 'up' }),
+      at(DAY + 5, 'event', { type: 'result', round: 1, outcome: outcome('player') }),
+      at(DAY + 6, 'event', { type: 'round_start', round: 2 }),
+      at(DAY + 7, 'input', { t: 'void', src: 'web:alice', reason: 'card flashed' }),
+      at(DAY + 8, 'event', { type: 'hand_voided', reason: 'card flashed', boxes: 'all' }),
+      at(DAY + 9, 'meta', { type: 'ruleset', ruleset: 'tdc-blackjack', src: 'web:alice' }),
+    ];
+    const day = await readHistoryDay(journalOf(records), '2026-11-24');
+    expect(day.error).toBeUndefined();
+    expect(day.shoes).toHaveLength(1);
+    const [shoe] = day.shoes;
+    expect(shoe!.events.map((e) => ('card' in e ? e.card : e.type))).toEqual([
+      'shoe_start',
+      '5H',
+      null,
+    ]);
+    expect(JSON.stringify(day)).not.toContain('KS');
+    expect(
+      shoe!.hands.map((hand) => [
+        hand.round,
+        hand.result?.announcement ?? null,
+        hand.voided ?? null,
+      ]),
+    ).toEqual([
+      [1, 'player wins', null],
+      [2, null, { reason: 'card flashed', by: 'web:alice' }],
+    ]);
+    expect(day.requests).toEqual([
+      { seq: 10, ts: DAY + 7, what: 'void', by: 'alice', reason: 'card flashed' },
+      { seq: 12, ts: DAY + 9, what: 'ruleset tdc-blackjack', by: 'alice' },
+    ]);
+    expect((await readHistoryDay(journalOf(records), '2026-11-23')).shoes).toHaveLength(1);
+  });
+
+  it('says so when the journal cannot be read to the end, keeping what it read', async () => {
+    seq = 0;
+    const records = [
+      at(DAY, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
+    ];
+    const broken = {
+      ...journalOf(records),
+      lastSeq: 5,
+      readRange: async (from: number) => {
+        if (from > 1) throw new Error('hash chain broken at journal-000001.jsonl line 2');
+        return records;
+      },
+    };
+    const day = await readHistoryDay(broken, '2026-11-24');
+    expect(day.shoes).toHaveLength(1);
+    expect(day.error).toBe(
+      'the journal could not be read to the end: hash chain broken at journal-000001.jsonl line 2',
+    );
+  });
+
+  it('reads a day as YYYY-MM-DD, today when absent', () => {
+    expect(parseDay(null, DAY)).toBe('2026-11-24');
+    expect(parseDay('2026-01-31', DAY)).toBe('2026-01-31');
+    expect(() => parseDay('2026-13-45', DAY)).toThrow('expected a date as YYYY-MM-DD');
+    expect(() => parseDay('today', DAY)).toThrow('day "today"');
+  });
+});
+
+describe('RoadsFollower', () => {
+  it('keeps the roads of the shoe in play with pairs, cleared by a new shoe', () => {
+    seq = 0;
+    const follower = new RoadsFollower();
+    expect(
+      follower.follow([
+        at(DAY, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
+        at(DAY, 'event', { type: 'result', round: 1, outcome: outcome('banker', true) }),
+        at(DAY, 'event', { type: 'result', round: 2, outcome: outcome('tie') }),
+      ]),
+    ).toBe(true);
+    expect(follower.shoeStartSeq).toBe(1);
+    expect(follower.payload()).toMatchObject({
+      seq: 3,
+      big_road: [{ col: 0, row: 0, result: 'B', ties: 1, banker_pair: true }],
+      counts: { coups: 2, banker_pairs: 1 },
+    });
+    expect(follower.follow([at(DAY, 'event', { type: 'card', card: '2C', to: 'player' })])).toBe(
+      false,
+    );
+    follower.follow([
+      at(DAY, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
+    ]);
+    expect(follower.payload()).toMatchObject({ seq: 5, bead_plate: [], counts: { coups: 0 } });
+    // Another game's results draw nothing.
+    follower.follow([
+      at(DAY, 'event', { type: 'result', round: 1, outcome: { game: 'blackjack', bets: {} } }),
+    ]);
+    expect(follower.roads().bead_plate).toEqual([]);
+  });
+});
+
+describe("the console's page", () => {
+  it('is under 150 kB compressed, served as written (no build step)', () => {
+    const names = readdirSync(PUBLIC_DIR).filter((name) => /\.(html|js|css)$/.test(name));
+    const files = new Map(
+      names.map((name) => [name, readFileSync(join(PUBLIC_DIR, name), 'utf8')]),
+    );
+    const compressed = [...files.values()].reduce(
+      (sum, text) => sum + gzipSync(text, { level: 9 }).length,
+      0,
+    );
+    expect(compressed).toBeLessThan(150 * 1024);
+    // Nothing to build: browser modules importing each other by relative path, no bundler, no TypeScript.
+    expect(files.get('index.html')).toContain('<script type="module" src="/app.js"></script>');
+    for (const [name, text] of files) {
+      if (!name.endsWith('.js')) continue;
+      for (const [, specifier] of text.matchAll(/^import .* from '([^']+)';$/gm)) {
+        expect(specifier, `${name} imports ${specifier}`).toMatch(/^\.\/[a-z-]+\.js$/);
+        expect(files.has(specifier!.slice(2)), `${name} imports ${specifier}`).toBe(true);
+      }
+    }
+  });
+});
