@@ -1,7 +1,10 @@
 /**
  * The simulated roulette wheel: a wheel with ball-position detection on a
- * line, speaking protocol 1.5 (talker RW) through the real codecs and link
- * session, device side. Like a real device it sends HELLO whenever its link
+ * line, speaking protocol 1.5 (talker RW) on the device core (the real
+ * codecs and link session, device side, with protocol 1.4's device
+ * authentication: given a `key` it proves it to the host and MACs every
+ * frame; without one it answers the host's CHALLENGE `PROOF,none`). Like a
+ * real device it sends HELLO whenever its link
  * opens, reports a game only once the host has ACKed that HELLO,
  * retransmits whatever is not ACKed until it is, and answers PING. Games
  * come from the seeded plan (wheel-plan.ts), faults switched on per game;
@@ -15,17 +18,18 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { FrameDecoder } from '../device-protocol/frame-decoder.ts';
-import { type LinkAction, LinkSession, type LinkStats } from '../device-protocol/link.ts';
-import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
-import {
-  type LinkOptionsInput,
-  type LinkStateChange,
+import type { LinkAction, LinkStats } from '../device-protocol/link.ts';
+import { type HelloMessage, type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
+import type { DeviceKey } from '../hardware/device/device-auth.ts';
+import { DeviceCore } from '../hardware/device/device-core.ts';
+import type {
+  LinkOptionsInput,
+  LinkStateChange,
   ReconnectingLink,
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
-import { DEVICE_SESSION_DEFAULTS, SIMULATOR_FIRMWARE_VERSION } from './device.ts';
+import { SIMULATOR_FIRMWARE_VERSION } from './device.ts';
 import { SimulatorError } from './errors.ts';
 import { createRandom, type Random } from './random.ts';
 import type { DeviceIdentity } from './steps.ts';
@@ -72,6 +76,8 @@ export interface WheelSimulatorOptions {
   identity?: Partial<DeviceIdentity>;
   reconnect?: LinkOptionsInput;
   now?: () => number;
+  /** The wheel's own key (protocol 1.4, PROTOCOL.md § 8); absent: a wheel without a key. */
+  key?: DeviceKey;
 }
 
 export interface WheelSimulatorEvents {
@@ -79,8 +85,15 @@ export interface WheelSimulatorEvents {
   ready: [];
   /** A game was played: every event of it sent (not necessarily ACKed yet). */
   game: [game: WheelGame];
+  /** Every frame written, after the wire faults (noise bursts are not frames). */
   wrote: [line: string];
   command: [message: Message];
+  /** A frame given up (only with a session `maxAttempts`: a real wheel never gives up). */
+  lost: [action: Extract<LinkAction, { kind: 'failed' }>];
+  /** Nothing unacknowledged and nothing queued. */
+  idle: [];
+  /** A frame from the host refused by authentication (protocol 1.4), or the signer failed. */
+  refused: [detail: string];
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -101,26 +114,20 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
 export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
   readonly identity: DeviceIdentity;
   readonly seed: number;
-  readonly link: ReconnectingLink;
   /** Games played so far, in order. */
   readonly played: WheelGame[] = [];
-  private readonly session: LinkSession;
-  private readonly decoder = new FrameDecoder();
+  private readonly core: DeviceCore;
   private readonly wire: BehaviourSet;
   private readonly faults = new Map<number, WheelFaultName[]>();
   private readonly plan: Random;
   private readonly wireRandom: Random;
   private readonly noise: Random;
-  private readonly now: () => number;
   private readonly abort = new AbortController();
   private readonly options: WheelSimulatorOptions;
   private lastRotor: Direction | undefined;
-  private helloAcked = false;
   private running = false;
-  private tickTimer: NodeJS.Timeout | undefined;
   private pacing: Promise<void> | undefined;
   private playing: Promise<unknown> = Promise.resolve();
-  private readonly readyWaiters: Array<() => void> = [];
 
   constructor(options: WheelSimulatorOptions) {
     super();
@@ -153,7 +160,6 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
     this.plan = random.fork('wheel/games');
     this.wireRandom = random.fork('wheel/wire');
     this.noise = random.fork('wheel/noise');
-    this.now = options.now ?? (() => performance.now());
     this.identity = {
       model: WHEEL_MODEL,
       serial: `SIM-WHEEL-${this.seed}`,
@@ -162,61 +168,77 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
       firmwareSha256: WHEEL_FIRMWARE_SHA256,
       ...options.identity,
     };
-    this.session = new LinkSession({
-      ...DEVICE_SESSION_DEFAULTS,
-      localTalker: 'RW',
-      peerTalker: 'HO',
+    this.core = new DeviceCore({
+      talker: 'RW',
+      transport: options.transport,
+      hello: this.helloMessage(),
+      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+      now: options.now ?? (() => performance.now()),
+      ...(options.key === undefined ? {} : { key: options.key }),
+      hooks: {
+        incoming: (frame) => this.wire.incoming(frame, this.wireRandom),
+        outgoing: (frame) => this.wire.outgoing(frame, this.wireRandom),
+        // A wheel that has been stopped neither hears nor speaks while its line closes.
+        silent: () => this.abort.signal.aborted,
+      },
     });
-    this.link = new ReconnectingLink(options.transport, {
-      initialDelayMs: 50,
-      maxDelayMs: 1_000,
-      silenceTimeoutMs: 5_000,
-      ...options.reconnect,
-    });
-    this.link.on('state', (change) => this.linkChanged(change));
-    this.link.on('data', (chunk) => this.received(chunk));
+    this.core.on('link', (change) => this.emit('link', change));
+    this.core.on('wrote', (line) => this.emit('wrote', line));
+    this.core.on('lost', (action) => this.emit('lost', action));
+    this.core.on('command', (message) => this.emit('command', message));
+    this.core.on('ready', () => this.emit('ready'));
+    this.core.on('idle', () => this.emit('idle'));
+    this.core.on('refused', (detail) => this.emit('refused', detail));
+  }
+
+  /** The wheel's reconnecting line. */
+  get link(): ReconnectingLink {
+    return this.core.link;
+  }
+
+  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
+  get authenticated(): boolean {
+    return this.core.authenticated;
   }
 
   get ready(): boolean {
-    return this.helloAcked;
+    return this.core.ready;
   }
 
   get stats(): LinkStats {
-    return this.session.stats;
+    return this.core.stats;
   }
 
   /** Frames not yet ACKed by the host. */
   get pending(): { inFlight: number; queued: number } {
-    return this.session.pending;
+    return this.core.pending;
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.link.start();
+    this.core.start();
     if ((this.options.paceMs ?? 0) > 0) this.pacing = this.pace();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.abort.abort();
-    if (this.tickTimer) clearTimeout(this.tickTimer);
-    for (const resolve of this.readyWaiters.splice(0)) resolve();
+    const closing = this.core.stop();
     await this.pacing;
-    await this.link.close();
+    await closing;
   }
 
+  /** Resolves once the host has ACKed our HELLO. */
   whenReady(): Promise<void> {
-    if (this.helloAcked) return Promise.resolve();
-    return new Promise((resolve) => this.readyWaiters.push(resolve));
+    return this.core.whenReady();
   }
 
   /** Resolves once every frame sent so far is ACKed. */
   async whenSettled(pollMs = 20): Promise<void> {
     const signal = this.abort.signal;
     while (!signal.aborted) {
-      const { inFlight, queued } = this.session.pending;
-      if (inFlight === 0 && queued === 0) return;
+      if (this.core.idle) return;
       await sleep(pollMs, signal);
     }
   }
@@ -264,34 +286,26 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
   }
 
   private playStep(step: WheelStep): void {
-    const now = this.now();
     switch (step.kind) {
       case 'rotor':
-        this.run(
-          this.session.send({ type: 'ROTOR', direction: step.direction, rpm: step.rpm }, now),
-        );
+        this.core.send({ type: 'ROTOR', direction: step.direction, rpm: step.rpm });
         return;
       case 'ball':
-        this.run(this.session.send({ type: 'BALL', direction: step.direction }, now));
+        this.core.send({ type: 'BALL', direction: step.direction });
         return;
       case 'no_more_bets':
-        this.run(this.session.send({ type: 'NOMOREBETS' }, now));
+        this.core.send({ type: 'NOMOREBETS' });
         return;
       case 'result':
-        this.run(
-          this.session.send(
-            { type: 'RESULT', number: step.number, revolutions: step.revolutions },
-            now,
-          ),
-        );
+        this.core.send({ type: 'RESULT', number: step.number, revolutions: step.revolutions });
         return;
       case 'misread':
         // A reader fault: a number no single-zero wheel has. The codec refuses
         // to build it, so it goes out raw, as broken firmware would send it.
-        this.run(this.session.sendRaw('RESULT', ['37', String(step.revolutions)], now));
+        this.core.sendRaw('RESULT', ['37', String(step.revolutions)]);
         return;
       case 'no_spin':
-        this.run(this.session.send({ type: 'NOSPIN', reason: step.reason }, now));
+        this.core.send({ type: 'NOSPIN', reason: step.reason });
         return;
       case 'noise': {
         const bytes = Buffer.alloc(step.bytes);
@@ -299,28 +313,15 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
         // End the burst on a line break, as noise on a real line does sooner or later.
         bytes[bytes.length - 2] = 0x0d;
         bytes[bytes.length - 1] = 0x0a;
-        if (this.link.isOpen) this.link.write(bytes).catch(() => undefined);
+        // Noise is no frame: straight onto the line, past the session and the MACs.
+        const link = this.core.link;
+        if (link.isOpen) link.write(bytes).catch(() => undefined);
         return;
       }
     }
   }
 
-  // ------------------------------------------------------------ link
-
-  private linkChanged(change: LinkStateChange): void {
-    this.emit('link', change);
-    if (change.state === 'open') {
-      this.decoder.end();
-      const now = this.now();
-      this.run(this.session.send(this.helloMessage(), now));
-      this.run(this.session.retransmitNow(now));
-    } else if (this.tickTimer) {
-      clearTimeout(this.tickTimer);
-      this.tickTimer = undefined;
-    }
-  }
-
-  private helloMessage(): Message {
+  private helloMessage(): HelloMessage {
     const id = this.identity;
     return {
       type: 'HELLO',
@@ -330,70 +331,5 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
       firmware: id.firmwareVersion,
       firmwareSha256: id.firmwareSha256,
     };
-  }
-
-  private received(chunk: Buffer): void {
-    const now = this.now();
-    for (const event of this.decoder.push(chunk)) {
-      if (event.kind === 'frame') {
-        this.link.markAlive();
-        const frame = { type: event.frame.type, seq: event.frame.seq };
-        if (!this.wire.incoming(frame, this.wireRandom)) continue;
-      }
-      this.run(this.session.receive(event, now));
-    }
-  }
-
-  private run(actions: readonly LinkAction[]): void {
-    for (const action of actions) {
-      switch (action.kind) {
-        case 'send':
-          this.write(action.type, action.line);
-          break;
-        case 'deliver':
-          this.emit('command', action.message);
-          break;
-        case 'acked':
-          if (action.type === 'HELLO' && !this.helloAcked) {
-            this.helloAcked = true;
-            this.emit('ready');
-            for (const resolve of this.readyWaiters.splice(0)) resolve();
-          }
-          break;
-        default:
-          break;
-      }
-    }
-    this.scheduleTick();
-  }
-
-  private write(type: string, line: string): void {
-    for (const write of this.wire.outgoing(
-      { type, bytes: Buffer.from(line, 'latin1') },
-      this.wireRandom,
-    )) {
-      const go = () => {
-        if (!this.link.isOpen) return;
-        this.emit('wrote', write.bytes.toString('latin1'));
-        this.link.write(write.bytes).catch(() => undefined);
-      };
-      if (write.delayMs <= 0) go();
-      else setTimeout(go, write.delayMs).unref();
-    }
-  }
-
-  private scheduleTick(): void {
-    if (this.tickTimer) clearTimeout(this.tickTimer);
-    this.tickTimer = undefined;
-    if (!this.running || !this.link.isOpen) return;
-    const deadline = this.session.nextDeadline();
-    if (deadline === undefined) return;
-    this.tickTimer = setTimeout(
-      () => {
-        this.tickTimer = undefined;
-        if (this.link.isOpen) this.run(this.session.tick(this.now()));
-      },
-      Math.max(0, Math.ceil(deadline - this.now())),
-    );
   }
 }

@@ -210,6 +210,14 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
     this.run(this.session.send(message, this.now()));
   }
 
+  /**
+   * Queues a frame built from raw fields, past the codecs (a simulator's
+   * broken firmware: a field no message may carry); otherwise like `send`.
+   */
+  sendRaw(type: string, fields: readonly string[]): void {
+    this.run(this.session.sendRaw(type, fields, this.now()));
+  }
+
   // ------------------------------------------------------------ link
 
   private linkChanged(change: LinkStateChange): void {
