@@ -744,14 +744,20 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   /** Baccarat tables publish their scoreboard roads (retained), so any display can draw them. */
   private publishRoads(): void {
-    if (getRuleset(this.rulesetName).game !== 'punto-banco') return;
+    if (!this.dealsPuntoBanco) return;
     this.bridge?.setRoads(this.roadsFollower.payload());
   }
 
   /** The scoreboard roads of the shoe in play; undefined where the game is not Punto Banco. */
   roads(): Record<string, unknown> | undefined {
-    if (getRuleset(this.rulesetName).game !== 'punto-banco') return undefined;
+    if (!this.dealsPuntoBanco) return undefined;
     return this.roadsFollower.payload();
+  }
+
+  /** Whether this table deals Punto Banco (a roulette ruleset is in no card registry). */
+  private get dealsPuntoBanco(): boolean {
+    if (isRouletteRuleset(this.rulesetName)) return false;
+    return getRuleset(this.rulesetName).game === 'punto-banco';
   }
 
   /** The seq of the shoe in play's `shoe_start` (0 before the first): where a console's backlog starts. */

@@ -5,6 +5,7 @@
  * was fine), raised as a device_fault alarm naming the field, and stores
  * nothing; line noise is NAKed or dropped; the spin that follows still
  * arrives whole, and its RESULT is ACKed only once the caller has stored it.
+ * It announces 1.5, so it answers the host's CHALLENGE first (`PROOF,none`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
@@ -65,6 +66,10 @@ describe('a wheel driver fed by a hand-written wheel', () => {
     await until(() => /\$HO,\d+,HELLO,/.test(received), "the host's HELLO");
     await send(line(`RW,0,HELLO,TS-WHEEL-1,RW0001,1.5,1.0.0,${SHA}`));
     await until(() => acked(0), 'the HELLO ACKed');
+    // A wheel says 1.5 (>= 1.4), so the host challenges it (PROTOCOL.md § 8.2); a wheel
+    // without a key answers PROOF,none and runs unauthenticated on this unpaired line.
+    await until(() => /\$HO,0,CHALLENGE,/.test(received), "the host's CHALLENGE");
+    await send(line('RW,0,PROOF,none'));
     await send(line('RW,1,ROTOR,left,27'));
     await until(() => alarms.length === 1, 'the refused ROTOR alarmed');
     expect(acked(1)).toBe(true);

@@ -40,10 +40,13 @@ describe('the device check against a simulated roulette wheel', () => {
       ['device wheel: open', 'pass'],
       ['device wheel: HELLO', 'pass'],
       ['device wheel: firmware', 'pass'],
+      ['device wheel: key', 'warn'],
       ['device wheel: ping', 'pass'],
       ['device wheel: line errors', 'pass'],
     ]);
     expect(byName(results, 'HELLO')!.detail).toContain(WHEEL_MODEL);
+    // A wheel without a key answers the CHALLENGE at once: a bench wheel, not a silent one.
+    expect(byName(results, 'key')!.detail).toContain('PROOF,none');
   });
 
   it('does not pass the line of a wheel whose reader sends an impossible number', async () => {
