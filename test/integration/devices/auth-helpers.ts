@@ -1,9 +1,11 @@
 /** Shared pieces of the device-authentication tests (protocol 1.4). */
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
-import type { DeviceDriver } from '../../../firmware-host/drivers/driver.ts';
+import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { type DeviceKey, deviceKey } from '../../../hardware/device/device-auth.ts';
 import { generatedSigner } from '../../../hardware/keys/device-key.ts';
+import { createMemoryPair } from '../../../hardware/transports/memory.ts';
+import { SimulatedWheel } from '../../../simulators/wheel.ts';
 
 export const SHOE_SCRIPT = {
   on: [],
@@ -39,4 +41,44 @@ export function flipMacBit(line: string): string {
   bytes[3]! ^= 0x10;
   fields[fields.length - 1] = `~${bytes.toString('base64url')}`;
   return encodeFrame({ ...event.frame, fields });
+}
+
+/**
+ * A wheel driver on a line paired with `paired`, fed by a wheel simulator
+ * holding `wheelKey`; every record is stored (ACKed) at once. What undoes
+ * it goes onto `stops`, to be run last first.
+ */
+export function pairedWheelBench(
+  paired: DeviceKey,
+  wheelKey: DeviceKey,
+  stops: Array<() => Promise<void>>,
+) {
+  const wire = createMemoryPair(`paired-wheel-${Math.random().toString(36).slice(2)}`);
+  const driver = new DeviceDriver({
+    name: 'wheel',
+    kind: 'wheel',
+    transport: wire.host,
+    pairedKey: paired.publicKey,
+    timing: { heartbeatMs: 200, offlineAfterMs: 2_000, silenceTimeoutMs: 0 },
+  });
+  const observations: Observation[] = [];
+  driver.on('record', (observation) => {
+    observations.push(observation);
+    // Stored at once: the RESULT is ACKed only after this.
+    observation.ack();
+  });
+  const alarms = alarmsOf(driver);
+  const wheel = new SimulatedWheel({
+    transport: wire.device,
+    seed: 11,
+    key: wheelKey,
+    reconnect: { initialDelayMs: 10, maxDelayMs: 50 },
+  });
+  const written: string[] = [];
+  wheel.on('wrote', (line) => written.push(line));
+  stops.push(() => driver.stop());
+  stops.push(() => wheel.stop());
+  driver.start();
+  wheel.start();
+  return { driver, wheel, observations, alarms, written };
 }
