@@ -8,6 +8,7 @@
  * (faults are for `tableside sim wheel` and the tests); the ruleset's
  * minimum revolutions is respected.
  */
+import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import { SimulatedWheel } from '../../simulators/wheel.ts';
 import type { TablesideConfig } from '../config/schema.ts';
@@ -15,7 +16,8 @@ import { getRouletteRuleset, isRouletteRuleset } from '../engine/rulesets/index.
 import type { Logger } from '../log.ts';
 
 export interface SimulatedCroupierOptions {
-  wheels: ReadonlyArray<{ name: string; device: Transport }>;
+  /** Each wheel's wire end, and its key file's key (`keyFile`, a bench that runs paired). */
+  wheels: ReadonlyArray<{ name: string; device: Transport; key?: DeviceKey | undefined }>;
   simulation: TablesideConfig['simulation'];
   ruleset: string;
   log: Logger;
@@ -43,6 +45,7 @@ export class SimulatedCroupier {
           paceMs,
           bettingMs: options.simulation.roundIntervalMs,
           ...(options.open ? { mayPlay: options.open } : {}),
+          ...(wheel.key === undefined ? {} : { key: wheel.key }),
         }),
     );
   }

@@ -933,7 +933,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       device: unknown;
       key?: unknown;
     }> = [];
-    const simulatedWheels: Array<{ name: string; device: unknown }> = [];
+    const simulatedWheels: Array<{ name: string; device: unknown; key: unknown }> = [];
     const keys = this.deviceKeys ?? { paired: new Map(), simulated: new Map() };
     let wires: typeof import('../../hardware/transports/memory.ts') | undefined;
     for (const [name, device] of entries) {
@@ -942,8 +942,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         wires ??= await import('../../hardware/transports/memory.ts');
         const wire = wires.createMemoryPair(`sim-${name}`);
         transport = wire.host;
-        if (device.kind === 'wheel') simulatedWheels.push({ name, device: wire.device });
-        else {
+        if (device.kind === 'wheel') {
+          simulatedWheels.push({ name, device: wire.device, key: keys.simulated.get(name) });
+        } else {
           simulated.push({
             name,
             kind: device.kind,
