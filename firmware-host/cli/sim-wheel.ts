@@ -2,7 +2,8 @@
  * `tableside sim wheel`: the roulette wheel simulator on its own, on a
  * serial line, pty or TCP socket: legal games at a croupier's pace, with
  * per-game faults (`--fault chip=3`) and the wire faults of the card
- * devices. Prints a JSON summary of the games when done.
+ * devices. Prints a JSON summary of the games when done. With `--key` it
+ * proves that key to the host, as `tableside sim` devices do.
  */
 type Fail = (message: string) => never;
 type WholeNumber = (
@@ -24,6 +25,8 @@ export interface WheelSimOptions {
   verbose?: boolean;
   keepOpen?: boolean;
   listFaults?: boolean;
+  /** The wheel's own key file (protocol 1.4): it proves it on every connection. */
+  key?: string;
 }
 
 export async function runWheelSim(
@@ -87,10 +90,25 @@ export async function runWheelSim(
     fail((error as Error).message);
   }
 
+  let key: import('../../hardware/device/device-auth.ts').DeviceKey | undefined;
+  if (options.key !== undefined) {
+    const { loadKeyFile } = await import('../../hardware/keys/device-key.ts');
+    const { deviceKey } = await import('../../hardware/device/device-auth.ts');
+    const { keyFingerprint } = await import('../../device-protocol/auth/keys.ts');
+    key = await deviceKey(
+      await loadKeyFile(options.key).catch((error: Error) => fail(error.message)),
+    );
+    // The wheel's own display: what a technician compares when pairing.
+    process.stderr.write(
+      `tableside sim wheel: device key fingerprint ${keyFingerprint(key.publicKey)}\n`,
+    );
+  }
+
   let wheel: InstanceType<typeof SimulatedWheel>;
   try {
     wheel = new SimulatedWheel({
       transport,
+      ...(key === undefined ? {} : { key }),
       ...(seed === undefined ? {} : { seed }),
       faults: options.fault,
       minRevolutions: getRouletteRuleset(rulesetName).spin.minBallRevolutions.value,
