@@ -22,7 +22,12 @@ import type { AddressInfo } from 'node:net';
 import { isLoopback, type WebConfig } from '../config/web-schema.ts';
 import type { DaemonError } from '../daemon/errors.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
-import { getRuleset, rulesetNames } from '../engine/rulesets/index.ts';
+import {
+  getRouletteRuleset,
+  getRuleset,
+  isRouletteRuleset,
+  rulesetNames,
+} from '../engine/rulesets/index.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import { devicesReportOf } from './devices-report.ts';
@@ -296,7 +301,9 @@ export class WebConsole {
     };
 
     const tableInfo = () => {
-      const ruleset = getRuleset(options.daemon.ruleset);
+      // A roulette ruleset is in a registry of its own, not the card rulesets'.
+      const name = options.daemon.ruleset;
+      const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
       return {
         table: options.daemon.table,
         ruleset: ruleset.name,
