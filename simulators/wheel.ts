@@ -4,9 +4,9 @@
  * codecs and link session, device side, with protocol 1.4's device
  * authentication: given a `key` it proves it to the host and MACs every
  * frame; without one it answers the host's CHALLENGE `PROOF,none`). Like a
- * real device it sends HELLO whenever its link
- * opens, reports a game only once the host has ACKed that HELLO,
- * retransmits whatever is not ACKed until it is, and answers PING. Games
+ * real device it sends HELLO whenever its link opens, reports a game only
+ * once the host has ACKed that HELLO, retransmits whatever is not ACKed
+ * until it is, and answers PING. Games
  * come from the seeded plan (wheel-plan.ts), faults switched on per game;
  * the wire faults of the card devices (`corrupt-bytes`, `duplicate`,
  * `drop-acks`, `lose-acks`, `delay`) apply to its frames too.
