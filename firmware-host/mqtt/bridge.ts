@@ -23,7 +23,7 @@ import { type DomainEvent, eventTopicKind } from '../table/events.ts';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts';
 import type { MqttConnector } from './connect.ts';
 import { MqttError } from './errors.ts';
-import { findForbiddenKey, screenEvent } from './guard.ts';
+import { type CardExposure, exposureOfInput, findForbiddenKey, screenEvent } from './guard.ts';
 import { type BridgeRequest, parseRequest } from './requests.ts';
 import { type TableTopics, tableTopics } from './topics.ts';
 
@@ -109,6 +109,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private ackedThrough: number;
   private nextSeq: number;
   private window: Slot[] = [];
+  /** The card of the latest journal input, for the events it caused (see guard.ts). */
+  private exposure: CardExposure | undefined;
   private pumping = false;
   private pumpAgain = false;
   private info: Record<string, unknown>;
@@ -269,6 +271,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       this.publishRetained(this.topics.state, JSON.stringify(this.snapshot));
     this.window = [];
     this.nextSeq = this.ackedThrough + 1;
+    // Reading resumes mid-journal: no card counts as exposed until its input is read again.
+    this.exposure = undefined;
     this.emit('connected');
     this.pump();
   }
@@ -328,6 +332,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
           throw new Error(`journal gave seq ${record.seq} where ${this.nextSeq} was expected`);
         }
         if (record.kind !== 'event') {
+          // The events that follow an input may name its card only if it left the shoe face up.
+          if (record.kind === 'input') this.exposure = exposureOfInput(record.data);
           // Inputs (a shuffle may hold the shuffler's order) and meta records are never published.
           this.window.push({ seq: record.seq, done: true });
           this.nextSeq++;
@@ -344,7 +350,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private publishEvent(record: JournalRecord, generation: number): void {
     const client = this.client!;
     const event = record.data as DomainEvent;
-    const screened = screenEvent(event);
+    const screened = screenEvent(event, this.exposure);
     let topic: string;
     let payload: Record<string, unknown>;
     if (screened.publish) {
