@@ -168,6 +168,22 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     await withTimeout(client.endAsync(), timeoutMs).catch(() => client.end(true));
   }
 
+  /**
+   * Publishes an alarm that cannot go through the journal, because the
+   * journal itself failed (a full disk): consumers hear why the table stops
+   * before `bridge/state` goes offline. It has no seq and is not replayed.
+   * Resolves once the broker has it, or after `timeoutMs`.
+   */
+  async publishUnjournaledAlarm(kind: string, message: string, timeoutMs = 2000): Promise<void> {
+    const client = this.client;
+    if (!client || !this.connected) return;
+    const payload = { type: 'alarm', kind, message, ts: Date.now(), journaled: false };
+    await withTimeout(
+      client.publishAsync(this.topics.events('alarm'), JSON.stringify(payload), { qos: 1 }),
+      timeoutMs,
+    ).catch(() => undefined);
+  }
+
   get isConnected(): boolean {
     return this.connected;
   }
