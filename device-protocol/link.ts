@@ -242,6 +242,8 @@ interface Ordering {
   readonly passed: Set<number>;
   /** The missing seq last NAKed `missing`, so that a gap is NAKed once. */
   nakedGap: number | undefined;
+  /** When `nakedGap` was last NAKed. */
+  nakedAt: number;
 }
 
 interface PeerState {
@@ -429,6 +431,7 @@ export class LinkSession {
       // This NAK already asks for the seq the order waits for: no second NAK `missing`.
       if (ordering !== undefined && event.seq !== undefined && event.seq === ordering.next) {
         ordering.nakedGap = event.seq;
+        ordering.nakedAt = now;
       }
       return actions;
     }
@@ -869,10 +872,15 @@ export class LinkSession {
       // Its ACK was lost: send it again, unless the caller still owes it (or it is held).
       if (seen === 'acked') actions.unshift(this.#ackFrame(frame.seq));
       const ordering = peer.ordering;
-      if (seen === undefined && ordering?.next !== undefined) {
-        // A held frame again: the device's timer ran out, so our NAK `missing` may
-        // have been lost. Ask again, at the pace of its timer.
+      if (
+        seen === undefined &&
+        ordering?.next !== undefined &&
+        (ordering.nakedGap !== ordering.next || now - ordering.nakedAt >= this.options.ackTimeoutMs)
+      ) {
+        // A held frame again: our NAK `missing` may have been lost. Ask again, at
+        // most once per ACK timeout (a device replaying its window sends many copies).
         ordering.nakedGap = ordering.next;
+        ordering.nakedAt = now;
         actions.push(this.#nak(ordering.next, 'missing'));
       }
       return actions;
@@ -927,6 +935,7 @@ export class LinkSession {
             held: new Map(),
             passed: new Set([...passed, frame.seq]),
             nakedGap: undefined,
+            nakedAt: now,
           }
         : undefined;
       return this.#accept(peer, frame, decoded, now);
@@ -977,6 +986,7 @@ export class LinkSession {
       if (ordering.nakedGap !== ordering.next) {
         // Ask for the missing frame now rather than at the device's retransmission timer.
         ordering.nakedGap = ordering.next;
+        ordering.nakedAt = now;
         actions.push(this.#nak(ordering.next, 'missing'));
       }
       return actions;
@@ -1040,6 +1050,7 @@ export class LinkSession {
         if (ordering.held.size > 0 && ordering.nakedGap !== next) {
           // Frames past this seq are held too: ask for it now, not at the device's timer.
           ordering.nakedGap = next;
+          ordering.nakedAt = now;
           actions.push(this.#nak(next, 'missing'));
         }
         break;
