@@ -242,6 +242,8 @@ interface Ordering {
   readonly passed: Set<number>;
   /** The missing seq last NAKed `missing`, so that a gap is NAKed once. */
   nakedGap: number | undefined;
+  /** When `nakedGap` was last NAKed. */
+  nakedAt: number;
 }
 
 interface PeerState {
@@ -278,11 +280,12 @@ function precedes(seq: number, hello: number): boolean {
 const IN_ORDER_SINCE = '1.2';
 /**
  * How far past the next expected seq a 1.2 event may arrive and be held:
- * twice the largest window, for the control frames in between.
+ * twice the largest window, for the control frames in between. Control
+ * frames themselves may be any distance ahead (see `#inOrder`).
  */
 const REORDER_LIMIT = 64;
-/** Control seqs remembered ahead of `next`; a well-behaved device has a handful. */
-const PASSED_LIMIT = 128;
+/** Control seqs remembered ahead of `next`: a handful, more behind a long backlog. */
+const PASSED_LIMIT = 1024;
 
 const CONTROL_TYPES = new Set<string>(['HELLO', 'PING', 'PONG']);
 /** What a device may send the host before its HELLO was seen. */
@@ -375,7 +378,7 @@ export class LinkSession {
   /** When `tick` must be called next at the latest; undefined when nothing waits for an ACK. */
   nextDeadline(): number | undefined {
     let deadline: number | undefined;
-    for (const entry of this.#retransmittable()) {
+    for (const entry of this.#resendable()) {
       const due = entry.lastSentAt + this.#timeout(entry.attempts);
       if (deadline === undefined || due < deadline) deadline = due;
     }
@@ -392,7 +395,7 @@ export class LinkSession {
     if (message.type === 'ACK' || message.type === 'NAK') {
       throw new ProtocolError('bad_message', `${message.type} is sent by the link session itself`);
     }
-    const seq = this.#allocateSeq();
+    const seq = this.#unansweredHelloSeq(message) ?? this.#allocateSeq();
     const line = encodeFrame(messageFrame(this.options.localTalker, seq, message));
     return this.#enqueue({ seq, type: message.type, line, message }, now);
   }
@@ -442,6 +445,7 @@ export class LinkSession {
       // This NAK already asks for the seq the order waits for: no second NAK `missing`.
       if (ordering !== undefined && event.seq !== undefined && event.seq === ordering.next) {
         ordering.nakedGap = event.seq;
+        ordering.nakedAt = now;
       }
       return actions;
     }
@@ -512,7 +516,7 @@ export class LinkSession {
   /** Retransmits what timed out and gives up on what ran out of attempts. */
   tick(now: number): LinkAction[] {
     const actions: LinkAction[] = [];
-    for (const entry of this.#retransmittable()) {
+    for (const entry of this.#resendable()) {
       if (now - entry.lastSentAt < this.#timeout(entry.attempts)) continue;
       actions.push(...this.#retransmit(entry, now));
     }
@@ -559,6 +563,26 @@ export class LinkSession {
    */
   #retransmittable(): Outgoing[] {
     return this.#withinWindow().filter((entry) => !entry.acked || !entry.sentSinceHello);
+  }
+
+  /**
+   * What a timer or a NAK without seq sends again. A 1.2 device talking to a
+   * 1.2 host sends only its oldest unacknowledged event (and its control
+   * frames): the host holds what came after it, and NAKs `missing` every
+   * further gap it reaches, so resending the whole window would only be
+   * dropped as copies, and each corrupted copy would be NAKed in turn
+   * (a retransmission storm on a noisy line).
+   */
+  #resendable(): Outgoing[] {
+    const entries = this.#retransmittable();
+    if (!this.#inOrderDevice || this.#eventWindow() === 1) return entries;
+    let oldestTaken = false;
+    return entries.filter((entry) => {
+      if (entry.control || !entry.sentSinceHello) return true;
+      if (entry.acked || oldestTaken) return false;
+      oldestTaken = true;
+      return true;
+    });
   }
 
   /**
@@ -637,6 +661,21 @@ export class LinkSession {
     }
     this.#queue.push(entry);
     return this.#pump(now);
+  }
+
+  /**
+   * A 1.2 device's new HELLO takes the seq of its HELLO the host has not
+   * ACKed (sent into a dead line, or corrupted): that HELLO is replaced and
+   * never sent again, and a seq of its own would be a hole the host's order
+   * waits at for ever (PROTOCOL.md § 4 item 9).
+   */
+  #unansweredHelloSeq(message: Message): number | undefined {
+    if (this.#isHost || message.type !== 'HELLO') return undefined;
+    if (!protocolAtLeast(message.protocol, IN_ORDER_SINCE)) return undefined;
+    for (const entry of [...this.#inFlight.values(), ...this.#queue]) {
+      if (entry.type === 'HELLO') return entry.seq;
+    }
+    return undefined;
   }
 
   /** Transmits queued frames as far as the in-flight limit and the HELLO gate allow. */
@@ -756,14 +795,51 @@ export class LinkSession {
       actions.push(...this.#helloAgain(now));
       return actions;
     }
+    if (message.reason === 'missing' && message.nakedSeq !== undefined) {
+      const filler = this.#fillHole(message.nakedSeq, now);
+      if (filler !== undefined) {
+        actions.push(...filler, ...this.#pump(now));
+        return actions;
+      }
+    }
     // A NAK naming a frame ACKed but kept (the host lost its order) resends it too.
     const targets =
       message.nakedSeq === undefined
-        ? this.#retransmittable()
+        ? this.#resendable()
         : this.#withinWindow().filter((entry) => entry.seq === message.nakedSeq);
     for (const entry of targets) actions.push(...this.#retransmit(entry, now));
     actions.push(...this.#pump(now));
     return actions;
+  }
+
+  /**
+   * A 1.2 device asked for a seq it no longer holds: a HELLO of ours the host
+   * ACKed and we forgot, which a host that restarted since never saw, so its
+   * order waits there. A PING with that seq fills the hole (PROTOCOL.md § 4
+   * item 9). Undefined when the NAK is not about such a seq: a frame we hold
+   * is sent again as usual, and a seq we have not used yet, or used too long
+   * ago, is ignored.
+   */
+  #fillHole(seq: number, now: number): LinkAction[] | undefined {
+    if (!this.#inOrderDevice) return undefined;
+    if (this.#inFlight.has(seq) || this.#queue.some((entry) => entry.seq === seq)) return undefined;
+    const age = this.#age(seq);
+    if (age === 0 || age > OWED_LOOKBACK) return [];
+    const line = encodeFrame(messageFrame(this.options.localTalker, seq, { type: 'PING' }));
+    const entry: Outgoing = {
+      seq,
+      type: 'PING',
+      line,
+      control: true,
+      attempts: 1,
+      lastSentAt: now,
+      sentSinceHello: true,
+      acked: false,
+      reported: false,
+    };
+    this.#inFlight.set(seq, entry);
+    this.#stats.sent++;
+    return [{ kind: 'send', line, seq, type: 'PING', attempt: 1 }];
   }
 
   /** The host has not seen our HELLO (it restarted): events wait again, HELLO goes first. */
@@ -809,6 +885,18 @@ export class LinkSession {
       ];
       // Its ACK was lost: send it again, unless the caller still owes it (or it is held).
       if (seen === 'acked') actions.unshift(this.#ackFrame(frame.seq));
+      const ordering = peer.ordering;
+      if (
+        seen === undefined &&
+        ordering?.next !== undefined &&
+        (ordering.nakedGap !== ordering.next || now - ordering.nakedAt >= this.options.ackTimeoutMs)
+      ) {
+        // A held frame again: our NAK `missing` may have been lost. Ask again, at
+        // most once per ACK timeout (a device replaying its window sends many copies).
+        ordering.nakedGap = ordering.next;
+        ordering.nakedAt = now;
+        actions.push(this.#nak(ordering.next, 'missing'));
+      }
       return actions;
     }
     if (
@@ -852,8 +940,17 @@ export class LinkSession {
       }
       // First contact or a restart: the device's first event after this HELLO
       // (slow start) sets the order. Held events were not ACKed: they come again.
+      // Control frames passed before this HELLO, in the same counting, stay passed:
+      // the device took their ACKs and will not send them again.
+      const passed = [...(kept?.passed ?? [])].filter((seq) => precedes(seq, frame.seq));
       peer.ordering = inOrder
-        ? { next: undefined, held: new Map(), passed: new Set([frame.seq]), nakedGap: undefined }
+        ? {
+            next: undefined,
+            held: new Map(),
+            passed: new Set([...passed, frame.seq]),
+            nakedGap: undefined,
+            nakedAt: now,
+          }
         : undefined;
       return this.#accept(peer, frame, decoded, now);
     }
@@ -887,8 +984,12 @@ export class LinkSession {
       actions.push(...this.#drain(peer, ordering, now));
       return actions;
     }
+    // A device numbers its frames when it queues them, so its HELLO, PING and PONG
+    // run ahead of its window by its whole backlog: never a gap to give up on.
+    if (control && ahead < SEQ_MODULUS / 2) {
+      return this.#acceptAhead(peer, ordering, frame, decoded, now);
+    }
     if (ahead <= REORDER_LIMIT) {
-      if (control) return this.#acceptAhead(peer, ordering, frame, decoded, now);
       ordering.held.set(frame.seq, frame);
       const actions: LinkAction[] = [
         this.#discarded('held', `seq ${frame.seq} held until seq ${ordering.next} arrives`, {
@@ -899,6 +1000,7 @@ export class LinkSession {
       if (ordering.nakedGap !== ordering.next) {
         // Ask for the missing frame now rather than at the device's retransmission timer.
         ordering.nakedGap = ordering.next;
+        ordering.nakedAt = now;
         actions.push(this.#nak(ordering.next, 'missing'));
       }
       return actions;
@@ -958,7 +1060,15 @@ export class LinkSession {
         continue;
       }
       const frame = ordering.held.get(next);
-      if (frame === undefined) break;
+      if (frame === undefined) {
+        if (ordering.held.size > 0 && ordering.nakedGap !== next) {
+          // Frames past this seq are held too: ask for it now, not at the device's timer.
+          ordering.nakedGap = next;
+          ordering.nakedAt = now;
+          actions.push(this.#nak(next, 'missing'));
+        }
+        break;
+      }
       ordering.held.delete(next);
       actions.push(...this.#accept(peer, frame, decodeMessage(frame), now));
       ordering.next = nextSeq(next);

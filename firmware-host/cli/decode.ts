@@ -42,7 +42,6 @@ Examples:
   socat -u /dev/ttyUSB0,raw,b115200 - | tableside decode`,
     )
     .action(async (file: string | undefined, options: { stats?: boolean }) => {
-      const { createReadStream } = await import('node:fs');
       const { open } = await import('node:fs/promises');
       const { Framer } = await import('../../device-protocol/framer.ts');
       let input: NodeJS.ReadableStream;
@@ -56,7 +55,10 @@ Examples:
             await handle.close();
             throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
           }
-          input = createReadStream('', { fd: handle.fd });
+          // The handle's own stream keeps the handle and closes it at the end. A stream
+          // on its bare fd did not: the unreferenced FileHandle was closed by the garbage
+          // collector mid-read, and the stream's own close then hit EBADF.
+          input = handle.createReadStream();
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code ?? '';
           const why =

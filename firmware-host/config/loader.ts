@@ -97,8 +97,29 @@ export async function parseConfigText(text: string, origin = 'config'): Promise<
       }),
     );
   }
-  return document.toJS() ?? {};
+  let value: unknown;
+  try {
+    // The yaml library refuses an alias that expands too far (a "billion laughs" bomb).
+    value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw new ConfigError('syntax', [
+      { path: '(file)', message: `${origin}: ${(error as Error).message}` },
+    ]);
+  }
+  if (value === null || value === undefined) {
+    // An empty file must not pass as "no config" (the simulator bench) by accident.
+    throw new ConfigError('invalid', [
+      {
+        path: '(root)',
+        message: `${origin} is empty (or only null): write the settings (table, ruleset, devices, mqtt, ...), or leave out the config for the simulator bench`,
+      },
+    ]);
+  }
+  return value;
 }
+
+/** Aliases a YAML config may expand; a real config needs a handful. */
+const MAX_ALIAS_COUNT = 100;
 
 export interface ResolveOptions {
   env?: Environment;

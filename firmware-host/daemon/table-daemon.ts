@@ -148,6 +148,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private journal: Journal | undefined;
   private broker: EmbeddedBroker | undefined;
   private bridge: MqttBridge | undefined;
+  /** The alarm of a failed journal, sent to the broker directly (see announceJournalFailure). */
+  private journalFailure: Promise<void> | undefined;
   private brokerUrl = '';
   private readonly drivers = new Map<string, DeviceDriver>();
   /** Recognises retransmissions of records journaled before the restart. */
@@ -406,10 +408,24 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       },
       (error: unknown) => {
         this.log.fatal({ err: error }, 'journal failed: the table must restart to recover');
+        this.announceJournalFailure(error);
         this.emit('fatal', error instanceof Error ? error : new Error(String(error)));
         throw error;
       },
     );
+  }
+
+  /**
+   * The journal failed (a full disk, a dead card): nothing more can be
+   * journaled, so the alarm goes to the broker directly, once, and the bridge
+   * waits for it before it says offline.
+   */
+  private announceJournalFailure(error: unknown): void {
+    if (this.journalFailure !== undefined) return;
+    const reason = (error as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+    const message = `the journal failed (${reason}: ${error instanceof Error ? error.message : String(error)}); the table stops so that a restart recovers from the journal`;
+    this.journalFailure =
+      this.bridge?.publishUnjournaledAlarm('journal_failed', message) ?? Promise.resolve();
   }
 
   /** Journals events that have no input (device alarms from drivers). */
@@ -686,6 +702,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     await bridge.start();
     this.publishRoads();
     this.stoppers.push(async () => {
+      await this.journalFailure;
       await bridge.stop();
       this.bridge = undefined;
       // A cursor write still in flight finishes before stop() resolves: nothing

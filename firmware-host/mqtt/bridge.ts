@@ -23,7 +23,7 @@ import { type DomainEvent, eventTopicKind } from '../table/events.ts';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts';
 import type { MqttConnector } from './connect.ts';
 import { MqttError } from './errors.ts';
-import { findForbiddenKey, screenEvent } from './guard.ts';
+import { type CardExposure, exposureOfInput, findForbiddenKey, screenEvent } from './guard.ts';
 import { type BridgeRequest, parseRequest } from './requests.ts';
 import { type TableTopics, tableTopics } from './topics.ts';
 
@@ -126,6 +126,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private ackedThrough: number;
   private nextSeq: number;
   private window: Slot[] = [];
+  /** The card of the latest journal input, for the events it caused (see guard.ts). */
+  private exposure: CardExposure | undefined;
   private pumping = false;
   private pumpAgain = false;
   private info: Record<string, unknown>;
@@ -183,6 +185,22 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     }
     this.connected = false;
     await withTimeout(client.endAsync(), timeoutMs).catch(() => client.end(true));
+  }
+
+  /**
+   * Publishes an alarm that cannot go through the journal, because the
+   * journal itself failed (a full disk): consumers hear why the table stops
+   * before `bridge/state` goes offline. It has no seq and is not replayed.
+   * Resolves once the broker has it, or after `timeoutMs`.
+   */
+  async publishUnjournaledAlarm(kind: string, message: string, timeoutMs = 2000): Promise<void> {
+    const client = this.client;
+    if (!client || !this.connected) return;
+    const payload = { type: 'alarm', kind, message, ts: Date.now(), journaled: false };
+    await withTimeout(
+      client.publishAsync(this.topics.events('alarm'), JSON.stringify(payload), { qos: 1 }),
+      timeoutMs,
+    ).catch(() => undefined);
   }
 
   get isConnected(): boolean {
@@ -303,6 +321,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     if (this.roads !== undefined) this.publishRetained(this.topics.roads, this.roads);
     this.window = [];
     this.nextSeq = this.ackedThrough + 1;
+    // Reading resumes mid-journal: no card counts as exposed until its input is read again.
+    this.exposure = undefined;
     this.emit('connected');
     this.pump();
   }
@@ -362,6 +382,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
           throw new Error(`journal gave seq ${record.seq} where ${this.nextSeq} was expected`);
         }
         if (record.kind !== 'event') {
+          // The events that follow an input may name its card only if it left the shoe face up.
+          if (record.kind === 'input') this.exposure = exposureOfInput(record.data);
           // Inputs (a shuffle may hold the shuffler's order) and meta records are never published.
           this.window.push({ seq: record.seq, done: true });
           this.nextSeq++;
@@ -378,7 +400,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private publishEvent(record: JournalRecord, generation: number): void {
     const client = this.client!;
     const event = record.data as DomainEvent;
-    const screened = screenEvent(event);
+    const screened = screenEvent(event, this.exposure);
     let topic: string;
     let payload: Record<string, unknown>;
     if (screened.publish) {

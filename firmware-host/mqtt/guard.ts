@@ -3,7 +3,12 @@
  * may reveal an undealt card (DESIGN.md § MQTT). A shuffler's `order` must
  * never be published, anywhere in a payload; a card dealt face down (the
  * dealer's hole card) is published without its value; a shuffler-order
- * mismatch is published without the card the shuffler expected there.
+ * mismatch is published without the card the shuffler expected there; an
+ * alarm publishes the value of a card only when that card was exposed: it
+ * is the card of the input that raised the alarm and left the shoe face up.
+ * The decision is structural (any field holding a card code, any card code
+ * in the message), not a list of alarm kinds or message texts, so a new
+ * alarm about a face-down card cannot leak it.
  */
 import type { DomainEvent } from '../table/events.ts';
 
@@ -30,8 +35,63 @@ export type Screened =
   | { publish: true; event: Record<string, unknown> }
   | { publish: false; reason: string };
 
-/** Decides what of an event may be published. */
-export function screenEvent(event: DomainEvent): Screened {
+/**
+ * The card a journal input brought, and how it left the shoe: the one card
+ * the events of that input may name, and only when it was dealt face up.
+ */
+export interface CardExposure {
+  readonly card: string;
+  readonly face: 'up' | 'down';
+}
+
+/** The exposure of a journal input, when it is a card record. */
+export function exposureOfInput(data: unknown): CardExposure | undefined {
+  if (data === null || typeof data !== 'object') return undefined;
+  const record = data as { t?: unknown; card?: unknown; face?: unknown };
+  if (record.t !== 'card' || typeof record.card !== 'string') return undefined;
+  return { card: record.card, face: record.face === 'up' ? 'up' : 'down' };
+}
+
+/**
+ * Decides what of an event may be published. `exposure`: the card of the
+ * input whose events these are (absent: no card counts as exposed).
+ */
+export function screenEvent(event: DomainEvent, exposure?: CardExposure): Screened {
+  const screened = screenKnown(event);
+  if (!screened.publish || screened.event.type !== 'alarm') return screened;
+  return { publish: true, event: hideUnexposedCards(screened.event, exposure) };
+}
+
+/** Card codes, as fields and in the message, of cards not exposed: withheld. */
+function hideUnexposedCards(
+  alarm: Record<string, unknown>,
+  exposure: CardExposure | undefined,
+): Record<string, unknown> {
+  const exposed = exposure?.face === 'up' ? exposure.card : undefined;
+  const withheld: string[] = Array.isArray(alarm.withheld) ? [...alarm.withheld] : [];
+  const result: Record<string, unknown> = { ...alarm };
+  let hidden = false;
+  for (const [key, value] of Object.entries(alarm)) {
+    if (key === 'message' || typeof value !== 'string') continue;
+    if (!WHOLE_CARD_CODE.test(value) || value === exposed) continue;
+    result[key] = null;
+    if (!withheld.includes(key)) withheld.push(key);
+    hidden = true;
+  }
+  if (typeof alarm.message === 'string') {
+    const masked = alarm.message.replace(CARD_CODE, (code) => (code === exposed ? code : '▒▒'));
+    if (masked !== alarm.message) {
+      result.message = masked;
+      hidden = true;
+    }
+  }
+  if (!hidden) return result;
+  result.hidden = true;
+  if (withheld.length > 0) result.withheld = withheld;
+  return result;
+}
+
+function screenKnown(event: DomainEvent): Screened {
   const forbidden = findForbiddenKey(event);
   if (forbidden) {
     return { publish: false, reason: `it carries "${forbidden}", which may reveal undealt cards` };
@@ -69,3 +129,4 @@ export function screenEvent(event: DomainEvent): Screened {
 }
 
 const CARD_CODE = /\b[A2-9TJQK][SHDC]\b/g;
+const WHOLE_CARD_CODE = /^[A2-9TJQK][SHDC]$/;

@@ -6,7 +6,12 @@
 import { z } from 'zod';
 import { REQUEST_OPS, type RequestOp } from './topics.ts';
 
-const transaction = z.union([z.string().max(128), z.number()]).optional();
+/** A transaction is echoed in the response: a longer one is refused and not echoed. */
+export const TRANSACTION_MAX_LENGTH = 128;
+const TOO_LONG = `at most ${TRANSACTION_MAX_LENGTH} characters (it is echoed in the response)`;
+const transaction = z
+  .union([z.string().max(TRANSACTION_MAX_LENGTH, TOO_LONG), z.number()])
+  .optional();
 const box = z.number().int().min(1).max(7);
 
 export const requestSchemas = {
@@ -59,10 +64,12 @@ export function parseRequest(op: string, payload: Buffer | string): ParsedReques
     }
   }
   const echoed = transactionOf(body);
+  // Named in every error, since the schema below is not reached by all of them.
+  const tooLong = transactionTooLong(body) ? `; transaction: ${TOO_LONG}, not echoed` : '';
   if (!isRequestOp(op)) {
     return {
       ok: false,
-      error: `unknown request "${op}"; expected one of ${REQUEST_OPS.join(', ')}`,
+      error: `unknown request "${op}"; expected one of ${REQUEST_OPS.join(', ')}${tooLong}`,
       transaction: echoed,
     };
   }
@@ -79,7 +86,12 @@ export function parseRequest(op: string, payload: Buffer | string): ParsedReques
           : issue.message;
       return `${path}: ${message}`;
     });
-    return { ok: false, error: `bad ${op} request: ${problems.join('; ')}`, transaction: echoed };
+    const notEchoed = tooLong === '' ? '' : ' (not echoed)';
+    return {
+      ok: false,
+      error: `bad ${op} request: ${problems.join('; ')}${notEchoed}`,
+      transaction: echoed,
+    };
   }
   const { transaction: tx, ...fields } = result.data as { transaction?: string | number };
   return { ok: true, request: { op, ...fields } as BridgeRequest, transaction: tx };
@@ -88,5 +100,12 @@ export function parseRequest(op: string, payload: Buffer | string): ParsedReques
 function transactionOf(body: unknown): string | number | undefined {
   if (body === null || typeof body !== 'object') return undefined;
   const value = (body as { transaction?: unknown }).transaction;
-  return typeof value === 'string' || typeof value === 'number' ? value : undefined;
+  if (typeof value === 'string') return value.length <= TRANSACTION_MAX_LENGTH ? value : undefined;
+  return typeof value === 'number' ? value : undefined;
+}
+
+function transactionTooLong(body: unknown): boolean {
+  if (body === null || typeof body !== 'object') return false;
+  const value = (body as { transaction?: unknown }).transaction;
+  return typeof value === 'string' && value.length > TRANSACTION_MAX_LENGTH;
 }

@@ -149,15 +149,18 @@ describe('bridge options from the config', () => {
 
 describe('the guard and the shuffler order', () => {
   it('publishes a sequence mismatch without the expected card, which may still be in the shoe', () => {
-    const screened = screenEvent({
-      type: 'alarm',
-      kind: 'sequence_mismatch',
-      message: 'card 12 of the shuffled shoe is 8D; the shuffler reported 7H there',
-      index: 11,
-      position: 11,
-      expected: '7H',
-      seen: '8D',
-    });
+    const screened = screenEvent(
+      {
+        type: 'alarm',
+        kind: 'sequence_mismatch',
+        message: 'card 12 of the shuffled shoe is 8D; the shuffler reported 7H there',
+        index: 11,
+        position: 11,
+        expected: '7H',
+        seen: '8D',
+      },
+      { card: '8D', face: 'up' },
+    );
     expect(screened.publish).toBe(true);
     const published = JSON.stringify(screened.publish ? screened.event : {});
     expect(published).not.toContain('7H');
@@ -165,6 +168,59 @@ describe('the guard and the shuffler order', () => {
     expect(screened).toMatchObject({
       event: { kind: 'sequence_mismatch', expected: null, seen: '8D', withheld: ['expected'] },
     });
+  });
+});
+
+describe('the guard and alarms about face-down cards (issue 17)', () => {
+  const wrongBack = {
+    type: 'alarm',
+    kind: 'wrong_back_colour',
+    message: '7H has a green back; the deck in play is red',
+    index: 40,
+    card: '7H',
+    back: 'green',
+    expected: ['red'],
+  } as const;
+
+  it('withholds the value of a card that left the shoe face down, from every field and the message', () => {
+    for (const exposure of [undefined, { card: '7H', face: 'down' } as const]) {
+      const screened = screenEvent(wrongBack, exposure);
+      const published = JSON.stringify(screened.publish ? screened.event : {});
+      expect(screened.publish).toBe(true);
+      expect(published).not.toContain('7H');
+      expect(screened).toMatchObject({
+        event: { kind: 'wrong_back_colour', card: null, hidden: true, withheld: ['card'] },
+      });
+    }
+  });
+
+  it('publishes the card of an alarm when its input dealt that card face up, and no other', () => {
+    expect(screenEvent(wrongBack, { card: '7H', face: 'up' })).toEqual({
+      publish: true,
+      event: { ...wrongBack },
+    });
+    const other = screenEvent(
+      { ...wrongBack, kind: 'card_after_shoe_end', message: '7H left the shoe after it ended' },
+      { card: '9C', face: 'up' },
+    );
+    expect(JSON.stringify(other)).not.toContain('7H');
+  });
+
+  it('hides the seen card of a sequence mismatch when it was dealt face down', () => {
+    const screened = screenEvent(
+      {
+        type: 'alarm',
+        kind: 'sequence_mismatch',
+        message: 'card 12 of the shuffled shoe is 8D; the shuffler reported 7H there',
+        index: 11,
+        position: 11,
+        expected: '7H',
+        seen: '8D',
+      },
+      { card: '8D', face: 'down' },
+    );
+    const published = JSON.stringify(screened.publish ? screened.event : {});
+    expect(published).not.toMatch(/7H|8D/);
   });
 });
 
