@@ -166,6 +166,7 @@ function categoryIndexOfValue(value: number): number {
 
 let base: StrengthTables | undefined;
 let nonFlush7: Uint16Array | undefined;
+let nonFlush6: Uint16Array | undefined;
 
 /** The five-card and flush tables, built on first use (a few milliseconds). */
 export function strengthTables(): StrengthTables {
@@ -229,6 +230,27 @@ export function nonFlush7Table(): Uint16Array {
     table[keyOf(counts, RANK_KEYS_7)] = strengthOfValue.get(nonFlushValueOfCounts(counts))!;
   });
   nonFlush7 = table;
+  return table;
+}
+
+/**
+ * The six-card non-flush table: the best five of a six-card rank multiset,
+ * keyed by the sum of its seven-card rank keys (unique within a hand size),
+ * so a six-card hand costs one lookup instead of the best of six five-card
+ * ones. Built on first use (tens of milliseconds).
+ */
+export function nonFlush6Table(): Uint16Array {
+  if (nonFlush6) return nonFlush6;
+  const { valueOfStrength } = strengthTables();
+  const strengthOfValue = new Map<number, number>();
+  for (let strength = 1; strength <= STRENGTH_COUNT; strength++) {
+    strengthOfValue.set(valueOfStrength[strength]!, strength);
+  }
+  const table = new Uint16Array(keyOf([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4], RANK_KEYS_7) + 1);
+  forEachRankMultiset(6, (counts) => {
+    table[keyOf(counts, RANK_KEYS_7)] = strengthOfValue.get(nonFlushValueOfCounts(counts))!;
+  });
+  nonFlush6 = table;
   return table;
 }
 
