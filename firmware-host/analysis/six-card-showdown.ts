@@ -54,6 +54,34 @@ function suitIncrement(card: number): number {
 }
 
 /**
+ * Showdowns computed elsewhere (the CLI splits the patterns over worker
+ * threads) for the full deck: `sixCardShowdown` returns it instead of
+ * enumerating again.
+ */
+let providedFullDeck: ShowdownCounts | undefined;
+
+export function provideSixCardShowdown(counts: ShowdownCounts): void {
+  providedFullDeck = counts;
+}
+
+/** One part's sums: signed, weighted, exact. `hands` (per category) from the part holding S = ∅. */
+export interface ShowdownPart {
+  readonly wins: readonly bigint[];
+  readonly ties: readonly bigint[];
+  readonly hands?: readonly bigint[];
+}
+
+function checkDeck(deck: readonly number[]): void {
+  const ranks = new Set(deck.map((card) => card >> 2));
+  if (new Set(deck).size !== deck.length || deck.length !== ranks.size * 4 || deck.length < 12) {
+    throw new AnalysisError(
+      'bad_parameter',
+      'a showdown deck needs all four suits of each of its ranks and at least 12 cards',
+    );
+  }
+}
+
+/**
  * Counts the showdown of two six-card hands dealt from `deck` (card ints;
  * default the full 52-card deck). The deck must hold all four suits of each
  * of its ranks, so that renaming suits maps it onto itself.
@@ -62,25 +90,34 @@ export function sixCardShowdown(
   deck: readonly number[] = FULL_DECK,
   onProgress?: ProgressListener,
 ): ShowdownCounts {
-  const ranks = new Set(deck.map((card) => card >> 2));
-  if (new Set(deck).size !== deck.length || deck.length !== ranks.size * 4 || deck.length < 12) {
-    throw new AnalysisError(
-      'bad_parameter',
-      'a showdown deck needs all four suits of each of its ranks and at least 12 cards',
-    );
-  }
+  checkDeck(deck);
+  if (providedFullDeck && deck.length === 52) return providedFullDeck;
+  return sixCardShowdownOfParts(deck, [sixCardShowdownPart(deck, 0, 1, onProgress)]);
+}
+
+/**
+ * One part of the enumeration: the shared-set patterns dealt to part
+ * `part` of `parts`, each pattern going to the part with the least work so
+ * far (the same deal in every part), so the parts take about equal time.
+ */
+export function sixCardShowdownPart(
+  deck: readonly number[],
+  part: number,
+  parts: number,
+  onProgress?: ProgressListener,
+): ShowdownPart {
+  checkDeck(deck);
   const full = deck.length === 52;
   const counter = new PatternCounter();
-  // Work for progress: the evaluations, per shared-set size.
-  const work = [0, 1, 2, 3, 4, 5].map((size) =>
-    Number(choose(deck.length, size) * choose(deck.length - size, 6 - size)),
+  const load = new Array<number>(parts).fill(0);
+  const totalWork = [0, 1, 2, 3, 4, 5].reduce(
+    (sum, size) => sum + Number(choose(deck.length, size) * choose(deck.length - size, 6 - size)),
+    0,
   );
-  const totalWork = work.reduce((a, b) => a + b, 0);
   let done = 0;
   const wins = new Array<bigint>(10).fill(0n);
   const ties = new Array<bigint>(10).fill(0n);
-  /** Six-card hands per category (h_∅ by category). */
-  let handsOfCategory: readonly number[] = [];
+  let hands: bigint[] | undefined;
 
   for (let size = 0; size <= 5; size++) {
     const sign = size % 2 === 0 ? 1n : -1n;
@@ -88,27 +125,50 @@ export function sixCardShowdown(
     const patterns: SuitPattern[] = full ? fullDeckSuitPatterns(size) : suitPatterns(deck, size);
     const perPattern = Number(choose(deck.length - size, 6 - size));
     for (const { representative, multiplicity } of patterns) {
+      let least = 0;
+      for (let p = 1; p < parts; p++) if (load[p]! < load[least]!) least = p;
+      load[least]! += perPattern;
+      done += perPattern * multiplicity;
+      if (least !== part) continue;
       const sums = counter.count(deck, representative);
       const weight = BigInt(multiplicity) * sign;
       for (let c = 0; c < 10; c++) {
         wins[c]! += weight * BigInt(sums.wins[c]!);
         ties[c]! += weight * BigInt(sums.ties[c]!);
       }
-      if (size === 0) handsOfCategory = [...sums.hands];
-      done += perPattern * multiplicity;
+      if (size === 0) hands = [...sums.hands].map((count) => BigInt(count));
       onProgress?.(done, totalWork);
     }
   }
-  // Shared sets of six: P = D = S, a tie with itself, for every six-card hand.
-  for (let c = 0; c < 10; c++) ties[c]! += BigInt(handsOfCategory[c]!);
+  return { wins, ties, ...(hands ? { hands } : {}) };
+}
 
-  const hands = choose(deck.length, 6);
+/** The showdown from all the parts' sums. */
+export function sixCardShowdownOfParts(
+  deck: readonly number[],
+  parts: readonly ShowdownPart[],
+): ShowdownCounts {
+  const wins = new Array<bigint>(10).fill(0n);
+  const ties = new Array<bigint>(10).fill(0n);
+  /** Six-card hands per category (h_∅ by category). */
+  let handsOfCategory: readonly bigint[] | undefined;
+  for (const part of parts) {
+    for (let c = 0; c < 10; c++) {
+      wins[c]! += part.wins[c]!;
+      ties[c]! += part.ties[c]!;
+    }
+    if (part.hands) handsOfCategory = part.hands;
+  }
+  if (!handsOfCategory) {
+    throw new AnalysisError('bad_parameter', 'no part holds the empty shared set');
+  }
+  // Shared sets of six: P = D = S, a tie with itself, for every six-card hand.
+  for (let c = 0; c < 10; c++) ties[c]! += handsOfCategory[c]!;
+
   const dealerHands = choose(deck.length - 6, 6);
-  const total = hands * dealerHands;
+  const total = choose(deck.length, 6) * dealerHands;
   // Per category: the player's hands of that category times the dealer's hands.
-  const losses = handsOfCategory.map(
-    (count, c) => BigInt(count) * dealerHands - wins[c]! - ties[c]!,
-  );
+  const losses = handsOfCategory.map((count, c) => count * dealerHands - wins[c]! - ties[c]!);
   return { total, wins, ties, losses };
 }
 

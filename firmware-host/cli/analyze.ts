@@ -548,6 +548,9 @@ async function studyCommand(
   const start = performance.now();
   let study: ReturnType<typeof studyRuleset>;
   try {
+    // The long enumerations first, on every core (analysis-threads.ts).
+    const { precomputeStudy } = await import('./analysis-threads.ts');
+    await precomputeStudy(ruleset, options.quick === true, bar.update);
     study = studyRuleset(ruleset, { quick: options.quick === true, onProgress: bar.update });
   } finally {
     bar.stop();
