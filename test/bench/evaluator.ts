@@ -5,10 +5,21 @@
  * `rank * 4 + suit` integers (deuce = rank 0), so the loop is the same and
  * only the evaluator call differs. A checksum of the results keeps the work
  * from being optimised away and shows both saw every hand.
+ *
+ * Then the same enumeration evaluated incrementally, as the analyses do: our
+ * tables with running sums of rank keys and suit counts (analysis/poker.ts),
+ * against the "two plus two" lookup table (lookup-table.ts, its build time
+ * reported apart). Both give strengths on the same scale, so their checksums
+ * must be equal.
  */
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { evaluate7Ints } from '../../firmware-host/engine/poker/evaluator.ts';
+import {
+  nonFlush7Table,
+  strengthTables,
+} from '../../firmware-host/engine/poker/evaluator-tables.ts';
+import { buildLookupTable, enumerateSevenByTable } from './lookup-table.ts';
 
 export const ALL_SEVEN_CARD_HANDS = 133_784_560;
 
@@ -42,6 +53,68 @@ export function enumerateSeven(
   return { hands, checksum };
 }
 
+const FLUSH_PROBE = 0x3333;
+const FLUSH_BITS = 0x8888;
+
+/** Every seven-card hand with running sums, as analysis/poker.ts counts them. */
+export function enumerateSevenIncremental(firstCardLimit = 52): {
+  hands: number;
+  checksum: number;
+} {
+  const { flush, cardKey7: key } = strengthTables();
+  const nonFlush = nonFlush7Table();
+  const suit = (card: number) => 1 << ((card & 3) << 2);
+  const held = new Int32Array(7);
+  let hands = 0;
+  let checksum = 0;
+  for (let a = 0; a < Math.min(46, firstCardLimit); a++) {
+    held[0] = a;
+    const ka = key[a]!;
+    const sa = suit(a);
+    for (let b = a + 1; b < 47; b++) {
+      held[1] = b;
+      const kb = ka + key[b]!;
+      const sb = sa + suit(b);
+      for (let c = b + 1; c < 48; c++) {
+        held[2] = c;
+        const kc = kb + key[c]!;
+        const sc = sb + suit(c);
+        for (let d = c + 1; d < 49; d++) {
+          held[3] = d;
+          const kd = kc + key[d]!;
+          const sd = sc + suit(d);
+          for (let e = d + 1; e < 50; e++) {
+            held[4] = e;
+            const ke = kd + key[e]!;
+            const se = sd + suit(e);
+            for (let f = e + 1; f < 51; f++) {
+              held[5] = f;
+              const kf = ke + key[f]!;
+              const sf = se + suit(f);
+              for (let g = f + 1; g < 52; g++) {
+                const suits = sf + suit(g);
+                let strength: number;
+                if (((suits + FLUSH_PROBE) & FLUSH_BITS) === 0) strength = nonFlush[kf + key[g]!]!;
+                else {
+                  held[6] = g;
+                  const s = (31 - Math.clz32((suits + FLUSH_PROBE) & FLUSH_BITS)) >> 2;
+                  let mask = 0;
+                  for (let i = 0; i < 7; i++)
+                    if ((held[i]! & 3) === s) mask |= 1 << (held[i]! >> 2);
+                  strength = flush[mask]!;
+                }
+                checksum = (checksum + strength) | 0;
+                hands++;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return { hands, checksum };
+}
+
 export interface EvaluatorFigures {
   hands: number;
   exhaustive: boolean;
@@ -49,6 +122,14 @@ export interface EvaluatorFigures {
   seconds: number;
   phe: { hands_per_s: number; seconds: number };
   ratio: number;
+  /** The same hands evaluated incrementally: ours against the two-plus-two table. */
+  incremental: {
+    hands_per_s: number;
+    seconds: number;
+    lookup_table: { hands_per_s: number; seconds: number; build_s: number; mb: number };
+    /** Ours / the lookup table's hands per second. */
+    ratio: number;
+  };
 }
 
 export function benchEvaluator(options: { firstCardLimit?: number } = {}): EvaluatorFigures {
@@ -67,6 +148,23 @@ export function benchEvaluator(options: { firstCardLimit?: number } = {}): Evalu
   if (ours.hands !== theirs.hands) throw new Error('the two enumerations saw different hands');
   const oursRate = ours.hands / oursSeconds;
   const pheRate = theirs.hands / pheSeconds;
+
+  const lookup = buildLookupTable();
+  enumerateSevenIncremental(1);
+  enumerateSevenByTable(lookup.table, 1);
+  started = performance.now();
+  const incremental = enumerateSevenIncremental(limit);
+  const incrementalSeconds = (performance.now() - started) / 1000;
+  started = performance.now();
+  const byTable = enumerateSevenByTable(lookup.table, limit);
+  const tableSeconds = (performance.now() - started) / 1000;
+  for (const other of [incremental, byTable]) {
+    if (other.hands !== ours.hands || other.checksum !== ours.checksum) {
+      throw new Error('an incremental enumeration disagrees with evaluate7Ints on the same hands');
+    }
+  }
+  const incrementalRate = incremental.hands / incrementalSeconds;
+  const tableRate = byTable.hands / tableSeconds;
   return {
     hands: ours.hands,
     exhaustive: ours.hands === ALL_SEVEN_CARD_HANDS,
@@ -74,6 +172,17 @@ export function benchEvaluator(options: { firstCardLimit?: number } = {}): Evalu
     seconds: round(oursSeconds),
     phe: { hands_per_s: Math.round(pheRate), seconds: round(pheSeconds) },
     ratio: round(oursRate / pheRate),
+    incremental: {
+      hands_per_s: Math.round(incrementalRate),
+      seconds: round(incrementalSeconds),
+      lookup_table: {
+        hands_per_s: Math.round(tableRate),
+        seconds: round(tableSeconds),
+        build_s: round(lookup.buildSeconds),
+        mb: Math.round(lookup.table.byteLength / 1e6),
+      },
+      ratio: round(incrementalRate / tableRate),
+    },
   };
 }
 

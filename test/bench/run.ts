@@ -193,6 +193,14 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('evaluator.hands_per_s', 'hands/s');
   add('evaluator.phe.hands_per_s', 'hands/s', 'npm phe, same hands');
   add('evaluator.ratio', '×', 'ours / phe');
+  add('evaluator.incremental.hands_per_s', 'hands/s', 'ours, running sums (as the analyses)');
+  add(
+    'evaluator.incremental.lookup_table.hands_per_s',
+    'hands/s',
+    'two-plus-two table, same hands',
+  );
+  add('evaluator.incremental.lookup_table.build_s', 's', 'building the two-plus-two table');
+  add('evaluator.incremental.ratio', '×', 'ours / two-plus-two table');
   add('analysis.baccarat_8_decks_ms', 'ms');
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
   const lines = [
