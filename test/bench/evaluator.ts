@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { evaluate7Ints } from '../../firmware-host/engine/poker/evaluator.ts';
 import {
-  nonFlush7Table,
+  rankStateTable,
   strengthTables,
 } from '../../firmware-host/engine/poker/evaluator-tables.ts';
 import { buildLookupTable, enumerateSevenByTable } from './lookup-table.ts';
@@ -55,46 +55,59 @@ export function enumerateSeven(
 
 const FLUSH_PROBE = 0x3333;
 const FLUSH_BITS = 0x8888;
+/** Added to four suit counts (a nibble each): bit 3 of a nibble set when that suit holds four or more. */
+const NO_FOUR_PROBE = 0x4444;
 
-/** Every seven-card hand with running sums, as analysis/poker.ts counts them. */
+/**
+ * Every seven-card hand incrementally: the rank state table (one row of 13
+ * per rank multiset, 1.4 MB) for the ranks, running suit counts for a flush.
+ */
 export function enumerateSevenIncremental(firstCardLimit = 52): {
   hands: number;
   checksum: number;
 } {
-  const { flush, cardKey7: key } = strengthTables();
-  const nonFlush = nonFlush7Table();
+  const { flush } = strengthTables();
+  const states = rankStateTable();
   const suit = (card: number) => 1 << ((card & 3) << 2);
   const held = new Int32Array(7);
   let hands = 0;
   let checksum = 0;
   for (let a = 0; a < Math.min(46, firstCardLimit); a++) {
     held[0] = a;
-    const ka = key[a]!;
+    const ka = states[a >> 2]!;
     const sa = suit(a);
     for (let b = a + 1; b < 47; b++) {
       held[1] = b;
-      const kb = ka + key[b]!;
+      const kb = states[ka + (b >> 2)]!;
       const sb = sa + suit(b);
       for (let c = b + 1; c < 48; c++) {
         held[2] = c;
-        const kc = kb + key[c]!;
+        const kc = states[kb + (c >> 2)]!;
         const sc = sb + suit(c);
         for (let d = c + 1; d < 49; d++) {
           held[3] = d;
-          const kd = kc + key[d]!;
+          const kd = states[kc + (d >> 2)]!;
           const sd = sc + suit(d);
           for (let e = d + 1; e < 50; e++) {
             held[4] = e;
-            const ke = kd + key[e]!;
+            const ke = states[kd + (e >> 2)]!;
             const se = sd + suit(e);
             for (let f = e + 1; f < 51; f++) {
               held[5] = f;
-              const kf = ke + key[f]!;
+              const kf = states[ke + (f >> 2)]!;
               const sf = se + suit(f);
+              if (((sf + NO_FOUR_PROBE) & FLUSH_BITS) === 0) {
+                // No suit holds four of the six: no seventh card makes a flush.
+                for (let g = f + 1; g < 52; g++) {
+                  checksum = (checksum + states[kf + (g >> 2)]!) | 0;
+                  hands++;
+                }
+                continue;
+              }
               for (let g = f + 1; g < 52; g++) {
                 const suits = sf + suit(g);
                 let strength: number;
-                if (((suits + FLUSH_PROBE) & FLUSH_BITS) === 0) strength = nonFlush[kf + key[g]!]!;
+                if (((suits + FLUSH_PROBE) & FLUSH_BITS) === 0) strength = states[kf + (g >> 2)]!;
                 else {
                   held[6] = g;
                   const s = (31 - Math.clz32((suits + FLUSH_PROBE) & FLUSH_BITS)) >> 2;
