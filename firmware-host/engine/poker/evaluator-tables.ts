@@ -300,7 +300,7 @@ export function rankStateTable(): Int32Array {
     level = next;
   }
   const table = new Int32Array(rows.length * 13);
-  rows.forEach((entries, row) => table.set(entries, row * 13));
+  for (const [row, entries] of rows.entries()) table.set(entries, row * 13);
   rankStates = table;
   return table;
 }
