@@ -6,11 +6,12 @@
  * only the evaluator call differs. A checksum of the results keeps the work
  * from being optimised away and shows both saw every hand.
  *
- * Then the same enumeration evaluated incrementally, as the analyses do: our
- * tables with running sums of rank keys and suit counts (analysis/poker.ts),
- * against the "two plus two" lookup table (lookup-table.ts, its build time
- * reported apart). Both give strengths on the same scale, so their checksums
- * must be equal.
+ * Then the same enumeration evaluated incrementally: ours with the rank
+ * state table (1.4 MB) and running suit counts, where the cards of a rank
+ * count together once no flush can come (suit isomorphism), against the "two
+ * plus two" lookup table (lookup-table.ts, 127 MB, one lookup per hand, its
+ * build time reported apart). Both give strengths on the same scale, so
+ * their checksums must equal evaluate7Ints's, hand for hand.
  */
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -57,6 +58,8 @@ const FLUSH_PROBE = 0x3333;
 const FLUSH_BITS = 0x8888;
 /** Added to four suit counts (a nibble each): bit 3 of a nibble set when that suit holds four or more. */
 const NO_FOUR_PROBE = 0x4444;
+/** The same for three or more. */
+const NO_THREE_PROBE = 0x5555;
 
 /**
  * Every seven-card hand incrementally: the rank state table (one row of 13
@@ -92,15 +95,40 @@ export function enumerateSevenIncremental(firstCardLimit = 52): {
             held[4] = e;
             const ke = states[kd + (e >> 2)]!;
             const se = sd + suit(e);
+            if (((se + NO_THREE_PROBE) & FLUSH_BITS) === 0) {
+              // No suit holds three of the five: two more cards make no flush, so
+              // the last two cards count by rank (suit isomorphism).
+              for (let f = e + 1; f < 51; ) {
+                const rankF = f >> 2;
+                const next = (rankF + 1) << 2;
+                const left = next - f;
+                const row = states[ke + rankF]!;
+                const samePairs = (left * (left - 1)) / 2;
+                checksum = (checksum + states[row + rankF]! * samePairs) | 0;
+                hands += samePairs;
+                for (let rankG = rankF + 1; rankG < 13; rankG++) {
+                  checksum = (checksum + states[row + rankG]! * left * 4) | 0;
+                  hands += left * 4;
+                }
+                f = next;
+              }
+              continue;
+            }
             for (let f = e + 1; f < 51; f++) {
               held[5] = f;
               const kf = states[ke + (f >> 2)]!;
               const sf = se + suit(f);
               if (((sf + NO_FOUR_PROBE) & FLUSH_BITS) === 0) {
-                // No suit holds four of the six: no seventh card makes a flush.
-                for (let g = f + 1; g < 52; g++) {
-                  checksum = (checksum + states[kf + (g >> 2)]!) | 0;
-                  hands++;
+                // No suit holds four of the six: no seventh card makes a flush,
+                // so the cards of one rank give one strength (suit isomorphism):
+                // one lookup per rank, counted for each of its cards.
+                for (let g = f + 1; g < 52; ) {
+                  const rank = g >> 2;
+                  const next = (rank + 1) << 2;
+                  const cards = next - g;
+                  checksum = (checksum + states[kf + rank]! * cards) | 0;
+                  hands += cards;
+                  g = next;
                 }
                 continue;
               }
