@@ -109,3 +109,36 @@ export function legalRound(options: LegalRoundOptions): LegalRound {
   }
   return round;
 }
+
+/**
+ * How many cards a dealer deals from a freshly loaded shoe before the table
+ * ends it: the scripted dealer of `dealLegalSession` plays the shoe's own
+ * cards (the marker where it lies) round by round and stops where the
+ * session's shoe-end rules stop a real one (the cut card's round finished,
+ * the coups after the last-hand marker, or a coup the shoe cannot complete),
+ * so the cards after that stay in the shoe. Marker jokers dealt count.
+ */
+export function legalShoeLength(
+  options: Omit<LegalRoundOptions, 'boxes'> & { cutAfter?: number },
+): number {
+  const ruleset = getRuleset(options.ruleset);
+  let deal: ReturnType<typeof dealLegalSession>;
+  try {
+    deal = dealLegalSession({
+      ruleset,
+      engine: createEngine(ruleset),
+      random: () => options.random.float(),
+      shoes: 1,
+      decks: options.decks,
+      order: [...options.cards] as CardCode[],
+      ...(options.cutAfter === undefined ? {} : { cutAfter: options.cutAfter }),
+    });
+  } catch (error) {
+    throw new SimulatorError(
+      'bad_options',
+      `no legal deal of ${ruleset.name} on this shoe: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return deal.records.filter((record) => record.t === 'card').length;
+}

@@ -7,7 +7,7 @@
 import type { BackColour, CardCode } from '../device-protocol/cards.ts';
 import { type Behaviour, type BehaviourSet, behaviourDefinition } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
-import { type LegalRound, legalRound } from './legal-round.ts';
+import { type LegalRound, legalRound, legalShoeLength } from './legal-round.ts';
 import { recipeFor, ShoeDealer, type ShoeRecipe, type SimShoe, shoeOrder } from './legal-shoe.ts';
 import { createRandom } from './random.ts';
 import type { ScriptStep } from './scenario.ts';
@@ -89,6 +89,8 @@ export function planSession(options: PlanOptions): Step[] {
   // Content faults switched on inside the script apply at plan time too.
   const scriptedRewrites: Behaviour[] = [];
   let shoe: SimShoe | undefined;
+  /** The shoe was dealt by the seeded dealer (a legal shoe), not given as an explicit order. */
+  let legalLoad = false;
   let dealt = 0;
   let cutDone = false;
   let shoes = 0;
@@ -103,6 +105,7 @@ export function planSession(options: PlanOptions): Step[] {
         ? dealer.next(stacked ? 'stacked' : 'fair', spec.backs)
         : explicitShoe([], spec.backs ?? recipe.backs, spec.decks ?? recipe.decks);
     if (spec.decks !== undefined && !spec.order) shoe.decks = spec.decks;
+    legalLoad = legalShoe && !spec.order && spec.decks === undefined && spec.backs === undefined;
     dealt = 0;
     cutDone = false;
     steps.push({
@@ -129,6 +132,25 @@ export function planSession(options: PlanOptions): Step[] {
     return round.cards;
   };
 
+  /**
+   * What is left to deal of the shoe: on a legal shoe not yet touched, as
+   * far as the table deals it (a dealer stops at the shoe's end, after the
+   * cut card's round or the coups after the last-hand marker, and leaves
+   * the cards behind in the shoe); otherwise every card left.
+   */
+  const restLength = (): number => {
+    if (!shoe) loadShoe();
+    if (!legalLoad || dealt > 0) return Number.POSITIVE_INFINITY;
+    const current = shoe!;
+    return legalShoeLength({
+      ruleset: recipe.ruleset,
+      cards: current.cards.map((card) => card.card),
+      decks: current.decks,
+      random: roundRandom,
+      ...(current.cutAfter === undefined ? {} : { cutAfter: current.cutAfter }),
+    });
+  };
+
   const dealOne = (): boolean => {
     if (!shoe) loadShoe();
     const current = shoe!;
@@ -151,7 +173,7 @@ export function planSession(options: PlanOptions): Step[] {
       case 'deal': {
         const count =
           step.count === 'rest'
-            ? Number.POSITIVE_INFINITY
+            ? restLength()
             : step.count === 'round'
               ? roundLength()
               : step.count;

@@ -226,18 +226,37 @@ export class BoardScratch {
   readonly qualifierCard = new Int32Array(52);
 }
 
-/** Every deal, by the player's category; `qualifier` the least qualifying strength (1: none). */
-export function holdemShowdown(
+/**
+ * Showdowns computed elsewhere (the CLI splits the boards over worker
+ * threads), by qualifier: `holdemShowdown` returns these instead of
+ * enumerating again. The counts are exact, whoever summed them.
+ */
+const provided = new Map<number, HoldemShowdownCounts>();
+
+export function provideHoldemShowdown(qualifier: number, counts: HoldemShowdownCounts): void {
+  provided.set(qualifier, counts);
+}
+
+/**
+ * One part of the enumeration: the board patterns whose index is `part`
+ * modulo `parts` (every board costs the same, so the parts are even), as
+ * raw counts, 4 slots per category (not qualified, win, tie, lose). Every
+ * count is an integer below 2^53, so parts add up exactly in any order.
+ */
+export function holdemShowdownPart(
   qualifier: number,
+  part = 0,
+  parts = 1,
   onProgress?: ProgressListener,
-): HoldemShowdownCounts {
+): Float64Array {
   const boards = fullDeckSuitPatterns(5);
   const counts = new Float64Array(POKER_CATEGORIES.length * 4);
   const scratch = new BoardScratch();
   const boardTotal = Number(choose(52, 5));
   let done = 0;
   let sinceReport = 0;
-  for (const { representative, multiplicity } of boards) {
+  for (let index = part; index < boards.length; index += parts) {
+    const { representative, multiplicity } = boards[index]!;
     countHoldemBoard(representative, qualifier, counts, multiplicity, scratch);
     done += multiplicity;
     if (++sinceReport === 1024) {
@@ -246,6 +265,14 @@ export function holdemShowdown(
     }
   }
   onProgress?.(done, boardTotal);
+  return counts;
+}
+
+/** The showdown from the raw counts of all the parts. */
+export function holdemShowdownOfParts(parts: readonly Float64Array[]): HoldemShowdownCounts {
+  const counts = new Float64Array(POKER_CATEGORIES.length * 4);
+  for (const partCounts of parts)
+    for (let i = 0; i < counts.length; i++) counts[i]! += partCounts[i]!;
   const column = (offset: number) =>
     POKER_CATEGORIES.map((_, category) => BigInt(counts[category * 4 + offset]!));
   return {
@@ -255,6 +282,16 @@ export function holdemShowdown(
     ties: column(2),
     losses: column(3),
   };
+}
+
+/** Every deal, by the player's category; `qualifier` the least qualifying strength (1: none). */
+export function holdemShowdown(
+  qualifier: number,
+  onProgress?: ProgressListener,
+): HoldemShowdownCounts {
+  const known = provided.get(qualifier);
+  if (known) return known;
+  return holdemShowdownOfParts([holdemShowdownPart(qualifier, 0, 1, onProgress)]);
 }
 
 /** The per-category table of a showdown: not qualified / win / tie / lose. */

@@ -3,15 +3,16 @@
  * best-five, counted by category (000 § 4; 001 § 3; 003 § 28(14)).
  * Exhaustive: C(52, n) hands, no sampling.
  *
- * The loops keep running sums of the evaluator's rank keys and suit counts
- * level by level, so the innermost loop costs two additions and one table
- * lookup per hand (the flush path, about 3 % of 7-card hands, builds the
- * suit's rank mask from the cards).
+ * The loops keep running sums of the evaluator's rank keys (seven cards: the
+ * rank state table's rows) and suit counts level by level, so the innermost
+ * loop costs an addition and one table lookup per hand (the flush path,
+ * about 3 % of 7-card hands, builds the suit's rank mask from the cards);
+ * for seven cards, once no flush can come, the last cards count by rank.
  */
 
 import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
 import {
-  nonFlush7Table,
+  rankStateTable,
   STRENGTH_COUNT,
   strengthTables,
 } from '../engine/poker/evaluator-tables.ts';
@@ -34,6 +35,9 @@ export type ProgressListener = (done: number, total: number) => void;
 
 const FLUSH_PROBE = 0x3333;
 const FLUSH_BITS = 0x8888;
+/** Added to the suit counts: a nibble's bit 3 is set when that suit holds four (three) or more. */
+const NO_FOUR_PROBE = 0x4444;
+const NO_THREE_PROBE = 0x5555;
 
 function suitIncrement(card: number): number {
   return 1 << ((card & 3) << 2);
@@ -87,40 +91,46 @@ export function pokerCategoryCounts(
 // optimise whole. Uint32 counters: 133,784,560 fits.
 
 function countSeven(counts: Uint32Array, total: number, onProgress?: ProgressListener): void {
-  const tables = strengthTables();
-  const flush = tables.flush;
-  const key = tables.cardKey7;
-  const nonFlush = nonFlush7Table();
+  const flush = strengthTables().flush;
+  const states = rankStateTable();
   const held = new Int32Array(7);
   let done = 0;
   for (let a = 0; a < 46; a++) {
     held[0] = a;
-    const ka = key[a]!;
+    const ka = states[a >> 2]!;
     const sa = suitIncrement(a);
     for (let b = a + 1; b < 47; b++) {
       held[1] = b;
-      const kb = ka + key[b]!;
+      const kb = states[ka + (b >> 2)]!;
       const sb = sa + suitIncrement(b);
       for (let c = b + 1; c < 48; c++) {
         held[2] = c;
-        const kc = kb + key[c]!;
+        const kc = states[kb + (c >> 2)]!;
         const sc = sb + suitIncrement(c);
         for (let d = c + 1; d < 49; d++) {
           held[3] = d;
-          const kd = kc + key[d]!;
+          const kd = states[kc + (d >> 2)]!;
           const sd = sc + suitIncrement(d);
           for (let e = d + 1; e < 50; e++) {
             held[4] = e;
-            const ke = kd + key[e]!;
+            const ke = states[kd + (e >> 2)]!;
             const se = sd + suitIncrement(e);
+            if (((se + NO_THREE_PROBE) & FLUSH_BITS) === 0) {
+              countLastTwoByRank(counts, states, ke, e + 1);
+              continue;
+            }
             for (let f = e + 1; f < 51; f++) {
               held[5] = f;
-              const kf = ke + key[f]!;
+              const kf = states[ke + (f >> 2)]!;
               const sf = se + suitIncrement(f);
+              if (((sf + NO_FOUR_PROBE) & FLUSH_BITS) === 0) {
+                countLastByRank(counts, states, kf, f + 1);
+                continue;
+              }
               for (let g = f + 1; g < 52; g++) {
                 const suits = sf + suitIncrement(g);
                 if (((suits + FLUSH_PROBE) & FLUSH_BITS) === 0) {
-                  counts[nonFlush[kf + key[g]!]!]!++;
+                  counts[states[kf + (g >> 2)]!]!++;
                 } else {
                   held[6] = g;
                   counts[flush[flushMask(suits, held, 7)]!]!++;
@@ -133,6 +143,37 @@ function countSeven(counts: Uint32Array, total: number, onProgress?: ProgressLis
         onProgress?.(done, total);
       }
     }
+  }
+}
+
+// Suit isomorphism: once no flush can come, the cards of one rank give one
+// strength, so they are counted together with one lookup.
+
+/** The last card from `from` on, by rank, after a six-card row that can make no flush. */
+function countLastByRank(counts: Uint32Array, states: Int32Array, row: number, from: number): void {
+  for (let g = from; g < 52; ) {
+    const rank = g >> 2;
+    const next = (rank + 1) << 2;
+    counts[states[row + rank]!]! += next - g;
+    g = next;
+  }
+}
+
+/** The last two cards from `from` on, by rank, after a five-card row that can make no flush. */
+function countLastTwoByRank(
+  counts: Uint32Array,
+  states: Int32Array,
+  row: number,
+  from: number,
+): void {
+  for (let f = from; f < 51; ) {
+    const rankF = f >> 2;
+    const next = (rankF + 1) << 2;
+    const left = next - f;
+    const rowF = states[row + rankF]!;
+    counts[states[rowF + rankF]!]! += (left * (left - 1)) / 2;
+    for (let rankG = rankF + 1; rankG < 13; rankG++) counts[states[rowF + rankG]!]! += left * 4;
+    f = next;
   }
 }
 

@@ -121,7 +121,7 @@ export function pokerBetReturn(
 }
 
 export interface TripleShotOptions {
-  /** Enumerate the Poker bet's head-to-head (about 20 s on one core). Default true. */
+  /** Enumerate the Poker bet's head-to-head (a few seconds). Default true. */
   readonly pokerBet?: boolean;
   readonly onProgress?: (
     stage: 'six-card hands' | 'poker showdown',

@@ -66,7 +66,7 @@ export function register(program: Command): void {
     .command('triple-shot')
     .description('Triple Shot (000): War edge, six-card poker distribution; what needs a strategy')
     .option('--ruleset <name>', 'a triple-shot ruleset', 'peru-triple-shot')
-    .option('--no-poker-bet', "skip the Poker bet's head-to-head enumeration (about 20 s)")
+    .option('--no-poker-bet', "skip the Poker bet's head-to-head enumeration (a few seconds)")
     .option('--json', 'print JSON')
     .action((options: JsonOption & { ruleset: string; pokerBet: boolean }) =>
       run('triple-shot', () => analyzeTripleShotCommand(options)),
@@ -557,6 +557,9 @@ async function studyCommand(
   const start = performance.now();
   let study: ReturnType<typeof studyRuleset>;
   try {
+    // The long enumerations first, on every core (analysis-threads.ts).
+    const { precomputeStudy } = await import('./analysis-threads.ts');
+    await precomputeStudy(ruleset, options.quick === true, bar.update);
     study = studyRuleset(ruleset, { quick: options.quick === true, onProgress: bar.update });
   } finally {
     bar.stop();

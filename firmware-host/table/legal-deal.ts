@@ -62,6 +62,12 @@ export interface LegalDealOptions {
    * it. May be shorter than a full shoe (what is left of one).
    */
   readonly order?: readonly CardCode[];
+  /**
+   * With `order`: the cut card (or cut-card marker) comes out after this
+   * many cards, where the dealer put it, instead of where the ruleset's
+   * room rule would.
+   */
+  readonly cutAfter?: number;
   /** Boxes in play per round; default a random non-empty set. */
   readonly boxes?: readonly number[];
   /** Chance that the scripted dealer lets a card stand for a decision (a hit) instead of pressing it. Default 0.5. */
@@ -248,10 +254,10 @@ export function dealLegalSession(options: LegalDealOptions): LegalDeal {
       // Room behind the marker for the coup in progress and the coups after it (6 cards each).
       const behind = Math.max(end.cardsBehind, 6 * (end.coupsAfter + 1));
       const at = Math.max(0, physical.length - behind);
-      if (end.marker === 'cut_card') cutAt = at;
+      if (end.marker === 'cut_card') cutAt = options.cutAfter ?? at;
       else if (!physical.includes(JOKER)) physical.splice(at, 0, JOKER);
     } else if (end.kind === 'cut_card') {
-      cutAt = Math.round(physical.length * (1 - end.fractionBehind));
+      cutAt = options.cutAfter ?? Math.round(physical.length * (1 - end.fractionBehind));
     }
     let next = 0;
     let markerOut = false;

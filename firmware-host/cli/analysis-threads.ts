@@ -1,0 +1,122 @@
+/**
+ * The long enumerations of a ruleset study run on every core: the work is
+ * split into parts (analysis/ gives each enumeration a `...Part` function
+ * and a way to add the parts up exactly), the main thread computes one part
+ * and worker threads the others, and the sum is handed back to the analysis
+ * (`provide...`), whose study then uses it instead of enumerating again.
+ * analysis/ stays pure and single-threaded; only this composition root
+ * starts threads. Nothing here is held by the daemon: the CLI exits after.
+ */
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import {
+  holdemShowdownOfParts,
+  holdemShowdownPart,
+  provideHoldemShowdown,
+} from '../analysis/holdem-showdown.ts';
+import {
+  provideSixCardShowdown,
+  type ShowdownPart,
+  sixCardShowdownOfParts,
+  sixCardShowdownPart,
+} from '../analysis/six-card-showdown.ts';
+import { qualifierStrength } from '../analysis/study.ts';
+import { FULL_DECK } from '../analysis/suit-patterns.ts';
+import type { CasinoHoldemRuleset } from '../engine/rulesets/poker.ts';
+import type { Ruleset } from '../engine/rulesets/schema.ts';
+
+/** One part of one enumeration, as a worker is asked for it. */
+export type PartJob =
+  | { kind: 'holdem'; qualifier: number; part: number; parts: number }
+  | { kind: 'six-card'; part: number; parts: number };
+
+export type Progress = (stage: string, done: number, total: number) => void;
+
+/** Computes one part where it is called (a worker, or the main thread). */
+export function runPart(job: PartJob, onProgress?: Progress): Float64Array | ShowdownPart {
+  if (job.kind === 'holdem') {
+    return holdemShowdownPart(job.qualifier, job.part, job.parts, (done, total) =>
+      onProgress?.('boards', done * job.parts, total),
+    );
+  }
+  return sixCardShowdownPart(FULL_DECK, job.part, job.parts, (done, total) =>
+    onProgress?.('poker showdown', done, total),
+  );
+}
+
+/** The worker entry next to this module, .ts from source and .js when built. */
+const FROM_SOURCE = extname(fileURLToPath(import.meta.url)) === '.ts';
+const WORKER = new URL(`./analysis-worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+/**
+ * From source a worker needs the TypeScript loader the main thread runs
+ * under, which Node 20 does not pass to worker threads: a one-line
+ * bootstrap loads the entry through tsx's API.
+ */
+function startWorker(job: PartJob): Worker {
+  if (!FROM_SOURCE) return new Worker(WORKER, { workerData: job });
+  const api = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(WORKER.href)}, ${JSON.stringify(WORKER.href)}))`;
+  return new Worker(bootstrap, { eval: true, workerData: job });
+}
+
+function inWorker(job: PartJob): Promise<Float64Array | ShowdownPart> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(job);
+    let result: Float64Array | ShowdownPart | undefined;
+    worker.once('message', (message: Float64Array | ShowdownPart) => {
+      result = message;
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (result !== undefined) resolve(result);
+      else
+        reject(
+          new Error(`an analysis worker stopped (exit code ${code}) before its part was done`),
+        );
+    });
+  });
+}
+
+/** Runs every part: the first here, the others in worker threads at the same time. */
+async function allParts(
+  make: (part: number, parts: number) => PartJob,
+  onProgress?: Progress,
+): Promise<Array<Float64Array | ShowdownPart>> {
+  const parts = Math.max(1, Math.min(availableParallelism(), 8));
+  const others = Array.from({ length: parts - 1 }, (_, i) => inWorker(make(i + 1, parts)));
+  // Started before the main thread's part, so the workers load while it counts.
+  const mine = runPart(make(0, parts), onProgress);
+  return [mine, ...(await Promise.all(others))];
+}
+
+/**
+ * Computes a ruleset study's long enumerations on every core and provides
+ * them to the analysis; a study that needs none (or `quick`) is left alone.
+ */
+export async function precomputeStudy(
+  ruleset: Ruleset,
+  quick: boolean,
+  onProgress?: Progress,
+): Promise<void> {
+  if (quick) return;
+  if (ruleset.game === 'casino-holdem' || ruleset.game === 'holdem-bonus') {
+    // 001: Hold'em Bonus names no dealer qualifier; the lowest strength qualifies.
+    const qualifier =
+      ruleset.game === 'casino-holdem'
+        ? qualifierStrength((ruleset as CasinoHoldemRuleset).dealerQualifier)
+        : 1;
+    const parts = await allParts(
+      (part, count) => ({ kind: 'holdem', qualifier, part, parts: count }),
+      onProgress,
+    );
+    provideHoldemShowdown(qualifier, holdemShowdownOfParts(parts as Float64Array[]));
+  } else if (ruleset.game === 'triple-shot') {
+    const parts = await allParts(
+      (part, count) => ({ kind: 'six-card', part, parts: count }),
+      onProgress,
+    );
+    provideSixCardShowdown(sixCardShowdownOfParts(FULL_DECK, parts as ShowdownPart[]));
+  }
+}
