@@ -12,11 +12,13 @@ describe('a shoe simulator deals a whole shoe to the driver over an in-memory wi
     while (await sim.step());
     await sim.whenDone();
     expect(observedCards(observations)).toEqual(plannedCards(sim));
-    // Eight decks and the cut card that marks the last hand (a cut card at this table, not a joker).
-    expect(observations.length).toBe(8 * 52 + 1);
+    // The planned cards and the cut card that marks the last hand (a cut card at this table, not
+    // a joker); the dealer stops where the table ends the shoe: one coup (4-6 cards) after the cut.
+    expect(observations.length).toBe(plannedCards(sim).length + 1);
     const cutAt = observations.findIndex((o) => o.record.t === 'cut');
     expect(observations.filter((o) => o.record.t === 'cut')).toHaveLength(1);
-    expect(observations.length - 1 - cutAt).toBe(7);
+    expect(observations.length - 1 - cutAt).toBeGreaterThanOrEqual(4);
+    expect(observations.length - 1 - cutAt).toBeLessThanOrEqual(6);
     expect(driver.status().identity?.model).toBe('TS-SHOE-SIM');
     expect(driver.status().counters.duplicatesDropped).toBe(0);
   });

@@ -94,4 +94,6 @@ describe.skipIf(missing !== undefined)(
       expect(readFileSync(registryFile, 'utf8')).toBe(before);
     });
   },
+  // Two CLI child processes start under tsx: on a loaded 2-core machine that alone takes seconds.
+  60_000,
 );

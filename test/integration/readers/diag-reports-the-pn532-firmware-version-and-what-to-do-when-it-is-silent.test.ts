@@ -26,6 +26,8 @@ describe.skipIf(missing !== undefined)(
         ['device reader: open', 'pass'],
         ['device reader: HELLO', 'pass'],
         ['device reader: firmware', 'warn'],
+        // An unpaired reader (protocol 1.4): works, with a warning.
+        ['device reader: key', 'warn'],
         ['device reader: PN532', 'pass'],
         ['device reader: ping', 'pass'],
         ['device reader: line errors', 'pass'],
