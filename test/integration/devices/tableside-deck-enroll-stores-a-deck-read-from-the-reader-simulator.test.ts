@@ -67,6 +67,8 @@ describe.skipIf(missing !== undefined)(
         readerDeck: 'blue-7',
       });
       const enrolled = await enroll.done;
+      // The reader has nothing left to say once the deck is enrolled: end it rather than wait on it.
+      reader.kill();
       await reader.done;
       expect(enrolled.code, enrolled.stderr).toBe(0);
       const registry = DeckRegistry.parse(readFileSync(registryFile, 'utf8'));
@@ -87,6 +89,7 @@ describe.skipIf(missing !== undefined)(
         readerDeck: 'sim-red-1',
       });
       const enrolled = await enroll.done;
+      // The reader has nothing left to say once the enrolment ended: end it rather than wait on it.
       reader.kill();
       await reader.done;
       expect(enrolled.code).toBe(1);
