@@ -67,6 +67,12 @@ import {
   requestVerifier,
 } from './trust-setup.ts';
 
+/**
+ * The MQTT cursor reaches the disk once a second, or at once 1000 events
+ * past the value on disk, not per acknowledged event (issue 16).
+ */
+const MQTT_CURSOR_DEFER = { ms: 1000, count: 1000 } as const;
+
 export interface DaemonEvents {
   /** Records made durable, in journal order (inputs, events, meta). */
   journaled: [records: readonly JournalRecord[]];
@@ -676,7 +682,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       this.stoppers.push(() => broker.close());
     }
     this.brokerUrl = this.broker?.url ?? this.config.mqtt.url;
-    const cursor = await CursorStore.open(cursorPathFor(this.config));
+    // Deferred: a crash only resends what the broker had acknowledged (dedup by seq).
+    const cursor = await CursorStore.open(cursorPathFor(this.config), { defer: MQTT_CURSOR_DEFER });
     const bridge = new MqttBridge(
       bridgeOptionsFromConfig(this.config, this.brokerUrl, {
         journal: this.requireJournal(),

@@ -321,6 +321,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private lastFrameAt = Number.NEGATIVE_INFINITY;
   private heartbeat: NodeJS.Timeout | undefined;
   private tickTimer: NodeJS.Timeout | undefined;
+  /** ACKs made in this turn, sent together once it ends (see writeAck). */
+  private unwrittenAcks: string[] = [];
   private opens = 0;
   private started = false;
   private pingCounter = 0;
@@ -385,9 +387,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       ...(options.pairedKey === undefined ? {} : { paired: options.pairedKey }),
       now: this.now,
       clock: this.clock,
-      write: (line) => {
-        if (this.link.isOpen) this.link.write(Buffer.from(line, 'latin1')).catch(() => undefined);
-      },
+      write: (line) => this.writeNow(line),
       pass: (event) => this.run(this.session.receive(event, this.now())),
       alarm: (kind, message, detail) => this.alarm(kind, message, detail),
       quarantine: (reason) => this.quarantineFor(reason),
@@ -649,10 +649,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     for (const action of actions) {
       switch (action.kind) {
         case 'send':
-          if (this.link.isOpen) {
-            const line = this.auth.outgoing(action.line, action.type);
-            this.link.write(Buffer.from(line, 'latin1')).catch(() => undefined);
-          }
+          if (!this.link.isOpen) break;
+          if (action.type === 'ACK') this.writeAck(this.auth.outgoing(action.line, action.type));
+          else this.writeNow(this.auth.outgoing(action.line, action.type));
           break;
         case 'deliver':
           this.deliver(action.seq, action.message);
@@ -692,6 +691,33 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       }
     }
     this.scheduleTick();
+  }
+
+  /**
+   * ACKs go out once the current turn ends, all in one write: the ACKs of
+   * the cards one group commit made durable cost one write on the line, not
+   * one each (a pty or USB write is a system call and a wake-up on both
+   * ends). Only ACKs: a device may act on a handshake frame asynchronously
+   * (its secure element signs), so those keep their own write.
+   */
+  private writeAck(line: string): void {
+    this.unwrittenAcks.push(line);
+    if (this.unwrittenAcks.length === 1) queueMicrotask(() => this.flushAcks());
+  }
+
+  /** Any other frame: the ACKs before it first, so the line keeps the session's order. */
+  private writeNow(line: string): void {
+    this.flushAcks();
+    if (this.link.isOpen) this.link.write(Buffer.from(line, 'latin1')).catch(() => undefined);
+  }
+
+  private flushAcks(): void {
+    const lines = this.unwrittenAcks;
+    if (lines.length === 0) return;
+    this.unwrittenAcks = [];
+    if (!this.link.isOpen) return;
+    const bytes = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(''), 'latin1');
+    this.link.write(bytes).catch(() => undefined);
   }
 
   private scheduleTick(): void {

@@ -6,28 +6,45 @@
  *
  * Writes are coalesced: while one is in flight, only the latest value
  * waiting is written next. The value only moves forward.
+ *
+ * Opened with `defer`, `advance` only records the value and writes it later:
+ * once `defer.ms` have passed since the first unwritten advance, or at once
+ * when it is `defer.count` past the value on disk. A crash then loses at
+ * most that much of the cursor, which only means events sent again (the
+ * consumers deduplicate by `seq`), and a card at a dealer's pace no longer
+ * pays a rewrite, two fsyncs and a rename per acknowledged event.
  */
 import { constants } from 'node:fs';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { JournalError } from './errors.ts';
 
+/** When a deferred cursor reaches the disk. */
+export interface CursorDefer {
+  /** Milliseconds an advance may wait unwritten. */
+  ms: number;
+  /** Written at once when the value is this far past the value on disk. */
+  count: number;
+}
+
 export class CursorStore {
   private value: number;
   private persisted: number;
   private writing: Promise<void> | undefined;
   private failure: JournalError | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly path: string,
     initial: number,
+    private readonly defer: CursorDefer | undefined,
   ) {
     this.value = initial;
     this.persisted = initial;
   }
 
-  /** Opens the cursor at `path`, 0 when the file does not exist yet. */
-  static async open(path: string): Promise<CursorStore> {
+  /** Opens the cursor at `path`, 0 when the file does not exist yet; write-through unless `defer`. */
+  static async open(path: string, options: { defer?: CursorDefer } = {}): Promise<CursorStore> {
     await mkdir(dirname(path), { recursive: true });
     let initial = 0;
     try {
@@ -43,7 +60,7 @@ export class CursorStore {
         });
       }
     }
-    return new CursorStore(path, initial);
+    return new CursorStore(path, initial, options.defer);
   }
 
   /** The latest value set (not necessarily on disk yet). */
@@ -56,10 +73,49 @@ export class CursorStore {
     return this.persisted;
   }
 
-  /** Moves the cursor forward (never back) and resolves once a value >= seq is on disk. */
+  /**
+   * Moves the cursor forward (never back). Write-through: resolves once a
+   * value >= seq is on disk. Deferred: resolves at once, the write scheduled;
+   * a failed deferred write is thrown by the next advance or flush.
+   */
   async advance(seq: number): Promise<void> {
     if (this.failure) throw this.failure;
     if (seq > this.value) this.value = seq;
+    if (this.defer) {
+      this.schedule(this.defer);
+      return;
+    }
+    await this.writeThrough(seq);
+  }
+
+  /** Writes the latest value now (a deferred one too) and waits for it. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.failure) throw this.failure;
+    await this.writeThrough(this.value);
+  }
+
+  private schedule(defer: CursorDefer): void {
+    if (this.value <= this.persisted) return;
+    if (this.value - this.persisted >= defer.count && !this.writing) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      // Not awaited: the failure, if any, is kept for the next call.
+      void this.writeThrough(this.value).catch(() => undefined);
+      return;
+    }
+    // Also while a write is in flight: what it does not cover goes next.
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.writeThrough(this.value).catch(() => undefined);
+    }, defer.ms);
+    // A pending cursor never keeps the process alive: losing it only resends.
+    this.timer.unref();
+  }
+
+  private async writeThrough(seq: number): Promise<void> {
     while (this.persisted < seq) {
       if (!this.writing) {
         const target = this.value;
@@ -79,11 +135,6 @@ export class CursorStore {
       await this.writing;
       if (this.failure) throw this.failure;
     }
-  }
-
-  /** Waits for the write in flight, if any. */
-  async flush(): Promise<void> {
-    await this.advance(this.value);
   }
 
   private async write(seq: number): Promise<void> {

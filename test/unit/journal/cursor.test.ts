@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorStore, isJournalError } from '../../../firmware-host/journal/index.ts';
@@ -35,4 +35,53 @@ describe('cursor store', () => {
     const error = await CursorStore.open(path).catch((caught: unknown) => caught);
     expect(isJournalError(error) && error.code).toBe('corrupt');
   });
+
+  it('deferred: an advance does not touch the disk until the delay has passed', async () => {
+    const path = tempPath();
+    const cursor = await CursorStore.open(path, { defer: { ms: 150, count: 1000 } });
+    await cursor.advance(4);
+    await cursor.advance(6);
+    expect(cursor.current).toBe(6);
+    expect(cursor.durable).toBe(0);
+    expect(existsSync(path)).toBe(false);
+    await waitUntil(() => cursor.durable === 6);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ seq: 6 });
+  });
+
+  it('deferred: written at once when the count is reached, and flush writes the rest', async () => {
+    const path = tempPath();
+    const cursor = await CursorStore.open(path, { defer: { ms: 60_000, count: 10 } });
+    for (let seq = 1; seq <= 9; seq++) await cursor.advance(seq);
+    expect(existsSync(path)).toBe(false);
+    await cursor.advance(10);
+    await waitUntil(() => cursor.durable === 10);
+    await cursor.advance(13);
+    expect(cursor.durable).toBe(10);
+    await cursor.flush();
+    expect(cursor.durable).toBe(13);
+    expect((await CursorStore.open(path)).current).toBe(13);
+  });
+
+  it('deferred: a failed write is thrown by the next advance, naming the file', async () => {
+    const dir = makeTempDir('tableside-cursor-');
+    const path = join(dir, 'mqtt.cursor.json');
+    const cursor = await CursorStore.open(path, { defer: { ms: 60_000, count: 1 } });
+    // The folder gone: the deferred write fails.
+    rmSync(dir, { recursive: true, force: true });
+    await cursor.advance(1);
+    await waitUntil(async () => {
+      const error = await cursor.advance(2).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      return isJournalError(error) && error.code === 'io_failed' && error.message.includes(path);
+    });
+  });
 });
+
+async function waitUntil(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let waited = 0; !(await check()); waited += 10) {
+    if (waited > 5000) throw new Error('timed out waiting for the cursor');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * CPU per card of the built daemon, as the Pi runs it: `node <unit flags>
+ * dist/firmware-host/cli.js run --config <bench config>`, a shoe simulator
+ * on the other end of a socat pty pair, a real broker (mosquitto, see
+ * test/helpers/broker.ts).
+ *
+ * The shoe deals `cards` cards stop and wait (the next once the card event
+ * reached a subscriber on the broker), one every `paceMs` (0: back to back,
+ * i.e. saturated for one shoe). The daemon's own CPU time divided by the
+ * cards: the whole cost of a card at that
+ * pace, its share of the link's keep-alive included (schedstat of every
+ * thread: the fsyncs of the libuv pool count). The idle rate, measured
+ * first with the shoe connected and nothing dealt, is reported beside it so
+ * the per-card cost net of idling can be read too.
+ *
+ * `npm run build` is the caller's (BENCH's lanes, or `main()` below).
+ * Run alone: `npx tsx test/bench/card-cpu.ts [paceMs ...]`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startTestBroker } from '../helpers/broker.ts';
+
+const REPO = resolve(import.meta.dirname, '..', '..');
+const DEFAULT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
+const TABLE = 'card-cpu-1';
+const BASE_TOPIC = 'bench';
+const RULESET = 'tdc-baccarat-no-commission';
+
+export interface CardCpuOptions {
+  /** Milliseconds from one card written to the next; 0: the next as soon as the last arrived. */
+  paceMs: number;
+  /** Cards dealt and measured (at most one 8-deck shoe: 400). */
+  cards: number;
+  /** Node flags; default the systemd unit's (hardware/deploy/tableside.service). */
+  flags?: readonly string[];
+  /** The built CLI to run; default dist/firmware-host/cli.js of this checkout. */
+  cli?: string;
+  /** Cards dealt first and not counted (the daemon's first cards load code). Default 20. */
+  warmup?: number;
+  /** Milliseconds of idling measured before dealing. Default 2000. */
+  idleMs?: number;
+}
+
+export interface CardCpuFigures {
+  pace_ms: number;
+  cards: number;
+  node_flags: string;
+  /** Daemon CPU (user + system) while dealing, divided by the cards. */
+  cpu_ms_per_card: number;
+  /** Daemon CPU per second with the shoe connected and no card. */
+  idle_cpu_ms_per_s: number;
+  /** cpu_ms_per_card less the idle rate over the time dealing. */
+  cpu_ms_per_card_net_of_idle: number;
+  /** CARD frame written on the pty to the card event from the broker. */
+  latency_ms: { p50: number; p99: number; min: number; max: number };
+}
+
+/** The node flags of the systemd unit's ExecStart: what is measured is what is deployed. */
+export function unitNodeFlags(): string[] {
+  const unit = readFileSync(join(REPO, 'hardware', 'deploy', 'tableside.service'), 'utf8');
+  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s/m.exec(unit);
+  return execStart?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
+const SOCAT = ['/usr/bin/socat', '/usr/local/bin/socat'].find((path) => existsSync(path));
+
+/**
+ * A linked pty pair (socat) under `dir`. Not test/integration/hardware's
+ * PtyPair: that one registers vitest hooks, and this runs outside vitest.
+ */
+async function ptyPair(dir: string): Promise<{ a: string; b: string; stop: () => Promise<void> }> {
+  const a = join(dir, 'A');
+  const b = join(dir, 'B');
+  const socat = spawn(
+    SOCAT!,
+    ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let log = '';
+  socat.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  for (let waited = 0; !/starting data transfer loop/.test(log); waited += 10) {
+    if (socat.exitCode !== null || waited > 5000) throw new Error(`socat did not start: ${log}`);
+    await sleep(10);
+  }
+  const stop = async () => {
+    if (socat.exitCode !== null) return;
+    const exited = new Promise<void>((done) => socat.once('exit', () => done()));
+    socat.kill('SIGTERM');
+    await exited;
+  };
+  return { a, b, stop };
+}
+
+const sleep = (ms: number) =>
+  new Promise<void>((done) => {
+    setTimeout(done, ms).unref();
+  });
+
+/**
+ * CPU time of every thread of `pid` (main, libuv pool, V8's helpers), in
+ * milliseconds, from each thread's schedstat (nanoseconds; /proc/<pid>/stat
+ * counts 10 ms ticks, too coarse for a card).
+ */
+async function cpuMs(pid: number): Promise<number> {
+  let nanoseconds = 0;
+  for (const thread of await readdir(`/proc/${pid}/task`)) {
+    const schedstat = await readFile(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').catch(
+      () => '0',
+    );
+    nanoseconds += Number(schedstat.split(' ')[0]);
+  }
+  return nanoseconds / 1e6;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFigures> {
+  if (!SOCAT) throw new Error('socat is not installed: the shoe needs a pty pair');
+  const warmup = options.warmup ?? 20;
+  if (options.cards + warmup > 400) throw new Error('cards + warmup must fit one shoe (400)');
+  const flags = [...(options.flags ?? unitNodeFlags())];
+  const [{ SimulatedDevice }, { openTransport }, { tableTopics }, { connectAsync }] =
+    await Promise.all([
+      import('../../simulators/device.ts'),
+      import('../../hardware/transports/url.ts'),
+      import('../../firmware-host/mqtt/topics.ts'),
+      import('mqtt'),
+    ]);
+  const dir = await mkdtemp(join(tmpdir(), 'tableside-card-cpu-'));
+  const broker = await startTestBroker();
+  let pair: Awaited<ReturnType<typeof ptyPair>> | undefined;
+  const topics = tableTopics(BASE_TOPIC, TABLE);
+  const client = await connectAsync(broker.url, {
+    clientId: `bench-card-cpu-${process.pid}`,
+    reconnectPeriod: 0,
+  });
+  let child: ChildProcess | undefined;
+  let stderr = '';
+  try {
+    pair = await ptyPair(dir);
+    const configFile = join(dir, 'config.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        table: TABLE,
+        ruleset: RULESET,
+        devices: { shoe: { kind: 'shoe', transport: pair.a } },
+        mqtt: { url: broker.url, baseTopic: BASE_TOPIC },
+        journal: { dir: join(dir, 'journal'), rotateDaily: false },
+        session: { autoRound: true },
+      }),
+    );
+    let online = false;
+    let received = 0;
+    let waiter: { count: number; resolve: () => void } | undefined;
+    client.on('message', (topic, payload) => {
+      if (topic === topics.bridgeState && payload.toString() === 'online') online = true;
+      if (topic === topics.events('card')) {
+        received++;
+        if (waiter && received >= waiter.count) {
+          waiter.resolve();
+          waiter = undefined;
+        }
+      }
+    });
+    await client.subscribeAsync([topics.bridgeState, topics.events('card')], { qos: 1 });
+    child = spawn(
+      process.execPath,
+      [...flags, options.cli ?? DEFAULT_CLI, 'run', '--config', configFile],
+      {
+        cwd: dir,
+        env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    for (let waited = 0; !online && waited < 15_000; waited += 10) {
+      if (child.exitCode !== null) break;
+      await sleep(10);
+    }
+    if (!online) throw new Error(`the built daemon did not come online: ${stderr.trim()}`);
+
+    const sim = new SimulatedDevice({
+      kind: 'shoe',
+      ruleset: RULESET,
+      seed: 5,
+      transport: openTransport(pair.b),
+      scenario: { on: [], off: [], steps: [{ op: 'shuffle' }, { op: 'deal', count: 'rest' }] },
+      reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+    });
+    let writtenAt: number | undefined;
+    sim.on('wrote', (line) => {
+      if (writtenAt === undefined && /^\$SH,\d+,CARD,/.test(line)) writtenAt = performance.now();
+    });
+    const pid = child.pid!;
+    const latencies: number[] = [];
+    try {
+      sim.start();
+      await Promise.race([sim.whenReady(), sleep(10_000)]);
+      if (!sim.ready) throw new Error('the simulated shoe was not ACKed by the daemon');
+      await client.publishAsync(topics.request('new_shoe'), JSON.stringify({ reason: 'bench' }), {
+        qos: 1,
+      });
+      await sleep(300);
+      const idleMs = options.idleMs ?? 2000;
+      const idleFrom = await cpuMs(pid);
+      const idleStarted = performance.now();
+      await sleep(idleMs);
+      const idleRate = ((await cpuMs(pid)) - idleFrom) / ((performance.now() - idleStarted) / 1000);
+
+      let dealt = 0;
+      let cpuFrom = 0;
+      let dealStarted = 0;
+      for (let card = 0; card < warmup + options.cards; card++) {
+        if (card === warmup) {
+          cpuFrom = await cpuMs(pid);
+          dealStarted = performance.now();
+        }
+        const startedAt = performance.now();
+        writtenAt = undefined;
+        // Steps up to the next card (the cut card is a step of its own).
+        const arrived = new Promise<void>((done) => {
+          waiter = { count: dealt + 1, resolve: done };
+        });
+        let isCard = false;
+        while (!isCard) {
+          const next = sim.upcoming();
+          if (!next) throw new Error('the shoe ran out of cards');
+          isCard = next.kind === 'card';
+          if (!(await sim.step())) throw new Error('the shoe ran out of steps');
+        }
+        dealt++;
+        const timeout = sleep(5000).then(() => {
+          throw new Error(`card ${dealt} did not reach the broker within 5 s: ${stderr.trim()}`);
+        });
+        await Promise.race([arrived, timeout]);
+        if (card >= warmup && writtenAt !== undefined)
+          latencies.push(performance.now() - writtenAt);
+        const rest = options.paceMs - (performance.now() - startedAt);
+        if (rest > 0) await sleep(rest);
+      }
+      const dealSeconds = (performance.now() - dealStarted) / 1000;
+      const spent = (await cpuMs(pid)) - cpuFrom;
+      latencies.sort((a, b) => a - b);
+      return {
+        pace_ms: options.paceMs,
+        cards: options.cards,
+        node_flags: flags.join(' '),
+        cpu_ms_per_card: round3(spent / options.cards),
+        idle_cpu_ms_per_s: round3(idleRate),
+        cpu_ms_per_card_net_of_idle: round3((spent - idleRate * dealSeconds) / options.cards),
+        latency_ms: {
+          p50: round3(percentile(latencies, 50)),
+          p99: round3(percentile(latencies, 99)),
+          min: round3(latencies[0] ?? Number.NaN),
+          max: round3(latencies.at(-1) ?? Number.NaN),
+        },
+      };
+    } finally {
+      await sim.stop();
+    }
+  } finally {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((done) => child!.once('exit', () => done()));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    await client.endAsync().catch(() => undefined);
+    await pair?.stop();
+    await broker.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `npx tsx test/bench/card-cpu.ts [paceMs ...]`: one line of JSON per pace (default 500 and 0). */
+async function main(): Promise<void> {
+  const paces = process.argv.slice(2).map(Number);
+  const cli = process.env.TABLESIDE_CARD_CPU_CLI;
+  for (const paceMs of paces.length > 0 ? paces : [500, 0]) {
+    const cards = paceMs >= 200 ? 40 : 200;
+    console.log(JSON.stringify(await measureCardCpu({ paceMs, cards, ...(cli ? { cli } : {}) })));
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  await main();
+}
