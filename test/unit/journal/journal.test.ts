@@ -1,4 +1,11 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,6 +94,32 @@ describe('journal', () => {
     const [record] = await journal.append([card('KH')]);
     expect(journal.lastSeq).toBe(record!.seq);
     expect(readFileSync(join(dir, 'journal-000001.jsonl'), 'utf8')).toContain('"card":"KH"');
+  });
+
+  it('writes its files O_DSYNC: each group commit is one durable write, not a write and an fsync', async (context) => {
+    if (!existsSync('/proc/self/fdinfo')) {
+      console.warn('skipped: no /proc/self/fdinfo to read the open flags from (Linux only)');
+      context.skip();
+    }
+    const dir = tempDir();
+    const journal = await openJournal(dir);
+    await journal.append([card('QD')]);
+    await journal.rotate('shoe');
+    await journal.append([card('JC')]);
+    const journalFds = readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(join(dir, 'journal-'));
+      } catch {
+        return false; // closed between the listing and the read
+      }
+    });
+    // The rotated-to file is the one open.
+    expect(journalFds).toHaveLength(1);
+    const flags = /^flags:\s+([0-7]+)$/m.exec(
+      readFileSync(`/proc/self/fdinfo/${journalFds[0]}`, 'utf8'),
+    );
+    expect(Number.parseInt(flags![1]!, 8) & constants.O_DSYNC).toBe(constants.O_DSYNC);
+    expect(fileLines(dir, 'journal-000002.jsonl').at(-1)).toContain('"card":"JC"');
   });
 
   it('keeps the order of concurrent appends under group commit', async () => {
