@@ -21,7 +21,7 @@
  *   everything appended before it (the daemon's session state), so that a
  *   restart reads the newest files only (`checkpoints()`), not the history.
  */
-import { constants, write as writeToFd } from 'node:fs';
+import { constants } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JournalError } from './errors.ts';
@@ -603,20 +603,9 @@ export class Journal {
  */
 const DATA_SYNC: number = constants.O_DSYNC ?? 0;
 
-/**
- * The whole buffer, durable (write + fdatasync, or one O_DSYNC write): the
- * callback API on the descriptor, one pool trip per write and no FileHandle
- * promise machinery, as this runs once per group commit.
- */
+/** The whole buffer, durable: one O_DSYNC write, or a write and an fdatasync. */
 async function writeDurably(handle: FileHandle, buffer: Buffer): Promise<void> {
-  let written = 0;
-  while (written < buffer.length) {
-    written += await new Promise<number>((resolve, reject) => {
-      writeToFd(handle.fd, buffer, written, buffer.length - written, null, (error, bytes) =>
-        error ? reject(error) : resolve(bytes),
-      );
-    });
-  }
+  await writeFully(handle, buffer);
   if (DATA_SYNC === 0) await handle.datasync();
 }
 

@@ -43,6 +43,13 @@ export interface CardCpuOptions {
   warmup?: number;
   /** Milliseconds of idling measured before dealing. Default 2000. */
   idleMs?: number;
+  /**
+   * Saturated: after the warm-up the shoe deals all `cards` at once (its
+   * window of unacknowledged frames is the only brake), not stop and wait;
+   * `paceMs` is then ignored and the figures include the rate and the
+   * longest gap between two card events (a stall).
+   */
+  burst?: boolean;
 }
 
 export interface CardCpuFigures {
@@ -55,8 +62,12 @@ export interface CardCpuFigures {
   idle_cpu_ms_per_s: number;
   /** cpu_ms_per_card less the idle rate over the time dealing. */
   cpu_ms_per_card_net_of_idle: number;
-  /** CARD frame written on the pty to the card event from the broker. */
+  /** CARD frame written on the pty to the card event from the broker (stop and wait only). */
   latency_ms: { p50: number; p99: number; min: number; max: number };
+  /** Burst only: cards per second from the first card written to the last card event. */
+  cards_per_s?: number;
+  /** Burst only: the longest wait between two consecutive card events. */
+  max_gap_ms?: number;
 }
 
 /** The node flags of the systemd unit's ExecStart: what is measured is what is deployed. */
@@ -166,11 +177,13 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
     );
     let online = false;
     let received = 0;
+    const arrivals: number[] = [];
     let waiter: { count: number; resolve: () => void } | undefined;
     client.on('message', (topic, payload) => {
       if (topic === topics.bridgeState && payload.toString() === 'online') online = true;
       if (topic === topics.events('card')) {
         received++;
+        arrivals.push(performance.now());
         if (waiter && received >= waiter.count) {
           waiter.resolve();
           waiter = undefined;
@@ -217,7 +230,8 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       await client.publishAsync(topics.request('new_shoe'), JSON.stringify({ reason: 'bench' }), {
         qos: 1,
       });
-      await sleep(300);
+      // Past the deferred MQTT cursor's write (1 s) of the new shoe's events: idle is idle.
+      await sleep(1500);
       const idleMs = options.idleMs ?? 2000;
       const idleFrom = await cpuMs(pid);
       const idleStarted = performance.now();
@@ -227,7 +241,8 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       let dealt = 0;
       let cpuFrom = 0;
       let dealStarted = 0;
-      for (let card = 0; card < warmup + options.cards; card++) {
+      const stopAndWait = options.burst ? warmup : warmup + options.cards;
+      for (let card = 0; card < stopAndWait; card++) {
         if (card === warmup) {
           cpuFrom = await cpuMs(pid);
           dealStarted = performance.now();
@@ -255,6 +270,34 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
         const rest = options.paceMs - (performance.now() - startedAt);
         if (rest > 0) await sleep(rest);
       }
+      let burst: { cards_per_s: number; max_gap_ms: number } | undefined;
+      if (options.burst) {
+        cpuFrom = await cpuMs(pid);
+        dealStarted = performance.now();
+        const from = arrivals.length;
+        const all = new Promise<void>((done) => {
+          waiter = { count: dealt + options.cards, resolve: done };
+        });
+        for (let card = 0; card < options.cards; ) {
+          const next = sim.upcoming();
+          if (!next) throw new Error('the shoe ran out of cards');
+          if (!(await sim.step())) throw new Error('the shoe ran out of steps');
+          if (next.kind === 'card') card++;
+        }
+        dealt += options.cards;
+        const timeout = sleep(60_000).then(() => {
+          throw new Error(`the burst did not reach the broker within 60 s: ${stderr.trim()}`);
+        });
+        await Promise.race([all, timeout]);
+        const times = arrivals.slice(from);
+        let gap = times[0]! - dealStarted;
+        for (let index = 1; index < times.length; index++)
+          gap = Math.max(gap, times[index]! - times[index - 1]!);
+        burst = {
+          cards_per_s: Math.round(options.cards / ((times.at(-1)! - dealStarted) / 1000)),
+          max_gap_ms: round3(gap),
+        };
+      }
       const dealSeconds = (performance.now() - dealStarted) / 1000;
       const spent = (await cpuMs(pid)) - cpuFrom;
       latencies.sort((a, b) => a - b);
@@ -271,6 +314,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
           min: round3(latencies[0] ?? Number.NaN),
           max: round3(latencies.at(-1) ?? Number.NaN),
         },
+        ...burst,
       };
     } finally {
       await sim.stop();
@@ -289,13 +333,20 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
   }
 }
 
-/** `npx tsx test/bench/card-cpu.ts [paceMs ...]`: one line of JSON per pace (default 500 and 0). */
+/**
+ * `npx tsx test/bench/card-cpu.ts [paceMs|burst ...]`: one line of JSON per
+ * pace (default 500, 0 and burst). TABLESIDE_CARD_CPU_CLI names another build.
+ */
 async function main(): Promise<void> {
-  const paces = process.argv.slice(2).map(Number);
+  const paces = process.argv.slice(2);
   const cli = process.env.TABLESIDE_CARD_CPU_CLI;
-  for (const paceMs of paces.length > 0 ? paces : [500, 0]) {
-    const cards = paceMs >= 200 ? 40 : 200;
-    console.log(JSON.stringify(await measureCardCpu({ paceMs, cards, ...(cli ? { cli } : {}) })));
+  for (const pace of paces.length > 0 ? paces : ['500', '0', 'burst']) {
+    const burst = pace === 'burst';
+    const paceMs = burst ? 0 : Number(pace);
+    const cards = burst ? 300 : paceMs >= 200 ? 40 : 200;
+    console.log(
+      JSON.stringify(await measureCardCpu({ paceMs, cards, burst, ...(cli ? { cli } : {}) })),
+    );
   }
 }
 
