@@ -230,7 +230,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       await client.publishAsync(topics.request('new_shoe'), JSON.stringify({ reason: 'bench' }), {
         qos: 1,
       });
-      // Past the deferred MQTT cursor's write (1 s) of the new shoe's events: idle is idle.
+      // The new shoe's events published; the deferred MQTT cursor's write (5 s) falls in the warm-up.
       await sleep(1500);
       const idleMs = options.idleMs ?? 2000;
       const idleFrom = await cpuMs(pid);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { skipReason, socatMissing, until } from './helpers/environment.ts';
@@ -15,12 +15,10 @@ function eventSeqs(table: E2eTable): number[] {
     .map((message) => (JSON.parse(message.payload) as { seq: number }).seq);
 }
 
+const cursorPath = (table: E2eTable) => join(table.journalDir, 'mqtt-cursor.json');
+
 function cursorOnDisk(table: E2eTable): number {
-  return (
-    JSON.parse(readFileSync(join(table.journalDir, 'mqtt-cursor.json'), 'utf8')) as {
-      seq: number;
-    }
-  ).seq;
+  return (JSON.parse(readFileSync(cursorPath(table), 'utf8')) as { seq: number }).seq;
 }
 
 describe.skipIf(missing !== undefined)(
@@ -38,13 +36,13 @@ describe.skipIf(missing !== undefined)(
       await t.startDaemon();
       const shoe = t.startShoe({
         seed: 16,
-        rate: 20,
-        steps: '  - shuffle\n  - lid: closed\n  - deal: 80\n',
+        rate: 25,
+        steps: '  - shuffle\n  - lid: closed\n  - deal: 240\n',
       });
-      // Dealing well under way: the cursor has been written at least once (it is written once a second).
+      // Dealing well under way: the cursor has reached the disk at least once (every 5 s).
       await until(
-        () => t.consumer.ofType('card').length >= 30,
-        '30 cards',
+        () => existsSync(cursorPath(t)) && t.consumer.ofType('card').length >= 30,
+        'the cursor on disk and 30 cards',
         30_000,
         () => t.describe(),
       );
@@ -62,7 +60,7 @@ describe.skipIf(missing !== undefined)(
       await t.startDaemon();
       await shoe.whenDone();
       const dealt = t.dealtCards();
-      expect(dealt).toHaveLength(80);
+      expect(dealt).toHaveLength(240);
       await until(
         () => t.consumer.ofType('card').length >= dealt.length,
         `${dealt.length} card events`,
@@ -88,6 +86,6 @@ describe.skipIf(missing !== undefined)(
       // A clean stop writes the cursor through to the last acknowledged event.
       await t.killDaemon('SIGTERM');
       expect(cursorOnDisk(t)).toBe(Math.max(...eventSeqs(t)));
-    }, 90_000);
+    }, 120_000);
   },
 );
