@@ -391,14 +391,16 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       },
       'mqtt connected',
     );
-    client.subscribe(this.topics.requestFilter, { qos: 1 }, (error, granted) => {
+    client.subscribe(this.topics.requestFilter, { qos: 1 }, (error, _granted, suback) => {
       if (generation !== this.generation) return;
-      const refused = granted?.find((grant) => isFailure(grant.qos));
-      if (refused) {
-        const reason = describeReason('SUBACK', refused.qos, this.protocolVersion);
+      // The SUBACK's own codes: MQTT.js hands back the requested QoS on a refusal.
+      const refused = suback?.granted.find((code) => typeof code === 'number' && isFailure(code));
+      if (typeof refused === 'number') {
+        const topic = this.topics.requestFilter;
+        const reason = describeReason('SUBACK', refused, this.protocolVersion);
         this.options.log?.error(
-          { topic: refused.topic, reason },
-          `the broker refused the subscription to ${refused.topic}: ${reason}; requests cannot reach the table`,
+          { topic, reason },
+          `the broker refused the subscription to ${topic}: ${reason}; requests cannot reach the table`,
         );
       }
       if (error) this.emit('error', error);
