@@ -301,6 +301,9 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       outgoingStore: new JournalBackedStore(),
       // No debug() calls per packet on the hot path.
       log: noLog,
+      // The keepalive timer is not re-armed for every packet sent: at most one
+      // spare PINGREQ per keepalive period instead of a timer reset per event.
+      reschedulePings: false,
       keepalive: options.keepalive ?? 30,
       reconnectPeriod: 0,
       connectTimeout: options.connectTimeoutMs ?? 10_000,

@@ -1,18 +1,21 @@
 /**
- * CPU per published event in the daemon's process, the bridge as it is
+ * CPU per published event in the daemon's process: the bridge as it is
  * against the bridge before issue 16 (commit BASELINE_COMMIT, loaded from
- * git into a temp folder), in one run, lanes interleaved round by round:
+ * git into a temp folder), in one run, lanes rotated round by round with a
+ * GC between lanes, against a real mosquitto:
  *
- * - journal: the journal alone (the cost every lane shares);
+ * - journal: the journal alone (what every lane shares);
  * - baseline: the journal and the old bridge (MQTT 3.1.1);
  * - lean-v4 / lean-v5: the journal and the bridge as it is, 3.1.1 and 5.
  *
- * Each lane deals cards at a dealer's pace in miniature: one group commit
- * per card (its input and its event), waiting for the broker's PUBACK
- * before the next. Then a burst: group commits of 8 events, counting the
- * socket writes per group commit. A real mosquitto takes the events.
+ * Three figures per lane: `catchUp`, a backlog of events served from memory
+ * and published from the cursor (only the bridge and MQTT.js work: their
+ * own CPU per event, the figure to compare); `paced`, one group commit per
+ * card (its input and its event) waiting for the PUBACK before the next (the
+ * journal's fsync and the wake-ups included); `burst`, group commits of 8
+ * events, with the socket writes per group commit.
  *
- *   npx tsx test/bench/mqtt-publish.ts [--cards 200] [--rounds 3] [--json]
+ *   node --expose-gc --import tsx test/bench/mqtt-publish.ts [--cards 200] [--rounds 4]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +23,8 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Journal } from '../../firmware-host/journal/journal.ts';
-import type { BridgeOptions, MqttBridge } from '../../firmware-host/mqtt/bridge.ts';
+import type { JournalRecord } from '../../firmware-host/journal/record.ts';
+import type { BridgeOptions, JournalSource, MqttBridge } from '../../firmware-host/mqtt/bridge.ts';
 import type { DomainEvent } from '../../firmware-host/table/events.ts';
 import { startTestBroker } from '../helpers/broker.ts';
 
@@ -83,10 +87,27 @@ function acknowledged(bridge: MqttBridge | undefined, seq: number): Promise<void
   });
 }
 
+/** A journal of `count` card events held in memory (what readRange serves from its cache). */
+function memoryJournal(count: number): JournalSource {
+  const records: JournalRecord[] = Array.from({ length: count }, (_, index) => ({
+    kind: 'event',
+    data: cardEvent(index),
+    seq: index + 1,
+    ts: 1_700_000_000_000 + index,
+    prev: '',
+  }));
+  return {
+    lastSeq: count,
+    readRange: async (fromSeq, max) => records.slice(fromSeq - 1, fromSeq - 1 + max),
+    onDurable: () => () => undefined,
+  };
+}
+
 interface LaneResult {
   pacedCpuUsPerCard: number;
   burstCpuUsPerEvent: number;
   writesPerGroupCommit: number;
+  catchUpCpuUsPerEvent: number;
 }
 
 async function runLane(
@@ -106,19 +127,21 @@ async function runLane(
     },
   };
   let bridge: MqttBridge | undefined;
+  const Class = lane === 'baseline' ? Bridge.baseline : Bridge.lean;
+  const makeBridge = () =>
+    new Class({
+      url,
+      table: 't1',
+      baseTopic: 'bench',
+      clientId: `bench-${lane}-${process.pid}`,
+      journal,
+      cursor,
+      onRequest: () => ({}),
+      ...(lane === 'lean-v5' ? { protocolVersion: 5 } : {}),
+    });
   try {
     if (lane !== 'journal') {
-      const Class = lane === 'baseline' ? Bridge.baseline : Bridge.lean;
-      bridge = new Class({
-        url,
-        table: 't1',
-        baseTopic: 'bench',
-        clientId: `bench-${lane}-${process.pid}`,
-        journal,
-        cursor,
-        onRequest: () => ({}),
-        ...(lane === 'lean-v5' ? { protocolVersion: 5 } : {}),
-      });
+      bridge = makeBridge();
       await bridge.start();
       await until(() => bridge!.isConnected);
     }
@@ -154,11 +177,33 @@ async function runLane(
       await settled();
     }
     used = process.cpuUsage(started);
-    return {
-      pacedCpuUsPerCard,
-      burstCpuUsPerEvent: (used.user + used.system) / (groups * 8),
-      writesPerGroupCommit: (socketWrites - writesBefore) / groups,
-    };
+    const burstCpuUsPerEvent = (used.user + used.system) / (groups * 8);
+    const writesPerGroupCommit = (socketWrites - writesBefore) / groups;
+
+    // Catch-up: a backlog published from the cursor, read from memory, so
+    // that only the bridge and MQTT.js work: their own CPU per event.
+    let catchUpCpuUsPerEvent = Number.NaN;
+    if (bridge) {
+      await bridge.stop();
+      const backlog = memoryJournal(cards * 25);
+      bridge = new Class({
+        url,
+        table: 't1',
+        baseTopic: 'bench',
+        clientId: `bench-${lane}-catch-up-${process.pid}`,
+        journal: backlog,
+        cursor: { current: 0, advance: async () => undefined },
+        onRequest: () => ({}),
+        ...(lane === 'lean-v5' ? { protocolVersion: 5 } : {}),
+      });
+      const done = acknowledged(bridge, backlog.lastSeq);
+      started = process.cpuUsage();
+      await bridge.start();
+      await done;
+      used = process.cpuUsage(started);
+      catchUpCpuUsPerEvent = (used.user + used.system) / backlog.lastSeq;
+    }
+    return { pacedCpuUsPerCard, burstCpuUsPerEvent, writesPerGroupCommit, catchUpCpuUsPerEvent };
   } finally {
     await bridge?.stop();
     await journal.close();
@@ -176,7 +221,14 @@ interface LaneSummary {
   pacedCpuUsPerCard: Spread;
   burstCpuUsPerEvent: Spread;
   writesPerGroupCommit: number;
+  catchUpCpuUsPerEvent: Spread;
 }
+
+const spread = (values: number[]): Spread => ({
+  median: median(values),
+  min: Math.min(...values),
+  max: Math.max(...values),
+});
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -185,7 +237,7 @@ const median = (values: number[]) => {
 
 export async function benchMqttPublish(options: { cards?: number; rounds?: number } = {}) {
   const cards = options.cards ?? 200;
-  const rounds = options.rounds ?? 3;
+  const rounds = options.rounds ?? 4;
   const dir = mkdtempSync(join(tmpdir(), 'tableside-bench-baseline-'));
   const broker = await startTestBroker();
   try {
@@ -197,6 +249,8 @@ export async function benchMqttPublish(options: { cards?: number; rounds?: numbe
     for (let round = 0; round < rounds; round++) {
       // Rotate the order so no lane always pays the warm-up or the GC debt of the one before.
       for (const lane of [...lanes.slice(round % 4), ...lanes.slice(0, round % 4)]) {
+        // No lane pays for the garbage of the one before (run with --expose-gc).
+        (globalThis as { gc?: () => void }).gc?.();
         results.get(lane)!.push(await runLane(lane, { baseline, lean }, broker.url, cards));
       }
     }
@@ -219,39 +273,30 @@ export async function benchMqttPublish(options: { cards?: number; rounds?: numbe
               max: Math.max(...burst),
             },
             writesPerGroupCommit: median(runs.map((run) => run.writesPerGroupCommit)),
+            catchUpCpuUsPerEvent: spread(runs.map((run) => run.catchUpCpuUsPerEvent)),
           },
         ];
       }),
     ) as Record<Lane, LaneSummary>;
-    const journalPaced = summary.journal.pacedCpuUsPerCard.median;
-    const journalBurst = summary.journal.burstCpuUsPerEvent.median;
-    const bridgeCost = (lane: Lane) => ({
-      pacedCpuUsPerCard: summary[lane].pacedCpuUsPerCard.median - journalPaced,
-      burstCpuUsPerEvent: summary[lane].burstCpuUsPerEvent.median - journalBurst,
-    });
-    const base = bridgeCost('baseline');
+    // Each lane whole against the baseline lane (the journal's share included in both).
+    type Figure = 'pacedCpuUsPerCard' | 'burstCpuUsPerEvent' | 'catchUpCpuUsPerEvent';
+    const ratio = (lane: Lane, figure: Figure) =>
+      summary[lane][figure].median / summary.baseline[figure].median;
     const ratios = Object.fromEntries(
-      (['lean-v4', 'lean-v5'] as const).map((lane) => {
-        const cost = bridgeCost(lane);
-        return [
-          lane,
-          {
-            bridgeCpuPaced: cost.pacedCpuUsPerCard / base.pacedCpuUsPerCard,
-            bridgeCpuBurst: cost.burstCpuUsPerEvent / base.burstCpuUsPerEvent,
-          },
-        ];
-      }),
+      (['lean-v4', 'lean-v5'] as const).map((lane) => [
+        lane,
+        {
+          catchUp: ratio(lane, 'catchUpCpuUsPerEvent'),
+          paced: ratio(lane, 'pacedCpuUsPerCard'),
+          burst: ratio(lane, 'burstCpuUsPerEvent'),
+        },
+      ]),
     );
     return {
       cards,
       rounds,
       baselineCommit: BASELINE_COMMIT,
       lanes: summary,
-      bridgeCpuUs: {
-        baseline: base,
-        'lean-v4': bridgeCost('lean-v4'),
-        'lean-v5': bridgeCost('lean-v5'),
-      },
       ratiosToBaseline: ratios,
     };
   } finally {
