@@ -15,7 +15,7 @@
  * journal's fsync and the wake-ups included); `burst`, group commits of 8
  * events, with the socket writes per group commit.
  *
- *   node --expose-gc --import tsx test/bench/mqtt-publish.ts [--cards 200] [--rounds 4]
+ *   node --expose-gc --import tsx test/bench/mqtt-publish.ts [--cards 120] [--rounds 4]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -236,7 +236,7 @@ const median = (values: number[]) => {
 };
 
 export async function benchMqttPublish(options: { cards?: number; rounds?: number } = {}) {
-  const cards = options.cards ?? 200;
+  const cards = options.cards ?? 120;
   const rounds = options.rounds ?? 4;
   const dir = mkdtempSync(join(tmpdir(), 'tableside-bench-baseline-'));
   const broker = await startTestBroker();
