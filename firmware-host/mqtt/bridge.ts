@@ -542,7 +542,10 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     client.publish(topic, payload, options, (error) => {
       if (generation !== this.generation) return; // resent after the reconnect
       if (error) {
-        this.onEventRefused(client, topic, record.seq, error);
+        // A reason code is the broker refusing it; anything else is the connection
+        // going away, and the event is resent after the reconnect.
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'number') this.onEventRefused(client, topic, record.seq, code, error);
         return;
       }
       slot.done = true;
@@ -556,12 +559,14 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
    * exceeded, ...). The cursor stays before it; the bridge reconnects and
    * resends from there after its backoff, so the event is delayed, not lost.
    */
-  private onEventRefused(client: MqttClient, topic: string, seq: number, error: Error): void {
-    const code = (error as { code?: unknown }).code;
-    const reason =
-      typeof code === 'number'
-        ? describeReason('PUBACK', code, this.protocolVersion)
-        : error.message;
+  private onEventRefused(
+    client: MqttClient,
+    topic: string,
+    seq: number,
+    code: number,
+    error: Error,
+  ): void {
+    const reason = describeReason('PUBACK', code, this.protocolVersion);
     this.options.log?.error(
       { seq, topic, reason },
       `the broker refused event ${seq} on ${topic}: ${reason}; it stays in the journal and is sent again after a reconnect`,

@@ -79,6 +79,9 @@ it.skipIf(noMosquitto)(
       `the broker refused event ${alarm!.seq} on ${root}/events/alarm: PUBACK 0x87 Not authorized; it stays in the journal and is sent again after a reconnect`,
     );
     await sleep(1000);
+    // Only the broker's refusals are called refusals (not the connection closing after one).
+    const refusals = captured.problems().filter((m) => m.startsWith('the broker refused event'));
+    expect(refusals.every((message) => message.includes('PUBACK 0x87 Not authorized'))).toBe(true);
     expect(bridge.acknowledgedSeq).toBeLessThan(alarm!.seq);
     expect(consumer.events().map((event) => event.type)).not.toContain('alarm');
     expect(store.journal.lastSeq).toBeGreaterThan(alarm!.seq);
