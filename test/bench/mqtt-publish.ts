@@ -117,7 +117,14 @@ async function runLane(
   cards: number,
 ): Promise<LaneResult> {
   const dir = mkdtempSync(join(tmpdir(), 'tableside-bench-mqtt-'));
-  const journal = await Journal.open({ dir: join(dir, 'journal'), table: 't1', clock: Date.now });
+  const journal = await Journal.open({
+    dir: join(dir, 'journal'),
+    table: 't1',
+    clock: Date.now,
+  }).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   // In memory: the cursor file (fsync and rename per acknowledgement) is the
   // journal's concern, not the MQTT client's, and would drown what this measures.
   const cursor = {
