@@ -48,7 +48,11 @@ it.skipIf(noMosquitto)(
       `topic readwrite ${root}/events/card`,
       `topic read ${root}/#`,
     ]);
-    const broker = cleanup.later(await startTestBroker({ aclFile }), (b) => b.close());
+    // Persistence and a persistent consumer session: the subscription outlives the
+    // broker restart below, so nothing the bridge resends races the resubscription.
+    const broker = cleanup.later(await startTestBroker({ aclFile, persistence: true }), (b) =>
+      b.close(),
+    );
     const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
     const captured = capturingLog();
     const bridge = cleanup.later(
@@ -61,7 +65,12 @@ it.skipIf(noMosquitto)(
     );
     await bridge.start();
     const consumer = cleanup.later(
-      await Recorder.connect(broker.url, { protocolVersion: 5 }),
+      await Recorder.connect(broker.url, {
+        protocolVersion: 5,
+        clientId: 'floor-system-acl',
+        clean: false,
+        properties: { sessionExpiryInterval: 600 },
+      }),
       (r) => r.close(),
     );
     await dealCards(store.journal, 2);
