@@ -159,7 +159,7 @@ export const deviceSchema = z
 
 const filePath = z.string().min(1, 'expected a file path');
 
-export const mqttSchema = z.strictObject({
+const mqttFields = z.strictObject({
   /** `embedded` starts aedes in-process; otherwise mqtt://, mqtts://, ws:// or wss://. */
   url: z
     .string()
@@ -198,6 +198,34 @@ export const mqttSchema = z.strictObject({
    * (its own credentials, made at start) publishes the table's topics.
    */
   users: z.record(topicLevel, brokerUserSchema()).default({}),
+  /**
+   * 4 is MQTT 3.1.1 (the default); 5 adds response topics, message
+   * properties, session expiry and a will delay. The embedded broker (aedes)
+   * speaks 3.1.1 only.
+   */
+  protocolVersion: z.union([z.literal(4), z.literal(5)]).default(4),
+  /** MQTT 5: how long the broker keeps the daemon's session (its subscription, queued requests) after a disconnect. */
+  sessionExpirySeconds: z.number().int().min(0).max(4_294_967_295).default(300),
+  /** MQTT 5: how long the broker waits before publishing `bridge/state offline` for a lost connection. */
+  willDelaySeconds: z.number().int().min(0).max(4_294_967_295).default(10),
+});
+
+export const mqttSchema = mqttFields.superRefine((mqtt, context) => {
+  if (mqtt.protocolVersion === 5 && mqtt.url === 'embedded') {
+    context.addIssue({
+      code: 'custom',
+      path: ['protocolVersion'],
+      message:
+        'the embedded broker (aedes) speaks MQTT 3.1.1 only: set protocolVersion to 4, or set url to an MQTT 5 broker such as mosquitto 2',
+    });
+  }
+  if (mqtt.protocolVersion === 5 && mqtt.willDelaySeconds > mqtt.sessionExpirySeconds) {
+    context.addIssue({
+      code: 'custom',
+      path: ['willDelaySeconds'],
+      message: `expected at most sessionExpirySeconds (${mqtt.sessionExpirySeconds}): the broker publishes the will when the session ends, whichever comes first`,
+    });
+  }
 });
 
 function brokerUserSchema() {

@@ -12,11 +12,20 @@
  *
  * Connection: one MQTT.js client per connection, with MQTT.js's own
  * reconnect off: reconnects are ours, with exponential backoff and jitter,
- * and every (re)connect republishes all retained topics.
+ * and every (re)connect republishes all retained topics. MQTT.js keeps no
+ * copy of the events in flight (journal-backed-store.ts): the journal is
+ * the durable store.
+ *
+ * MQTT 5 (`protocolVersion: 5`): events carry their content type and `seq`
+ * as properties, requests are also answered on their Response Topic with
+ * their Correlation Data, the session outlives a disconnect for
+ * `sessionExpirySeconds` (so requests sent meanwhile are not lost) and the
+ * will waits `willDelaySeconds`, so a quick reconnect does not flap
+ * `bridge/state` to offline. The broker's reason codes are logged by name.
  */
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import type { IClientOptions, MqttClient } from 'mqtt';
+import type { IClientOptions, IConnackPacket, IDisconnectPacket, MqttClient } from 'mqtt';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
 import { type DomainEvent, eventTopicKind } from '../table/events.ts';
@@ -24,6 +33,14 @@ import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts
 import type { MqttConnector } from './connect.ts';
 import { MqttError } from './errors.ts';
 import { type CardExposure, exposureOfInput, findForbiddenKey, screenEvent } from './guard.ts';
+import { JournalBackedStore } from './journal-backed-store.ts';
+import {
+  eventProperties,
+  type PublishProperties,
+  responseProperties,
+  responseTopicProblem,
+} from './properties.ts';
+import { describeReason, isFailure, refusesProtocolVersion } from './reason-codes.ts';
 import { type BridgeRequest, parseRequest } from './requests.ts';
 import { type TableTopics, tableTopics } from './topics.ts';
 
@@ -78,6 +95,12 @@ export interface BridgeOptions {
   backoff?: BackoffOptions;
   /** Give up a connection attempt after this long. Default 10 s. */
   connectTimeoutMs?: number;
+  /** 4 (MQTT 3.1.1, the default) or 5. */
+  protocolVersion?: 4 | 5;
+  /** MQTT 5: how long the broker keeps the session after a disconnect. Default 300 s. */
+  sessionExpirySeconds?: number;
+  /** MQTT 5: how long the broker waits before publishing the will. Default 10 s. */
+  willDelaySeconds?: number;
   journal: JournalSource;
   cursor: CursorSink;
   onRequest: RequestHandler;
@@ -136,6 +159,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private journalHead: string | undefined;
   private roads: string | undefined;
   private connectionCount = 0;
+  private readonly protocolVersion: 4 | 5;
 
   constructor(options: BridgeOptions) {
     super();
@@ -151,6 +175,13 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     this.random = options.random ?? Math.random;
     this.topics = tableTopics(options.baseTopic, options.table);
     this.info = options.info ?? {};
+    this.protocolVersion = options.protocolVersion ?? 4;
+    if (this.protocolVersion !== 4 && this.protocolVersion !== 5) {
+      throw new MqttError(
+        'bad_options',
+        `protocolVersion must be 4 (MQTT 3.1.1) or 5, got ${options.protocolVersion}`,
+      );
+    }
     this.ackedThrough = options.cursor.current;
     this.nextSeq = this.ackedThrough + 1;
     // An 'error' with no listener would throw; the bridge reports and carries on.
@@ -184,7 +215,11 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       ).catch(() => undefined);
     }
     this.connected = false;
-    await withTimeout(client.endAsync(), timeoutMs).catch(() => client.end(true));
+    // A deliberate stop ends the MQTT 5 session: requests sent while the table is
+    // down are not kept for a later run (its `offline` above was published already).
+    const disconnect =
+      this.protocolVersion === 5 ? { reasonCode: 0, properties: { sessionExpiryInterval: 0 } } : {};
+    await withTimeout(client.endAsync(false, disconnect), timeoutMs).catch(() => client.end(true));
   }
 
   /**
@@ -253,10 +288,22 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     if (this.stopped || !this.mqttModule) return;
     const generation = ++this.generation;
     const { options } = this;
+    const v5 = this.protocolVersion === 5;
+    const sessionExpiry = options.sessionExpirySeconds ?? 300;
     const clientOptions: IClientOptions = {
       clientId: options.clientId ?? `tableside-${options.table}`,
-      protocolVersion: 4,
-      clean: true,
+      protocolVersion: this.protocolVersion,
+      // MQTT 5 resumes its session, even after a restart: a clean start would end
+      // the old session and with it release the delayed will (`offline`) at once.
+      clean: !v5 || sessionExpiry === 0,
+      ...(v5 ? { properties: { sessionExpiryInterval: sessionExpiry } } : {}),
+      // The journal holds every event until it is acknowledged; MQTT.js need not.
+      outgoingStore: new JournalBackedStore(),
+      // No debug() calls per packet on the hot path.
+      log: noLog,
+      // The keepalive timer is not re-armed for every packet sent: at most one
+      // spare PINGREQ per keepalive period instead of a timer reset per event.
+      reschedulePings: false,
       keepalive: options.keepalive ?? 30,
       reconnectPeriod: 0,
       connectTimeout: options.connectTimeoutMs ?? 10_000,
@@ -270,6 +317,14 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
         payload: Buffer.from('offline'),
         qos: 1,
         retain: true,
+        ...(v5
+          ? {
+              properties: {
+                willDelayInterval: options.willDelaySeconds ?? 10,
+                payloadFormatIndicator: true,
+              },
+            }
+          : {}),
       },
       ...(options.username !== undefined ? { username: options.username } : {}),
       ...(options.password !== undefined ? { password: options.password } : {}),
@@ -279,17 +334,24 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     const client = this.mqttModule.connect(options.url, clientOptions);
     this.client = client;
     let closed = false;
-    client.on('connect', () => {
+    client.on('connect', (connack) => {
       if (generation !== this.generation) return;
-      this.onConnected(client, generation);
+      this.onConnected(client, generation, connack);
     });
-    client.on('message', (topic, payload) => {
+    client.on('message', (topic, payload, packet) => {
       if (generation !== this.generation) return;
-      void this.onMessage(client, topic, payload);
+      void this.onMessage(client, topic, payload, packet.properties);
+    });
+    client.on('disconnect', (packet: IDisconnectPacket) => {
+      if (generation !== this.generation) return;
+      this.options.log?.warn(
+        { url: options.url, reason: describeReason('DISCONNECT', packet.reasonCode ?? 0, 5) },
+        `the broker closed the connection: ${describeReason('DISCONNECT', packet.reasonCode ?? 0, 5)}`,
+      );
     });
     client.on('error', (error) => {
       if (generation !== this.generation) return;
-      this.options.log?.warn({ err: error.message }, 'mqtt error');
+      this.logClientError(error);
       this.emit('error', error);
     });
     client.on('close', () => {
@@ -300,13 +362,51 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     });
   }
 
-  private onConnected(client: MqttClient, generation: number): void {
+  /** A refused CONNECT names the CONNACK code; a broker that does not speak MQTT 5 says so. */
+  private logClientError(error: Error): void {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'number' && error.message.startsWith('Connection refused')) {
+      const reason = describeReason('CONNACK', code, this.protocolVersion);
+      const hint =
+        this.protocolVersion === 5 && refusesProtocolVersion(code)
+          ? ': the broker does not speak MQTT 5; set mqtt.protocolVersion to 4 or use an MQTT 5 broker (mosquitto 2, EMQX, HiveMQ). The journal keeps every event until it can publish them'
+          : '';
+      this.options.log?.error(
+        { url: this.options.url, reason },
+        `the broker refused the connection: ${reason}${hint}`,
+      );
+      return;
+    }
+    this.options.log?.warn({ err: error.message }, 'mqtt error');
+  }
+
+  private onConnected(client: MqttClient, generation: number, connack: IConnackPacket): void {
     this.connected = true;
     this.attempt = 0;
     this.connectionCount++;
-    this.options.log?.info({ url: this.options.url }, 'mqtt connected');
-    client.subscribe(this.topics.requestFilter, { qos: 1 }, (error) => {
-      if (error && generation === this.generation) this.emit('error', error);
+    const v5 = this.protocolVersion === 5;
+    this.options.log?.info(
+      {
+        url: this.options.url,
+        protocolVersion: this.protocolVersion,
+        sessionPresent: connack.sessionPresent,
+        ...(v5 ? { reason: describeReason('CONNACK', connack.reasonCode ?? 0, 5) } : {}),
+      },
+      'mqtt connected',
+    );
+    client.subscribe(this.topics.requestFilter, { qos: 1 }, (error, _granted, suback) => {
+      if (generation !== this.generation) return;
+      // The SUBACK's own codes: MQTT.js hands back the requested QoS on a refusal.
+      const refused = suback?.granted.find((code) => typeof code === 'number' && isFailure(code));
+      if (typeof refused === 'number') {
+        const topic = this.topics.requestFilter;
+        const reason = describeReason('SUBACK', refused, this.protocolVersion);
+        this.options.log?.error(
+          { topic, reason },
+          `the broker refused the subscription to ${topic}: ${reason}; requests cannot reach the table`,
+        );
+      }
+      if (error) this.emit('error', error);
     });
     // Retained topics first, so a consumer sees `online` before the backlog.
     this.publishRetained(this.topics.bridgeState, 'online');
@@ -372,10 +472,20 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private async pumpLoop(): Promise<void> {
     const generation = this.generation;
     while (this.connected && generation === this.generation) {
-      const room = this.inflightLimit - this.window.filter((slot) => !slot.done).length;
+      const room = this.inflightLimit - this.inflight();
       if (room <= 0 || this.nextSeq > this.options.journal.lastSeq) return;
       const records = await this.options.journal.readRange(this.nextSeq, Math.max(room, 64));
       if (records.length === 0 || generation !== this.generation) return;
+      this.publishBatch(records, generation);
+      this.settle();
+    }
+  }
+
+  /** One socket write for the events of a batch: the stream is corked around it. */
+  private publishBatch(records: readonly JournalRecord[], generation: number): void {
+    const stream = this.client?.stream;
+    stream?.cork();
+    try {
       for (const record of records) {
         if (generation !== this.generation) return;
         if (record.seq !== this.nextSeq) {
@@ -389,12 +499,19 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
           this.nextSeq++;
           continue;
         }
-        if (this.window.filter((slot) => !slot.done).length >= this.inflightLimit) break;
+        if (this.inflight() >= this.inflightLimit) break;
         this.publishEvent(record, generation);
         this.nextSeq++;
       }
-      this.settle();
+    } finally {
+      stream?.uncork();
     }
+  }
+
+  private inflight(): number {
+    let count = 0;
+    for (const slot of this.window) if (!slot.done) count++;
+    return count;
   }
 
   private publishEvent(record: JournalRecord, generation: number): void {
@@ -402,25 +519,60 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     const event = record.data as DomainEvent;
     const screened = screenEvent(event, this.exposure);
     let topic: string;
-    let payload: Record<string, unknown>;
+    let payload: string;
     if (screened.publish) {
       topic = this.topics.events(eventTopicKind(event));
-      payload = { seq: record.seq, ts: record.ts, ...screened.event };
+      payload = eventPayload(record.seq, record.ts, screened.event);
     } else {
       // Consumers still see the seq (no gap), but nothing of its content.
       topic = this.topics.events('alarm');
-      payload = { seq: record.seq, ts: record.ts, type: 'event_withheld', reason: screened.reason };
+      payload = eventPayload(record.seq, record.ts, {
+        type: 'event_withheld',
+        reason: screened.reason,
+      });
       this.options.log?.error({ seq: record.seq, reason: screened.reason }, 'event withheld');
       this.emit('withheld', record.seq, screened.reason);
     }
     const slot: Slot = { seq: record.seq, done: false };
     this.window.push(slot);
-    client.publish(topic, JSON.stringify(payload), { qos: 1 }, (error) => {
-      if (error || generation !== this.generation) return; // resent after the reconnect
+    const options =
+      this.protocolVersion === 5
+        ? { qos: 1 as const, properties: eventProperties(record.seq) }
+        : { qos: 1 as const };
+    client.publish(topic, payload, options, (error) => {
+      if (generation !== this.generation) return; // resent after the reconnect
+      if (error) {
+        // A reason code is the broker refusing it; anything else is the connection
+        // going away, and the event is resent after the reconnect.
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'number') this.onEventRefused(client, topic, record.seq, code, error);
+        return;
+      }
       slot.done = true;
       this.settle();
       this.pump();
     });
+  }
+
+  /**
+   * An MQTT 5 broker refused an event (PUBACK >= 0x80: not authorized, quota
+   * exceeded, ...). The cursor stays before it; the bridge reconnects and
+   * resends from there after its backoff, so the event is delayed, not lost.
+   */
+  private onEventRefused(
+    client: MqttClient,
+    topic: string,
+    seq: number,
+    code: number,
+    error: Error,
+  ): void {
+    const reason = describeReason('PUBACK', code, this.protocolVersion);
+    this.options.log?.error(
+      { seq, topic, reason },
+      `the broker refused event ${seq} on ${topic}: ${reason}; it stays in the journal and is sent again after a reconnect`,
+    );
+    this.emit('error', error);
+    client.end(true);
   }
 
   /** Moves the cursor past the leading acknowledged slots. */
@@ -439,33 +591,82 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     );
   }
 
-  private async onMessage(client: MqttClient, topic: string, payload: Buffer): Promise<void> {
+  /**
+   * Answers a request on `bridge/response/<op>` and, for an MQTT 5 request
+   * with a Response Topic, there as well with its Correlation Data. A
+   * response topic the bridge will not or may not publish to is logged; the
+   * answer on `bridge/response/<op>` goes out all the same.
+   */
+  private replier(
+    client: MqttClient,
+    op: string,
+    properties: RequestProperties | undefined,
+  ): (body: string) => void {
+    const v5 = this.protocolVersion === 5;
+    const responseTopic = v5 ? properties?.responseTopic : undefined;
+    const correlationData = properties?.correlationData;
+    let direct: string | undefined;
+    if (responseTopic !== undefined) {
+      const problem = responseTopicProblem(responseTopic, this.topics.root);
+      if (problem === undefined) direct = responseTopic;
+      else {
+        this.options.log?.warn(
+          { op, responseTopic, problem },
+          `request ${op}: not answered on its response topic "${responseTopic}": ${problem}; answered on ${this.topics.response(op)} only`,
+        );
+      }
+    }
+    return (body) => {
+      const properties: PublishProperties | undefined = v5 ? responseProperties() : undefined;
+      client.publish(
+        this.topics.response(op),
+        body,
+        properties ? { qos: 1, properties } : { qos: 1 },
+        () => undefined,
+      );
+      if (direct === undefined) return;
+      const topic = direct;
+      client.publish(
+        topic,
+        body,
+        { qos: 1, properties: responseProperties(correlationData) },
+        (error) => {
+          if (!error) return;
+          const code = (error as { code?: unknown }).code;
+          const reason =
+            typeof code === 'number' ? describeReason('PUBACK', code, 5) : error.message;
+          this.options.log?.warn(
+            { op, responseTopic: topic, reason },
+            `request ${op}: the broker refused the answer on its response topic "${topic}": ${reason}; it was answered on ${this.topics.response(op)}`,
+          );
+        },
+      );
+    };
+  }
+
+  private async onMessage(
+    client: MqttClient,
+    topic: string,
+    payload: Buffer,
+    properties: RequestProperties | undefined,
+  ): Promise<void> {
     const op = this.topics.opOf(topic);
     if (op === undefined) return;
+    const reply = this.replier(client, op, properties);
     const authorized = authorizeRequest(this.options.authorize, topic, payload);
     if (authorized.refused) {
       const { code, error, transaction } = authorized.refused;
       this.options.log?.warn({ op, code, error }, 'request refused');
       this.emit('refused', op, code, error);
       const body = { status: 'error', code, error };
-      client.publish(
-        this.topics.response(op),
-        JSON.stringify(transaction === undefined ? body : { ...body, transaction }),
-        { qos: 1 },
-        () => undefined,
-      );
+      reply(JSON.stringify(transaction === undefined ? body : { ...body, transaction }));
       return;
     }
     const parsed = parseRequest(op, authorized.payload);
     const respond = (body: Record<string, unknown>) => {
       const transaction = parsed.transaction;
       const message = transaction === undefined ? body : { ...body, transaction };
-      client.publish(
-        this.topics.response(op),
-        JSON.stringify(message),
-        { qos: 1 },
-        () => undefined,
-      );
+      reply(JSON.stringify(message));
     };
     if (!parsed.ok) {
       respond({ status: 'error', code: 'bad_request', error: parsed.error });
@@ -483,6 +684,25 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       });
     }
   }
+}
+
+/** The MQTT 5 properties of a request the bridge reads. */
+interface RequestProperties {
+  responseTopic?: string | undefined;
+  correlationData?: Buffer | undefined;
+}
+
+const noLog = (): void => undefined;
+
+/**
+ * `{"seq":…,"ts":…,<the event's fields>}`, as `{ seq, ts, ...event }` would
+ * stringify (a field of the event named seq or ts comes later and wins on
+ * parsing, as it did in the spread), without copying the event first.
+ */
+function eventPayload(seq: number, ts: number, event: object): string {
+  const fields = JSON.stringify(event);
+  const head = `{"seq":${seq},"ts":${ts}`;
+  return fields === '{}' ? `${head}}` : `${head},${fields.slice(1)}`;
 }
 
 type Authorized =

@@ -30,6 +30,9 @@ export function bridgeOptionsFromConfig(
     clientId: mqtt.clientId,
     keepalive: mqtt.keepalive,
     inflight: mqtt.inflight,
+    protocolVersion: mqtt.protocolVersion,
+    sessionExpirySeconds: mqtt.sessionExpirySeconds,
+    willDelaySeconds: mqtt.willDelaySeconds,
     // The embedded broker has no TLS listener; its accounts are not the casino's.
     username: embedded ? wiring.embeddedCredentials?.username : mqtt.username,
     password: embedded ? wiring.embeddedCredentials?.password : mqtt.password,

@@ -4,5 +4,8 @@ export * from './broker.ts';
 export * from './errors.ts';
 export * from './from-config.ts';
 export * from './guard.ts';
+export * from './journal-backed-store.ts';
+export * from './properties.ts';
+export * from './reason-codes.ts';
 export * from './requests.ts';
 export * from './topics.ts';

@@ -57,6 +57,8 @@ export interface TestBroker {
   /** Starts it again on the same port(s). */
   start(): Promise<void>;
   close(): Promise<void>;
+  /** mosquitto only: SIGHUP, which rereads the password and ACL files, keeping every connection. */
+  reload?(): void;
 }
 
 export async function startTestBroker(options: TestBrokerOptions = {}): Promise<TestBroker> {
@@ -153,6 +155,9 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
     close: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
+    },
+    reload: () => {
+      child?.kill('SIGHUP');
     },
   };
 }

@@ -1,5 +1,8 @@
+import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import { pino } from 'pino';
+import type { CardCode } from '../../../device-protocol/cards.ts';
 import { CursorStore } from '../../../firmware-host/journal/cursor.ts';
 import { Journal } from '../../../firmware-host/journal/journal.ts';
 import { type BridgeOptions, MqttBridge } from '../../../firmware-host/mqtt/bridge.ts';
@@ -13,6 +16,8 @@ export interface Received {
   topic: string;
   text: string;
   retain: boolean;
+  /** MQTT 5 properties, as the consumer received them. */
+  properties: IPublishPacket['properties'];
 }
 
 export class Recorder {
@@ -21,7 +26,12 @@ export class Recorder {
   readonly reconnects: boolean[] = [];
   constructor(readonly client: MqttClient) {
     client.on('message', (topic, payload, packet) => {
-      this.messages.push({ topic, text: payload.toString(), retain: packet.retain });
+      this.messages.push({
+        topic,
+        text: payload.toString(),
+        retain: packet.retain,
+        properties: packet.properties,
+      });
     });
   }
 
@@ -120,3 +130,114 @@ export const cardEvent = (card: string, index: number): DomainEvent => ({
 });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A logger whose records a test can read back (what an operator would see in the log). */
+export function capturingLog() {
+  const records: { level: number; msg: string; [field: string]: unknown }[] = [];
+  const log = pino(
+    { level: 'debug', base: undefined },
+    {
+      write: (line: string) => {
+        records.push(JSON.parse(line));
+      },
+    },
+  );
+  return {
+    log,
+    records,
+    /** Messages at warn (40) or above. */
+    problems: () => records.filter((record) => record.level >= 40).map((record) => record.msg),
+  };
+}
+
+/**
+ * A TCP relay in front of a broker that a test can cut: every relayed
+ * connection dies at once without an MQTT DISCONNECT, as when a cable is
+ * pulled or a daemon is killed; `refuse` keeps new connections out.
+ */
+export async function cuttableRelay(brokerPort: number) {
+  const sockets = new Set<Socket>();
+  let refusing = false;
+  const server: Server = createServer((inbound) => {
+    if (refusing) {
+      inbound.destroy();
+      return;
+    }
+    const outbound = netConnect(brokerPort, '127.0.0.1');
+    sockets.add(inbound);
+    sockets.add(outbound);
+    const drop = () => {
+      inbound.destroy();
+      outbound.destroy();
+      sockets.delete(inbound);
+      sockets.delete(outbound);
+    };
+    inbound.on('error', drop).on('close', drop);
+    outbound.on('error', drop).on('close', drop);
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    cut() {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+    },
+    refuse(value: boolean) {
+      refusing = value;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** What a scenario starts, stopped in reverse order after it (register with `later`). */
+export function cleanupList() {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  return {
+    later<T>(value: T, cleanup: (value: T) => Promise<unknown>): T {
+      cleanups.push(() => cleanup(value));
+      return value;
+    },
+    async run() {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+    },
+  };
+}
+
+/** An MQTT 5 client for a test (a consumer or a requester), with no reconnects of its own. */
+export async function v5Client(url: string, options: IClientOptions = {}): Promise<MqttClient> {
+  return await mqtt.connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0, ...options });
+}
+
+/** Deals `count` face-up cards, one journal group commit per card (input and event). */
+export async function dealCards(journal: Journal, count: number, from = 0): Promise<void> {
+  const codes: CardCode[] = [
+    '9H',
+    '2C',
+    'TD',
+    '7S',
+    'KH',
+    'AS',
+    '4D',
+    '6C',
+    'QS',
+    '3H',
+    '8D',
+    'JC',
+    '5S',
+  ];
+  for (let index = from; index < from + count; index++) {
+    const card = codes[index % codes.length]!;
+    await journal.append([
+      { kind: 'input', data: { t: 'card', card, back: 'red', face: 'up' } },
+      { kind: 'event', data: cardEvent(card, index) },
+    ]);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * MQTT 5 will delay against a real mosquitto. The daemon reaches the broker
+ * through a relay the test can cut (a pulled cable, a killed daemon: no
+ * DISCONNECT). A connection that comes back within `willDelaySeconds`, and
+ * a restart of the bridge with the same client id, resume the session, so
+ * the broker never publishes the will: consumers see no `offline`. An
+ * outage that lasts longer than the delay is announced once it has passed.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import {
+  cleanupList,
+  cuttableRelay,
+  dealCards,
+  makeBridge,
+  openStore,
+  Recorder,
+  sleep,
+  tempDir,
+  waitFor,
+} from './support.ts';
+
+const noMosquitto = mosquittoPath() === undefined;
+if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
+
+const cleanup = cleanupList();
+afterEach(() => cleanup.run());
+
+const WILL_DELAY_SECONDS = 2;
+
+it.skipIf(noMosquitto)(
+  'no offline for a cut or a restart within the will delay, offline after it for a longer outage',
+  async () => {
+    const broker = cleanup.later(await startTestBroker(), (b) => b.close());
+    const relay = cleanup.later(await cuttableRelay(broker.port), (r) => r.close());
+    const consumer = cleanup.later(
+      await Recorder.connect(broker.url, { protocolVersion: 5 }),
+      (r) => r.close(),
+    );
+    const states = () => consumer.on('bridge/state').map((message) => message.text);
+    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
+    const options = {
+      protocolVersion: 5 as const,
+      clientId: 'tableside-will-delay-test',
+      willDelaySeconds: WILL_DELAY_SECONDS,
+      sessionExpirySeconds: 60,
+      backoff: { initialMs: 100, maxMs: 200 },
+    };
+    const first = cleanup.later(makeBridge(relay.url, store, options), (b) => b.stop());
+    await first.start();
+    await waitFor(() => states().includes('online'), 'online');
+
+    // 1. The connection drops and comes back on the bridge's first retry.
+    relay.cut();
+    await waitFor(() => first.connections === 2, 'the bridge to reconnect');
+    await dealCards(store.journal, 2);
+    await sleep(WILL_DELAY_SECONDS * 1000 + 700);
+    expect(states()).not.toContain('offline');
+
+    // 2. The daemon dies (no DISCONNECT, no `offline` of its own) and a new one starts at once.
+    relay.refuse(true);
+    relay.cut();
+    await waitFor(() => !first.isConnected, 'the first bridge to lose its connection');
+    await first.stop();
+    relay.refuse(false);
+    const second = cleanup.later(makeBridge(relay.url, store, options), (b) => b.stop());
+    await second.start();
+    await waitFor(() => second.isConnected, 'the restarted bridge to connect');
+    await dealCards(store.journal, 2, 2);
+    await sleep(WILL_DELAY_SECONDS * 1000 + 700);
+    expect(states()).not.toContain('offline');
+    await waitFor(() => consumer.events().length === 4, 'the 4 cards');
+
+    // 3. An outage longer than the delay: `offline`, once the delay has passed.
+    relay.refuse(true);
+    const cutAt = Date.now();
+    relay.cut();
+    await waitFor(() => states().includes('offline'), 'offline', 10_000);
+    const announcedAfter = Date.now() - cutAt;
+    expect(announcedAfter).toBeGreaterThanOrEqual(WILL_DELAY_SECONDS * 1000 - 200);
+    expect(states().filter((state) => state === 'offline')).toHaveLength(1);
+  },
+  30_000,
+);

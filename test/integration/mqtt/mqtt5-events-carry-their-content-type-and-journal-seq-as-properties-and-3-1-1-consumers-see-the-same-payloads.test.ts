@@ -1,0 +1,70 @@
+/**
+ * With `protocolVersion: 5` every event carries the Content Type
+ * `application/json`, the Payload Format Indicator (UTF-8) and its journal
+ * seq as the user property `seq`, so a consumer can dedupe or route without
+ * parsing. A 3.1.1 consumer on the same mosquitto gets the same payloads.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import {
+  cleanupList,
+  dealCards,
+  makeBridge,
+  openStore,
+  Recorder,
+  tempDir,
+  waitFor,
+} from './support.ts';
+
+const noMosquitto = mosquittoPath() === undefined;
+if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
+
+const cleanup = cleanupList();
+afterEach(() => cleanup.run());
+
+it.skipIf(noMosquitto)(
+  'every event has content type application/json, the UTF-8 indicator and its seq as a user property',
+  async () => {
+    const broker = cleanup.later(await startTestBroker(), (b) => b.close());
+    const v5 = cleanup.later(await Recorder.connect(broker.url, { protocolVersion: 5 }), (r) =>
+      r.close(),
+    );
+    const v311 = cleanup.later(await Recorder.connect(broker.url), (r) => r.close());
+    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
+    const bridge = cleanup.later(makeBridge(broker.url, store, { protocolVersion: 5 }), (b) =>
+      b.stop(),
+    );
+    await bridge.start();
+    await store.journal.append([
+      { kind: 'event', data: { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 } },
+      { kind: 'event', data: { type: 'round_start', round: 1 } },
+    ]);
+    await dealCards(store.journal, 6);
+    await waitFor(() => v5.events().length === 8 && v311.events().length === 8, '8 events each');
+
+    const eventMessages = v5.messages.filter((message) => message.topic.includes('/events/'));
+    expect(eventMessages).toHaveLength(8);
+    for (const message of eventMessages) {
+      const seq = (JSON.parse(message.text) as { seq: number }).seq;
+      expect(message.properties).toMatchObject({
+        contentType: 'application/json',
+        payloadFormatIndicator: true,
+        userProperties: { seq: String(seq) },
+      });
+    }
+    const seqs = eventMessages.map((message) => Number(message.properties?.userProperties?.seq));
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    expect(new Set(seqs).size).toBe(8);
+    // The inputs between the cards are not published: their seqs are skipped.
+    expect(seqs[3]! - seqs[2]!).toBe(2);
+    // The 3.1.1 consumer: the same bytes, no properties.
+    const v311Events = v311.messages.filter((message) => message.topic.includes('/events/'));
+    expect(v311Events.map((message) => message.text)).toEqual(
+      eventMessages.map((message) => message.text),
+    );
+    expect(v311Events.every((message) => message.properties === undefined)).toBe(true);
+    const first = JSON.parse(eventMessages[2]!.text);
+    expect(Object.keys(first).slice(0, 3)).toEqual(['seq', 'ts', 'type']);
+    expect(first).toMatchObject({ seq: seqs[2], type: 'card', card: '9H', face: 'up' });
+  },
+);
