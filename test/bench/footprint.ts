@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startTestBroker } from '../helpers/broker.ts';
-import { PtyPair, SOCAT } from '../integration/hardware/pty-pair.ts';
+import { BenchPtyPair, SOCAT } from './pty.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BUILT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
@@ -262,7 +262,7 @@ export async function benchFootprint(
       import('mqtt'),
     ]);
   const broker = await startTestBroker();
-  const pair = new PtyPair();
+  const pair = new BenchPtyPair();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-footprint-'));
   const topics = tableTopics('bench', 'footprint-1');
   let child: ChildProcess | undefined;

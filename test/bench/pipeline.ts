@@ -29,7 +29,7 @@ import type { TablesideConfig } from '../../firmware-host/config/schema.ts';
 import type { TableDaemon } from '../../firmware-host/daemon/table-daemon.ts';
 import type { ScriptStep } from '../../simulators/scenario.ts';
 import { startTestBroker, type TestBroker } from '../helpers/broker.ts';
-import { PtyPair, SOCAT } from '../integration/hardware/pty-pair.ts';
+import { BenchPtyPair, SOCAT } from './pty.ts';
 
 export const RULESET = 'tdc-baccarat-no-commission';
 const BASE_TOPIC = 'bench';
@@ -309,7 +309,7 @@ export async function benchLatency(
   const topics = tableTopics(BASE_TOPIC, TABLE);
   const cardTopic = topics.events('card');
   const broker: TestBroker = await startTestBroker();
-  const pair = new PtyPair();
+  const pair = new BenchPtyPair();
   const journalDir = await mkdtemp(join(tmpdir(), 'tableside-bench-'));
   let client: MqttClient | undefined;
   try {
