@@ -6,6 +6,7 @@
  * daemon's own cost and not the bench's.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,11 +23,16 @@ export const sleep = (ms: number) =>
     setTimeout(resolve, ms).unref();
   });
 
-/** Builds once per bench run; throws when there is no dist/ to measure. */
-let built: Promise<string | undefined> | undefined;
-export function buildOnce(): Promise<string | undefined> {
-  built ??= Promise.resolve().then(() => build());
-  return built;
+/**
+ * `npm run build`, once per bench run. Throws when there is no daemon to
+ * measure; returns a note when tsc reported errors but emitted dist/.
+ */
+export async function ensureBuilt(): Promise<string | undefined> {
+  const error = build();
+  if (error && !existsSync(BUILT_CLI)) throw new Error(`npm run build failed: ${error}`);
+  return error
+    ? `npm run build reported errors (${error}); measured the dist/ it emitted`
+    : undefined;
 }
 
 export interface ChildDaemon {
@@ -78,8 +84,8 @@ export async function spawnBuiltDaemon(options: {
     [...deployedNodeFlags(), BUILT_CLI, 'run', '--config', configFile],
     {
       cwd: options.dir,
-      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, TABLESIDE_LOG_LEVEL: process.env.BENCH_DAEMON_LOG ?? 'warn' },
+      stdio: ['ignore', process.env.BENCH_DAEMON_LOG ? 'inherit' : 'ignore', 'pipe'],
     },
   );
   let stderr = '';

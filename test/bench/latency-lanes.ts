@@ -30,9 +30,9 @@ import { SimulatedDevice } from '../../simulators/device.ts';
 import type { ScriptStep } from '../../simulators/scenario.ts';
 import { startTestBroker } from '../helpers/broker.ts';
 import {
-  buildOnce,
   type ChildDaemon,
   cpuMeter,
+  ensureBuilt,
   LANE_BASE_TOPIC,
   LANE_RULESET,
   round,
@@ -40,7 +40,7 @@ import {
   spawnBuiltDaemon,
   spread,
 } from './built-daemon.ts';
-import { BUILT_CLI, deployedNodeFlags } from './footprint.ts';
+import { deployedNodeFlags } from './footprint.ts';
 import { BenchPtyPair, SOCAT } from './pty.ts';
 
 const RELAY_SCRIPT = resolve(import.meta.dirname, 'bare-relay.mjs');
@@ -75,6 +75,7 @@ export interface LatencyLaneFigures {
   back_to_back: PhaseFigures;
   paced_50ms: PhaseFigures;
   dealer_pace: PhaseFigures;
+  note?: string;
 }
 
 export interface LatencyLaneOptions {
@@ -238,9 +239,7 @@ export async function benchLatencyLanes(
   const paced50 = options.paced50 ?? 150;
   const dealer = options.dealer ?? 40;
   const dealerPaceMs = options.dealerPaceMs ?? 500;
-  const buildError = await buildOnce();
-  if (buildError) throw new Error(`npm run build failed: ${buildError}`);
-  if (!BUILT_CLI) throw new Error('no built daemon');
+  const buildNote = await ensureBuilt();
 
   const broker = await startTestBroker();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-bench-lanes-'));
@@ -314,6 +313,7 @@ export async function benchLatencyLanes(
       back_to_back: back,
       paced_50ms: paced,
       dealer_pace: slow,
+      ...(buildNote ? { note: buildNote } : {}),
     };
   } finally {
     await Promise.all(sims.map((sim) => sim.stop().catch(() => undefined)));
