@@ -173,8 +173,12 @@ export async function residentMegabytes(pid: number): Promise<number> {
   return match ? Math.round((Number(match[1]) / 1024) * 10) / 10 : Number.NaN;
 }
 
-/** A stopwatch of one process's CPU over a stretch, per card. */
-export async function cpuMeter(pid: number) {
+/**
+ * A stopwatch of one process's CPU over a stretch, per card. With
+ * `idleFraction` (its CPU share with no cards, measured before), also the
+ * CPU per card above idle: what a card adds, not what the hour costs.
+ */
+export async function cpuMeter(pid: number, idleFraction?: number) {
   const cpuAt = await processCpuSeconds(pid);
   const wallAt = performance.now();
   return async (cards: number) => {
@@ -182,9 +186,24 @@ export async function cpuMeter(pid: number) {
     const wall = (performance.now() - wallAt) / 1000;
     return {
       cpu_ms_per_card: cards > 0 ? round((cpu * 1000) / cards) : null,
+      ...(idleFraction === undefined
+        ? {}
+        : {
+            cpu_ms_per_card_above_idle:
+              cards > 0 ? round(((cpu - idleFraction * wall) * 1000) / cards) : null,
+          }),
       cpu_percent: wall > 0 ? Math.round((cpu / wall) * 1000) / 10 : null,
     };
   };
+}
+
+/** A process's CPU share (0..1 of a core) over `seconds` in which the bench sends it nothing. */
+export async function idleCpuFraction(pid: number, seconds: number): Promise<number> {
+  const cpuAt = await processCpuSeconds(pid);
+  const wallAt = performance.now();
+  await sleep(seconds * 1000);
+  const cpu = (await processCpuSeconds(pid)) - cpuAt;
+  return cpu / ((performance.now() - wallAt) / 1000);
 }
 
 export function round(value: number, digits = 3): number {

@@ -33,6 +33,7 @@ import {
   type ChildDaemon,
   cpuMeter,
   ensureBuilt,
+  idleCpuFraction,
   LANE_BASE_TOPIC,
   LANE_RULESET,
   round,
@@ -53,6 +54,8 @@ export interface LaneFigures {
   max_ms: number;
   /** The child's own CPU over the phase, per card dealt to it. */
   cpu_ms_per_card: number | null;
+  /** The same less the child's idle CPU over the phase's duration: what the cards added. */
+  cpu_ms_per_card_above_idle?: number | null;
   /** The child's CPU over the phase, in % of one core. */
   cpu_percent: number | null;
 }
@@ -72,6 +75,10 @@ export interface LatencyLaneFigures {
   broker: string;
   order: string;
   warmup_cards: number;
+  idle_seconds: number;
+  /** With the shoe connected and no cards, in % of one core. */
+  daemon_idle_cpu_percent: number;
+  relay_idle_cpu_percent: number;
   back_to_back: PhaseFigures;
   paced_50ms: PhaseFigures;
   dealer_pace: PhaseFigures;
@@ -84,6 +91,7 @@ export interface LatencyLaneOptions {
   paced50?: number;
   dealer?: number;
   dealerPaceMs?: number;
+  idleSeconds?: number;
   seed?: number;
 }
 
@@ -168,9 +176,10 @@ async function runPhase(
   cards: number,
   paceMs: number,
   random: () => number,
+  idle?: readonly [number, number],
 ): Promise<PhaseFigures> {
   const samples: [number[], number[]] = [[], []];
-  const meters = await Promise.all(lanes.map((lane) => cpuMeter(lane.pid)));
+  const meters = await Promise.all(lanes.map((lane, index) => cpuMeter(lane.pid, idle?.[index])));
   const slotMs = paceMs / 2;
   let nextSlot = performance.now();
   for (let card = 0; card < cards; card++) {
@@ -239,6 +248,7 @@ export async function benchLatencyLanes(
   const paced50 = options.paced50 ?? 150;
   const dealer = options.dealer ?? 40;
   const dealerPaceMs = options.dealerPaceMs ?? 500;
+  const idleSeconds = options.idleSeconds ?? 3;
   const buildNote = await ensureBuilt();
 
   const broker = await startTestBroker();
@@ -302,14 +312,22 @@ export async function benchLatencyLanes(
 
     const random = seededRandom(options.seed ?? 16);
     await runPhase(lanes, warmup, 0, random);
-    const back = await runPhase(lanes, backToBack, 0, random);
-    const paced = await runPhase(lanes, paced50, 50, random);
-    const slow = await runPhase(lanes, dealer, dealerPaceMs, random);
+    // Each child's CPU with the shoe connected and no cards (the daemon PINGs
+    // its shoe, both keep their MQTT connection alive), both at once.
+    const idle = (await Promise.all(
+      lanes.map((lane) => idleCpuFraction(lane.pid, idleSeconds)),
+    )) as [number, number];
+    const back = await runPhase(lanes, backToBack, 0, random, idle);
+    const paced = await runPhase(lanes, paced50, 50, random, idle);
+    const slow = await runPhase(lanes, dealer, dealerPaceMs, random, idle);
     return {
       node_flags: deployedNodeFlags().join(' '),
       broker: broker.kind,
       order: 'relay and daemon card by card, the order within each pair seeded-random',
       warmup_cards: warmup,
+      idle_seconds: idleSeconds,
+      daemon_idle_cpu_percent: round(idle[0] * 100, 2),
+      relay_idle_cpu_percent: round(idle[1] * 100, 2),
       back_to_back: back,
       paced_50ms: paced,
       dealer_pace: slow,

@@ -297,12 +297,19 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
     add(`latency.${phase}.ratio_p50`, '×', 'daemon p50 / relay p50');
     add(`latency.${phase}.ratio_p99`, '×', 'daemon p99 / relay p99');
     add(`latency.${phase}.daemon.cpu_ms_per_card`, 'ms', `daemon CPU per card, ${label}`);
+    add(
+      `latency.${phase}.daemon.cpu_ms_per_card_above_idle`,
+      'ms',
+      `daemon CPU per card less its idle CPU, ${label}`,
+    );
     add(`latency.${phase}.relay.cpu_ms_per_card`, 'ms', `relay CPU per card, ${label}`);
   }
   add('spins.p50_ms', 'ms', 'wheel RESULT → spin event');
   add('spins.p99_ms', 'ms', 'wheel RESULT → spin event');
   add('spins.baseline.p50_ms', 'ms', 'shoe CARD → card event');
   add('spins.ratio_p99', '×', 'spin p99 / card p99');
+  add('latency.daemon_idle_cpu_percent', '% of a core', 'built daemon, shoe connected, no cards');
+  add('latency.relay_idle_cpu_percent', '% of a core', 'bare relay, same stretch');
   addRange('burst', 'cards_per_s', 'cards/s', 'built daemon, simulated shoe, its default window');
   addRange('burst', 'cpu_ms_per_card', 'ms', 'daemon CPU per card, saturated (the burst)');
   addRange('burst.window_8', 'cards_per_s', 'cards/s', 'window 8');
@@ -401,11 +408,15 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
       [against, verdict].filter(Boolean).join('; '),
     ]);
   }
-  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
+  // Only the lanes that ran (`--only`): a row of dashes for every other one says nothing.
+  const shown = rows.filter((row) => row[0].split('.')[0]! in figures);
+  const widths = [0, 1, 2].map((column) => Math.max(...shown.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,
     '',
-    ...rows.map((row) => `${row[0].padEnd(widths[0]!)}  ${row[1].padStart(widths[1]!)}  ${row[2]}`),
+    ...shown.map(
+      (row) => `${row[0].padEnd(widths[0]!)}  ${row[1].padStart(widths[1]!)}  ${row[2]}`,
+    ),
   ];
   const errors = Object.entries(figures).filter(
     ([, value]) => value !== null && typeof value === 'object' && 'error' in (value as object),
