@@ -1,10 +1,7 @@
 /**
- * A socat pty pair for the benchmarks, which run outside vitest: the tests'
- * PtyPair (test/integration/hardware/pty-pair.ts) makes its folder with
- * test/helpers/temp.ts, whose cleanup hook throws outside a vitest suite, so
- * importing it stops `npm run bench`. This one makes its own folder and
- * removes it on stop. Stopping kills socat: both ptys vanish, like a cable
- * pulled.
+ * A socat pty pair for the benchmarks: it makes its own folder and removes
+ * it on stop, and it can be unplugged (socat killed: both ptys vanish, like a
+ * cable pulled) and plugged in again on the same paths, as the burst needs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
