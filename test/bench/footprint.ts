@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startTestBroker } from '../helpers/broker.ts';
-import { PtyPair, SOCAT } from '../integration/hardware/pty-pair.ts';
+import { BenchPtyPair, SOCAT } from './pty.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BUILT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
@@ -71,6 +71,9 @@ export interface FootprintFigures {
   /** Per card, the CARD frame written on the pty to the card event from the broker (stop and wait). */
   card_latency_p50_ms: number | null;
   card_latency_p99_ms: number | null;
+  /** The extremes beside the median: a stall shows here. */
+  card_latency_min_ms?: number | null;
+  card_latency_max_ms?: number | null;
   /** Why figures are null, when they are. */
   note?: string;
 }
@@ -80,8 +83,18 @@ const sleep = (ms: number) =>
     setTimeout(resolve, ms).unref();
   });
 
-/** Runs `npm run build`; returns its first error (tsc still emits), or undefined when it succeeded. */
+/**
+ * Runs `npm run build` once per bench run (every lane on the built daemon
+ * calls it); returns its first error (tsc still emits), or undefined when it
+ * succeeded.
+ */
+let buildResult: { error: string | undefined } | undefined;
 export function build(): string | undefined {
+  buildResult ??= { error: runBuild() };
+  return buildResult.error;
+}
+
+function runBuild(): string | undefined {
   try {
     execFileSync('npm', ['run', '--silent', 'build'], {
       cwd: REPO,
@@ -262,7 +275,7 @@ export async function benchFootprint(
       import('mqtt'),
     ]);
   const broker = await startTestBroker();
-  const pair = new PtyPair();
+  const pair = new BenchPtyPair();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-footprint-'));
   const topics = tableTopics('bench', 'footprint-1');
   let child: ChildProcess | undefined;
@@ -418,6 +431,8 @@ export async function benchFootprint(
         cpu_ms_per_card: Math.round(cpuPerCard * 1000 * 100) / 100,
         card_latency_p50_ms: at(0.5),
         card_latency_p99_ms: at(0.99),
+        card_latency_min_ms: at(0),
+        card_latency_max_ms: at(1),
         ...buildNote,
       };
     } finally {

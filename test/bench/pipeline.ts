@@ -1,24 +1,16 @@
 /**
- * Card latency and reconnect burst, through the whole daemon (TableDaemon in
- * this process: framer, validation, fsynced journal, MQTT bridge) against a
- * real broker (mosquitto via test/helpers/broker.ts, aedes where missing).
+ * Card latency through the whole daemon in this process (TableDaemon:
+ * framer, validation, fsynced journal, MQTT bridge) against a real broker,
+ * over a socat pty. `npm run bench -- --only auth` uses it to compare a
+ * paired shoe with an unpaired one in the same process; the deployed
+ * latency, burst and CPU per card are measured on the built daemon by
+ * latency-lanes.ts and burst-lane.ts.
  *
- * Latency: the shoe simulator writes a CARD frame on one end of a socat pty
- * pair; the daemon reads the other end; a subscriber times the arrival of
- * the card event. One card at a time (the next once the event arrived), so
- * each figure is one card's path, not a queue. The baseline, in the same
+ * The shoe simulator writes a CARD frame on one end of the pty; the daemon
+ * reads the other end; a subscriber times the arrival of the card event. One
+ * card at a time (the next once the event arrived). The baseline, in the same
  * run, on the same pty and broker: a bare relay that only reframes (link
  * session, immediate ACK) and publishes at QoS 1.
- *
- * Simulator, daemon and subscriber share this process's event loop, as do
- * simulator, relay and subscriber for the baseline: the comparison is fair,
- * and the absolute figures are upper bounds of the daemon's own share.
- *
- * Burst: the shoe's line is pulled (an in-memory wire severed), the dealer
- * deals a whole 8-deck shoe (416 cards) into the shoe's buffer, the line is
- * mended; from the moment the shoe's HELLO is ACKed again to the moment the
- * subscriber has all 416 card events (published from the journal, so
- * durable), cards per second.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,7 +21,7 @@ import type { TablesideConfig } from '../../firmware-host/config/schema.ts';
 import type { TableDaemon } from '../../firmware-host/daemon/table-daemon.ts';
 import type { ScriptStep } from '../../simulators/scenario.ts';
 import { startTestBroker, type TestBroker } from '../helpers/broker.ts';
-import { PtyPair, SOCAT } from '../integration/hardware/pty-pair.ts';
+import { BenchPtyPair, SOCAT } from './pty.ts';
 
 export const RULESET = 'tdc-baccarat-no-commission';
 const BASE_TOPIC = 'bench';
@@ -49,55 +41,6 @@ export interface LatencyFigures {
   baseline: { cards: number; p50_ms: number; p99_ms: number; max_ms: number };
   ratio_p99: number;
   broker: string;
-}
-
-export interface BurstFigures {
-  cards: number;
-  cards_per_s: number;
-  seconds: number;
-}
-
-/** The shoe of one burst: its protocol version and its window of unacknowledged events. */
-export interface BurstShoe {
-  protocol: string;
-  window: number;
-}
-
-export interface BurstSeries {
-  protocol: string;
-  window: number;
-  cards: number;
-  /** The median over the runs (the machine is shared: one run is noise). */
-  cards_per_s: number;
-  min_cards_per_s: number;
-  max_cards_per_s: number;
-  runs: number;
-}
-
-/**
- * `runs` bursts of one shoe, each on a fresh daemon and broker; the median
- * and the spread. One burst first, not counted: the first in the process
- * also measures the JIT compiling the pipeline, which a daemon that has been
- * dealing for hours has long done.
- */
-export async function benchBursts(shoe: BurstShoe, runs: number): Promise<BurstSeries> {
-  const rates: number[] = [];
-  let cards = 0;
-  await benchBurst(shoe, -1);
-  for (let run = 0; run < runs; run++) {
-    const burst = await benchBurst(shoe, run);
-    rates.push(burst.cards_per_s);
-    cards = burst.cards;
-  }
-  rates.sort((a, b) => a - b);
-  return {
-    ...shoe,
-    cards,
-    cards_per_s: percentile(rates, 50),
-    min_cards_per_s: rates[0]!,
-    max_cards_per_s: rates[rates.length - 1]!,
-    runs,
-  };
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -309,7 +252,7 @@ export async function benchLatency(
   const topics = tableTopics(BASE_TOPIC, TABLE);
   const cardTopic = topics.events('card');
   const broker: TestBroker = await startTestBroker();
-  const pair = new PtyPair();
+  const pair = new BenchPtyPair();
   const journalDir = await mkdtemp(join(tmpdir(), 'tableside-bench-'));
   let client: MqttClient | undefined;
   try {
@@ -358,89 +301,6 @@ export async function benchLatency(
     await client?.endAsync().catch(() => undefined);
     await pair.stop();
     await broker.close();
-    await rm(journalDir, { recursive: true, force: true });
-  }
-}
-
-/**
- * A shoe that dealt a whole 8-deck shoe into its buffer while its line was
- * pulled reconnects: cards per second from its HELLO until the last card is
- * durable and published. A 1.1 shoe replays stop and wait (one round trip a
- * card); a 1.2 shoe with a window replays in order several at a time
- * (PROTOCOL.md § 4 item 9).
- */
-export async function benchBurst(shoe: BurstShoe, run = 0): Promise<BurstFigures> {
-  const window = shoe.window;
-  const [{ memoryWire, releaseMemoryWire }, { SimulatedDevice }, { tableTopics }] =
-    await Promise.all([
-      import('../../hardware/transports/memory.ts'),
-      import('../../simulators/device.ts'),
-      import('../../firmware-host/mqtt/topics.ts'),
-    ]);
-  const topics = tableTopics(BASE_TOPIC, TABLE);
-  const cardTopic = topics.events('card');
-  const broker = await startTestBroker();
-  const journalDir = await mkdtemp(join(tmpdir(), 'tableside-bench-'));
-  const wireName = `bench-burst-${process.pid}-${shoe.protocol}-${window}-${run}`;
-  let client: MqttClient | undefined;
-  let daemon: TableDaemon | undefined;
-  try {
-    client = await subscriber(broker.url, cardTopic);
-    const config = await daemonConfig(`memory://${wireName}`, broker.url, journalDir);
-    daemon = await startDaemon(config, client);
-    const wire = memoryWire(wireName);
-    const sim = new SimulatedDevice({
-      kind: 'shoe',
-      ruleset: RULESET,
-      seed: 5,
-      transport: wire.device,
-      session: { maxInFlight: window },
-      identity: { protocolVersion: shoe.protocol },
-      scenario: { on: [], off: [], steps: shoesScript(1) },
-      reconnect: { initialDelayMs: 10, maxDelayMs: 100 },
-    });
-    try {
-      sim.start();
-      await sim.whenReady();
-      await daemon.newShoe('bench');
-      wire.sever('bench: line pulled');
-      await sleep(50);
-      // The dealer deals the whole shoe into the shoe's buffer while the line is down.
-      while (await sim.step()) {}
-      const dealt = sim.steps.filter((step) => step.kind === 'card').length;
-      let received = 0;
-      let allArrived: (() => void) | undefined;
-      const done = new Promise<number>((resolve) => {
-        allArrived = () => resolve(performance.now());
-      });
-      client.on('message', (topic) => {
-        if (topic === cardTopic && ++received === dealt) allArrived?.();
-      });
-      // Timing starts when the daemon hears the shoe's HELLO again (not the reconnect backoff).
-      const running = daemon;
-      const ready = new Promise<number>((resolve) => {
-        const listener = (device: string, availability: string) => {
-          if (device !== 'shoe' || availability !== 'online') return;
-          running.off('availability', listener);
-          resolve(performance.now());
-        };
-        running.on('availability', listener);
-      });
-      wire.restore();
-      const started = await ready;
-      const finished = await Promise.race([done, sleep(60_000).then(() => undefined)]);
-      if (finished === undefined)
-        throw new Error(`burst: ${received} of ${dealt} cards after 60 s`);
-      const seconds = (finished - started) / 1000;
-      return { cards: dealt, cards_per_s: Math.round(dealt / seconds), seconds: round(seconds) };
-    } finally {
-      await sim.stop();
-    }
-  } finally {
-    await daemon?.stop();
-    await client?.endAsync().catch(() => undefined);
-    await broker.close();
-    releaseMemoryWire(wireName);
     await rm(journalDir, { recursive: true, force: true });
   }
 }

@@ -6,6 +6,9 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
+ * latency, burst and footprint run the built daemon (`npm run build`, once) as
+ * a child with the systemd unit's node flags, over socat ptys and mosquitto.
+ *
  * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth, pn532, shoe, web.
  */
 import { cpus, totalmem } from 'node:os';
@@ -56,6 +59,33 @@ function get(figures: Figures, path: string): number | null {
   return typeof node === 'number' && Number.isFinite(node) ? node : null;
 }
 
+/**
+ * The latency lanes' back-to-back phase under the names the table and
+ * `--json` readers have used (latency.p99_ms, latency.baseline.p99_ms,
+ * latency.ratio_p99), beside the three phases in full.
+ */
+function withHeadline(lanes: unknown): unknown {
+  const phase = (lanes as { back_to_back?: Record<string, unknown> }).back_to_back;
+  if (!phase) return lanes;
+  const daemon = phase.daemon as Record<string, number>;
+  const relay = phase.relay as Record<string, number>;
+  return {
+    min_ms: daemon.min_ms,
+    p50_ms: daemon.p50_ms,
+    p99_ms: daemon.p99_ms,
+    max_ms: daemon.max_ms,
+    baseline: {
+      min_ms: relay.min_ms,
+      p50_ms: relay.p50_ms,
+      p99_ms: relay.p99_ms,
+      max_ms: relay.max_ms,
+    },
+    ratio_p50: phase.ratio_p50,
+    ratio_p99: phase.ratio_p99,
+    ...(lanes as object),
+  };
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const figures: Figures = {
@@ -93,30 +123,35 @@ async function main(): Promise<void> {
     );
   }
   if (wanted('latency')) {
-    const { benchLatency } = await import('./pipeline.ts');
-    figures.latency = await measure(
-      'card latency over a pty (daemon and bare relay, 5 shoes each)',
-      () => benchLatency(),
+    const { benchLatencyLanes } = await import('./latency-lanes.ts');
+    const lanes = await measure(
+      'card latency: built daemon and bare relay as children with the unit flags, each on a pty, interleaved card by card; back to back, every 50 ms, every 500 ms',
+      () => benchLatencyLanes(),
     );
+    figures.latency = withHeadline(lanes);
   }
   if (wanted('burst')) {
-    const [{ benchBursts }, { DEVICE_SESSION_DEFAULTS }, { PROTOCOL_VERSION }] = await Promise.all([
-      import('./pipeline.ts'),
-      import('../../simulators/device.ts'),
-      import('../../device-protocol/messages.ts'),
-    ]);
-    // The simulator's own shoe (protocol 1.2 and its default window) is the figure;
+    const [{ benchBuiltBursts }, { DEVICE_SESSION_DEFAULTS }, { PROTOCOL_VERSION }] =
+      await Promise.all([
+        import('./burst-lane.ts'),
+        import('../../simulators/device.ts'),
+        import('../../device-protocol/messages.ts'),
+      ]);
+    // The simulator's own shoe (its protocol and default window) is the figure;
     // a 1.1 stop-and-wait shoe is the baseline, measured in the same run.
     const burst = await measure(
-      `reconnect burst of 416 cards, ${PROTOCOL_VERSION} shoe, window ${DEVICE_SESSION_DEFAULTS.maxInFlight} (median of 5)`,
+      `reconnect burst of a whole shoe, built daemon over a pty, ${PROTOCOL_VERSION} shoe, window ${DEVICE_SESSION_DEFAULTS.maxInFlight} (5 runs)`,
       () =>
-        benchBursts({ protocol: PROTOCOL_VERSION, window: DEVICE_SESSION_DEFAULTS.maxInFlight }, 5),
+        benchBuiltBursts(
+          { protocol: PROTOCOL_VERSION, window: DEVICE_SESSION_DEFAULTS.maxInFlight },
+          5,
+        ),
     );
-    const narrow = await measure('reconnect burst, window 8 (median of 3)', () =>
-      benchBursts({ protocol: PROTOCOL_VERSION, window: 8 }, 3),
+    const narrow = await measure('reconnect burst, window 8 (3 runs)', () =>
+      benchBuiltBursts({ protocol: PROTOCOL_VERSION, window: 8 }, 3),
     );
-    const stopAndWait = await measure('reconnect burst, 1.1 stop-and-wait shoe (median of 3)', () =>
-      benchBursts({ protocol: '1.1', window: 1 }, 3),
+    const stopAndWait = await measure('reconnect burst, 1.1 stop-and-wait shoe (3 runs)', () =>
+      benchBuiltBursts({ protocol: '1.1', window: 1 }, 3),
     );
     const rate = (series: unknown) => (series as { cards_per_s?: number }).cards_per_s;
     const ours = rate(burst);
@@ -184,7 +219,15 @@ async function main(): Promise<void> {
   };
   if (wanted('latency')) {
     target('latency.p99_ms', '≤ 5 ms', (value) => value <= 5);
-    target('latency.ratio_p99', '≤ 2× the bare relay', (value) => value <= 2);
+    for (const phase of ['back_to_back', 'paced_50ms', 'dealer_pace']) {
+      target(`latency.${phase}.ratio_p50`, '≤ 1.5× the bare relay', (value) => value <= 1.5);
+      target(`latency.${phase}.ratio_p99`, '≤ 2× the bare relay', (value) => value <= 2);
+    }
+    target(
+      'latency.dealer_pace.daemon.cpu_ms_per_card',
+      '≤ 0.5 ms per card at a dealer pace',
+      (value) => value <= 0.5,
+    );
   }
   if (wanted('burst')) target('burst.cards_per_s', '≥ 2,000 cards/s', (value) => value >= 2000);
   if (wanted('footprint')) {
@@ -244,18 +287,33 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
       [against, verdict].filter(Boolean).join('; '),
     ]);
   };
-  add('latency.p50_ms', 'ms');
-  add('latency.p99_ms', 'ms');
-  add('latency.baseline.p50_ms', 'ms', 'bare relay');
-  add('latency.baseline.p99_ms', 'ms', 'bare relay');
-  add('latency.ratio_p99', '×', 'daemon p99 / relay p99');
+  for (const [phase, label] of [
+    ['back_to_back', 'back to back'],
+    ['paced_50ms', 'a card every 50 ms'],
+    ['dealer_pace', 'a card every 500 ms'],
+  ] as const) {
+    addSpread(`latency.${phase}.daemon`, `built daemon, ${label}`);
+    addSpread(`latency.${phase}.relay`, `bare relay, ${label}, same run`);
+    add(`latency.${phase}.ratio_p50`, '×', 'daemon p50 / relay p50');
+    add(`latency.${phase}.ratio_p99`, '×', 'daemon p99 / relay p99');
+    add(`latency.${phase}.daemon.cpu_ms_per_card`, 'ms', `daemon CPU per card, ${label}`);
+    add(
+      `latency.${phase}.daemon.cpu_ms_per_card_above_idle`,
+      'ms',
+      `daemon CPU per card less its idle CPU, ${label}`,
+    );
+    add(`latency.${phase}.relay.cpu_ms_per_card`, 'ms', `relay CPU per card, ${label}`);
+  }
   add('spins.p50_ms', 'ms', 'wheel RESULT → spin event');
   add('spins.p99_ms', 'ms', 'wheel RESULT → spin event');
   add('spins.baseline.p50_ms', 'ms', 'shoe CARD → card event');
   add('spins.ratio_p99', '×', 'spin p99 / card p99');
-  add('burst.cards_per_s', 'cards/s', 'simulated 1.2 shoe, its default window, median');
-  add('burst.window_8.cards_per_s', 'cards/s', '1.2 shoe, window 8');
-  add('burst.stop_and_wait.cards_per_s', 'cards/s', '1.1 shoe, stop and wait');
+  add('latency.daemon_idle_cpu_percent', '% of a core', 'built daemon, shoe connected, no cards');
+  add('latency.relay_idle_cpu_percent', '% of a core', 'bare relay, same stretch');
+  addRange('burst', 'cards_per_s', 'cards/s', 'built daemon, simulated shoe, its default window');
+  addRange('burst', 'cpu_ms_per_card', 'ms', 'daemon CPU per card, saturated (the burst)');
+  addRange('burst.window_8', 'cards_per_s', 'cards/s', 'window 8');
+  addRange('burst.stop_and_wait', 'cards_per_s', 'cards/s', '1.1 shoe, stop and wait');
   add('burst.ratio_to_stop_and_wait', '×', 'window / stop and wait');
   add('footprint.cold_start_ms', 'ms');
   add('footprint.cold_start_after_20_shoes_ms', 'ms', '20-shoe journal, checkpoints');
@@ -266,7 +324,10 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   );
   add('footprint.rss_after_shoe_mb', 'MB');
   add('footprint.rss_after_last_shoe_mb', 'MB', 'after 3 shoes: no growth');
+  add('footprint.card_latency_min_ms', 'ms', 'built daemon, deployed flags, stop and wait');
+  add('footprint.card_latency_p50_ms', 'ms', 'built daemon, deployed flags, stop and wait');
   add('footprint.card_latency_p99_ms', 'ms', 'built daemon, deployed flags, stop and wait');
+  add('footprint.card_latency_max_ms', 'ms', 'built daemon, deployed flags, stop and wait');
   add('footprint.cpu_ms_per_card', 'ms', 'built daemon, deployed flags');
   add('footprint.idle_cpu_percent', '% of a core');
   add('evaluator.hands_per_s', 'hands/s');
@@ -320,11 +381,42 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('web.first_card_after_reload_ms', 'ms', 'page reload to first card on screen');
   add('web.first_card_after_feed_drop_ms', 'ms', 'daemon back to next card on screen');
   add('web.page_code_gzip_kb', 'kB', "the page's html, js modules and css, gzip");
-  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
+  /** min / p50 / p99 / max of a lane, in one row: the median never alone. */
+  function addSpread(name: string, against: string) {
+    const [min, p50, p99, max] = ['min_ms', 'p50_ms', 'p99_ms', 'max_ms'].map((key) =>
+      get(figures, `${name}.${key}`),
+    );
+    const value =
+      p50 === null
+        ? '-'
+        : `${[min, p50, p99, max].map((v) => (v === null || v === undefined ? '-' : format(v))).join(' / ')} ms`;
+    rows.push([`${name} min/p50/p99/max`, value, against]);
+  }
+  /** min / median / max of a series of runs, in one row, with its target verdict. */
+  function addRange(name: string, key: string, unit: string, against: string) {
+    const median = get(figures, `${name}.${key}`);
+    const min = get(figures, `${name}.min_${key}`);
+    const max = get(figures, `${name}.max_${key}`);
+    const mark = targets.find((t) => t.figure === `${name}.${key}`);
+    const verdict =
+      mark && mark.met !== null ? `${mark.met ? 'met' : 'NOT met'} (${mark.target})` : '';
+    rows.push([
+      `${name}.${key} min/median/max`,
+      median === null
+        ? '-'
+        : `${[min, median, max].map((v) => (v === null ? '-' : format(v))).join(' / ')} ${unit}`,
+      [against, verdict].filter(Boolean).join('; '),
+    ]);
+  }
+  // Only the lanes that ran (`--only`): a row of dashes for every other one says nothing.
+  const shown = rows.filter((row) => row[0].split('.')[0]! in figures);
+  const widths = [0, 1, 2].map((column) => Math.max(...shown.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,
     '',
-    ...rows.map((row) => `${row[0].padEnd(widths[0]!)}  ${row[1].padStart(widths[1]!)}  ${row[2]}`),
+    ...shown.map(
+      (row) => `${row[0].padEnd(widths[0]!)}  ${row[1].padStart(widths[1]!)}  ${row[2]}`,
+    ),
   ];
   const errors = Object.entries(figures).filter(
     ([, value]) => value !== null && typeof value === 'object' && 'error' in (value as object),

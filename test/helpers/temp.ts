@@ -11,9 +11,18 @@ import { afterAll } from 'vitest';
 
 const made: string[] = [];
 
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+try {
+  afterAll(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+} catch {
+  // Imported outside a vitest suite (`npm run bench` lanes reuse the tests'
+  // pty and emulator helpers): no hook to register, so the folders are
+  // removed when the process exits instead.
+  process.once('exit', () => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+}
 
 /** A new empty folder under the temp dir, removed after this test file. */
 export function tempDir(prefix: string): string {

@@ -1,0 +1,48 @@
+// The latency baseline as a process of its own, started exactly as the
+// daemon is (the systemd unit's node flags) on the same kind of pty and
+// broker: it reframes the shoe's link (ACKs at once) and publishes each card
+// at QoS 1, nothing else. Plain JavaScript on the built modules (dist/), so
+// that no TypeScript loader runs in it where the daemon has none.
+//
+//   node <flags> test/bench/bare-relay.mjs DEVICE_PATH BROKER_URL CARD_TOPIC
+//
+// Prints `ready` once the pty is open and the broker connected.
+import { performance } from 'node:perf_hooks';
+import { connectAsync } from 'mqtt';
+import { LinkSession } from '../../dist/device-protocol/link.js';
+import { openTransport } from '../../dist/hardware/transports/url.js';
+
+const [devicePath, brokerUrl, cardTopic] = process.argv.slice(2);
+if (!devicePath || !brokerUrl || !cardTopic) {
+  process.stderr.write('usage: bare-relay.mjs DEVICE_PATH BROKER_URL CARD_TOPIC\n');
+  process.exit(2);
+}
+
+const publisher = await connectAsync(brokerUrl, {
+  clientId: `bench-relay-${process.pid}`,
+  reconnectPeriod: 0,
+});
+const transport = openTransport(devicePath);
+await transport.open();
+const session = new LinkSession({ localTalker: 'HO', peerTalker: 'SH' });
+let seq = 0;
+transport.on('data', (chunk) => {
+  for (const action of session.receiveBytes(chunk, performance.now())) {
+    if (action.kind === 'send') {
+      transport.write(Buffer.from(action.line, 'latin1')).catch(() => undefined);
+    } else if (action.kind === 'deliver' && action.message.type === 'CARD') {
+      const { card, back, face } = action.message;
+      publisher.publish(
+        cardTopic,
+        JSON.stringify({ seq: ++seq, ts: Date.now(), type: 'card', card, back, face }),
+        { qos: 1 },
+      );
+    }
+  }
+});
+process.on('SIGTERM', async () => {
+  await transport.close().catch(() => undefined);
+  await publisher.endAsync().catch(() => undefined);
+  process.exit(0);
+});
+process.stdout.write('ready\n');

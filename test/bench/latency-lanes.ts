@@ -1,0 +1,345 @@
+/**
+ * Card latency of the built daemon against a bare relay, interleaved card by
+ * card, as the deployment runs: both are child processes started with the
+ * systemd unit's node flags, each reading its own socat pty (same kind), both
+ * publishing to the same mosquitto, one subscriber here timing both. A shoe
+ * simulator per lane writes a CARD frame; its latency runs from the frame
+ * written to the card event received.
+ *
+ * Fairness: neither lane runs first (the order within each pair of cards is
+ * drawn at random, seeded, so neither pays the warm-up or the machine's
+ * moments of load more than the other), and a warm-up of a few cards per
+ * lane is dealt and dropped before anything is counted.
+ *
+ * Three paces, each reported with min, p50, p99 and max and both ratios:
+ * back to back (the next card once the last event arrived), a card every
+ * 50 ms, and a dealer's pace (a card every 500 ms). CPU per card is each
+ * child's own CPU (all threads, from /proc) over the phase, divided by its
+ * cards: at a dealer's pace it includes what the daemon does between cards
+ * (PINGs, timers), which is what a table pays.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { MqttClient } from 'mqtt';
+import { tableTopics } from '../../firmware-host/mqtt/topics.ts';
+import { openTransport } from '../../hardware/transports/url.ts';
+import { SimulatedDevice } from '../../simulators/device.ts';
+import type { ScriptStep } from '../../simulators/scenario.ts';
+import { startTestBroker } from '../helpers/broker.ts';
+import {
+  type ChildDaemon,
+  cpuMeter,
+  ensureBuilt,
+  idleCpuFraction,
+  LANE_BASE_TOPIC,
+  LANE_RULESET,
+  round,
+  sleep,
+  spawnBuiltDaemon,
+  spread,
+} from './built-daemon.ts';
+import { deployedNodeFlags } from './footprint.ts';
+import { BenchPtyPair, SOCAT } from './pty.ts';
+
+const RELAY_SCRIPT = resolve(import.meta.dirname, 'bare-relay.mjs');
+
+export interface LaneFigures {
+  cards: number;
+  min_ms: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  /** The child's own CPU over the phase, per card dealt to it. */
+  cpu_ms_per_card: number | null;
+  /** The same less the child's idle CPU over the phase's duration: what the cards added. */
+  cpu_ms_per_card_above_idle?: number | null;
+  /** The child's CPU over the phase, in % of one core. */
+  cpu_percent: number | null;
+}
+
+export interface PhaseFigures {
+  /** Milliseconds between one lane's cards; 0: back to back. */
+  pace_ms: number;
+  daemon: LaneFigures;
+  relay: LaneFigures;
+  ratio_p50: number;
+  ratio_p99: number;
+  ratio_cpu_per_card: number | null;
+}
+
+export interface LatencyLaneFigures {
+  node_flags: string;
+  broker: string;
+  order: string;
+  warmup_cards: number;
+  idle_seconds: number;
+  /** With the shoe connected and no cards, in % of one core. */
+  daemon_idle_cpu_percent: number;
+  relay_idle_cpu_percent: number;
+  back_to_back: PhaseFigures;
+  paced_50ms: PhaseFigures;
+  dealer_pace: PhaseFigures;
+  note?: string;
+}
+
+export interface LatencyLaneOptions {
+  warmup?: number;
+  backToBack?: number;
+  paced50?: number;
+  dealer?: number;
+  dealerPaceMs?: number;
+  idleSeconds?: number;
+  seed?: number;
+}
+
+/** One shoe simulator and the events of its lane. */
+class Lane {
+  readonly samples: number[] = [];
+  private writtenAt: number | undefined;
+  private arrived: ((at: number) => void) | undefined;
+
+  constructor(
+    readonly name: 'daemon' | 'relay',
+    readonly sim: SimulatedDevice,
+    readonly topic: string,
+    readonly pid: number,
+    private readonly beforeShuffle?: () => Promise<void>,
+  ) {
+    sim.on('wrote', (line) => {
+      if (this.writtenAt === undefined && /^\$SH,\d+,CARD,/.test(line))
+        this.writtenAt = performance.now();
+    });
+  }
+
+  /** Called by the subscriber for every message on this lane's topic. */
+  heard(): void {
+    this.arrived?.(performance.now());
+  }
+
+  /** Deals up to the next card and resolves with its latency in ms (shuffles and cut cards pass). */
+  async dealOne(): Promise<number> {
+    for (;;) {
+      if (this.sim.steps[this.sim.nextStepIndex]?.kind === 'shuffle') await this.beforeShuffle?.();
+      const paced = this.sim.upcoming();
+      if (!paced) throw new Error(`${this.name} lane: the shoe simulator ran out of cards`);
+      this.writtenAt = undefined;
+      const received = new Promise<number>((resolve) => {
+        this.arrived = resolve;
+      });
+      if (!(await this.sim.step())) throw new Error(`${this.name} lane: nothing left to deal`);
+      const next = this.sim.steps
+        .slice(0, this.sim.nextStepIndex)
+        .findLast((step) => step.kind === 'card' || step.kind === 'cut');
+      if (next?.kind !== 'card') {
+        this.arrived = undefined;
+        await sleep(5);
+        continue;
+      }
+      const at = await Promise.race([received, sleep(5000).then(() => undefined)]);
+      this.arrived = undefined;
+      if (at === undefined || this.writtenAt === undefined)
+        throw new Error(`${this.name} lane: no card event within 5 s`);
+      return at - this.writtenAt;
+    }
+  }
+}
+
+/** A small seeded generator (mulberry32): the same order on every run of the bench. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shoesScript(shoes: number): ScriptStep[] {
+  const script: ScriptStep[] = [];
+  for (let shoe = 0; shoe < shoes; shoe++)
+    script.push({ op: 'shuffle' }, { op: 'deal', count: 'rest' });
+  return script;
+}
+
+/**
+ * `cards` cards to each lane, the order within each pair drawn at random;
+ * paced: each lane gets a card every `paceMs`, the two lanes half a pace
+ * apart. A late card is not caught up on (no burst after a stall).
+ */
+async function runPhase(
+  lanes: readonly [Lane, Lane],
+  cards: number,
+  paceMs: number,
+  random: () => number,
+  idle?: readonly [number, number],
+): Promise<PhaseFigures> {
+  const samples: [number[], number[]] = [[], []];
+  const meters = await Promise.all(lanes.map((lane, index) => cpuMeter(lane.pid, idle?.[index])));
+  const slotMs = paceMs / 2;
+  let nextSlot = performance.now();
+  for (let card = 0; card < cards; card++) {
+    const order = random() < 0.5 ? [0, 1] : [1, 0];
+    for (const index of order) {
+      if (paceMs > 0) {
+        const wait = nextSlot - performance.now();
+        if (wait > 0) await sleep(wait);
+        nextSlot = Math.max(nextSlot + slotMs, performance.now());
+      }
+      samples[index]!.push(await lanes[index]!.dealOne());
+    }
+  }
+  const [daemonCpu, relayCpu] = await Promise.all(meters.map((meter) => meter(cards)));
+  const daemon: LaneFigures = { ...spread(samples[0]), ...daemonCpu! };
+  const relay: LaneFigures = { ...spread(samples[1]), ...relayCpu! };
+  return {
+    pace_ms: paceMs,
+    daemon,
+    relay,
+    ratio_p50: round(daemon.p50_ms / relay.p50_ms, 2),
+    ratio_p99: round(daemon.p99_ms / relay.p99_ms, 2),
+    ratio_cpu_per_card:
+      daemon.cpu_ms_per_card !== null && relay.cpu_ms_per_card
+        ? round(daemon.cpu_ms_per_card / relay.cpu_ms_per_card, 2)
+        : null,
+  };
+}
+
+async function spawnRelay(devicePath: string, brokerUrl: string, topic: string) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...deployedNodeFlags(), RELAY_SCRIPT, devicePath, brokerUrl, topic],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(3000)]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  for (let waited = 0; !output.includes('ready\n'); waited += 10) {
+    if (child.exitCode !== null || waited > 10_000) {
+      await stop();
+      throw new Error(`the bare relay did not start: ${output.trim()}`);
+    }
+    await sleep(10);
+  }
+  return { pid: child.pid!, stop };
+}
+
+export async function benchLatencyLanes(
+  options: LatencyLaneOptions = {},
+): Promise<LatencyLaneFigures> {
+  if (!SOCAT) throw new Error('socat is not installed: the latency lanes need pty pairs');
+  const warmup = options.warmup ?? 30;
+  const backToBack = options.backToBack ?? 300;
+  const paced50 = options.paced50 ?? 150;
+  const dealer = options.dealer ?? 40;
+  const dealerPaceMs = options.dealerPaceMs ?? 500;
+  const idleSeconds = options.idleSeconds ?? 3;
+  const buildNote = await ensureBuilt();
+
+  const broker = await startTestBroker();
+  const dir = await mkdtemp(join(tmpdir(), 'tableside-bench-lanes-'));
+  const daemonPty = new BenchPtyPair();
+  const relayPty = new BenchPtyPair();
+  const { connectAsync } = await import('mqtt');
+  let client: MqttClient | undefined;
+  let daemon: ChildDaemon | undefined;
+  let relay: Awaited<ReturnType<typeof spawnRelay>> | undefined;
+  const sims: SimulatedDevice[] = [];
+  try {
+    await Promise.all([daemonPty.start(), relayPty.start()]);
+    client = await connectAsync(broker.url, {
+      clientId: `bench-lanes-${process.pid}`,
+      reconnectPeriod: 0,
+    });
+    const relayTopic = tableTopics(LANE_BASE_TOPIC, 'relay-1').events('card');
+    daemon = await spawnBuiltDaemon({
+      dir,
+      table: 'daemon-1',
+      devicePath: daemonPty.a,
+      brokerUrl: broker.url,
+      client,
+    });
+    relay = await spawnRelay(relayPty.a, broker.url, relayTopic);
+    const simulator = (devicePath: string) => {
+      const sim = new SimulatedDevice({
+        kind: 'shoe',
+        ruleset: LANE_RULESET,
+        seed: 11,
+        transport: openTransport(devicePath),
+        scenario: { on: [], off: [], steps: shoesScript(3) },
+        reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+      });
+      sims.push(sim);
+      return sim;
+    };
+    const running = daemon;
+    const activeClient = client;
+    const lanes: [Lane, Lane] = [
+      new Lane('daemon', simulator(daemonPty.b), daemon.topics.events('card'), daemon.pid, () =>
+        running.newShoe(activeClient),
+      ),
+      new Lane('relay', simulator(relayPty.b), relayTopic, relay.pid),
+    ];
+    client.on('message', (topic) => {
+      for (const lane of lanes) if (topic === lane.topic) lane.heard();
+    });
+    await client.subscribeAsync(
+      lanes.map((lane) => lane.topic),
+      { qos: 1 },
+    );
+    for (const lane of lanes) lane.sim.start();
+    await Promise.race([
+      Promise.all(lanes.map((lane) => lane.sim.whenReady())),
+      sleep(10_000).then(() => {
+        throw new Error('a shoe simulator was not ACKed within 10 s');
+      }),
+    ]);
+
+    const random = seededRandom(options.seed ?? 16);
+    await runPhase(lanes, warmup, 0, random);
+    // Each child's CPU with the shoe connected and no cards (the daemon PINGs
+    // its shoe, both keep their MQTT connection alive), both at once.
+    const idle = (await Promise.all(
+      lanes.map((lane) => idleCpuFraction(lane.pid, idleSeconds)),
+    )) as [number, number];
+    const back = await runPhase(lanes, backToBack, 0, random, idle);
+    const paced = await runPhase(lanes, paced50, 50, random, idle);
+    const slow = await runPhase(lanes, dealer, dealerPaceMs, random, idle);
+    return {
+      node_flags: deployedNodeFlags().join(' '),
+      broker: broker.kind,
+      order: 'relay and daemon card by card, the order within each pair seeded-random',
+      warmup_cards: warmup,
+      idle_seconds: idleSeconds,
+      daemon_idle_cpu_percent: round(idle[0] * 100, 2),
+      relay_idle_cpu_percent: round(idle[1] * 100, 2),
+      back_to_back: back,
+      paced_50ms: paced,
+      dealer_pace: slow,
+      ...(buildNote ? { note: buildNote } : {}),
+    };
+  } finally {
+    await Promise.all(sims.map((sim) => sim.stop().catch(() => undefined)));
+    await daemon?.stop();
+    await relay?.stop();
+    await client?.endAsync().catch(() => undefined);
+    await Promise.all([daemonPty.stop(), relayPty.stop()]);
+    await broker.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

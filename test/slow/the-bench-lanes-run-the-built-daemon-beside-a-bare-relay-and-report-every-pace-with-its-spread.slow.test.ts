@@ -1,0 +1,71 @@
+/**
+ * The benchmark lanes still run: a tiny run of the latency lanes (built
+ * daemon and bare relay as children with the unit's node flags, each on a
+ * socat pty, interleaved) and of the reconnect burst on the built daemon.
+ * Nothing about speed is asserted (benchmarks are not tests); what is checked
+ * is that every pace reports every card with a spread that is a spread, both
+ * ratios, each child's CPU, and that nothing is left behind in the temp dir.
+ * It builds dist/ as `npm run bench` does (about 40 s of tsc).
+ */
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { benchBuiltBursts } from '../bench/burst-lane.ts';
+import { benchLatencyLanes, type LaneFigures } from '../bench/latency-lanes.ts';
+import { SOCAT } from '../bench/pty.ts';
+import { mosquittoPath } from '../helpers/broker.ts';
+
+const benchLeftovers = () =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith('tableside-bench-'));
+
+function expectSpread(lane: LaneFigures, cards: number) {
+  expect(lane.cards).toBe(cards);
+  expect(lane.min_ms).toBeGreaterThan(0);
+  expect(lane.min_ms).toBeLessThanOrEqual(lane.p50_ms);
+  expect(lane.p50_ms).toBeLessThanOrEqual(lane.p99_ms);
+  expect(lane.p99_ms).toBeLessThanOrEqual(lane.max_ms);
+  expect(lane.cpu_ms_per_card).toBeGreaterThan(0);
+}
+
+const missing = !SOCAT ? 'socat' : !mosquittoPath() ? 'mosquitto' : undefined;
+if (missing) console.log(`bench lanes smoke test skipped: ${missing} is not installed`);
+
+describe.skipIf(missing !== undefined)('the bench lanes on the built daemon', () => {
+  it('report every pace with min, p50, p99, max, both ratios and CPU per card', async () => {
+    const before = benchLeftovers();
+    const lanes = await benchLatencyLanes({
+      warmup: 2,
+      backToBack: 8,
+      paced50: 4,
+      dealer: 3,
+      dealerPaceMs: 100,
+      idleSeconds: 0.5,
+    });
+    expect(lanes.node_flags).toContain('--no-turbofan');
+    expect(lanes.broker).toBe('mosquitto');
+    for (const [phase, cards, pace] of [
+      [lanes.back_to_back, 8, 0],
+      [lanes.paced_50ms, 4, 50],
+      [lanes.dealer_pace, 3, 100],
+    ] as const) {
+      expect(phase.pace_ms).toBe(pace);
+      expectSpread(phase.daemon, cards);
+      expectSpread(phase.relay, cards);
+      expect(phase.ratio_p50).toBeCloseTo(phase.daemon.p50_ms / phase.relay.p50_ms, 1);
+      expect(phase.ratio_p99).toBeCloseTo(phase.daemon.p99_ms / phase.relay.p99_ms, 1);
+      expect(phase.daemon.cpu_ms_per_card_above_idle).toBeLessThanOrEqual(
+        phase.daemon.cpu_ms_per_card!,
+      );
+    }
+    expect(lanes.daemon_idle_cpu_percent).toBeGreaterThanOrEqual(0);
+
+    const burst = await benchBuiltBursts({ protocol: '1.2', window: 32 }, 1);
+    expect(burst.cards).toBeGreaterThan(400);
+    expect(burst.each_cards_per_s).toHaveLength(1);
+    expect(burst.min_cards_per_s).toBeLessThanOrEqual(burst.cards_per_s);
+    expect(burst.cards_per_s).toBeLessThanOrEqual(burst.max_cards_per_s);
+    expect(burst.cpu_ms_per_card).toBeGreaterThan(0);
+
+    expect(benchLeftovers().filter((name) => !before.includes(name))).toEqual([]);
+  }, 240_000);
+});
