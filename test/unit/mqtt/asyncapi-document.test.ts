@@ -1,0 +1,621 @@
+/**
+ * docs/asyncapi.yaml against the code, so that the document cannot drift:
+ * the official AsyncAPI parser finds no error in it; its channels are the
+ * topic map and nothing else; every request op has its request and response
+ * message, and each request payload is the op's zod schema plus `auth`; the
+ * event types and alarm kinds are the code's; and what a running card table
+ * and a running roulette table publish (through a recording MQTT client, no
+ * broker) validates against the document's payload schemas, retain and QoS
+ * flags included, while malformed payloads are refused.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Parser } from '@asyncapi/parser';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { resolveConfig } from '../../../firmware-host/config/loader.ts';
+import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
+import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
+import { requestSchemas } from '../../../firmware-host/mqtt/requests.ts';
+import {
+  type EventTopicKind,
+  REQUEST_OPS,
+  type RequestOp,
+  tableTopics,
+} from '../../../firmware-host/mqtt/topics.ts';
+import {
+  type AlarmKind,
+  type DomainEvent,
+  type DomainEventType,
+  eventTopicKind,
+} from '../../../firmware-host/table/events.ts';
+import {
+  formatPublicKey,
+  generateKeyPair,
+  privateKeyPem,
+} from '../../../firmware-host/trust/keys.ts';
+import { signRequest } from '../../../firmware-host/trust/signed-request.ts';
+import { type Publication, recordingClients } from '../../helpers/recording-mqtt.ts';
+
+vi.mock('../../../firmware-host/mqtt/connect.ts', async () => {
+  const { recordingConnector } = await import('../../helpers/recording-mqtt.ts');
+  return { mqttConnectorFor: async () => recordingConnector };
+});
+
+const DOC_PATH = new URL('../../../docs/asyncapi.yaml', import.meta.url);
+
+// The code's unions as lists; typecheck fails when a member is added to the code and not here.
+const EVENT_KINDS = [
+  'card',
+  'hand',
+  'shoe',
+  'alarm',
+  'spin',
+] as const satisfies readonly EventTopicKind[];
+const EVENT_TYPES = [
+  'shoe_start',
+  'round_start',
+  'card',
+  'result',
+  'last_hand',
+  'shoe_end',
+  'hand_voided',
+  'reshuffle_required',
+  'alarm',
+  'game_start',
+  'no_more_bets',
+  'spin',
+  'game_voided',
+  'closing',
+  'games_left',
+  'table_closed',
+] as const satisfies readonly DomainEventType[];
+const ALARM_KINDS = [
+  'foreign_card',
+  'wrong_back_colour',
+  'deck_not_alternated',
+  'sequence_mismatch',
+  'face_up_card',
+  'wrong_card_count',
+  'dealer_card_exposed',
+  'card_after_shoe_end',
+  'shuffle_suspect',
+  'missing_burn',
+  'unexpected_card',
+  'illegal_action',
+  'request_refused',
+  'device_quarantined',
+  'device_fault',
+  'round_after_shoe_end',
+  'missing_shuffle',
+  'wrong_shoe',
+  'rotor_same_direction',
+  'ball_with_rotor',
+  'few_revolutions',
+  'result_without_spin',
+  'spin_without_close',
+  'no_spin',
+  'game_after_closing',
+  'device_unauthenticated',
+] as const satisfies readonly AlarmKind[];
+type Complete<Union, Listed> = [Exclude<Union, Listed>] extends [never]
+  ? true
+  : Exclude<Union, Listed>;
+const everyKindListed: Complete<EventTopicKind, (typeof EVENT_KINDS)[number]> = true;
+const everyTypeListed: Complete<DomainEventType, (typeof EVENT_TYPES)[number]> = true;
+const everyAlarmListed: Complete<AlarmKind, (typeof ALARM_KINDS)[number]> = true;
+
+type Json = Record<string, unknown>;
+interface Doc {
+  asyncapi: string;
+  info: Json;
+  channels: Record<string, { address: string; parameters?: Json; messages: Record<string, Json> }>;
+  operations: Record<
+    string,
+    {
+      action: string;
+      channel: { $ref: string };
+      messages: Array<{ $ref: string }>;
+      bindings?: { mqtt?: { qos?: number; retain?: boolean } };
+      reply?: { channel: { $ref: string }; messages: Array<{ $ref: string }> };
+    }
+  >;
+  components: Json;
+}
+
+const text = await import('node:fs/promises').then((fs) => fs.readFile(DOC_PATH, 'utf8'));
+const doc = parseYaml(text) as Doc;
+
+/** The value a local `$ref` (`#/a/b`) points at, or undefined. */
+function pointer(ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = doc;
+  for (const part of ref.slice(2).split('/')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Json)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+  }
+  return node;
+}
+
+/** A copy of `value` with every local `$ref` replaced by what it points at. */
+function dereference(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dereference);
+  if (value === null || typeof value !== 'object') return value;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') return dereference(pointer(ref));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, dereference(v)]));
+}
+
+/** A copy of a schema without its `description`s: words for people, not constraints. */
+function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'description')
+      .map(([key, item]) => [key, withoutDescriptions(item)]),
+  );
+}
+
+/** A channel's messages, each resolved to its component message. */
+function messagesOf(channelId: string): Json[] {
+  const channel = doc.channels[channelId];
+  if (!channel) throw new Error(`no channel ${channelId}`);
+  return Object.values(channel.messages).map((message) => dereference(message) as Json);
+}
+
+const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strictTuples: false });
+ajv.addSchema({ $id: 'asyncapi', components: doc.components }, undefined, undefined, false);
+ajv.addKeyword('components');
+
+/** A validator for a component message's payload (by its `$ref`). */
+function payloadValidator(messageRef: string): ValidateFunction {
+  const ref = String((pointer(messageRef) as { $ref?: string }).$ref ?? messageRef);
+  return ajv.compile({ $ref: `asyncapi${ref}/payload` });
+}
+
+/** Channel id → its messages' payload validators, with each message's name. */
+function validatorsOf(channelId: string): Array<{ name: string; validate: ValidateFunction }> {
+  const channel = doc.channels[channelId]!;
+  return Object.entries(channel.messages).map(([id, message]) => {
+    const ref = (message as { $ref?: string }).$ref ?? `#/channels/${channelId}/messages/${id}`;
+    return {
+      name: String((pointer(ref) as { name?: unknown }).name),
+      validate: payloadValidator(ref),
+    };
+  });
+}
+
+/** The channel whose address matches `topic`, with its parameter values. */
+function channelOf(topic: string): { id: string; params: Record<string, string> } | undefined {
+  for (const [id, channel] of Object.entries(doc.channels)) {
+    const names: string[] = [];
+    const pattern = channel.address
+      .replace(/[.+*?^$()[\]\\|]/g, '\\$&')
+      .replace(/\{(\w+)\}/g, (_m, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+    const match = new RegExp(`^${pattern}$`).exec(topic);
+    if (match) {
+      return { id, params: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
+    }
+  }
+  return undefined;
+}
+
+/** Why `publication` is not a message of its channel, or undefined when it is. */
+function problemOf(publication: Publication): string | undefined {
+  const found = channelOf(publication.topic);
+  if (!found) return `${publication.topic}: no channel has this address`;
+  const candidates = validatorsOf(found.id).filter(
+    ({ name }) =>
+      found.params.op === undefined ||
+      name === found.params.op ||
+      // An unknown op is answered with an error, which every response message allows.
+      !(REQUEST_OPS as readonly string[]).includes(found.params.op),
+  );
+  const json = doc.channels[found.id] && candidates.length > 0;
+  if (!json) return `${publication.topic}: no message for it`;
+  let payload: unknown = publication.payload;
+  try {
+    payload = JSON.parse(publication.payload);
+  } catch {
+    // text/plain payloads (online/offline) are validated as strings
+  }
+  const errors: string[] = [];
+  for (const { name, validate } of candidates) {
+    if (validate(payload)) return undefined;
+    errors.push(`${name}: ${ajv.errorsText(validate.errors)}`);
+  }
+  return `${publication.topic} ${publication.payload}: ${errors.join(' | ')}`;
+}
+
+describe('the AsyncAPI document', () => {
+  it('is a valid AsyncAPI 3.0.0 document to the official parser', async () => {
+    expect(doc.asyncapi).toBe('3.0.0');
+    const parser = new Parser();
+    const { document, diagnostics } = await parser.parse(text);
+    // Severity 0 is an error, 1 a warning; the one hint we accept is "3.1.0 exists".
+    const serious = diagnostics
+      .filter((d) => d.severity <= 1)
+      .map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`);
+    expect(serious).toEqual([]);
+    expect(document).toBeDefined();
+    expect(document!.channels().length).toBe(Object.keys(doc.channels).length);
+
+    // The parser does catch a broken document: an operation on a channel that is not there.
+    const broken = text.replace("$ref: '#/channels/roads'\n", "$ref: '#/channels/nowhere'\n");
+    expect(broken).not.toBe(text);
+    const checked = await parser.parse(broken);
+    expect(checked.diagnostics.some((d) => d.severity === 0)).toBe(true);
+  });
+
+  it('has every $ref resolve and every operation on its own channel messages', () => {
+    const refs = [...text.matchAll(/\$ref: '([^']+)'/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of refs) expect(pointer(ref), ref).toBeDefined();
+    for (const [id, operation] of Object.entries(doc.operations)) {
+      expect(['send', 'receive'], id).toContain(operation.action);
+      const channel = operation.channel.$ref;
+      for (const message of operation.messages)
+        expect(message.$ref.startsWith(`${channel}/messages/`), id).toBe(true);
+      if (operation.reply) {
+        for (const message of operation.reply.messages) {
+          expect(message.$ref.startsWith(`${operation.reply.channel.$ref}/messages/`), id).toBe(
+            true,
+          );
+        }
+      }
+    }
+  });
+
+  it('has a channel for every topic of the topic map, and no other', () => {
+    const topics = tableTopics('{base}', '{table}');
+    const fromCode = [
+      topics.bridgeState,
+      topics.bridgeInfo,
+      topics.state,
+      topics.roads,
+      topics.deviceAvailability('{device}'),
+      ...EVENT_KINDS.map((kind) => topics.events(kind)),
+      topics.journalHead,
+      topics.request('{op}'),
+      topics.response('{op}'),
+    ];
+    // requestFilter is the daemon's subscription to the request channel, not a topic of its own.
+    expect(topics.requestFilter).toBe(topics.request('+'));
+    // Every member of the map is listed above (a new one must be added here and to the document).
+    const members = Object.keys(topics).filter(
+      (key) => !['root', 'opOf', 'requestFilter'].includes(key),
+    );
+    expect(members.sort()).toEqual(
+      [
+        'bridgeState',
+        'bridgeInfo',
+        'state',
+        'roads',
+        'deviceAvailability',
+        'events',
+        'journalHead',
+        'request',
+        'response',
+      ].sort(),
+    );
+    const addresses = Object.values(doc.channels).map((channel) => channel.address);
+    expect(addresses.sort()).toEqual([...fromCode].sort());
+    for (const channel of Object.values(doc.channels)) {
+      const params = [...channel.address.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(Object.keys(channel.parameters ?? {}).sort(), channel.address).toEqual(params.sort());
+    }
+  });
+
+  it('has a request and a response message for every request op, the request as the code validates it', () => {
+    const opParameter = doc.channels.bridgeRequest!.parameters!.op as { enum: string[] };
+    expect(opParameter.enum).toEqual([...REQUEST_OPS]);
+    const requests = messagesOf('bridgeRequest');
+    const responses = messagesOf('bridgeResponse');
+    expect(requests.map((m) => m.name).sort()).toEqual([...REQUEST_OPS].sort());
+    expect(responses.map((m) => m.name).sort()).toEqual([...REQUEST_OPS].sort());
+    const receive = doc.operations.receiveRequest!;
+    expect(receive.action).toBe('receive');
+    expect(receive.messages).toHaveLength(REQUEST_OPS.length);
+    expect(receive.reply?.messages).toHaveLength(REQUEST_OPS.length);
+    for (const op of REQUEST_OPS) {
+      const message = requests.find((m) => m.name === op)!;
+      const payload = structuredClone(message.payload) as { properties: Json };
+      // `auth` is taken off (and checked) before the op's schema sees the payload.
+      expect(payload.properties.auth, op).toEqual(
+        dereference({ $ref: '#/components/schemas/requestAuth' }),
+      );
+      delete payload.properties.auth;
+      const { $schema: _draft, ...fromZod } = z.toJSONSchema(requestSchemas[op as RequestOp], {
+        target: 'draft-7',
+        io: 'input',
+      });
+      expect(withoutDescriptions(payload), op).toEqual(fromZod);
+      expect(message.correlationId).toEqual({
+        description: expect.any(String),
+        location: '$message.payload#/transaction',
+      });
+    }
+  });
+
+  it('puts every event type on the channel the code publishes it to, and no other', () => {
+    expect([everyKindListed, everyTypeListed, everyAlarmListed]).toEqual([true, true, true]);
+    const typesOn = (kind: EventTopicKind) =>
+      messagesOf(`${kind}Events`)
+        .map(
+          (message) =>
+            (message.payload as { properties: { type: { const: string } } }).properties.type.const,
+        )
+        .filter((type) => type !== 'event_withheld');
+    for (const kind of EVENT_KINDS) {
+      const fromCode = EVENT_TYPES.filter(
+        (type) => eventTopicKind({ type } as DomainEvent) === kind,
+      );
+      // journal_failed is an alarm too (`type: alarm`), published outside the journal.
+      expect([...new Set(typesOn(kind))].sort(), kind).toEqual([...fromCode].sort());
+    }
+    const kinds = (pointer('#/components/schemas/alarmKind') as { enum: string[] }).enum;
+    expect([...kinds].sort()).toEqual([...ALARM_KINDS].sort());
+  });
+
+  it('gives retained topics retain and QoS 1, events and responses QoS 1 not retained', () => {
+    const retained = [
+      'bridgeState',
+      'bridgeInfo',
+      'state',
+      'roads',
+      'deviceAvailability',
+      'journalHead',
+    ];
+    for (const operation of Object.values(doc.operations)) {
+      if (operation.action !== 'send') continue;
+      const channel = operation.channel.$ref.replace('#/channels/', '');
+      expect(operation.bindings?.mqtt, channel).toMatchObject({
+        qos: 1,
+        retain: retained.includes(channel),
+      });
+    }
+    const server = (
+      doc as unknown as { servers: { broker: { bindings: { mqtt: { lastWill: Json } } } } }
+    ).servers.broker;
+    expect(server.bindings.mqtt.lastWill).toEqual({
+      topic: tableTopics('{base}', '{table}').bridgeState,
+      qos: 1,
+      message: 'offline',
+      retain: true,
+    });
+  });
+});
+
+describe('the payload schemas', () => {
+  const validate = (component: string, payload: unknown) =>
+    ajv.validate({ $ref: `asyncapi#/components/schemas/${component}` }, payload);
+
+  it('refuse what the code would never publish', () => {
+    const card = { seq: 4, ts: 1, type: 'card', card: 'AS', to: 'player', face: 'up' };
+    expect(validate('cardEvent', card)).toBe(true);
+    // A face-down card is never named.
+    expect(validate('cardEvent', { ...card, face: 'down' })).toBe(false);
+    expect(validate('cardEvent', { ...card, face: 'down', card: null, hidden: true })).toBe(true);
+    expect(validate('cardEvent', { ...card, card: '1S' })).toBe(false);
+    expect(validate('cardEvent', { ...card, seq: undefined })).toBe(false);
+    expect(validate('cardEvent', { ...card, to: 'box:9' })).toBe(false);
+    expect(
+      validate('alarmEvent', { seq: 1, ts: 1, type: 'alarm', kind: 'no_such_kind', message: 'x' }),
+    ).toBe(false);
+    expect(validate('summaryResponse', { status: 'maybe', data: {} })).toBe(false);
+    expect(validate('summaryResponse', { status: 'error', code: 'refused' })).toBe(false);
+    expect(validate('newRoundRequest', { boxes: [8] })).toBe(false);
+    expect(validate('newRoundRequest', { boxes: [1], colour: 'red' })).toBe(false);
+    expect(validate('voidHandRequest', {})).toBe(false);
+    expect(validate('bareRequest', { transaction: 'x'.repeat(129) })).toBe(false);
+    const auth = {
+      key: '3f2a-9c01-77de-b410',
+      ts: 1,
+      nonce: 'n'.repeat(16),
+      sig: `${'A'.repeat(86)}==`,
+    };
+    expect(validate('bareRequest', { auth })).toBe(true);
+    expect(validate('bareRequest', { auth: { ...auth, sig: 'short' } })).toBe(false);
+    expect(validate('bareRequest', { auth: { ...auth, nonce: 'short' } })).toBe(false);
+  });
+
+  it('take requests signed by the code', () => {
+    const { privateKey } = generateKeyPair();
+    const topics = tableTopics('tableside', 'table-1');
+    const signed = signRequest(
+      topics.request('void_hand'),
+      { reason: 'spilled drink', transaction: 't-1' },
+      privateKey,
+      {
+        ts: 1_764_040_000_000,
+      },
+    );
+    expect(validate('voidHandRequest', signed)).toBe(true);
+    expect(validate('voidHandRequest', { ...signed, auth: { ...signed.auth, extra: 1 } })).toBe(
+      false,
+    );
+  });
+});
+
+describe('what a running table publishes', () => {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  const published: Publication[] = [];
+  const supervisor = generateKeyPair();
+
+  afterAll(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+  });
+
+  /** Runs a table until `enough` says so, sends it `requests`, stops it; returns what it published. */
+  async function runTable(
+    ruleset: string,
+    devices: Json | undefined,
+    enough: (events: readonly DomainEvent[]) => boolean,
+    requests: Array<{ op: string; fields: Json; sign: boolean }>,
+  ): Promise<Publication[]> {
+    const dir = await mkdtemp(join(tmpdir(), 'tableside-asyncapi-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const tableKey = generateKeyPair();
+    const keyPath = join(dir, 'table-key.pem');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(keyPath, privateKeyPem(tableKey.privateKey), { mode: 0o600 });
+    const { config } = resolveConfig(
+      {
+        table: 'asyncapi',
+        ruleset,
+        ...(devices ? { devices } : {}),
+        mqtt: { url: 'mqtt://127.0.0.1:1883' },
+        journal: { dir: join(dir, 'journal'), rotateDaily: false, signingKey: keyPath },
+        requests: { supervisors: { pit: formatPublicKey(supervisor.publicKey) } },
+        // Betting lasts a little on the wheel: with 0, a wheel whose table closed
+        // would loop without yielding (simulators/wheel.ts sleeps 0 as no wait).
+        simulation: { cardIntervalMs: 0, roundIntervalMs: devices ? 0 : 5, seed: 11 },
+      },
+      { env: {} },
+    );
+    const before = recordingClients.length;
+    const daemon = new TableDaemon({ config });
+    const events: DomainEvent[] = [];
+    daemon.on('journaled', (records: readonly JournalRecord[]) => {
+      for (const record of records)
+        if (record.kind === 'event') events.push(record.data as DomainEvent);
+    });
+    await daemon.start();
+    cleanup.push(() => daemon.stop());
+    await until(
+      () => recordingClients.length > before && enough(events),
+      `${ruleset}: the table to deal`,
+    );
+    const client = recordingClients.at(-1)!;
+    const topics = tableTopics(config.mqtt.baseTopic, config.table);
+    for (const [index, { op, fields, sign }] of requests.entries()) {
+      const body = { ...fields, transaction: `${op}-${index}` };
+      const topic = topics.request(op);
+      client.deliver(
+        topic,
+        sign ? signRequest(topic, body, supervisor.privateKey, { ts: Date.now() }) : body,
+      );
+      await until(
+        () =>
+          client.published.some(
+            (p) => p.topic === topics.response(op) && p.payload.includes(`"${op}-${index}"`),
+          ),
+        `the response to ${op}`,
+      );
+    }
+    await daemon.stop();
+    expect(client.subscriptions).toEqual([topics.requestFilter]);
+    return client.published;
+  }
+
+  beforeAll(async () => {
+    published.push(
+      ...(await runTable(
+        'tdc-baccarat-no-commission',
+        { shoe: { kind: 'shoe', transport: 'simulate' } },
+        (events) => events.filter((e) => e.type === 'result').length >= 3,
+        [
+          { op: 'health_check', fields: {}, sign: true },
+          { op: 'health_check', fields: {}, sign: false },
+          { op: 'set_ruleset', fields: { ruleset: 'tdc-blackjack' }, sign: true },
+          { op: 'void_hand', fields: { reason: 'a spilled drink' }, sign: true },
+          { op: 'player_action', fields: { action: 'fly', colour: 'red' }, sign: true },
+          { op: 'new_shoe', fields: { reason: 'end of the test' }, sign: true },
+          { op: 'no_such_op', fields: {}, sign: true },
+        ],
+      )),
+    );
+    published.push(
+      ...(await runTable(
+        'tdc-roulette',
+        undefined,
+        (events) => events.filter((e) => e.type === 'spin').length >= 3,
+        [
+          { op: 'no_more_bets', fields: {}, sign: true },
+          { op: 'closing', fields: {}, sign: true },
+          { op: 'new_round', fields: {}, sign: true },
+        ],
+      )),
+    );
+  }, 60_000);
+
+  it('validates every publication against its channel, on every channel the daemon sends to', () => {
+    expect(published.length).toBeGreaterThan(50);
+    const problems = new Set(published.map(problemOf).filter((problem) => problem !== undefined));
+    expect([...problems].slice(0, 5)).toEqual([]);
+    const seen = new Set(published.map((p) => channelOf(p.topic)!.id));
+    const sent = new Set(
+      Object.values(doc.operations)
+        .filter((o) => o.action === 'send')
+        .map((o) => o.channel.$ref.replace('#/channels/', '')),
+    );
+    expect([...seen].sort()).toEqual([...sent].sort());
+  });
+
+  it('published both ok and error responses, and a refused unsigned request', () => {
+    const responses = published
+      .filter((p) => channelOf(p.topic)!.id === 'bridgeResponse')
+      .map((p) => JSON.parse(p.payload) as Json);
+    expect(responses.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(3);
+    expect(responses.map((r) => r.code)).toEqual(
+      expect.arrayContaining(['unsigned', 'bad_request', 'shoe_in_play']),
+    );
+    const alarms = published
+      .filter((p) => p.topic.endsWith('/events/alarm'))
+      .map((p) => JSON.parse(p.payload) as Json);
+    expect(alarms.map((a) => a.kind)).toContain('request_refused');
+  });
+
+  it('publishes with the retain and QoS flags of its operation', () => {
+    for (const publication of published) {
+      const id = channelOf(publication.topic)!.id;
+      const operation = Object.values(doc.operations).find(
+        (o) => o.action === 'send' && o.channel.$ref === `#/channels/${id}`,
+      )!;
+      expect({
+        topic: publication.topic,
+        qos: publication.qos,
+        retain: publication.retain,
+      }).toEqual({
+        topic: publication.topic,
+        qos: operation.bindings!.mqtt!.qos,
+        retain: operation.bindings!.mqtt!.retain,
+      });
+    }
+  });
+
+  it('sets the MQTT 5 properties the document names, when it sets any', () => {
+    const withProperties = published.filter((p) => p.properties !== undefined);
+    if (withProperties.length === 0) {
+      console.log('the bridge set no MQTT 5 properties in this build: nothing of them to check');
+    }
+    for (const publication of withProperties) {
+      const properties = publication.properties as {
+        contentType?: string;
+        userProperties?: Record<string, unknown>;
+      };
+      const json = publication.payload.startsWith('{');
+      if (json && properties.contentType !== undefined)
+        expect(properties.contentType).toBe('application/json');
+      const seq = json ? (JSON.parse(publication.payload) as { seq?: unknown }).seq : undefined;
+      if (properties.userProperties?.seq !== undefined && publication.topic.includes('/events/')) {
+        expect(String(properties.userProperties.seq)).toBe(String(seq));
+      }
+    }
+  });
+});
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
