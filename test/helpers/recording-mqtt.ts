@@ -65,10 +65,14 @@ export class RecordingClient extends EventEmitter {
 
   async endAsync(): Promise<void> {}
 
-  /** A message from the broker on a topic the client subscribed to. */
-  deliver(topic: string, payload: string | Record<string, unknown>): void {
+  /** A message from the broker on a topic the client subscribed to, with its MQTT 5 properties if any. */
+  deliver(
+    topic: string,
+    payload: string | Record<string, unknown>,
+    properties?: Record<string, unknown>,
+  ): void {
     const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
-    this.emit('message', topic, Buffer.from(text), {});
+    this.emit('message', topic, Buffer.from(text), properties ? { properties } : {});
   }
 
   private record(topic: string, payload: string | Buffer, options: PublishOptions): void {

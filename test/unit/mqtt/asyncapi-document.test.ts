@@ -66,7 +66,9 @@ function configTakesMqtt5(): boolean {
 }
 const MQTT5 = configTakesMqtt5();
 if (!MQTT5) {
-  console.log('MQTT 5 properties not checked: this build has no mqtt.protocolVersion 5');
+  console.log(
+    'skipped: the MQTT 5 properties and Response Topic checks, as this build has no mqtt.protocolVersion 5',
+  );
 }
 
 const DOC_PATH = new URL('../../../docs/asyncapi.yaml', import.meta.url);
@@ -479,6 +481,8 @@ describe('what a running table publishes', () => {
   const published: Publication[] = [];
   const published311: Publication[] = [];
   const publishedMqtt5: Publication[] = [];
+  const directAnswers: Publication[] = [];
+  const REPLY_TOPIC = 'supervisors/pit/replies';
   const supervisor = generateKeyPair();
 
   afterAll(async () => {
@@ -490,7 +494,7 @@ describe('what a running table publishes', () => {
     ruleset: string,
     devices: Json | undefined,
     enough: (events: readonly DomainEvent[]) => boolean,
-    requests: Array<{ op: string; fields: Json; sign: boolean }>,
+    requests: Array<{ op: string; fields: Json; sign: boolean; responseTopic?: string }>,
     mqtt5 = false,
   ): Promise<Publication[]> {
     const dir = await mkdtemp(join(tmpdir(), 'tableside-asyncapi-'));
@@ -528,12 +532,15 @@ describe('what a running table publishes', () => {
     );
     const client = recordingClients.at(-1)!;
     const topics = tableTopics(config.mqtt.baseTopic, config.table);
-    for (const [index, { op, fields, sign }] of requests.entries()) {
+    for (const [index, { op, fields, sign, responseTopic }] of requests.entries()) {
       const body = { ...fields, transaction: `${op}-${index}` };
       const topic = topics.request(op);
       client.deliver(
         topic,
         sign ? signRequest(topic, body, supervisor.privateKey, { ts: Date.now() }) : body,
+        responseTopic === undefined
+          ? undefined
+          : { responseTopic, correlationData: Buffer.from(`correlation-${index}`) },
       );
       await until(
         () =>
@@ -637,7 +644,7 @@ describe('what a running table publishes', () => {
       { shoe: { kind: 'shoe', transport: 'simulate' } },
       (events) => events.filter((e) => e.type === 'result').length >= 3,
       [
-        { op: 'health_check', fields: {}, sign: true },
+        { op: 'health_check', fields: {}, sign: true, responseTopic: REPLY_TOPIC },
         { op: 'health_check', fields: {}, sign: false },
         { op: 'set_ruleset', fields: { ruleset: 'tdc-blackjack' }, sign: true },
         { op: 'void_hand', fields: { reason: 'a spilled drink' }, sign: true },
@@ -657,6 +664,9 @@ describe('what a running table publishes', () => {
         { op: 'new_round', fields: {}, sign: true },
       ],
     );
+    // MQTT 5 answers on a request's own Response Topic, outside the table's topics.
+    directAnswers.push(...cards.filter((p) => p.topic === REPLY_TOPIC));
+    cards.splice(0, cards.length, ...cards.filter((p) => p.topic !== REPLY_TOPIC));
     published.push(...mqtt311, ...cards, ...roulette);
     (MQTT5 ? publishedMqtt5 : mqtt311).push(...cards);
     mqtt311.push(...roulette);
@@ -725,6 +735,23 @@ describe('what a running table publishes', () => {
       });
     }
   });
+
+  it.skipIf(!MQTT5)(
+    'answers an MQTT 5 request on its Response Topic with its Correlation Data (the reply)',
+    () => {
+      expect(directAnswers).toHaveLength(1);
+      const [answer] = directAnswers;
+      const validate = payloadValidator('#/channels/bridgeResponse/messages/healthCheck');
+      expect(validate(JSON.parse(answer!.payload)), ajv.errorsText(validate.errors)).toBe(true);
+      const binding = dereference(pointer('#/components/messageBindings/response')) as {
+        mqtt: { contentType: string };
+      };
+      expect(answer!.properties).toMatchObject({
+        contentType: binding.mqtt.contentType,
+        correlationData: Buffer.from('correlation-0'),
+      });
+    },
+  );
 
   it('sets no MQTT 5 property on MQTT 3.1.1', () => {
     expect(published311.length).toBeGreaterThan(50);
