@@ -12,9 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Parser } from '@asyncapi/parser';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
@@ -41,6 +39,19 @@ import {
   privateKeyPem,
 } from '../../../firmware-host/trust/keys.ts';
 import { signRequest } from '../../../firmware-host/trust/signed-request.ts';
+import {
+  ajv,
+  channelOf,
+  dereference,
+  doc,
+  type Json,
+  matchOf,
+  messagesOf,
+  payloadValidator,
+  pointer,
+  text,
+  withoutDescriptions,
+} from '../../helpers/asyncapi-document.ts';
 import { type Publication, recordingClients } from '../../helpers/recording-mqtt.ts';
 
 vi.mock('../../../firmware-host/mqtt/connect.ts', async () => {
@@ -70,8 +81,6 @@ if (!MQTT5) {
     'skipped: the MQTT 5 properties and Response Topic checks, as this build has no mqtt.protocolVersion 5',
   );
 }
-
-const DOC_PATH = new URL('../../../docs/asyncapi.yaml', import.meta.url);
 
 // The code's unions as lists; typecheck fails when a member is added to the code and not here.
 const EVENT_KINDS = [
@@ -133,138 +142,6 @@ type Complete<Union, Listed> = [Exclude<Union, Listed>] extends [never]
 const everyKindListed: Complete<EventTopicKind, (typeof EVENT_KINDS)[number]> = true;
 const everyTypeListed: Complete<DomainEventType, (typeof EVENT_TYPES)[number]> = true;
 const everyAlarmListed: Complete<AlarmKind, (typeof ALARM_KINDS)[number]> = true;
-
-type Json = Record<string, unknown>;
-interface Doc {
-  asyncapi: string;
-  info: Json;
-  channels: Record<string, { address: string; parameters?: Json; messages: Record<string, Json> }>;
-  operations: Record<
-    string,
-    {
-      action: string;
-      channel: { $ref: string };
-      messages: Array<{ $ref: string }>;
-      bindings?: { mqtt?: { qos?: number; retain?: boolean } };
-      reply?: { channel: { $ref: string }; messages: Array<{ $ref: string }> };
-    }
-  >;
-  components: Json;
-}
-
-const text = await import('node:fs/promises').then((fs) => fs.readFile(DOC_PATH, 'utf8'));
-const doc = parseYaml(text) as Doc;
-
-/** The value a local `$ref` (`#/a/b`) points at, or undefined. */
-function pointer(ref: string): unknown {
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = doc;
-  for (const part of ref.slice(2).split('/')) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Json)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
-  }
-  return node;
-}
-
-/** A copy of `value` with every local `$ref` replaced by what it points at. */
-function dereference(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dereference);
-  if (value === null || typeof value !== 'object') return value;
-  const ref = (value as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') return dereference(pointer(ref));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, dereference(v)]));
-}
-
-/** A copy of a schema without its `description`s: words for people, not constraints. */
-function withoutDescriptions(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutDescriptions);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== 'description')
-      .map(([key, item]) => [key, withoutDescriptions(item)]),
-  );
-}
-
-/** A channel's messages, each resolved to its component message. */
-function messagesOf(channelId: string): Json[] {
-  const channel = doc.channels[channelId];
-  if (!channel) throw new Error(`no channel ${channelId}`);
-  return Object.values(channel.messages).map((message) => dereference(message) as Json);
-}
-
-const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strictTuples: false });
-ajv.addSchema({ $id: 'asyncapi', components: doc.components }, undefined, undefined, false);
-ajv.addKeyword('components');
-
-/** A validator for a component message's payload (by its `$ref`). */
-function payloadValidator(messageRef: string): ValidateFunction {
-  const ref = String((pointer(messageRef) as { $ref?: string }).$ref ?? messageRef);
-  return ajv.compile({ $ref: `asyncapi${ref}/payload` });
-}
-
-/** Channel id → its messages' payload validators, with each message's name. */
-function validatorsOf(
-  channelId: string,
-): Array<{ name: string; ref: string; validate: ValidateFunction }> {
-  const channel = doc.channels[channelId]!;
-  return Object.entries(channel.messages).map(([id, message]) => {
-    const ref = (message as { $ref?: string }).$ref ?? `#/channels/${channelId}/messages/${id}`;
-    return {
-      name: String((pointer(ref) as { name?: unknown }).name),
-      ref,
-      validate: payloadValidator(ref),
-    };
-  });
-}
-
-/** The channel whose address matches `topic`, with its parameter values. */
-function channelOf(topic: string): { id: string; params: Record<string, string> } | undefined {
-  for (const [id, channel] of Object.entries(doc.channels)) {
-    const names: string[] = [];
-    const pattern = channel.address
-      .replace(/[.+*?^$()[\]\\|]/g, '\\$&')
-      .replace(/\{(\w+)\}/g, (_m, name: string) => {
-        names.push(name);
-        return '([^/]+)';
-      });
-    const match = new RegExp(`^${pattern}$`).exec(topic);
-    if (match) {
-      return { id, params: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
-    }
-  }
-  return undefined;
-}
-
-/** The message of its channel that `publication` is, or why it is none. */
-function matchOf(
-  publication: Publication,
-): { message: string; ref: string; payload: unknown } | { problem: string } {
-  const found = channelOf(publication.topic);
-  if (!found) return { problem: `${publication.topic}: no channel has this address` };
-  const op = found.params.op;
-  const candidates = validatorsOf(found.id).filter(
-    ({ name }) =>
-      op === undefined ||
-      name === op ||
-      // An unknown op is answered with an error, which every response message allows.
-      !(REQUEST_OPS as readonly string[]).includes(op),
-  );
-  let payload: unknown = publication.payload;
-  try {
-    payload = JSON.parse(publication.payload);
-  } catch {
-    // text/plain payloads (online/offline) are validated as strings
-  }
-  const errors: string[] = [];
-  for (const { name, ref, validate } of candidates) {
-    if (validate(payload)) return { message: `${found.id}/${name}`, ref, payload };
-    errors.push(`${name}: ${ajv.errorsText(validate.errors)}`);
-  }
-  return {
-    problem: `${publication.topic} ${publication.payload}: ${errors.join(' | ') || 'no message'}`,
-  };
-}
 
 describe('the AsyncAPI document', () => {
   it('is a valid AsyncAPI 3.0.0 document to the official parser', async () => {
