@@ -6,7 +6,9 @@
  * event types and alarm kinds are the code's; and what a running card table
  * and a running roulette table publish (through a recording MQTT client, no
  * broker) validates against the document's payload schemas, retain and QoS
- * flags included, while malformed payloads are refused.
+ * flags included, while malformed payloads are refused. Where the config
+ * takes `mqtt.protocolVersion: 5`, the MQTT 5 properties and the answer on a
+ * request's Response Topic are checked against the message bindings too.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +41,7 @@ import {
   privateKeyPem,
 } from '../../../firmware-host/trust/keys.ts';
 import { signRequest } from '../../../firmware-host/trust/signed-request.ts';
+import { VERSION } from '../../../firmware-host/version.ts';
 import {
   ajv,
   channelOf,
@@ -146,6 +149,7 @@ const everyAlarmListed: Complete<AlarmKind, (typeof ALARM_KINDS)[number]> = true
 describe('the AsyncAPI document', () => {
   it('is a valid AsyncAPI 3.0.0 document to the official parser', async () => {
     expect(doc.asyncapi).toBe('3.0.0');
+    expect(doc.info.version).toBe(VERSION);
     const parser = new Parser();
     const { document, diagnostics } = await parser.parse(text);
     // Severity 0 is an error, 1 a warning; the one hint we accept is "3.1.0 exists".
