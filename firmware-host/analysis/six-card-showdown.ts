@@ -50,6 +50,10 @@ const FLUSH_BITS = 0x8888;
 /** Added to the suit counts: a nibble's bit 3 is set when that suit holds four (three) or more. */
 const NO_FOUR_PROBE = 0x4444;
 const NO_THREE_PROBE = 0x5555;
+/** HANDS_OF[n][k] = C(n, k) as a double. */
+const HANDS_OF: readonly (readonly number[])[] = Array.from({ length: 53 }, (_, n) =>
+  Array.from({ length: 7 }, (_, k) => Number(choose(n, k))),
+);
 /** From this many hands on a pattern's strengths are counted in a histogram, below it sorted. */
 const HISTOGRAM_FROM = 8192;
 
@@ -123,11 +127,19 @@ export function sixCardShowdownPart(
   const ties = new Array<bigint>(10).fill(0n);
   let hands: bigint[] | undefined;
 
+  // Per size, the weighted sums stay below 2^53 in magnitude (at most
+  // C(52,k)·C(52−k,6−k)² summed over the sizes, about 8·10^14), so doubles
+  // add them exactly; bigints carry the signed totals across sizes.
+  const winSums = new Float64Array(10);
+  const tieSums = new Float64Array(10);
   for (let size = 0; size <= 5; size++) {
-    const sign = size % 2 === 0 ? 1n : -1n;
+    const sign = size % 2 === 0 ? 1 : -1;
     // Suit patterns of shared sets of this size, with how many sets each stands for.
     const patterns: SuitPattern[] = full ? fullDeckSuitPatterns(size) : suitPatterns(deck, size);
     const perPattern = Number(choose(deck.length - size, 6 - size));
+    winSums.fill(0);
+    tieSums.fill(0);
+    let sinceReport = 0;
     for (const { representative, multiplicity } of patterns) {
       let least = 0;
       for (let p = 1; p < parts; p++) if (load[p]! < load[least]!) least = p;
@@ -135,14 +147,22 @@ export function sixCardShowdownPart(
       done += perPattern * multiplicity;
       if (least !== part) continue;
       const sums = counter.count(deck, representative);
-      const weight = BigInt(multiplicity) * sign;
+      const weight = multiplicity * sign;
       for (let c = 0; c < 10; c++) {
-        wins[c]! += weight * BigInt(sums.wins[c]!);
-        ties[c]! += weight * BigInt(sums.ties[c]!);
+        winSums[c]! += weight * sums.wins[c]!;
+        tieSums[c]! += weight * sums.ties[c]!;
       }
       if (size === 0) hands = [...sums.hands].map((count) => BigInt(count));
-      onProgress?.(done, totalWork);
+      if (++sinceReport === 256) {
+        sinceReport = 0;
+        onProgress?.(done, totalWork);
+      }
     }
+    for (let c = 0; c < 10; c++) {
+      wins[c]! += BigInt(winSums[c]!);
+      ties[c]! += BigInt(tieSums[c]!);
+    }
+    onProgress?.(done, totalWork);
   }
   return { wins, ties, ...(hands ? { hands } : {}) };
 }
@@ -190,6 +210,7 @@ class PatternCounter {
   private readonly buckets = new Int32Array(128);
   private readonly histogram = new Uint32Array(STRENGTH_COUNT + 1);
   private readonly held = new Int32Array(6);
+  private readonly inShared = new Uint8Array(52);
   private readonly rest = new Int32Array(52);
   /**
    * `rest` in runs of one rank (a deck lists each rank's cards together;
@@ -212,7 +233,8 @@ class PatternCounter {
 
   count(deck: readonly number[], shared: readonly number[]): PatternCounter {
     const key = this.tables.cardKey7;
-    const inShared = new Uint8Array(52);
+    const inShared = this.inShared;
+    inShared.fill(0);
     let sharedKey = 0;
     let sharedSuits = 0;
     this.size = shared.length;
@@ -237,7 +259,7 @@ class PatternCounter {
     }
     this.completions = 6 - shared.length;
     this.n = 0;
-    this.byHistogram = Number(choose(this.restLength, this.completions)) >= HISTOGRAM_FROM;
+    this.byHistogram = HANDS_OF[this.restLength]![this.completions]! >= HISTOGRAM_FROM;
     if (this.byHistogram) this.histogram.fill(0);
     this.level(0, 0, sharedKey, sharedSuits);
     this.wins.fill(0);
