@@ -54,6 +54,12 @@ const NO_THREE_PROBE = 0x5555;
 const HANDS_OF: readonly (readonly number[])[] = Array.from({ length: 53 }, (_, n) =>
   Array.from({ length: 7 }, (_, k) => Number(choose(n, k))),
 );
+/**
+ * Sorted entries hold a strength and how many hands have it (at most 16:
+ * a pair of ranks of four cards each): strength · WEIGHTS + hands.
+ */
+const WEIGHT_BITS = 5;
+const WEIGHTS = 1 << WEIGHT_BITS;
 /** From this many hands on a pattern's strengths are counted in a histogram, below it sorted. */
 const HISTOGRAM_FROM = 8192;
 
@@ -272,9 +278,9 @@ class PatternCounter {
 
   /**
    * Chooses the completion's card at `depth` from rest[start..]; the last
-   * level evaluates. Into the histogram, once no flush can come the last
-   * one or two cards count by rank (the cards of a rank are adjacent in
-   * `rest`): one lookup per rank or pair of ranks.
+   * level evaluates. Once no flush can come, the last one or two cards
+   * count by rank (the cards of a rank are adjacent in `rest`): one lookup
+   * per rank or pair of ranks, tallied with its number of hands.
    */
   private level(depth: number, start: number, keySum: number, suits: number): void {
     const rest = this.rest;
@@ -282,12 +288,12 @@ class PatternCounter {
     const last = this.restLength - (this.completions - depth - 1);
     const at = this.size + depth;
     const left = this.completions - depth;
-    if (left === 2 && this.byHistogram && ((suits + NO_THREE_PROBE) & FLUSH_BITS) === 0) {
+    if (left === 2 && ((suits + NO_THREE_PROBE) & FLUSH_BITS) === 0) {
       this.lastTwoByRank(start, keySum);
       return;
     }
     if (left === 1) {
-      if (this.byHistogram && ((suits + NO_FOUR_PROBE) & FLUSH_BITS) === 0) {
+      if (((suits + NO_FOUR_PROBE) & FLUSH_BITS) === 0) {
         this.lastByRank(start, keySum);
         return;
       }
@@ -314,10 +320,10 @@ class PatternCounter {
         const card = rest[i]!;
         const handSuits = suits + suitIncrement(card);
         if (((handSuits + FLUSH_PROBE) & FLUSH_BITS) === 0) {
-          strengths[n++] = nonFlush[keySum + key[card]!]!;
+          strengths[n++] = nonFlush[keySum + key[card]!]! * WEIGHTS + 1;
         } else {
           held[at] = card;
-          strengths[n++] = flush[flushMask(handSuits, held)]!;
+          strengths[n++] = flush[flushMask(handSuits, held)]! * WEIGHTS + 1;
         }
       }
       this.n = n;
@@ -332,25 +338,32 @@ class PatternCounter {
 
   /** The last card from rest[start..], by rank (no flush can come). */
   private lastByRank(start: number, keySum: number): void {
-    const { histogram, nonFlush, groupOf, groupEnd, groupRank, groups } = this;
+    const { nonFlush, groupOf, groupEnd, groupRank, groups } = this;
     let from = start;
     for (let g = groupOf[start]!; g < groups; g++) {
-      histogram[nonFlush[keySum + RANK_KEYS_7[groupRank[g]!]!]!]! += groupEnd[g]! - from;
+      this.tally(nonFlush[keySum + RANK_KEYS_7[groupRank[g]!]!]!, groupEnd[g]! - from);
       from = groupEnd[g]!;
     }
   }
 
+  /** `hands` hands of one strength: into the histogram, or one entry with its weight. */
+  private tally(strength: number, hands: number): void {
+    if (this.byHistogram) this.histogram[strength]! += hands;
+    else this.strengths[this.n++] = strength * WEIGHTS + hands;
+  }
+
   /** The last two cards from rest[start..], by rank (no flush can come). */
   private lastTwoByRank(start: number, keySum: number): void {
-    const { histogram, nonFlush, groupOf, groupEnd, groupRank, groups } = this;
+    const { nonFlush, groupOf, groupEnd, groupRank, groups } = this;
     let from = start;
     for (let g = groupOf[start]!; g < groups; g++) {
       const here = groupEnd[g]! - from;
       const sum = keySum + RANK_KEYS_7[groupRank[g]!]!;
-      histogram[nonFlush[sum + RANK_KEYS_7[groupRank[g]!]!]!]! += (here * (here - 1)) / 2;
+      if (here > 1)
+        this.tally(nonFlush[sum + RANK_KEYS_7[groupRank[g]!]!]!, (here * (here - 1)) / 2);
       for (let later = g + 1; later < groups; later++) {
         const there = groupEnd[later]! - groupEnd[later - 1]!;
-        histogram[nonFlush[sum + RANK_KEYS_7[groupRank[later]!]!]!]! += here * there;
+        this.tally(nonFlush[sum + RANK_KEYS_7[groupRank[later]!]!]!, here * there);
       }
       from = groupEnd[g]!;
     }
@@ -372,23 +385,27 @@ class PatternCounter {
     const sorted = this.sorted();
     const n = this.n;
     const categoryOf = this.tables.categoryOfStrength;
+    let below = 0;
     let start = 0;
     while (start < n) {
-      const v = sorted[start]!;
+      const v = sorted[start]! >> WEIGHT_BITS;
+      let run = sorted[start]! & (WEIGHTS - 1);
       let end = start + 1;
-      while (end < n && sorted[end] === v) end++;
-      this.add(categoryOf[v]!, end - start, start);
+      while (end < n && sorted[end]! >> WEIGHT_BITS === v) run += sorted[end++]! & (WEIGHTS - 1);
+      this.add(categoryOf[v]!, run, below);
+      below += run;
       start = end;
     }
   }
 
   /**
-   * The strengths in order, without a new array: by insertion for a few,
-   * else two counting passes (7 and 6 bits of a strength below 8192).
+   * The entries (strength · WEIGHTS + hands) in order of strength, without
+   * a new array: by insertion for a few, else two counting passes over the
+   * strength's 7 low and 6 high bits.
    */
   private sorted(): Int32Array {
     const { strengths, ordered, n } = this;
-    if (n <= 64) {
+    if (n <= 32) {
       for (let i = 0; i < n; i++) {
         const v = strengths[i]!;
         let j = i;
@@ -400,8 +417,8 @@ class PatternCounter {
       }
       return ordered;
     }
-    countingPass(strengths, ordered, n, this.buckets, 0, 127);
-    countingPass(ordered, strengths, n, this.buckets, 7, 63);
+    countingPass(strengths, ordered, n, this.buckets, WEIGHT_BITS, 127);
+    countingPass(ordered, strengths, n, this.buckets, WEIGHT_BITS + 7, 63);
     return strengths;
   }
 
