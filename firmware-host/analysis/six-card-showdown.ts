@@ -27,12 +27,7 @@ import {
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
-import {
-  FULL_DECK,
-  fullDeckSuitPatterns,
-  type SuitPattern,
-  suitPatterns,
-} from './suit-patterns.ts';
+import { FULL_DECK, forEachFullDeckSuitPattern, suitPatterns } from './suit-patterns.ts';
 
 export interface ShowdownCounts {
   /** Ordered (player, dealer) pairs of disjoint six-card hands. */
@@ -140,19 +135,17 @@ export function sixCardShowdownPart(
   const tieSums = new Float64Array(10);
   for (let size = 0; size <= 5; size++) {
     const sign = size % 2 === 0 ? 1 : -1;
-    // Suit patterns of shared sets of this size, with how many sets each stands for.
-    const patterns: SuitPattern[] = full ? fullDeckSuitPatterns(size) : suitPatterns(deck, size);
     const perPattern = Number(choose(deck.length - size, 6 - size));
     winSums.fill(0);
     tieSums.fill(0);
     let sinceReport = 0;
-    for (const { representative, multiplicity } of patterns) {
+    const visit = (shared: ArrayLike<number>, multiplicity: number): void => {
       let least = 0;
       for (let p = 1; p < parts; p++) if (load[p]! < load[least]!) least = p;
       load[least]! += perPattern;
       done += perPattern * multiplicity;
-      if (least !== part) continue;
-      const sums = counter.count(deck, representative);
+      if (least !== part) return;
+      const sums = counter.count(deck, shared);
       const weight = multiplicity * sign;
       for (let c = 0; c < 10; c++) {
         winSums[c]! += weight * sums.wins[c]!;
@@ -163,7 +156,12 @@ export function sixCardShowdownPart(
         sinceReport = 0;
         onProgress?.(done, totalWork);
       }
-    }
+    };
+    // Suit patterns of shared sets of this size, with how many sets each stands for.
+    if (full) forEachFullDeckSuitPattern(size, visit);
+    else
+      for (const { representative, multiplicity } of suitPatterns(deck, size))
+        visit(representative, multiplicity);
     for (let c = 0; c < 10; c++) {
       wins[c]! += BigInt(winSums[c]!);
       ties[c]! += BigInt(tieSums[c]!);
@@ -237,7 +235,7 @@ class PatternCounter {
   readonly ties = new Float64Array(10);
   readonly hands = new Float64Array(10);
 
-  count(deck: readonly number[], shared: readonly number[]): PatternCounter {
+  count(deck: readonly number[], shared: ArrayLike<number>): PatternCounter {
     const key = this.tables.cardKey7;
     const inShared = this.inShared;
     inShared.fill(0);
