@@ -113,11 +113,13 @@ const SPREAD = (() => {
 
 /** Boards with these rank counts and at most two cards of a suit: a count over suit subsets. */
 function spreadBoards(counts: readonly number[]): number {
-  let ways = new Float64Array(81);
+  let ways = SPREAD_WAYS[0]!;
+  let next = SPREAD_WAYS[1]!;
+  ways.fill(0);
   ways[0] = 1;
   for (const k of counts) {
     if (k === 0) continue;
-    const next = new Float64Array(81);
+    next.fill(0);
     for (let state = 0; state < 81; state++) {
       const here = ways[state]!;
       if (here === 0) continue;
@@ -126,10 +128,15 @@ function spreadBoards(counts: readonly number[]): number {
         if (POPCOUNT[suits] === k && target >= 0) next[target]! += here;
       }
     }
-    ways = next;
+    [ways, next] = [next, ways];
   }
-  return ways.reduce((sum, w) => sum + w, 0);
+  let sum = 0;
+  for (let state = 0; state < 81; state++) sum += ways[state]!;
+  return sum;
 }
+
+/** spreadBoards's two buffers of ways per suit counts, reused. */
+const SPREAD_WAYS = [new Float64Array(81), new Float64Array(81)];
 
 /** One board with these rank counts, each rank's cards to the least used suits (never three). */
 function spreadBoard(counts: readonly number[]): number[] {

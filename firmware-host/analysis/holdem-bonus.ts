@@ -71,16 +71,9 @@ export function bonusRowIndex(
   player: readonly [number, number],
   dealer: readonly [number, number],
 ): number {
+  const name = twoCardName(player[0], player[1]);
   const suited = (player[0] & 3) === (player[1] & 3);
-  return rowOfNames(
-    table,
-    twoCardName(player[0], player[1]),
-    suited,
-    twoCardName(dealer[0], dealer[1]),
-  );
-}
-
-function rowOfNames(table: BonusTable, name: string, suited: boolean, dealerName: string): number {
+  const dealerName = twoCardName(dealer[0], dealer[1]);
   return table.rows.findIndex(
     (row) =>
       row.hands.includes(name) &&
@@ -89,31 +82,54 @@ function rowOfNames(table: BonusTable, name: string, suited: boolean, dealerName
   );
 }
 
+/** A two-card rank pair as one number: higher rank · 13 + lower rank. */
+function rankPairOf(a: number, b: number): number {
+  return Math.max(a >> 2, b >> 2) * 13 + Math.min(a >> 2, b >> 2);
+}
+
 export function analyzeHoldemBonus(table: BonusTable): HoldemBonusAnalysis {
   const tally = new Array<number>(table.rows.length + 1).fill(0);
   const otherwise = table.rows.length;
-  // The row depends on the two rank pairs and whether the box is suited
-  // alone: looked up once per (box ranks, suited, dealer ranks), a few
-  // thousand times, instead of by names for each of the 1,624,350 deals.
-  const rowOf = new Int16Array(169 * 2 * 169).fill(-2);
-  const ranksOf = (a: number, b: number) =>
-    Math.max(a >> 2, b >> 2) * 13 + Math.min(a >> 2, b >> 2);
+  // Per box rank pair and suitedness, the rows that can pay it, top first;
+  // a row naming the dealer's cards (AA with dealer AA) also needs theirs,
+  // as a rank pair. Then each of the 1,624,350 deals is a few integer
+  // comparisons instead of a search by names.
+  const dealerPair = table.rows.map((row) =>
+    row.dealerHolds === null
+      ? -1
+      : rankPairOf(
+          RANK_CHARS.indexOf(row.dealerHolds[0]!) * 4,
+          RANK_CHARS.indexOf(row.dealerHolds[1]!) * 4,
+        ),
+  );
+  const candidates: number[][] = [];
+  for (let high = 0; high < 13; high++)
+    for (let low = 0; low <= high; low++)
+      for (const suited of [false, true]) {
+        const name = `${RANK_CHARS[high]}${RANK_CHARS[low]}`;
+        candidates[(high * 13 + low) * 2 + (suited ? 1 : 0)] = table.rows.flatMap((row, i) =>
+          row.hands.includes(name) && (row.suited === 'any' || (row.suited === 'suited') === suited)
+            ? [i]
+            : [],
+        );
+      }
   let total = 0;
   for (let a = 0; a < 52; a++)
     for (let b = a + 1; b < 52; b++) {
-      const suited = (a & 3) === (b & 3);
-      const rowBase = (ranksOf(a, b) * 2 + (suited ? 1 : 0)) * 169;
+      const rows = candidates[rankPairOf(a, b) * 2 + ((a & 3) === (b & 3) ? 1 : 0)]!;
       for (let c = 0; c < 52; c++) {
         if (c === a || c === b) continue;
         for (let d = c + 1; d < 52; d++) {
           if (d === a || d === b) continue;
-          const cell = rowBase + ranksOf(c, d);
-          let row = rowOf[cell]!;
-          if (row === -2) {
-            row = rowOfNames(table, twoCardName(a, b), suited, twoCardName(c, d));
-            rowOf[cell] = row;
+          let row = otherwise;
+          for (const i of rows) {
+            const needs = dealerPair[i]!;
+            if (needs < 0 || needs === rankPairOf(c, d)) {
+              row = i;
+              break;
+            }
           }
-          tally[row < 0 ? otherwise : row]!++;
+          tally[row]!++;
           total++;
         }
       }
