@@ -57,9 +57,19 @@ export function holdemBoardClasses(): readonly HoldemBoardClass[] {
   if (boardClasses) return boardClasses;
   const classes: HoldemBoardClass[] = [];
   const counts = new Array<number>(13).fill(0);
+  const spreadByShape = new Map<string, number>();
   const multisets = (rank: number, left: number): void => {
     if (left === 0) {
-      const weight = spreadBoards(counts);
+      // The count depends on the multiplicities alone (six shapes: 11111 .. 41).
+      const shape = counts
+        .filter((k) => k > 0)
+        .sort()
+        .join('');
+      let weight = spreadByShape.get(shape);
+      if (weight === undefined) {
+        weight = spreadBoards(counts);
+        spreadByShape.set(shape, weight);
+      }
       if (weight > 0) classes.push({ board: spreadBoard(counts), weight });
       return;
     }
@@ -79,12 +89,12 @@ export function holdemBoardClasses(): readonly HoldemBoardClass[] {
       if (suited === 5) classes.push({ board, weight: 4 });
       else if (suited === 4)
         for (let rank = 0; rank < 13; rank++)
-          classes.push({ board: [...board, rank * 4 + 1], weight: 4 * 3 });
+          classes.push({ board: board.concat(rank * 4 + 1), weight: 4 * 3 });
       else
         for (let first = 0; first < 13; first++)
           for (let second = first; second < 13; second++)
             classes.push({
-              board: [...board, first * 4 + 1, second * 4 + 2],
+              board: board.concat(first * 4 + 1, second * 4 + 2),
               weight: 4 * (first === second ? 3 : 9),
             });
     }
