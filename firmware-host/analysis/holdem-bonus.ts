@@ -249,7 +249,7 @@ export function studyHoldemBonus(
   let turnAssumed: Assumed;
   let riverAssumed: Assumed;
   if (options.quick) {
-    const skipped = 'skipped (--quick): the exact enumeration takes about 10 s';
+    const skipped = 'skipped (--quick): the exact enumeration takes about a second';
     flopAssumed = { strategy: ALWAYS_PLAY, notComputed: skipped };
     turnAssumed = { strategy: TURN_RIVER_ALWAYS, notComputed: skipped };
     riverAssumed = { strategy: TURN_RIVER_ALWAYS, notComputed: skipped };
