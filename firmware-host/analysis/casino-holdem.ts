@@ -11,7 +11,7 @@
  * - Ante and Call: the box decides after the flop, so the return depends on
  *   its strategy. "Always call" is exactly how a dark box plays (004: Ante
  *   and Call placed before the deal, no decision): enumerated exactly over
- *   every board and both two-card hands (holdem-showdown.ts, about 10 s).
+ *   every board and both two-card hands (holdem-showdown.ts, about a second).
  */
 import {
   evaluate5Ints,
@@ -123,7 +123,7 @@ export function studyCasinoHoldem(
   if (options.quick) {
     assumed = {
       strategy: ALWAYS_CALL,
-      notComputed: 'skipped (--quick): the exact enumeration takes about 10 s',
+      notComputed: 'skipped (--quick): the exact enumeration takes about a second',
     };
   } else {
     const counts = holdemShowdown(qualifierStrength(ruleset.dealerQualifier), (done, total) =>

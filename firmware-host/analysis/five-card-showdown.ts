@@ -14,20 +14,17 @@
  * where h_S(x) counts the five-card hands containing S with strength in x.
  * h_S depends on S only up to a renaming of suits, so one representative per
  * suit pattern is enumerated, times its multiplicity: about 12 million
- * evaluations. Each sum stays below 2^53 in magnitude (the largest term is
+ * evaluations, each one table lookup on running sums of rank keys, rank
+ * bits and suit bits (a flush: all five cards in one suit). Each sum stays below 2^53 in magnitude (the largest term is
  * C(52,5)^2 ≈ 6.8·10^12), so double arithmetic is exact; results are bigints.
  */
-import { evaluate5Ints, STRENGTH_COUNT } from '../engine/poker/evaluator.ts';
+import { STRENGTH_COUNT } from '../engine/poker/evaluator.ts';
+import { strengthTables } from '../engine/poker/evaluator-tables.ts';
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
 import type { ShowdownOutcomeCounts } from './study.ts';
-import {
-  forEachSubset,
-  fullDeckSuitPatterns,
-  type SuitPattern,
-  suitPatterns,
-} from './suit-patterns.ts';
+import { fullDeckSuitPatterns, type SuitPattern, suitPatterns } from './suit-patterns.ts';
 
 /** Indexed by the player's strength 1..7462 (index 0 unused). */
 export interface FiveCardShowdownCounts extends ShowdownOutcomeCounts {
@@ -91,43 +88,60 @@ function countShowdown(
   const totalWork = work.reduce((a, b) => a + b, 0);
   let done = 0;
 
-  const inPattern = new Uint8Array(52);
-  const strengths = new Int32Array(Number(choose(cards.length, 5)));
-  for (let k = 0; k <= 5; k++) {
+  const completer = new Completer(cards);
+  const histogram = new Uint32Array(size);
+  // Shared sets of four or fewer cards here; of five (P = D = S) after the loop.
+  for (let k = 0; k <= 4; k++) {
     const sign = k % 2 === 0 ? 1 : -1;
-    const completions = 5 - k;
     for (const { representative, multiplicity } of patternsOf(k)) {
-      inPattern.fill(0);
-      for (const card of representative) inPattern[card] = 1;
-      const rest = cards.filter((card) => inPattern[card] === 0);
-      const hand = [...representative, 0, 0, 0, 0, 0].slice(0, 5);
-      let n = 0;
-      forEachSubset(rest, completions, (chosen) => {
-        for (let i = 0; i < completions; i++) hand[k + i] = chosen[i]!;
-        strengths[n++] = evaluate5Ints(hand[0]!, hand[1]!, hand[2]!, hand[3]!, hand[4]!);
-      });
-      const sorted = strengths.subarray(0, n).sort();
-      let belowQualifier = 0;
-      while (belowQualifier < n && sorted[belowQualifier]! < qualifier) belowQualifier++;
       const weight = sign * multiplicity;
-      let start = 0;
-      while (start < n) {
-        const v = sorted[start]!;
-        let end = start + 1;
-        while (end < n && sorted[end] === v) end++;
-        const run = end - start;
+      const n = completer.complete(representative);
+      // Many hands: a histogram over the strengths; few: sort them.
+      let belowQualifier = 0;
+      const add = (v: number, run: number, below: number): void => {
         if (k === 0) hands[v]! += run;
         notQualified[v]! += weight * run * belowQualifier;
         if (v >= qualifier) {
-          wins[v]! += weight * run * (start - belowQualifier);
+          wins[v]! += weight * run * (below - belowQualifier);
           ties[v]! += weight * run * run;
         }
-        start = end;
+      };
+      const strengths = completer.strengths;
+      if (n >= HISTOGRAM_FROM) {
+        histogram.fill(0);
+        for (let i = 0; i < n; i++) histogram[strengths[i]!]!++;
+        for (let v = 1; v < qualifier; v++) belowQualifier += histogram[v]!;
+        let below = 0;
+        for (let v = 1; v < size; v++) {
+          const run = histogram[v]!;
+          if (run === 0) continue;
+          add(v, run, below);
+          below += run;
+        }
+      } else {
+        const sorted = completer.sorted(n);
+        while (belowQualifier < n && sorted[belowQualifier]! < qualifier) belowQualifier++;
+        let start = 0;
+        while (start < n) {
+          const v = sorted[start]!;
+          let end = start + 1;
+          while (end < n && sorted[end] === v) end++;
+          add(v, end - start, start);
+          start = end;
+        }
       }
       done += n * multiplicity;
       onProgress?.(done, totalWork);
     }
   }
+  // A shared set of five is a hand S dealt to both, h_S(x) = [s(S) in x]:
+  // it adds -1 to the not-qualified count when S does not qualify, and to
+  // the ties when it does, for every hand S (hands[v] of strength v).
+  for (let v = 1; v < size; v++) {
+    if (v < qualifier) notQualified[v]! -= hands[v]!;
+    else ties[v]! -= hands[v]!;
+  }
+  onProgress?.(totalWork, totalWork);
   const dealerHands = choose(cards.length - 5, 5);
   const asBigints = (values: Float64Array) => Array.from(values, (value) => BigInt(value));
   const handCounts = asBigints(hands);
@@ -144,4 +158,133 @@ function countShowdown(
       (count, v) => count * dealerHands - notQualifiedCounts[v]! - winCounts[v]! - tieCounts[v]!,
     ),
   };
+}
+
+/** From this many hands on, a pattern's strengths are counted in a histogram rather than sorted. */
+const HISTOGRAM_FROM = 4096;
+
+/** Every five-card hand holding a shared set, completed from the rest of a deck, evaluated. */
+class Completer {
+  private readonly tables = strengthTables();
+  private readonly inShared = new Uint8Array(52);
+  private readonly rest = new Int32Array(52);
+  private restLength = 0;
+  private completions = 0;
+  private n = 0;
+  readonly strengths: Int32Array;
+  private readonly ordered: Int32Array;
+  private readonly buckets = new Int32Array(128);
+
+  constructor(private readonly deck: readonly number[]) {
+    this.strengths = new Int32Array(Number(choose(deck.length, 5)));
+    this.ordered = new Int32Array(HISTOGRAM_FROM);
+  }
+
+  /**
+   * The first `n` (< HISTOGRAM_FROM) strengths, sorted: by insertion for a
+   * few, else two counting passes (7 and 6 bits of a strength below 8192);
+   * no new array, as the typed array's own sort would need per pattern.
+   */
+  sorted(n: number): Int32Array {
+    const { strengths, ordered } = this;
+    if (n <= 64) {
+      for (let i = 0; i < n; i++) {
+        const v = strengths[i]!;
+        let j = i;
+        while (j > 0 && ordered[j - 1]! > v) {
+          ordered[j] = ordered[j - 1]!;
+          j--;
+        }
+        ordered[j] = v;
+      }
+      return ordered;
+    }
+    countingPass(strengths, ordered, n, this.buckets, 0, 127);
+    countingPass(ordered, strengths, n, this.buckets, 7, 63);
+    ordered.set(strengths.subarray(0, n));
+    return ordered;
+  }
+
+  /** Evaluates every completion of `shared` into `strengths`; returns how many. */
+  complete(shared: readonly number[]): number {
+    const key = this.tables.cardKey5;
+    const inShared = this.inShared;
+    inShared.fill(0);
+    let keySum = 0;
+    let suits = 0;
+    let ranks = 0;
+    for (const card of shared) {
+      inShared[card] = 1;
+      keySum += key[card]!;
+      suits |= 1 << (card & 3);
+      ranks |= 1 << (card >> 2);
+    }
+    this.restLength = 0;
+    for (const card of this.deck) if (inShared[card] === 0) this.rest[this.restLength++] = card;
+    this.completions = 5 - shared.length;
+    this.n = 0;
+    if (this.completions === 0) this.strengths[this.n++] = this.strength(keySum, suits, ranks);
+    else this.level(0, 0, keySum, suits, ranks);
+    return this.n;
+  }
+
+  /** A flush when one suit holds all five (its ranks then all differ), else by the rank keys. */
+  private strength(keySum: number, suits: number, ranks: number): number {
+    return (suits & (suits - 1)) === 0 ? this.tables.flush[ranks]! : this.tables.nonFlush5[keySum]!;
+  }
+
+  /** Chooses the completion's card at `depth` from rest[start..]; the last level evaluates. */
+  private level(depth: number, start: number, keySum: number, suits: number, ranks: number): void {
+    const rest = this.rest;
+    const key = this.tables.cardKey5;
+    const last = this.restLength - (this.completions - depth - 1);
+    if (depth === this.completions - 1) {
+      const strengths = this.strengths;
+      const flush = this.tables.flush;
+      const nonFlush = this.tables.nonFlush5;
+      let n = this.n;
+      for (let i = start; i < last; i++) {
+        const card = rest[i]!;
+        const handSuits = suits | (1 << (card & 3));
+        strengths[n++] =
+          (handSuits & (handSuits - 1)) === 0
+            ? flush[ranks | (1 << (card >> 2))]!
+            : nonFlush[keySum + key[card]!]!;
+      }
+      this.n = n;
+      return;
+    }
+    for (let i = start; i < last; i++) {
+      const card = rest[i]!;
+      this.level(
+        depth + 1,
+        i + 1,
+        keySum + key[card]!,
+        suits | (1 << (card & 3)),
+        ranks | (1 << (card >> 2)),
+      );
+    }
+  }
+}
+
+function countingPass(
+  from: Int32Array,
+  to: Int32Array,
+  n: number,
+  buckets: Int32Array,
+  shift: number,
+  digitMask: number,
+): void {
+  buckets.fill(0);
+  for (let i = 0; i < n; i++) buckets[(from[i]! >> shift) & digitMask]!++;
+  let sum = 0;
+  for (let d = 0; d <= digitMask; d++) {
+    const count = buckets[d]!;
+    buckets[d] = sum;
+    sum += count;
+  }
+  for (let i = 0; i < n; i++) {
+    const entry = from[i]!;
+    to[buckets[(entry >> shift) & digitMask]!++] = entry;
+  }
 }

@@ -12,6 +12,8 @@
 
 import { POKER_CATEGORIES, type PokerCategory } from '../engine/poker/evaluator.ts';
 import {
+  nonFlush6Table,
+  RANK_KEYS_7,
   rankStateTable,
   STRENGTH_COUNT,
   strengthTables,
@@ -180,8 +182,8 @@ function countLastTwoByRank(
 function countSix(counts: Uint32Array, total: number, onProgress?: ProgressListener): void {
   const tables = strengthTables();
   const flush = tables.flush;
-  const key = tables.cardKey5;
-  const nonFlush = tables.nonFlush5;
+  const key = tables.cardKey7;
+  const six = nonFlush6Table();
   const held = new Int32Array(6);
   let done = 0;
   for (let a = 0; a < 47; a++) {
@@ -196,39 +198,28 @@ function countSix(counts: Uint32Array, total: number, onProgress?: ProgressListe
         held[2] = c;
         const kc = kb + key[c]!;
         const sc = sb + suitIncrement(c);
-        const keyC = key[c]!;
         for (let d = c + 1; d < 50; d++) {
           held[3] = d;
-          const keyD = key[d]!;
-          const kd = kc + keyD;
+          const kd = kc + key[d]!;
           const sd = sc + suitIncrement(d);
+          if (((sd + NO_THREE_PROBE) & FLUSH_BITS) === 0) {
+            countLastTwoByKey(counts, six, kd, d + 1);
+            continue;
+          }
           for (let e = d + 1; e < 51; e++) {
             held[4] = e;
-            const keyE = key[e]!;
-            const ke = kd + keyE;
+            const ke = kd + key[e]!;
             const se = sd + suitIncrement(e);
+            if (((se + NO_FOUR_PROBE) & FLUSH_BITS) === 0) {
+              countLastByKey(counts, six, ke, e + 1);
+              continue;
+            }
             for (let f = e + 1; f < 52; f++) {
               const suits = se + suitIncrement(f);
               if (((suits + FLUSH_PROBE) & FLUSH_BITS) !== 0) {
                 held[5] = f;
                 counts[flush[flushMask(suits, held, 6)]!]!++;
-                continue;
-              }
-              // Best five of six: drop each card in turn from the rank-key sum.
-              const keyF = key[f]!;
-              const sum = ke + keyF;
-              let best = nonFlush[ke]!;
-              let next = nonFlush[sum - key[a]!]!;
-              if (next > best) best = next;
-              next = nonFlush[sum - key[b]!]!;
-              if (next > best) best = next;
-              next = nonFlush[sum - keyC]!;
-              if (next > best) best = next;
-              next = nonFlush[sum - keyD]!;
-              if (next > best) best = next;
-              next = nonFlush[sum - keyE]!;
-              if (next > best) best = next;
-              counts[best]!++;
+              } else counts[six[ke + key[f]!]!]!++;
             }
           }
         }
@@ -236,6 +227,33 @@ function countSix(counts: Uint32Array, total: number, onProgress?: ProgressListe
         onProgress?.(done, total);
       }
     }
+  }
+}
+
+// As countLastByRank and countLastTwoByRank, on seven-card rank key sums
+// (the six-card table) instead of rank state rows.
+
+/** The last card from `from` on, by rank, after five cards (key sum `sum`) that can make no flush. */
+function countLastByKey(counts: Uint32Array, six: Uint16Array, sum: number, from: number): void {
+  for (let g = from; g < 52; ) {
+    const rank = g >> 2;
+    const next = (rank + 1) << 2;
+    counts[six[sum + RANK_KEYS_7[rank]!]!]! += next - g;
+    g = next;
+  }
+}
+
+/** The last two cards from `from` on, by rank, after four cards (key sum `sum`) that can make no flush. */
+function countLastTwoByKey(counts: Uint32Array, six: Uint16Array, sum: number, from: number): void {
+  for (let f = from; f < 51; ) {
+    const rankF = f >> 2;
+    const next = (rankF + 1) << 2;
+    const left = next - f;
+    const sumF = sum + RANK_KEYS_7[rankF]!;
+    counts[six[sumF + RANK_KEYS_7[rankF]!]!]! += (left * (left - 1)) / 2;
+    for (let rankG = rankF + 1; rankG < 13; rankG++)
+      counts[six[sumF + RANK_KEYS_7[rankG]!]!]! += left * 4;
+    f = next;
   }
 }
 

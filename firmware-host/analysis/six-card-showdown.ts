@@ -20,18 +20,14 @@
  */
 import {
   nonFlush6Table,
+  RANK_KEYS_7,
   STRENGTH_COUNT,
   strengthTables,
 } from '../engine/poker/evaluator-tables.ts';
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
-import {
-  FULL_DECK,
-  fullDeckSuitPatterns,
-  type SuitPattern,
-  suitPatterns,
-} from './suit-patterns.ts';
+import { FULL_DECK, forEachFullDeckSuitPattern, suitPatterns } from './suit-patterns.ts';
 
 export interface ShowdownCounts {
   /** Ordered (player, dealer) pairs of disjoint six-card hands. */
@@ -46,8 +42,21 @@ export interface ShowdownCounts {
 
 const FLUSH_PROBE = 0x3333;
 const FLUSH_BITS = 0x8888;
-/** Above this many hands a pattern's strengths are counted in a histogram, below it sorted. */
-const HISTOGRAM_FROM = 1024;
+/** Added to the suit counts: a nibble's bit 3 is set when that suit holds four (three) or more. */
+const NO_FOUR_PROBE = 0x4444;
+const NO_THREE_PROBE = 0x5555;
+/** HANDS_OF[n][k] = C(n, k) as a double. */
+const HANDS_OF: readonly (readonly number[])[] = Array.from({ length: 53 }, (_, n) =>
+  Array.from({ length: 7 }, (_, k) => Number(choose(n, k))),
+);
+/**
+ * Sorted entries hold a strength and how many hands have it (at most 16:
+ * a pair of ranks of four cards each): strength · WEIGHTS + hands.
+ */
+const WEIGHT_BITS = 5;
+const WEIGHTS = 1 << WEIGHT_BITS;
+/** From this many hands on a pattern's strengths are counted in a histogram, below it sorted. */
+const HISTOGRAM_FROM = 8192;
 
 function suitIncrement(card: number): number {
   return 1 << ((card & 3) << 2);
@@ -119,26 +128,45 @@ export function sixCardShowdownPart(
   const ties = new Array<bigint>(10).fill(0n);
   let hands: bigint[] | undefined;
 
+  // Per size, the weighted sums stay below 2^53 in magnitude (at most
+  // C(52,k)·C(52−k,6−k)² summed over the sizes, about 8·10^14), so doubles
+  // add them exactly; bigints carry the signed totals across sizes.
+  const winSums = new Float64Array(10);
+  const tieSums = new Float64Array(10);
   for (let size = 0; size <= 5; size++) {
-    const sign = size % 2 === 0 ? 1n : -1n;
-    // Suit patterns of shared sets of this size, with how many sets each stands for.
-    const patterns: SuitPattern[] = full ? fullDeckSuitPatterns(size) : suitPatterns(deck, size);
+    const sign = size % 2 === 0 ? 1 : -1;
     const perPattern = Number(choose(deck.length - size, 6 - size));
-    for (const { representative, multiplicity } of patterns) {
+    winSums.fill(0);
+    tieSums.fill(0);
+    let sinceReport = 0;
+    const visit = (shared: ArrayLike<number>, multiplicity: number): void => {
       let least = 0;
       for (let p = 1; p < parts; p++) if (load[p]! < load[least]!) least = p;
       load[least]! += perPattern;
       done += perPattern * multiplicity;
-      if (least !== part) continue;
-      const sums = counter.count(deck, representative);
-      const weight = BigInt(multiplicity) * sign;
+      if (least !== part) return;
+      const sums = counter.count(deck, shared);
+      const weight = multiplicity * sign;
       for (let c = 0; c < 10; c++) {
-        wins[c]! += weight * BigInt(sums.wins[c]!);
-        ties[c]! += weight * BigInt(sums.ties[c]!);
+        winSums[c]! += weight * sums.wins[c]!;
+        tieSums[c]! += weight * sums.ties[c]!;
       }
       if (size === 0) hands = [...sums.hands].map((count) => BigInt(count));
-      onProgress?.(done, totalWork);
+      if (++sinceReport === 256) {
+        sinceReport = 0;
+        onProgress?.(done, totalWork);
+      }
+    };
+    // Suit patterns of shared sets of this size, with how many sets each stands for.
+    if (full) forEachFullDeckSuitPattern(size, visit);
+    else
+      for (const { representative, multiplicity } of suitPatterns(deck, size))
+        visit(representative, multiplicity);
+    for (let c = 0; c < 10; c++) {
+      wins[c]! += BigInt(winSums[c]!);
+      ties[c]! += BigInt(tieSums[c]!);
     }
+    onProgress?.(done, totalWork);
   }
   return { wins, ties, ...(hands ? { hands } : {}) };
 }
@@ -181,21 +209,36 @@ export function sixCardShowdownOfParts(
 class PatternCounter {
   private readonly tables = strengthTables();
   private readonly nonFlush = nonFlush6Table();
-  private readonly strengths = new Int32Array(Number(choose(52, 6)));
+  private readonly strengths = new Int32Array(HISTOGRAM_FROM);
+  private readonly ordered = new Int32Array(HISTOGRAM_FROM);
+  private readonly buckets = new Int32Array(128);
   private readonly histogram = new Uint32Array(STRENGTH_COUNT + 1);
   private readonly held = new Int32Array(6);
+  private readonly inShared = new Uint8Array(52);
   private readonly rest = new Int32Array(52);
+  /**
+   * `rest` in runs of one rank (a deck lists each rank's cards together;
+   * a rank split over runs still counts right, only slower):
+   * the run of each position, and each run's rank and end.
+   */
+  private readonly groupOf = new Int32Array(52);
+  private readonly groupRank = new Int32Array(52);
+  private readonly groupEnd = new Int32Array(52);
+  private groups = 0;
   private n = 0;
   private restLength = 0;
   private size = 0;
   private completions = 0;
+  /** Whether this pattern's hands go straight into the histogram (many) or into `strengths`. */
+  private byHistogram = false;
   readonly wins = new Float64Array(10);
   readonly ties = new Float64Array(10);
   readonly hands = new Float64Array(10);
 
-  count(deck: readonly number[], shared: readonly number[]): PatternCounter {
+  count(deck: readonly number[], shared: ArrayLike<number>): PatternCounter {
     const key = this.tables.cardKey7;
-    const inShared = new Uint8Array(52);
+    const inShared = this.inShared;
+    inShared.fill(0);
     let sharedKey = 0;
     let sharedSuits = 0;
     this.size = shared.length;
@@ -207,38 +250,78 @@ class PatternCounter {
       sharedSuits += suitIncrement(card);
     }
     this.restLength = 0;
-    for (const card of deck) if (inShared[card] === 0) this.rest[this.restLength++] = card;
+    this.groups = 0;
+    for (const card of deck) {
+      if (inShared[card] === 1) continue;
+      const rank = card >> 2;
+      if (this.groups === 0 || this.groupRank[this.groups - 1] !== rank) {
+        this.groupRank[this.groups++] = rank;
+      }
+      this.groupOf[this.restLength] = this.groups - 1;
+      this.rest[this.restLength++] = card;
+      this.groupEnd[this.groups - 1] = this.restLength;
+    }
     this.completions = 6 - shared.length;
     this.n = 0;
+    this.byHistogram = HANDS_OF[this.restLength]![this.completions]! >= HISTOGRAM_FROM;
+    if (this.byHistogram) this.histogram.fill(0);
     this.level(0, 0, sharedKey, sharedSuits);
     this.wins.fill(0);
     this.ties.fill(0);
     this.hands.fill(0);
-    if (this.n >= HISTOGRAM_FROM) this.sumByHistogram();
+    if (this.byHistogram) this.sumByHistogram();
     else this.sumBySorting();
     return this;
   }
 
-  /** Chooses the completion's card at `depth` from rest[start..]; the last level evaluates. */
+  /**
+   * Chooses the completion's card at `depth` from rest[start..]; the last
+   * level evaluates. Once no flush can come, the last one or two cards
+   * count by rank (the cards of a rank are adjacent in `rest`): one lookup
+   * per rank or pair of ranks, tallied with its number of hands.
+   */
   private level(depth: number, start: number, keySum: number, suits: number): void {
     const rest = this.rest;
     const key = this.tables.cardKey7;
     const last = this.restLength - (this.completions - depth - 1);
     const at = this.size + depth;
-    if (depth === this.completions - 1) {
+    const left = this.completions - depth;
+    if (left === 2 && ((suits + NO_THREE_PROBE) & FLUSH_BITS) === 0) {
+      this.lastTwoByRank(start, keySum);
+      return;
+    }
+    if (left === 1) {
+      if (((suits + NO_FOUR_PROBE) & FLUSH_BITS) === 0) {
+        this.lastByRank(start, keySum);
+        return;
+      }
       const nonFlush = this.nonFlush;
       const flush = this.tables.flush;
-      const strengths = this.strengths;
       const held = this.held;
+      if (this.byHistogram) {
+        const histogram = this.histogram;
+        for (let i = start; i < last; i++) {
+          const card = rest[i]!;
+          const handSuits = suits + suitIncrement(card);
+          if (((handSuits + FLUSH_PROBE) & FLUSH_BITS) === 0) {
+            histogram[nonFlush[keySum + key[card]!]!]!++;
+          } else {
+            held[at] = card;
+            histogram[flush[flushMask(handSuits, held)]!]!++;
+          }
+        }
+        return;
+      }
+      const strengths = this.strengths;
       let n = this.n;
       for (let i = start; i < last; i++) {
         const card = rest[i]!;
         const handSuits = suits + suitIncrement(card);
         if (((handSuits + FLUSH_PROBE) & FLUSH_BITS) === 0) {
-          strengths[n++] = nonFlush[keySum + key[card]!]!;
+          strengths[n++] = nonFlush[keySum + key[card]!]! * WEIGHTS + 1;
         } else {
           held[at] = card;
-          strengths[n++] = flush[flushMask(handSuits, held)]!;
+          strengths[n++] = flush[flushMask(handSuits, held)]! * WEIGHTS + 1;
         }
       }
       this.n = n;
@@ -251,11 +334,42 @@ class PatternCounter {
     }
   }
 
+  /** The last card from rest[start..], by rank (no flush can come). */
+  private lastByRank(start: number, keySum: number): void {
+    const { nonFlush, groupOf, groupEnd, groupRank, groups } = this;
+    let from = start;
+    for (let g = groupOf[start]!; g < groups; g++) {
+      this.tally(nonFlush[keySum + RANK_KEYS_7[groupRank[g]!]!]!, groupEnd[g]! - from);
+      from = groupEnd[g]!;
+    }
+  }
+
+  /** `hands` hands of one strength: into the histogram, or one entry with its weight. */
+  private tally(strength: number, hands: number): void {
+    if (this.byHistogram) this.histogram[strength]! += hands;
+    else this.strengths[this.n++] = strength * WEIGHTS + hands;
+  }
+
+  /** The last two cards from rest[start..], by rank (no flush can come). */
+  private lastTwoByRank(start: number, keySum: number): void {
+    const { nonFlush, groupOf, groupEnd, groupRank, groups } = this;
+    let from = start;
+    for (let g = groupOf[start]!; g < groups; g++) {
+      const here = groupEnd[g]! - from;
+      const sum = keySum + RANK_KEYS_7[groupRank[g]!]!;
+      if (here > 1)
+        this.tally(nonFlush[sum + RANK_KEYS_7[groupRank[g]!]!]!, (here * (here - 1)) / 2);
+      for (let later = g + 1; later < groups; later++) {
+        const there = groupEnd[later]! - groupEnd[later - 1]!;
+        this.tally(nonFlush[sum + RANK_KEYS_7[groupRank[later]!]!]!, here * there);
+      }
+      from = groupEnd[g]!;
+    }
+  }
+
   private sumByHistogram(): void {
-    const { histogram, strengths, n } = this;
+    const { histogram } = this;
     const categoryOf = this.tables.categoryOfStrength;
-    histogram.fill(0);
-    for (let i = 0; i < n; i++) histogram[strengths[i]!]!++;
     let below = 0;
     for (let v = 1; v <= STRENGTH_COUNT; v++) {
       const run = histogram[v]!;
@@ -266,16 +380,44 @@ class PatternCounter {
   }
 
   private sumBySorting(): void {
-    const sorted = this.strengths.subarray(0, this.n).sort();
+    const sorted = this.sorted();
+    const n = this.n;
     const categoryOf = this.tables.categoryOfStrength;
+    let below = 0;
     let start = 0;
-    while (start < sorted.length) {
-      const v = sorted[start]!;
+    while (start < n) {
+      const v = sorted[start]! >> WEIGHT_BITS;
+      let run = sorted[start]! & (WEIGHTS - 1);
       let end = start + 1;
-      while (end < sorted.length && sorted[end] === v) end++;
-      this.add(categoryOf[v]!, end - start, start);
+      while (end < n && sorted[end]! >> WEIGHT_BITS === v) run += sorted[end++]! & (WEIGHTS - 1);
+      this.add(categoryOf[v]!, run, below);
+      below += run;
       start = end;
     }
+  }
+
+  /**
+   * The entries (strength · WEIGHTS + hands) in order of strength, without
+   * a new array: by insertion for a few, else two counting passes over the
+   * strength's 7 low and 6 high bits.
+   */
+  private sorted(): Int32Array {
+    const { strengths, ordered, n } = this;
+    if (n <= 32) {
+      for (let i = 0; i < n; i++) {
+        const v = strengths[i]!;
+        let j = i;
+        while (j > 0 && ordered[j - 1]! > v) {
+          ordered[j] = ordered[j - 1]!;
+          j--;
+        }
+        ordered[j] = v;
+      }
+      return ordered;
+    }
+    countingPass(strengths, ordered, n, this.buckets, WEIGHT_BITS, 127);
+    countingPass(ordered, strengths, n, this.buckets, WEIGHT_BITS + 7, 63);
+    return strengths;
   }
 
   /** A run of `run` hands of one strength with `below` weaker hands. */
@@ -283,6 +425,28 @@ class PatternCounter {
     this.wins[category]! += run * below;
     this.ties[category]! += run * run;
     this.hands[category]! += run;
+  }
+}
+
+function countingPass(
+  from: Int32Array,
+  to: Int32Array,
+  n: number,
+  buckets: Int32Array,
+  shift: number,
+  digitMask: number,
+): void {
+  buckets.fill(0);
+  for (let i = 0; i < n; i++) buckets[(from[i]! >> shift) & digitMask]!++;
+  let sum = 0;
+  for (let d = 0; d <= digitMask; d++) {
+    const count = buckets[d]!;
+    buckets[d] = sum;
+    sum += count;
+  }
+  for (let i = 0; i < n; i++) {
+    const entry = from[i]!;
+    to[buckets[(entry >> shift) & digitMask]!++] = entry;
   }
 }
 

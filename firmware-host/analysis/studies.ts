@@ -162,7 +162,7 @@ function studyTripleShot(ruleset: TripleShotRuleset, options: StudyOptions): Rul
           bet: 'poker',
           status: 'skipped',
           reason:
-            'skipped (--quick): strategy-free, the exact head-to-head takes about 20 s; run without --quick',
+            'skipped (--quick): strategy-free, the exact head-to-head takes about a second; run without --quick',
           source: ruleset.poker.source,
         },
     ...analysis.notComputed

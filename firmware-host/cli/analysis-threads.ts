@@ -7,7 +7,7 @@
  * analysis/ stays pure and single-threaded; only this composition root
  * starts threads. Nothing here is held by the daemon: the CLI exits after.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -79,12 +79,40 @@ function inWorker(job: PartJob): Promise<Float64Array | ShowdownPart> {
   });
 }
 
+/**
+ * How many parts to split an enumeration into: `TABLESIDE_ANALYSIS_THREADS`
+ * when set (1..8), else one per idle core (the cores minus the load
+ * average: on a busy machine a worker waits for a core and only adds its
+ * start-up), and one from source, where a worker compiles the TypeScript
+ * again (about a second, longer than the part it would take, now that the
+ * longest study counts in about a second of CPU).
+ */
+export function analysisParts(
+  env: NodeJS.ProcessEnv = process.env,
+  fromSource = FROM_SOURCE,
+  cores = availableParallelism(),
+  load = loadavg()[0]!,
+): number {
+  const asked = env.TABLESIDE_ANALYSIS_THREADS;
+  if (asked !== undefined && asked !== '') {
+    const threads = Number(asked);
+    if (!Number.isInteger(threads) || threads < 1 || threads > 8) {
+      throw new Error(
+        `TABLESIDE_ANALYSIS_THREADS must be a whole number from 1 to 8, got "${asked}"`,
+      );
+    }
+    return threads;
+  }
+  if (fromSource) return 1;
+  return Math.max(1, Math.min(8, Math.round(cores - load)));
+}
+
 /** Runs every part: the first here, the others in worker threads at the same time. */
 async function allParts(
   make: (part: number, parts: number) => PartJob,
   onProgress?: Progress,
 ): Promise<Array<Float64Array | ShowdownPart>> {
-  const parts = Math.max(1, Math.min(availableParallelism(), 8));
+  const parts = analysisParts();
   const others = Array.from({ length: parts - 1 }, (_, i) => inWorker(make(i + 1, parts)));
   // Started before the main thread's part, so the workers load while it counts.
   const mine = runPart(make(0, parts), onProgress);

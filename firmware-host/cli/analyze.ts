@@ -101,7 +101,7 @@ export function register(program: Command): void {
       .option('--ruleset <name>', `a ${game} ruleset`, fallback)
       .option('--json', 'print JSON');
     if (game === 'casino-holdem') {
-      command.option('--quick', 'skip the always-call enumeration (about 10 s)');
+      command.option('--quick', 'skip the always-call enumeration (about a second)');
     }
     command.action((options: StudyCommandOptions) =>
       run(game, () => studyCommand(options.ruleset, options, game)),

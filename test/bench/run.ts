@@ -9,7 +9,7 @@
  * latency, burst and footprint run the built daemon (`npm run build`, once) as
  * a child with the systemd unit's node flags, over socat ptys and mosquitto.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth, pn532, shoe, web.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, holdem, wheel, spins, signing, auth, pn532, shoe, web.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -108,6 +108,12 @@ async function main(): Promise<void> {
   if (wanted('analysis')) {
     const { benchAnalysis } = await import('./analysis.ts');
     figures.analysis = await measure('exact baccarat analysis, 8 decks', () => benchAnalysis());
+  }
+  if (wanted('holdem')) {
+    const { benchHoldemShowdown } = await import('./holdem-showdown.ts');
+    figures.holdem = await measure("hold'em showdown: card classes against card by card", () =>
+      benchHoldemShowdown(),
+    );
   }
   if (wanted('wheel')) {
     const { benchWheel } = await import('./wheel.ts');
@@ -342,6 +348,13 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('evaluator.incremental.lookup_table.build_s', 's', 'building the two-plus-two table');
   add('evaluator.incremental.ratio', '×', 'ours / two-plus-two table');
   add('analysis.baccarat_8_decks_ms', 'ms');
+  add('holdem.classes_ms', 'ms', "hold'em showdown by card classes, every deal");
+  add(
+    'holdem.card_by_card_projected_ms',
+    'ms',
+    'card-by-card sweep, every 16th board pattern x 16',
+  );
+  add('holdem.ratio', '×', 'card by card / by classes');
   add('wheel.report_3700_spins_ms', 'ms', 'wheel-bias report, 3,700 spins');
   add('wheel.report_37000_spins_ms', 'ms', 'wheel-bias report, 37,000 spins');
   add('wheel.report_ratio_to_tally', '×', 'report / bare tally of the same spins');

@@ -259,7 +259,7 @@ export function nonFlush6Table(): Uint16Array {
  * The rank state table, for enumerations that add one card at a time: suits
  * apart (a flush is read from the suit counts and the flush table), a
  * partial hand of up to six cards is its rank multiset, one row of 13
- * entries each (27,701 rows, 1.4 MB, so it stays in the cache). Row 0 is the
+ * entries each (26,950 rows, 1.4 MB, so it stays in the cache). Row 0 is the
  * empty hand; entry `row + rank` is the next partial hand's row offset, and
  * in a row of six cards the seven-card hand's non-flush strength. Entries
  * for a fifth card of a rank are 0 (never reached from real cards).
@@ -267,43 +267,46 @@ export function nonFlush6Table(): Uint16Array {
 export function rankStateTable(): Int32Array {
   if (rankStates) return rankStates;
   const nonFlush = nonFlush7Table();
-  const sums: number[] = [0];
-  const counts: Uint8Array[] = [new Uint8Array(13)];
-  let level: number[] = [0];
-  const rows: Int32Array[] = [];
+  // Flat buffers, one 13-entry slice per row: no array per row to allocate.
+  const table = new Int32Array(RANK_STATE_ROWS * 13);
+  const counts = new Uint8Array(RANK_STATE_ROWS * 13);
+  const sums = new Int32Array(RANK_STATE_ROWS);
+  let rows = 1;
+  let levelStart = 0;
+  let levelEnd = 1;
   for (let cards = 1; cards <= 7; cards++) {
     const index = new Map<number, number>();
-    const next: number[] = [];
-    for (const row of level) {
-      const entries = new Int32Array(13);
+    for (let row = levelStart; row < levelEnd; row++) {
+      const base = row * 13;
       for (let rank = 0; rank < 13; rank++) {
-        if (counts[row]![rank]! >= 4) continue;
+        if (counts[base + rank]! >= 4) continue;
         const sum = sums[row]! + RANK_KEYS_7[rank]!;
         if (cards === 7) {
-          entries[rank] = nonFlush[sum]!;
+          table[base + rank] = nonFlush[sum]!;
           continue;
         }
         let target = index.get(sum);
         if (target === undefined) {
-          target = sums.length;
+          target = rows++;
           index.set(sum, target);
-          sums.push(sum);
-          const grown = Uint8Array.from(counts[row]!);
-          grown[rank]!++;
-          counts.push(grown);
-          next.push(target);
+          sums[target] = sum;
+          counts.copyWithin(target * 13, base, base + 13);
+          counts[target * 13 + rank]!++;
         }
-        entries[rank] = target * 13;
+        table[base + rank] = target * 13;
       }
-      rows[row] = entries;
     }
-    level = next;
+    levelStart = levelEnd;
+    levelEnd = rows;
   }
-  const table = new Int32Array(rows.length * 13);
-  for (const [row, entries] of rows.entries()) table.set(entries, row * 13);
+  if (rows !== RANK_STATE_ROWS)
+    throw new Error(`rank state table: ${rows} rows, expected ${RANK_STATE_ROWS}`);
   rankStates = table;
   return table;
 }
+
+/** Rank multisets of 0..6 cards, at most four of a rank: 1 + 13 + 91 + 455 + 1,820 + 6,175 + 18,395. */
+const RANK_STATE_ROWS = 26_950;
 
 /** Checks that the rank keys never collide within a hand size (for the test suite). */
 export function rankKeyCollisions(keys: readonly number[], size: number): number {
