@@ -6,7 +6,8 @@
  * the ratio is the figure to compare between machines. Targets are reported
  * as met or not met, never asserted: benchmarks are not tests.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth, pn532, shoe, web.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, wheel, spins, signing, auth, pn532, shoe, web, fleet
+ * (`--fleet 1,8` or TABLESIDE_FLEET=1,8: the fleet sizes; default 1,8,16,32).
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -175,6 +176,17 @@ async function main(): Promise<void> {
       'web console: RSS on with one browser vs off, first card after reconnect',
       () => benchWeb(),
     );
+  }
+
+  if (wanted('fleet')) {
+    const { benchFleet, fleetSizes, formatFleet } = await import('./fleet.ts');
+    const sizes = fleetSizes(argv);
+    const fleet = await measure(
+      `fleet: ${sizes.join(', ')} built daemons on one mosquitto, then bridged (8 tables per edge broker), two shared consumers`,
+      () => benchFleet({ sizes, log }),
+    );
+    figures.fleet = fleet;
+    if (!json && !('error' in fleet)) log(formatFleet(fleet));
   }
 
   const targets: Target[] = [];
