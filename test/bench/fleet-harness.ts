@@ -54,6 +54,8 @@ export interface FleetOptions {
   daemon: { command: string; args: readonly string[]; cwd: string };
   /** Shared-subscription consumer instances. */
   consumers?: number;
+  /** Where the run's temporary folder goes (default the OS temp dir); it is removed at the end. */
+  tempRoot?: string;
   /** Milliseconds for every daemon to be online, and again for every card to arrive. */
   timeoutMs?: number;
 }
@@ -91,7 +93,12 @@ export interface FleetRun {
   deal_s: number;
   cpu: {
     daemons_s: number;
+    /** All brokers (central and edges). */
     brokers_s: number;
+    /** The central broker alone (the one broker when direct): what the floor's broker must carry. */
+    central_broker_s: number;
+    /** The central broker per card, in microseconds. */
+    central_broker_us_per_card: number;
     /** Daemons + brokers, as a share of one core over the deal. */
     percent_of_a_core: number;
     /** Daemons + brokers, per card dealt. */
@@ -99,7 +106,15 @@ export interface FleetRun {
     /** This process (shoe simulators, consumers), for comparison: not in the figures above. */
     harness_s: number;
   };
-  rss_mb: { daemons: number; brokers: number; total: number; per_daemon: number };
+  /** The child processes' ids (daemons, brokers, socats): all ended when the run returns. */
+  pids: number[];
+  rss_mb: {
+    daemons: number;
+    brokers: number;
+    central_broker: number;
+    total: number;
+    per_daemon: number;
+  };
 }
 
 const sleep = (ms: number) =>
@@ -157,7 +172,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const perEdge = options.tablesPerEdge ?? 8;
   const tables = Array.from({ length: options.tables }, (_, index) => tableId(index));
-  const dir = await mkdtemp(join(tmpdir(), 'tableside-fleet-'));
+  const dir = await mkdtemp(join(options.tempRoot ?? tmpdir(), 'tableside-fleet-'));
   const group = new ProcessGroup();
   const clients: MqttClient[] = [];
   const shoes: SimulatedDevice[] = [];
@@ -317,12 +332,15 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
     const daemonPids = daemons.map((d) => d.child.pid);
     const daemonCpuBefore = sum(daemonPids.map(cpuSeconds));
     const brokerCpuBefore = sum(brokerPids.map(cpuSeconds));
+    const centralCpuBefore = cpuSeconds(central.process.child.pid);
     const harnessBefore = process.cpuUsage();
     const dealStarted = performance.now();
     await dealAll(options.cardsPerTable, intervalMs);
     const dealSeconds = (performance.now() - dealStarted) / 1000;
     const daemonCpu = sum(daemonPids.map(cpuSeconds)) - daemonCpuBefore;
     const brokerCpu = sum(brokerPids.map(cpuSeconds)) - brokerCpuBefore;
+    const centralCpu = cpuSeconds(central.process.child.pid) - centralCpuBefore;
+    const centralRss = residentMegabytes(central.process.child.pid);
     const harness = process.cpuUsage(harnessBefore);
     const daemonRss = sum(daemonPids.map(residentMegabytes));
     const brokerRss = sum(brokerPids.map(residentMegabytes));
@@ -336,6 +354,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
       tables: tables.length,
       topology: options.topology,
       brokers: 1 + edges.length,
+      pids: group.pids(),
       cards_dealt: cardsDealt,
       cards_received: deliveries.filter((d) => d.type === 'card').length,
       events_received: deliveries.length,
@@ -355,6 +374,8 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
       cpu: {
         daemons_s: round(daemonCpu),
         brokers_s: round(brokerCpu),
+        central_broker_s: round(centralCpu),
+        central_broker_us_per_card: Math.round((centralCpu * 1e6) / measuredCards),
         percent_of_a_core: round(((daemonCpu + brokerCpu) / dealSeconds) * 100, 1),
         ms_per_card: round(((daemonCpu + brokerCpu) * 1000) / measuredCards),
         harness_s: round((harness.user + harness.system) / 1e6),
@@ -362,6 +383,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
       rss_mb: {
         daemons: round(daemonRss, 1),
         brokers: round(brokerRss, 1),
+        central_broker: round(centralRss, 1),
         total: round(daemonRss + brokerRss, 1),
         per_daemon: round(daemonRss / tables.length, 1),
       },
@@ -419,10 +441,10 @@ export function checkDeliveries(
     for (const [position, card] of cards.entries()) {
       const physical = dealt[position];
       if (!physical) break;
-      const value = card.hidden ? null : card.card;
-      if (value !== (card.hidden ? null : physical.card)) {
+      // A hidden card carries no value; any other carries the one the shoe dealt.
+      if (card.hidden ? card.card !== null : card.card !== physical.card) {
         problems.push(
-          `${table}: card ${position + 1} is ${String(card.card)}, the shoe dealt ${physical.card}`,
+          `${table}: card ${position + 1} is ${String(card.card)}${card.hidden ? ' (hidden)' : ''}, the shoe dealt ${physical.card}`,
         );
       }
       if (position < warmup) continue;

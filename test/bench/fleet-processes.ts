@@ -54,6 +54,10 @@ export class ProcessGroup {
     return spawned;
   }
 
+  pids(): number[] {
+    return this.children.flatMap(({ child }) => (child.pid === undefined ? [] : [child.pid]));
+  }
+
   /** Ends the given children (default all): SIGTERM, then SIGKILL after `graceMs`. */
   async stop(which: readonly Spawned[] = this.children, graceMs = 5000): Promise<void> {
     await Promise.all(

@@ -174,6 +174,8 @@ export function formatFleet(figures: FleetFigures): string {
     'ms/card',
     'MB total',
     'MB/table',
+    'central µs/card',
+    'central MB',
     'exactly once',
   ];
   const rows = figures.runs.map((run, index) => {
@@ -190,6 +192,8 @@ export function formatFleet(figures: FleetFigures): string {
       String(run.cpu.ms_per_card),
       String(run.rss_mb.total),
       String(growth.rss_mb_per_table),
+      String(run.cpu.central_broker_us_per_card),
+      String(run.rss_mb.central_broker),
       run.problems.length === 0 ? 'yes' : `NO: ${run.problems[0]}`,
     ];
   });
