@@ -18,26 +18,34 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { connectAsync, type MqttClient } from 'mqtt';
 import { SerialTransport } from '../../hardware/transports/serial.ts';
 import { SimulatedDevice } from '../../simulators/device.ts';
 import { parseScenarioText } from '../../simulators/scenario.ts';
 import {
-  type Broker,
+  checkDeliveries,
+  dealPaced,
+  FLEET_BASE_TOPIC,
+  type Floor,
+  type Percentiles,
+  type PlayedCard,
+  percentiles,
+  round,
+  sleep,
+  startFloor,
+  sum,
+  type Topology,
+  tableId,
+  until,
+} from './fleet-floor.ts';
+import {
   cpuSeconds,
   ProcessGroup,
   residentMegabytes,
   type Spawned,
-  startMosquitto,
   startPtyPair,
 } from './fleet-processes.ts';
 
-export const FLEET_BASE_TOPIC = 'fleet';
 export const FLEET_RULESET = 'tdc-baccarat-no-commission';
-/** The consumers' shared subscription: every event of every table, split between the group. */
-export const SHARED_SUBSCRIPTION = `$share/tms/${FLEET_BASE_TOPIC}/+/events/#`;
-
-export type Topology = 'direct' | 'bridged';
 
 export interface FleetOptions {
   tables: number;
@@ -58,12 +66,6 @@ export interface FleetOptions {
   tempRoot?: string;
   /** Milliseconds for every daemon to be online, and again for every card to arrive. */
   timeoutMs?: number;
-}
-
-export interface Percentiles {
-  p50_ms: number | null;
-  p99_ms: number | null;
-  max_ms: number | null;
 }
 
 export interface FleetRun {
@@ -117,56 +119,6 @@ export interface FleetRun {
   };
 }
 
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
-
-export interface Delivery {
-  consumer: number;
-  table: string;
-  seq: number;
-  ts: number;
-  type: string;
-  card: unknown;
-  hidden: boolean;
-  receivedAt: number;
-  receivedWall: number;
-}
-
-export interface PlayedCard {
-  card: string;
-  face: string;
-  /** When the shoe wrote its CARD frame (performance.now()). */
-  at: number;
-}
-
-export const tableId = (index: number) => `table-${String(index + 1).padStart(2, '0')}`;
-
-async function until(check: () => boolean, what: string, timeoutMs: number, detail = () => '') {
-  const started = performance.now();
-  while (!check()) {
-    if (performance.now() - started > timeoutMs) {
-      const more = detail();
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}${more ? `: ${more}` : ''}`,
-      );
-    }
-    await sleep(20);
-  }
-}
-
-function percentiles(values: readonly number[]): Percentiles {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (p: number) =>
-    sorted.length === 0
-      ? null
-      : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! * 100) / 100;
-  return { p50_ms: at(0.5), p99_ms: at(0.99), max_ms: at(1) };
-}
-
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
 export async function runFleet(options: FleetOptions): Promise<FleetRun> {
   const consumersWanted = options.consumers ?? 2;
   const timeoutMs = options.timeoutMs ?? 120_000;
@@ -174,66 +126,17 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
   const tables = Array.from({ length: options.tables }, (_, index) => tableId(index));
   const dir = await mkdtemp(join(options.tempRoot ?? tmpdir(), 'tableside-fleet-'));
   const group = new ProcessGroup();
-  const clients: MqttClient[] = [];
   const shoes: SimulatedDevice[] = [];
+  let floor: Floor | undefined;
   try {
-    // Brokers: the one consumers read (central), and the ones daemons write to.
-    const central = await startMosquitto(group, dir, 'central');
-    const edges: Broker[] = [];
-    if (options.topology === 'bridged') {
-      for (let first = 0; first < tables.length; first += perEdge) {
-        edges.push(
-          await startMosquitto(group, dir, `edge-${edges.length + 1}`, {
-            port: central.port,
-            // Tables' topics out to the floor; requests from the floor in to the tables.
-            topics: [`${FLEET_BASE_TOPIC}/# out 1`, `${FLEET_BASE_TOPIC}/+/bridge/request/# in 1`],
-          }),
-        );
-      }
-    }
-    const brokerOf = (index: number) =>
-      options.topology === 'bridged' ? edges[Math.floor(index / perEdge)]! : central;
-
-    // The consumers, subscribed before anything is published; a watcher for the tables' state.
-    const deliveries: Delivery[] = [];
-    for (let consumer = 0; consumer < consumersWanted; consumer++) {
-      const client = await connectAsync(central.url, {
-        clientId: `fleet-tms-${consumer + 1}`,
-        clean: false,
-        reconnectPeriod: 1000,
-      });
-      clients.push(client);
-      client.on('message', (topic, payload) => {
-        const receivedAt = performance.now();
-        const receivedWall = Date.now();
-        const table = topic.split('/')[1] ?? '';
-        const event = JSON.parse(payload.toString()) as Record<string, unknown>;
-        deliveries.push({
-          consumer,
-          table,
-          seq: Number(event.seq),
-          ts: Number(event.ts),
-          type: String(event.type),
-          card: event.card,
-          hidden: event.hidden === true,
-          receivedAt,
-          receivedWall,
-        });
-      });
-      await client.subscribeAsync(SHARED_SUBSCRIPTION, { qos: 1 });
-    }
-    const online = new Set<string>();
-    const watcher = await connectAsync(central.url, {
-      clientId: 'fleet-watcher',
-      reconnectPeriod: 1000,
+    floor = await startFloor(group, dir, {
+      tables: tables.length,
+      topology: options.topology,
+      tablesPerEdge: perEdge,
+      consumers: consumersWanted,
     });
-    clients.push(watcher);
-    watcher.on('message', (topic, payload) => {
-      const table = topic.split('/')[1] ?? '';
-      if (payload.toString() === 'online') online.add(table);
-      else online.delete(table);
-    });
-    await watcher.subscribeAsync(`${FLEET_BASE_TOPIC}/+/bridge/state`, { qos: 1 });
+    const { central, edges, deliveries, online } = floor;
+    const brokerOf = floor.brokerOf;
 
     // One cable and one daemon per table.
     const daemons: Spawned[] = [];
@@ -304,19 +207,13 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
     }
     const cardsReceived = () => deliveries.filter((d) => d.type === 'card').length;
     const dealtSoFar = () => sum([...played.values()].map((cards) => cards.length));
+    await Promise.all(shoes.map((shoe) => shoe.whenReady()));
     const dealAll = async (cards: number, wait: number) => {
       const expected = cardsReceived() + tables.length * cards;
-      await Promise.all(
-        shoes.map(async (shoe, index) => {
-          await shoe.whenReady();
-          await sleep((index * wait) / tables.length);
-          let next = performance.now();
-          for (let card = 0; card < cards; card++) {
-            await shoe.step();
-            next += wait;
-            await sleep(next - performance.now());
-          }
-        }),
+      await dealPaced(
+        shoes.map((shoe) => () => shoe.step()),
+        cards,
+        wait,
       );
       await until(
         () => cardsReceived() >= expected,
@@ -325,7 +222,6 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
         () => `${cardsReceived()} received, ${dealtSoFar()} dealt`,
       );
     };
-    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
     await dealAll(warmup, Math.min(intervalMs, 100));
 
     const brokerPids = [central, ...edges].map((b) => b.process.child.pid);
@@ -390,68 +286,8 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
     };
   } finally {
     await Promise.all(shoes.map((shoe) => shoe.stop().catch(() => undefined)));
-    await Promise.all(clients.map((client) => client.endAsync(true).catch(() => undefined)));
+    await floor?.close();
     await group.close();
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * Every card once across the consumers, with the value the shoe dealt (or
- * hidden), and each consumer's share of each table in `seq` order.
- */
-export function checkDeliveries(
-  tables: readonly string[],
-  played: ReadonlyMap<string, readonly PlayedCard[]>,
-  deliveries: readonly Delivery[],
-  /** Each table's first cards, left out of the latencies. */
-  warmup = 0,
-): {
-  problems: string[];
-  duplicates: number;
-  journalLatencies: number[];
-  frameLatencies: number[];
-} {
-  const problems: string[] = [];
-  let duplicates = 0;
-  const journalLatencies: number[] = [];
-  const frameLatencies: number[] = [];
-  for (const table of tables) {
-    const mine = deliveries.filter((d) => d.table === table);
-    const seen = new Set<number>();
-    for (const delivery of mine) {
-      if (seen.has(delivery.seq)) duplicates++;
-      seen.add(delivery.seq);
-    }
-    const consumers = new Set(mine.map((d) => d.consumer));
-    for (const consumer of consumers) {
-      const seqs = mine.filter((d) => d.consumer === consumer).map((d) => d.seq);
-      const backwards = seqs.findIndex((seq, i) => i > 0 && seq <= seqs[i - 1]!);
-      if (backwards > 0)
-        problems.push(
-          `${table}: consumer ${consumer + 1} got seq ${seqs[backwards]} after ${seqs[backwards - 1]}`,
-        );
-    }
-    const cards = [
-      ...new Map(mine.filter((d) => d.type === 'card').map((d) => [d.seq, d])).values(),
-    ].sort((a, b) => a.seq - b.seq);
-    const dealt = played.get(table) ?? [];
-    if (cards.length !== dealt.length)
-      problems.push(`${table}: ${dealt.length} cards dealt, ${cards.length} received`);
-    for (const [position, card] of cards.entries()) {
-      const physical = dealt[position];
-      if (!physical) break;
-      // A hidden card carries no value; any other carries the one the shoe dealt.
-      if (card.hidden ? card.card !== null : card.card !== physical.card) {
-        problems.push(
-          `${table}: card ${position + 1} is ${String(card.card)}${card.hidden ? ' (hidden)' : ''}, the shoe dealt ${physical.card}`,
-        );
-      }
-      if (position < warmup) continue;
-      journalLatencies.push(card.receivedWall - card.ts);
-      frameLatencies.push(card.receivedAt - physical.at);
-    }
-  }
-  if (duplicates > 0) problems.push(`${duplicates} events delivered more than once`);
-  return { problems, duplicates, journalLatencies, frameLatencies };
 }

@@ -10,14 +10,18 @@
  *
  * Every run checks that each card reached exactly one consumer once, with
  * its value, in `seq` order per table (fleet-harness.ts); the figures are
- * latency, CPU and memory as N grows. Baselines from the same run: N = 1
- * (what one table costs) for the growth ratios, and the direct topology for
- * the bridged one.
+ * latency, CPU and memory as N grows. Baselines from the same run: right
+ * before each fleet, a bare relay on the same kind of floor (a client per
+ * table publishing the same cards at the same pace: fleet-relay.ts) for
+ * latency and broker CPU; N = 1 for the growth ratios; the direct topology
+ * for the bridged one.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type FleetRun, runFleet, type Topology } from './fleet-harness.ts';
+import type { Topology } from './fleet-floor.ts';
+import { type FleetRun, runFleet } from './fleet-harness.ts';
+import { type RelayRun, runRelay } from './fleet-relay.ts';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const BUILT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
@@ -27,8 +31,8 @@ export const TABLES_PER_EDGE = 8;
 /** One card every 500 ms: the fast end of a dealer's pace (0.5-2 s a card). */
 export const FLEET_CARDS_PER_SECOND = 2;
 /** Cards a run measures in all at least (small fleets deal longer shoes), and each table at least. */
-const MIN_CARDS_PER_RUN = 48;
-const MIN_CARDS_PER_TABLE = 12;
+const MIN_CARDS_PER_RUN = 40;
+const MIN_CARDS_PER_TABLE = 10;
 
 /** `--fleet 1,8` or TABLESIDE_FLEET=1,8: the fleet sizes to run. */
 export function fleetSizes(argv: readonly string[], env = process.env): number[] {
@@ -57,6 +61,11 @@ export interface FleetGrowth {
   rss_mb_per_table: number;
   p50_ms: number | null;
   p99_ms: number | null;
+  /** The bare relay on the same floor, same N, same pace, just before. */
+  relay_p50_ms: number | null;
+  relay_p99_ms: number | null;
+  p50_ratio_to_relay: number | null;
+  p99_ratio_to_relay: number | null;
   /** Against N = 1 of the same topology, same run. */
   cpu_per_table_ratio_to_1: number | null;
   rss_per_table_ratio_to_1: number | null;
@@ -75,6 +84,7 @@ export interface FleetFigures {
   cards_per_second_per_table: number;
   tables_per_edge: number;
   runs: FleetRun[];
+  relays: RelayRun[];
   growth: FleetGrowth[];
   /** Every run: every card once, in order, with its value, and no alarm. */
   exactly_once_in_order: boolean;
@@ -84,8 +94,8 @@ export interface FleetFigures {
 const ratio = (value: number | null | undefined, base: number | null | undefined) =>
   value === null || value === undefined || !base ? null : Math.round((value / base) * 100) / 100;
 
-function growthOf(runs: readonly FleetRun[]): FleetGrowth[] {
-  const rows: FleetGrowth[] = runs.map((run) => ({
+function growthOf(runs: readonly FleetRun[], relays: readonly RelayRun[]): FleetGrowth[] {
+  const rows: FleetGrowth[] = runs.map((run, index) => ({
     tables: run.tables,
     topology: run.topology,
     cpu_percent_per_table: Math.round((run.cpu.percent_of_a_core / run.tables) * 100) / 100,
@@ -93,6 +103,10 @@ function growthOf(runs: readonly FleetRun[]): FleetGrowth[] {
     rss_mb_per_table: Math.round((run.rss_mb.total / run.tables) * 10) / 10,
     p50_ms: run.latency.frame_to_consumer.p50_ms,
     p99_ms: run.latency.frame_to_consumer.p99_ms,
+    relay_p50_ms: relays[index]?.latency.p50_ms ?? null,
+    relay_p99_ms: relays[index]?.latency.p99_ms ?? null,
+    p50_ratio_to_relay: ratio(run.latency.frame_to_consumer.p50_ms, relays[index]?.latency.p50_ms),
+    p99_ratio_to_relay: ratio(run.latency.frame_to_consumer.p99_ms, relays[index]?.latency.p99_ms),
     cpu_per_table_ratio_to_1: null,
     rss_per_table_ratio_to_1: null,
     p50_ratio_to_1: null,
@@ -130,9 +144,18 @@ export async function benchFleet(
   });
   if (!existsSync(BUILT_CLI)) throw new Error(`npm run build left no ${BUILT_CLI}`);
   const runs: FleetRun[] = [];
+  const relays: RelayRun[] = [];
   for (const topology of ['direct', 'bridged'] as const) {
     for (const tables of sizes) {
       const cardsPerTable = Math.max(MIN_CARDS_PER_TABLE, Math.ceil(MIN_CARDS_PER_RUN / tables));
+      const relay = await runRelay({
+        tables,
+        topology,
+        tablesPerEdge: TABLES_PER_EDGE,
+        cardsPerTable,
+        cardsPerSecond: FLEET_CARDS_PER_SECOND,
+      });
+      relays.push(relay);
       const run = await runFleet({
         tables,
         topology,
@@ -143,7 +166,7 @@ export async function benchFleet(
       });
       runs.push(run);
       log(
-        `  ${topology} ${tables} tables: ${run.cards_received}/${run.cards_dealt} cards, p50 ${run.latency.frame_to_consumer.p50_ms} ms, p99 ${run.latency.frame_to_consumer.p99_ms} ms, ${run.cpu.percent_of_a_core}% of a core, ${run.rss_mb.total} MB${run.problems.length ? `; PROBLEMS: ${run.problems.slice(0, 3).join('; ')}` : ''}`,
+        `  ${topology} ${tables} tables: ${run.cards_received}/${run.cards_dealt} cards, p50 ${run.latency.frame_to_consumer.p50_ms} ms, p99 ${run.latency.frame_to_consumer.p99_ms} ms (bare relay ${relay.latency.p50_ms} / ${relay.latency.p99_ms} ms), ${run.cpu.percent_of_a_core}% of a core, ${run.rss_mb.total} MB${run.problems.length ? `; PROBLEMS: ${run.problems.slice(0, 3).join('; ')}` : ''}`,
       );
     }
   }
@@ -155,8 +178,11 @@ export async function benchFleet(
     cards_per_second_per_table: FLEET_CARDS_PER_SECOND,
     tables_per_edge: TABLES_PER_EDGE,
     runs,
-    growth: growthOf(runs),
-    exactly_once_in_order: runs.every((run) => run.problems.length === 0 && run.alarms === 0),
+    relays,
+    growth: growthOf(runs, relays),
+    exactly_once_in_order:
+      runs.every((run) => run.problems.length === 0 && run.alarms === 0) &&
+      relays.every((relay) => relay.problems.length === 0),
   };
 }
 
@@ -168,6 +194,8 @@ export function formatFleet(figures: FleetFigures): string {
     'cards',
     'p50 ms',
     'p99 ms',
+    'relay p50',
+    'relay p99',
     'p99 ×N=1',
     'CPU %core',
     '%/table',
@@ -175,6 +203,7 @@ export function formatFleet(figures: FleetFigures): string {
     'MB total',
     'MB/table',
     'central µs/card',
+    'relay µs/card',
     'central MB',
     'exactly once',
   ];
@@ -186,6 +215,8 @@ export function formatFleet(figures: FleetFigures): string {
       `${run.cards_received}/${run.cards_dealt}`,
       String(run.latency.frame_to_consumer.p50_ms ?? '-'),
       String(run.latency.frame_to_consumer.p99_ms ?? '-'),
+      String(growth.relay_p50_ms ?? '-'),
+      String(growth.relay_p99_ms ?? '-'),
       String(growth.p99_ratio_to_1 ?? '-'),
       String(run.cpu.percent_of_a_core),
       String(growth.cpu_percent_per_table),
@@ -193,6 +224,7 @@ export function formatFleet(figures: FleetFigures): string {
       String(run.rss_mb.total),
       String(growth.rss_mb_per_table),
       String(run.cpu.central_broker_us_per_card),
+      String(figures.relays[index]?.cpu.central_broker_us_per_card ?? '-'),
       String(run.rss_mb.central_broker),
       run.problems.length === 0 ? 'yes' : `NO: ${run.problems[0]}`,
     ];
@@ -203,7 +235,7 @@ export function formatFleet(figures: FleetFigures): string {
   const line = (cells: readonly string[]) =>
     cells.map((cell, column) => cell.padStart(widths[column]!)).join('  ');
   return [
-    `fleet: ${figures.cards_per_second_per_table} cards/s per table, ${figures.daemon}; latency = CARD frame on the pty to a shared consumer; CPU and memory = daemons + brokers`,
+    `fleet: ${figures.cards_per_second_per_table} cards/s per table, ${figures.daemon}; latency = CARD frame on the pty to a shared consumer (relay: publish to consumer); CPU and memory = daemons + brokers; the machine was shared with other work`,
     line(header),
     ...rows.map(line),
     '',

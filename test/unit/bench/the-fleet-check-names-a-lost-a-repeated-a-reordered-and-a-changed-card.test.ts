@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDeliveries, type Delivery, type PlayedCard } from '../../bench/fleet-harness.ts';
+import { checkDeliveries, type Delivery, type PlayedCard } from '../../bench/fleet-floor.ts';
 
 const played: PlayedCard[] = [
   { card: 'AS', face: 'up', at: 0 },
