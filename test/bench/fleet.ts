@@ -31,7 +31,7 @@ export const TABLES_PER_EDGE = 8;
 /** One card every 500 ms: the fast end of a dealer's pace (0.5-2 s a card). */
 export const FLEET_CARDS_PER_SECOND = 2;
 /** Cards a run measures in all at least (small fleets deal longer shoes), and each table at least. */
-const MIN_CARDS_PER_RUN = 40;
+const MIN_CARDS_PER_RUN = 30;
 const MIN_CARDS_PER_TABLE = 10;
 
 /** `--fleet 1,8` or TABLESIDE_FLEET=1,8: the fleet sizes to run. */
