@@ -87,6 +87,10 @@ export interface Floor {
   deliveries: Delivery[];
   /** Tables whose retained bridge/state is `online`, as the central broker has it. */
   online: Set<string>;
+  /** Responses seen on the central broker, per table: `transaction`s in order of arrival. */
+  responses: Map<string, string[]>;
+  /** Publishes a `health_check` request to every table on the central broker (through the bridges). */
+  askEveryTable(tables: readonly string[]): Promise<void>;
   /** The consumers' and the watcher's connections (ended by `close`). */
   clients: MqttClient[];
   close(): Promise<void>;
@@ -118,6 +122,17 @@ export async function startFloor(
       options.topology === 'bridged' ? edges[Math.floor(index / options.tablesPerEdge)]! : central,
     deliveries: [],
     online: new Set(),
+    responses: new Map(),
+    askEveryTable: async (tables) => {
+      const watcher = clients.at(-1)!;
+      for (const table of tables) {
+        await watcher.publishAsync(
+          `${FLEET_BASE_TOPIC}/${table}/bridge/request/health_check`,
+          JSON.stringify({ transaction: `fleet-${table}` }),
+          { qos: 1 },
+        );
+      }
+    },
     clients,
     close: async () => {
       await Promise.all(clients.map((client) => client.endAsync(true).catch(() => undefined)));
@@ -157,10 +172,18 @@ export async function startFloor(
     clients.push(watcher);
     watcher.on('message', (topic, payload) => {
       const table = topic.split('/')[1] ?? '';
-      if (payload.toString() === 'online') floor.online.add(table);
-      else floor.online.delete(table);
+      if (topic.endsWith('/bridge/state')) {
+        if (payload.toString() === 'online') floor.online.add(table);
+        else floor.online.delete(table);
+        return;
+      }
+      const { transaction } = JSON.parse(payload.toString()) as { transaction?: string };
+      floor.responses.set(table, [...(floor.responses.get(table) ?? []), String(transaction)]);
     });
-    await watcher.subscribeAsync(`${FLEET_BASE_TOPIC}/+/bridge/state`, { qos: 1 });
+    await watcher.subscribeAsync(
+      [`${FLEET_BASE_TOPIC}/+/bridge/state`, `${FLEET_BASE_TOPIC}/+/bridge/response/+`],
+      { qos: 1 },
+    );
   } catch (error) {
     await floor.close();
     throw error;

@@ -81,7 +81,10 @@ export interface FleetRun {
   /** Deliveries of a (table, seq) already received by either consumer. */
   duplicates: number;
   alarms: number;
-  /** What failed the exactly-once, in-order, same-value check (empty when it held). */
+  /**
+   * What failed the exactly-once, in-order, same-value check, or the request
+   * every table is sent after the deal (one answer each): empty when all held.
+   */
   problems: string[];
   latency: {
     /** The journal `ts` carried by the card event to the consumer's receipt (ms clock). */
@@ -240,10 +243,26 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
     const harness = process.cpuUsage(harnessBefore);
     const daemonRss = sum(daemonPids.map(residentMegabytes));
     const brokerRss = sum(brokerPids.map(residentMegabytes));
-    // Anything late (a duplicate) would arrive now.
+    // A request to every table from the central broker (through the bridges
+    // when bridged): each answers once, on the central broker.
+    await floor.askEveryTable(tables);
+    await until(
+      () => tables.every((table) => (floor?.responses.get(table)?.length ?? 0) >= 1),
+      'an answer from every table',
+      timeoutMs,
+      () => `${floor?.responses.size} tables answered`,
+    ).catch(() => undefined);
+    // Anything late (a duplicate event or answer) would arrive now.
     await sleep(300);
 
     const check = checkDeliveries(tables, played, deliveries, warmup);
+    for (const table of tables) {
+      const answers = floor.responses.get(table) ?? [];
+      if (answers.length !== 1 || answers[0] !== `fleet-${table}`)
+        check.problems.push(
+          `${table}: ${answers.length} answers to its health_check (${answers.join(', ') || 'none'})`,
+        );
+    }
     const cardsDealt = dealtSoFar();
     const measuredCards = tables.length * options.cardsPerTable;
     return {

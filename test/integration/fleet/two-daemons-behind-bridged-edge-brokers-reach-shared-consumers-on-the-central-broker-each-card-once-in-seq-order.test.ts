@@ -12,7 +12,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe.skipIf(missing !== undefined)(
   'two daemons behind bridged edge brokers reach shared consumers on the central broker each card once in seq order',
   () => {
-    it('carries every card over the bridges once, split between the consumers', async () => {
+    it('carries every card over the bridges once, split between the consumers, and a request in to each table', async () => {
       const run = await runFleet({
         tables: 2,
         topology: 'bridged',
@@ -25,6 +25,8 @@ describe.skipIf(missing !== undefined)(
         tempRoot: root,
         timeoutMs: 60_000,
       });
+      // Problems would name a lost, repeated or reordered card, or a table that
+      // did not answer, once, the health_check sent to it on the central broker.
       expect(run.problems).toEqual([]);
       expect(run.duplicates).toBe(0);
       expect(run.alarms).toBe(0);
