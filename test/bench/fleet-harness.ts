@@ -62,6 +62,8 @@ export interface FleetOptions {
   daemon: { command: string; args: readonly string[]; cwd: string };
   /** Shared-subscription consumer instances. */
   consumers?: number;
+  /** The group the children are started in (a test may look at it after a failure); closed at the end. */
+  group?: ProcessGroup;
   /** Where the run's temporary folder goes (default the OS temp dir); it is removed at the end. */
   tempRoot?: string;
   /** Milliseconds for every daemon to be online, and again for every card to arrive. */
@@ -128,7 +130,8 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
   const perEdge = options.tablesPerEdge ?? 8;
   const tables = Array.from({ length: options.tables }, (_, index) => tableId(index));
   const dir = await mkdtemp(join(options.tempRoot ?? tmpdir(), 'tableside-fleet-'));
-  const group = new ProcessGroup();
+  const group = options.group ?? new ProcessGroup();
+  group.removeOnExit(dir);
   const shoes: SimulatedDevice[] = [];
   let floor: Floor | undefined;
   try {

@@ -8,7 +8,7 @@
  * Nothing here imports vitest, so the bench (tsx) and the tests share it.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mosquittoPath } from '../helpers/broker.ts';
 import { freePort, waitForPort } from '../helpers/ports.ts';
@@ -25,14 +25,39 @@ export interface Spawned {
   output(): string;
 }
 
+/**
+ * Ctrl-C or a kill of the bench must still end its children and remove its
+ * folders: the signal becomes an exit, which runs the groups' exit hooks.
+ * Only where nobody else handles the signal (vitest does, in its workers).
+ */
+let signalsHandled = false;
+function exitOnSignals(): void {
+  if (signalsHandled) return;
+  signalsHandled = true;
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    if (process.listenerCount(signal) === 0) process.once(signal, () => process.exit(code));
+  }
+}
+
 export class ProcessGroup {
   private readonly children: Spawned[] = [];
-  private readonly killOnExit = () => {
+  private readonly folders: string[] = [];
+  private readonly onExit = () => {
     for (const { child } of this.children) if (running(child)) child.kill('SIGKILL');
+    for (const folder of this.folders) rmSync(folder, { recursive: true, force: true });
   };
 
   constructor() {
-    process.once('exit', this.killOnExit);
+    process.once('exit', this.onExit);
+    exitOnSignals();
+  }
+
+  /** A folder removed if the process exits before `close` (which leaves it to the caller). */
+  removeOnExit(folder: string): void {
+    this.folders.push(folder);
   }
 
   spawn(name: string, command: string, args: readonly string[], cwd: string): Spawned {
@@ -76,7 +101,7 @@ export class ProcessGroup {
 
   async close(): Promise<void> {
     await this.stop();
-    process.removeListener('exit', this.killOnExit);
+    process.removeListener('exit', this.onExit);
   }
 }
 

@@ -63,6 +63,7 @@ export async function runRelay(options: RelayOptions): Promise<RelayRun> {
   const tables = Array.from({ length: options.tables }, (_, index) => tableId(index));
   const dir = await mkdtemp(join(options.tempRoot ?? tmpdir(), 'tableside-relay-'));
   const group = new ProcessGroup();
+  group.removeOnExit(dir);
   const publishers: MqttClient[] = [];
   let floor: Floor | undefined;
   try {
