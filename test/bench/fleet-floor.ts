@@ -87,8 +87,16 @@ export interface Floor {
   deliveries: Delivery[];
   /** Tables whose retained bridge/state is `online`, as the central broker has it. */
   online: Set<string>;
+  /** Times a consumer connected again after its first connection. */
+  consumerReconnects: number;
   /** Responses seen on the central broker, per table: `transaction`s in order of arrival. */
   responses: Map<string, string[]>;
+  /**
+   * Cuts consumer `index`'s connection as a crash would (no DISCONNECT); it
+   * comes back a second later with the same client id and its persistent
+   * session. Resolves once it is connected again.
+   */
+  dropConsumer(index: number): Promise<void>;
   /** Publishes a `health_check` request to every table on the central broker (through the bridges). */
   askEveryTable(tables: readonly string[]): Promise<void>;
   /** The consumers' and the watcher's connections (ended by `close`). */
@@ -123,6 +131,13 @@ export async function startFloor(
     deliveries: [],
     online: new Set(),
     responses: new Map(),
+    consumerReconnects: 0,
+    dropConsumer: async (index) => {
+      const client = clients[index]!;
+      const back = new Promise<void>((resolve) => client.once('connect', () => resolve()));
+      client.stream.destroy();
+      await back;
+    },
     askEveryTable: async (tables) => {
       const watcher = clients.at(-1)!;
       for (const table of tables) {
@@ -147,6 +162,9 @@ export async function startFloor(
         reconnectPeriod: 1000,
       });
       clients.push(client);
+      client.on('connect', () => {
+        floor.consumerReconnects++;
+      });
       client.on('message', (topic, payload) => {
         const receivedAt = performance.now();
         const receivedWall = Date.now();
@@ -242,7 +260,8 @@ export function checkDeliveries(
     }
     const consumers = new Set(mine.map((d) => d.consumer));
     for (const consumer of consumers) {
-      const seqs = mine.filter((d) => d.consumer === consumer).map((d) => d.seq);
+      // A redelivery (the same seq again, after a reconnect) is a duplicate, counted above, not disorder.
+      const seqs = [...new Set(mine.filter((d) => d.consumer === consumer).map((d) => d.seq))];
       const backwards = seqs.findIndex((seq, i) => i > 0 && seq <= seqs[i - 1]!);
       if (backwards > 0)
         problems.push(

@@ -62,6 +62,13 @@ export interface FleetOptions {
   daemon: { command: string; args: readonly string[]; cwd: string };
   /** Shared-subscription consumer instances. */
   consumers?: number;
+  /**
+   * Halfway through the measured cards, cut the second consumer's connection
+   * (it reconnects a second later to its persistent session): its share must
+   * still arrive, late, each event at least once (a redelivery is allowed:
+   * consumers dedupe by `seq`).
+   */
+  dropConsumerMidDeal?: boolean;
   /** The group the children are started in (a test may look at it after a failure); closed at the end. */
   group?: ProcessGroup;
   /** Where the run's temporary folder goes (default the OS temp dir); it is removed at the end. */
@@ -80,6 +87,8 @@ export interface FleetRun {
   events_received: number;
   /** Events each consumer instance received (the shared subscription's split). */
   per_consumer: number[];
+  /** Times a consumer instance connected again (1 with `dropConsumerMidDeal`, else 0). */
+  consumer_reconnects: number;
   /** Deliveries of a (table, seq) already received by either consumer. */
   duplicates: number;
   alarms: number;
@@ -237,7 +246,11 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
     const centralCpuBefore = cpuSeconds(central.process.child.pid);
     const harnessBefore = process.cpuUsage();
     const dealStarted = performance.now();
+    const dropped = options.dropConsumerMidDeal
+      ? sleep((options.cardsPerTable * intervalMs) / 2).then(() => floor?.dropConsumer(1))
+      : Promise.resolve();
     await dealAll(options.cardsPerTable, intervalMs);
+    await dropped;
     const dealSeconds = (performance.now() - dealStarted) / 1000;
     const daemonCpu = sum(daemonPids.map(cpuSeconds)) - daemonCpuBefore;
     const brokerCpu = sum(brokerPids.map(cpuSeconds)) - brokerCpuBefore;
@@ -259,6 +272,10 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
     await sleep(300);
 
     const check = checkDeliveries(tables, played, deliveries, warmup);
+    if (options.dropConsumerMidDeal)
+      check.problems = check.problems.filter(
+        (problem) => !/delivered more than once/.test(problem),
+      );
     for (const table of tables) {
       const answers = floor.responses.get(table) ?? [];
       if (answers.length !== 1 || answers[0] !== `fleet-${table}`)
@@ -280,6 +297,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
         { length: consumersWanted },
         (_, consumer) => deliveries.filter((d) => d.consumer === consumer).length,
       ),
+      consumer_reconnects: floor.consumerReconnects,
       duplicates: check.duplicates,
       alarms: deliveries.filter((d) => d.type === 'alarm').length,
       problems: check.problems,

@@ -25,6 +25,7 @@ describe.skipIf(missing !== undefined)(
       });
       expect(run.problems).toEqual([]);
       expect(run.duplicates).toBe(0);
+      expect(run.consumer_reconnects).toBe(0);
       expect(run.alarms).toBe(0);
       expect(run.brokers).toBe(1);
       expect(run.cards_dealt).toBe(2 * (6 + 2));
