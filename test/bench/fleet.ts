@@ -9,7 +9,8 @@
  * the central one.
  *
  * Every run checks that each card reached exactly one consumer once, with
- * its value, in `seq` order per table (fleet-harness.ts); the figures are
+ * its value, in `seq` order per table, and that each table answers once a
+ * request sent on the central broker (fleet-harness.ts); the figures are
  * latency, CPU and memory as N grows. Baselines from the same run: right
  * before each fleet, a bare relay on the same kind of floor (a client per
  * table publishing the same cards at the same pace: fleet-relay.ts) for
