@@ -9,7 +9,9 @@
  * latency, burst and footprint run the built daemon (`npm run build`, once) as
  * a child with the systemd unit's node flags, over socat ptys and mosquitto.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, holdem, wheel, spins, signing, auth, pn532, shoe, web.
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, holdem, wheel, spins, signing, auth, pn532, shoe, web, fleet
+ * (fleet runs only when named: `--only fleet`; `--fleet 1,8` or TABLESIDE_FLEET=1,8 sets the fleet sizes,
+ * default 1,8,16,32).
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -216,6 +218,17 @@ async function main(): Promise<void> {
       'web console: RSS on with one browser vs off, first card after reconnect',
       () => benchWeb(),
     );
+  }
+
+  if (only?.has('fleet')) {
+    const { benchFleet, fleetSizes, formatFleet } = await import('./fleet.ts');
+    const sizes = fleetSizes(argv);
+    const fleet = await measure(
+      `fleet: ${sizes.join(', ')} built daemons on one mosquitto, then bridged (8 tables per edge broker), two shared consumers`,
+      () => benchFleet({ sizes, log }),
+    );
+    figures.fleet = fleet;
+    if (!json && !('error' in fleet)) log(formatFleet(fleet));
   }
 
   const targets: Target[] = [];

@@ -1,0 +1,36 @@
+/**
+ * What the fleet harness tests share: the daemon run from source (no build
+ * needed), whether the machine has what a fleet needs, and whether a
+ * process is gone.
+ */
+import { mosquittoPath } from '../../helpers/broker.ts';
+import { REPO_ROOT } from '../../helpers/cli.ts';
+import { SOCAT, SOCAT_MISSING_REASON } from '../hardware/pty-pair.ts';
+
+export const SOURCE_DAEMON = {
+  command: process.execPath,
+  args: ['--import', 'tsx', 'firmware-host/cli.ts'],
+  cwd: REPO_ROOT,
+};
+
+/** Why a fleet cannot run here (printed), or undefined. */
+export function fleetSkipReason(): string | undefined {
+  const reason = !SOCAT
+    ? SOCAT_MISSING_REASON
+    : !mosquittoPath()
+      ? 'mosquitto is not installed (apt-get install mosquitto): a fleet needs real brokers and a bridge'
+      : process.platform !== 'linux'
+        ? 'the fleet harness reads CPU and memory from /proc (Linux only)'
+        : undefined;
+  if (reason) console.warn(`skipped: ${reason}`);
+  return reason;
+}
+
+export function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
