@@ -15,13 +15,12 @@
  * pace (`bettingMs` of betting, then the spin's events `paceMs` apart);
  * without it a test calls `playGame()` for each game.
  */
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { LinkAction, LinkStats } from '../device-protocol/link.ts';
-import { type HelloMessage, type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
+import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
 import type { DeviceKey } from '../hardware/device/device-auth.ts';
-import { DeviceCore } from '../hardware/device/device-core.ts';
+import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,
@@ -29,9 +28,15 @@ import type {
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
-import { SIMULATOR_FIRMWARE_VERSION } from './device.ts';
 import { SimulatorError } from './errors.ts';
 import { createRandom, type Random } from './random.ts';
+import {
+  passOnCoreEvents,
+  SIMULATOR_FIRMWARE_VERSION,
+  simulatedCore,
+  simulatorFirmwareSha256,
+  sleep,
+} from './simulated-core.ts';
 import type { DeviceIdentity } from './steps.ts';
 import {
   type Direction,
@@ -54,9 +59,7 @@ const WIRE_FAULTS = [
   'lose-acks',
   'delay',
 ];
-export const WHEEL_FIRMWARE_SHA256 = createHash('sha256')
-  .update(`tableside simulator firmware wheel ${SIMULATOR_FIRMWARE_VERSION}`)
-  .digest('hex');
+export const WHEEL_FIRMWARE_SHA256 = simulatorFirmwareSha256('wheel');
 
 export interface WheelSimulatorOptions {
   transport: Transport;
@@ -95,21 +98,6 @@ export interface WheelSimulatorEvents {
   /** A frame from the host refused by authentication (protocol 1.4), or the signer failed. */
   refused: [detail: string];
 }
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
   readonly identity: DeviceIdentity;
@@ -168,27 +156,21 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
       firmwareSha256: WHEEL_FIRMWARE_SHA256,
       ...options.identity,
     };
-    this.core = new DeviceCore({
+    this.core = simulatedCore({
       talker: 'RW',
       transport: options.transport,
-      hello: this.helloMessage(),
-      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+      identity: this.identity,
+      wire: this.wire,
+      wireRandom: this.wireRandom,
+      // A wheel that has been stopped neither hears nor speaks while its line closes.
+      silent: () => this.abort.signal.aborted,
       now: options.now ?? (() => performance.now()),
-      ...(options.key === undefined ? {} : { key: options.key }),
-      hooks: {
-        incoming: (frame) => this.wire.incoming(frame, this.wireRandom),
-        outgoing: (frame) => this.wire.outgoing(frame, this.wireRandom),
-        // A wheel that has been stopped neither hears nor speaks while its line closes.
-        silent: () => this.abort.signal.aborted,
-      },
+      reconnect: options.reconnect,
+      key: options.key,
     });
-    this.core.on('link', (change) => this.emit('link', change));
-    this.core.on('wrote', (line) => this.emit('wrote', line));
-    this.core.on('lost', (action) => this.emit('lost', action));
+    passOnCoreEvents(this.core, this);
     this.core.on('command', (message) => this.emit('command', message));
-    this.core.on('ready', () => this.emit('ready'));
     this.core.on('idle', () => this.emit('idle'));
-    this.core.on('refused', (detail) => this.emit('refused', detail));
   }
 
   /** The wheel's reconnecting line. */
@@ -319,17 +301,5 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
         return;
       }
     }
-  }
-
-  private helloMessage(): HelloMessage {
-    const id = this.identity;
-    return {
-      type: 'HELLO',
-      model: id.model,
-      serial: id.serial,
-      protocol: id.protocolVersion,
-      firmware: id.firmwareVersion,
-      firmwareSha256: id.firmwareSha256,
-    };
   }
 }
