@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
-import { SerialTransport } from '../../../hardware/transports/serial.ts';
-import { SimulatedDevice } from '../../../simulators/device.ts';
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../../../firmware-host/drivers/driver.ts';
 import { until } from './helpers.ts';
-import { PtyPair, socatMissing } from './pty.ts';
+import { ptyBenchPerTest, socatMissing } from './pty.ts';
 
 const missing = socatMissing();
 if (missing) console.warn(`skipped: ${missing}`);
@@ -16,31 +14,16 @@ function typesOf(lines: readonly string[]): string[] {
 describe.skipIf(missing !== undefined)(
   'a device on a pty sends one HELLO when the host answers it',
   () => {
-    const cleanups: Array<() => Promise<void>> = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
+    const bench = ptyBenchPerTest();
 
     it('the HELLOs cross on the wire, the host ACKs the device: no HELLO again, one handshake', async () => {
-      const pair = new PtyPair();
-      await pair.start();
-      cleanups.push(() => pair.kill());
-      const driver = new DeviceDriver({
-        name: 'shoe',
-        kind: 'shoe',
-        transport: new SerialTransport({ path: pair.a, baudRate: 115_200 }),
-        timing: { heartbeatMs: 200 },
-      });
-      const sim = new SimulatedDevice({
+      const pair = await bench.pair();
+      const driver = bench.driver(pair);
+      const sim = bench.simulator(pair, {
         kind: 'shoe',
         ruleset: 'tdc-baccarat-no-commission',
         seed: 5,
-        transport: new SerialTransport({ path: pair.b, baudRate: 115_200 }),
         scenario: { on: [], off: [], steps: [{ op: 'shuffle' }, { op: 'deal', count: 4 }] },
-      });
-      cleanups.push(async () => {
-        await sim.stop();
-        await driver.stop();
       });
       const written: string[] = [];
       sim.on('wrote', (line) => written.push(line.trim()));
