@@ -73,7 +73,7 @@ export async function runWheelSim(
   const paceMs = wholeNumber('pace', options.pace, 1, 600_000) ?? 500;
   const bettingMs = wholeNumber('betting', options.betting, 0, 3_600_000) ?? 1_000;
 
-  const { openSimWire, loadSimKey } = await import('./sim-wire.ts');
+  const { openSimWire, loadSimKey, untilStopped } = await import('./sim-wire.ts');
   const { transport, server } = await openSimWire(options, fail);
   const key = await loadSimKey(options.key, 'tableside sim wheel', fail);
 
@@ -165,14 +165,7 @@ export async function runWheelSim(
   await wheel.whenSettled();
   log.info({ games: wheel.played.length }, 'session complete: every frame acknowledged');
   if (options.keepOpen) {
-    await new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (stopping) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 200);
-    });
+    await untilStopped(() => stopping);
     return;
   }
   await stop(0);

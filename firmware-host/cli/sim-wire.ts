@@ -1,7 +1,8 @@
 /**
- * What every `tableside sim` device needs before it plays: the wire it
- * talks on (`--link` or `--listen`) and the key it proves (`--key`), with
- * the fingerprint on stderr as the device's own display would show it.
+ * What every `tableside sim` device needs around its play: the wire it
+ * talks on (`--link` or `--listen`), the key it proves (`--key`, its
+ * fingerprint on stderr as the device's own display would show it), and
+ * staying connected after it is done (`--keep-open`).
  */
 import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
@@ -48,4 +49,16 @@ export async function loadSimKey(
   const key = await deviceKey(await loadKeyFile(file).catch((error: Error) => fail(error.message)));
   process.stderr.write(`${who}: device key fingerprint ${keyFingerprint(key.publicKey)}\n`);
   return key;
+}
+
+/** With `--keep-open`: the simulator stays connected (answering PINGs) until it is stopped. */
+export function untilStopped(stopping: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = setInterval(() => {
+      if (stopping()) {
+        clearInterval(check);
+        resolve();
+      }
+    }, 200);
+  });
 }

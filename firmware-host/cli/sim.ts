@@ -185,7 +185,7 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
     };
   }
 
-  const { openSimWire, loadSimKey } = await import('./sim-wire.ts');
+  const { openSimWire, loadSimKey, untilStopped } = await import('./sim-wire.ts');
   const { transport, server } = await openSimWire(options, fail);
   const key = await loadSimKey(options.key, 'tableside sim', fail);
 
@@ -284,14 +284,7 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
   await sim.whenDone();
   log.info({ played: sim.playedSteps }, 'session complete: every frame acknowledged');
   if (options.keepOpen) {
-    await new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (stopping) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 200);
-    });
+    await untilStopped(() => stopping);
     return;
   }
   await stop(0);
