@@ -1,27 +1,7 @@
-/**
- * The simulated device: a device core (the real framer, codecs and link
- * session, device side) playing a planned session over any Transport, with
- * composable behaviours. Like a real device it sends HELLO whenever its link
- * opens, starts dealing once the host has ACKed that HELLO, never waits for
- * the host's HELLO, retransmits whatever was not ACKed until it is ACKed,
- * however long that takes (after a reconnect every unacknowledged card goes
- * again at once, with its seq, right after the HELLO), answers PING with
- * PONG, and obeys INDICATE, GATE, SHUFFLE and DECKCHECK. The shuffler names
- * the back colours of its shuffles (SHUFFLED2) to a host that knows protocol
- * 1.1, and sends plain SHUFFLED to others.
- *
- * Pacing: with `rate` (cards per second) the device deals on its own; without
- * it, a test calls `step()` to play the next card (or cut card, tag, shuffle).
- */
-import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { type BackColour, type CardCode, JOKER } from '../device-protocol/cards.ts';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
-import type {
-  LinkAction,
-  LinkStats,
-  LinkOptions as SessionOptions,
-} from '../device-protocol/link.ts';
+import type { LinkAction, LinkOptions as SessionOptions } from '../device-protocol/link.ts';
 import { type Message, PROTOCOL_VERSION, peerKnows } from '../device-protocol/messages.ts';
 import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
 import type { DeviceKey } from '../hardware/device/device-auth.ts';
@@ -29,7 +9,6 @@ import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,
-  ReconnectingLink,
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
@@ -42,6 +21,7 @@ import type { Scenario } from './scenario.ts';
 import {
   passOnCoreEvents,
   SIMULATOR_FIRMWARE_VERSION,
+  SimulatorOnCore,
   simulatedCore,
   simulatorFirmwareSha256,
   sleep,
@@ -132,7 +112,7 @@ export interface SimulatorEvents {
   refused: [detail: string];
 }
 
-export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
+export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
   readonly kind: DeviceKind;
   readonly talker: DeviceTalker;
   readonly behaviours: BehaviourSet;
@@ -147,7 +127,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   readonly lights = new Map<string, 'on' | 'off' | 'blink'>();
   gateLocked = false;
 
-  private readonly core: DeviceCore;
+  protected readonly core: DeviceCore;
   private readonly wireRandom: Random;
   private readonly tagger = new ShoeTagger(1);
   private readonly commandDealer: ShoeDealer;
@@ -224,16 +204,6 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     this.core.on('idle', () => this.checkDone());
   }
 
-  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
-  get authenticated(): boolean {
-    return this.core.authenticated;
-  }
-
-  /** The device's reconnecting line. */
-  get link(): ReconnectingLink {
-    return this.core.link;
-  }
-
   /** Cards (and cut cards, tags, shuffles) played so far. */
   get playedSteps(): number {
     return this.played;
@@ -261,18 +231,6 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     return this.position >= this.steps.length;
   }
 
-  get ready(): boolean {
-    return this.core.ready;
-  }
-
-  get stats(): LinkStats {
-    return this.core.stats;
-  }
-
-  get pending(): { inFlight: number; queued: number } {
-    return this.core.pending;
-  }
-
   /** Opens the link (and keeps it open); with a rate, dealing starts once HELLO is ACKed. */
   start(): void {
     if (this.running) return;
@@ -287,11 +245,6 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     const closing = this.core.stop();
     await this.pacing;
     await closing;
-  }
-
-  /** Resolves once the host has ACKed our HELLO. */
-  whenReady(): Promise<void> {
-    return this.core.whenReady();
   }
 
   /** Resolves when every step is played and every frame ACKed. */

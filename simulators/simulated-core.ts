@@ -6,14 +6,16 @@
  * (wheel.ts) differ only in what they play.
  */
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
-import type { LinkAction, LinkOptions } from '../device-protocol/link.ts';
+import type { LinkAction, LinkOptions, LinkStats } from '../device-protocol/link.ts';
 import type { HelloMessage } from '../device-protocol/messages.ts';
 import type { DeviceKey } from '../hardware/device/device-auth.ts';
 import { DeviceCore } from '../hardware/device/device-core.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,
+  ReconnectingLink,
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import type { BehaviourSet } from './behaviours.ts';
@@ -107,4 +109,40 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** What a simulator shows of its device core: its line, its handshake, its link session. */
+export abstract class SimulatorOnCore<
+  Events extends Record<keyof Events, unknown[]>,
+> extends EventEmitter<Events> {
+  protected abstract readonly core: DeviceCore;
+
+  /** The device's reconnecting line. */
+  get link(): ReconnectingLink {
+    return this.core.link;
+  }
+
+  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
+  get authenticated(): boolean {
+    return this.core.authenticated;
+  }
+
+  /** Whether the host has ACKed our HELLO. */
+  get ready(): boolean {
+    return this.core.ready;
+  }
+
+  get stats(): LinkStats {
+    return this.core.stats;
+  }
+
+  /** Frames not yet ACKed by the host. */
+  get pending(): { inFlight: number; queued: number } {
+    return this.core.pending;
+  }
+
+  /** Resolves once the host has ACKed our HELLO. */
+  whenReady(): Promise<void> {
+    return this.core.whenReady();
+  }
 }

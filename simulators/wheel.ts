@@ -1,30 +1,11 @@
-/**
- * The simulated roulette wheel: a wheel with ball-position detection on a
- * line, speaking protocol 1.5 (talker RW) on the device core (the real
- * codecs and link session, device side, with protocol 1.4's device
- * authentication: given a `key` it proves it to the host and MACs every
- * frame; without one it answers the host's CHALLENGE `PROOF,none`). Like a
- * real device it sends HELLO whenever its link opens, reports a game only
- * once the host has ACKed that HELLO, retransmits whatever is not ACKed
- * until it is, and answers PING. Games
- * come from the seeded plan (wheel-plan.ts), faults switched on per game;
- * the wire faults of the card devices (`corrupt-bytes`, `duplicate`,
- * `drop-acks`, `lose-acks`, `delay`) apply to its frames too.
- *
- * Pacing: with `paceMs` the wheel plays games on its own at a croupier's
- * pace (`bettingMs` of betting, then the spin's events `paceMs` apart);
- * without it a test calls `playGame()` for each game.
- */
-import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { LinkAction, LinkStats } from '../device-protocol/link.ts';
+import type { LinkAction } from '../device-protocol/link.ts';
 import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
 import type { DeviceKey } from '../hardware/device/device-auth.ts';
 import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,
-  ReconnectingLink,
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
@@ -33,6 +14,7 @@ import { createRandom, type Random } from './random.ts';
 import {
   passOnCoreEvents,
   SIMULATOR_FIRMWARE_VERSION,
+  SimulatorOnCore,
   simulatedCore,
   simulatorFirmwareSha256,
   sleep,
@@ -99,12 +81,12 @@ export interface WheelSimulatorEvents {
   refused: [detail: string];
 }
 
-export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
+export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
   readonly identity: DeviceIdentity;
   readonly seed: number;
   /** Games played so far, in order. */
   readonly played: WheelGame[] = [];
-  private readonly core: DeviceCore;
+  protected readonly core: DeviceCore;
   private readonly wire: BehaviourSet;
   private readonly faults = new Map<number, WheelFaultName[]>();
   private readonly plan: Random;
@@ -173,29 +155,6 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
     this.core.on('idle', () => this.emit('idle'));
   }
 
-  /** The wheel's reconnecting line. */
-  get link(): ReconnectingLink {
-    return this.core.link;
-  }
-
-  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
-  get authenticated(): boolean {
-    return this.core.authenticated;
-  }
-
-  get ready(): boolean {
-    return this.core.ready;
-  }
-
-  get stats(): LinkStats {
-    return this.core.stats;
-  }
-
-  /** Frames not yet ACKed by the host. */
-  get pending(): { inFlight: number; queued: number } {
-    return this.core.pending;
-  }
-
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -209,11 +168,6 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
     const closing = this.core.stop();
     await this.pacing;
     await closing;
-  }
-
-  /** Resolves once the host has ACKed our HELLO. */
-  whenReady(): Promise<void> {
-    return this.core.whenReady();
   }
 
   /** Resolves once every frame sent so far is ACKed. */
