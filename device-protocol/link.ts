@@ -500,13 +500,18 @@ export class LinkSession {
    * goes again at once.
    */
   retransmitNow(now: number): LinkAction[] {
+    return this.#retransmitAll(now);
+  }
+
+  /** `retransmitNow`, but for the entries `spare` keeps on their timers. */
+  #retransmitAll(now: number, spare?: (entry: Outgoing) => boolean): LinkAction[] {
     const actions: LinkAction[] = [];
     // HELLO first: a host that missed it would refuse the events.
     const entries = this.#retransmittable().sort(
       (a, b) => Number(b.type === 'HELLO') - Number(a.type === 'HELLO'),
     );
     for (const entry of entries) {
-      if (entry.lastSentAt >= now) continue;
+      if (entry.lastSentAt >= now || spare?.(entry)) continue;
       actions.push(...this.#retransmit(entry, now));
     }
     actions.push(...this.#pump(now));
@@ -602,6 +607,15 @@ export class LinkSession {
         this.#inFlight.delete(entry.seq);
       }
     }
+  }
+
+  /** Device side: our HELLO, unACKed, whose ACK timeout has not run out yet. */
+  #helloAwaitingAck(entry: Outgoing, now: number): boolean {
+    return (
+      entry.type === 'HELLO' &&
+      !entry.acked &&
+      now - entry.lastSentAt < this.#timeout(entry.attempts)
+    );
   }
 
   #timeout(attempts: number): number {
@@ -1107,8 +1121,10 @@ export class LinkSession {
         ack: deferred ? 'deferred' : 'sent',
       });
       if (decoded.message.type === 'HELLO' && !this.#isHost && frame.talker === 'HO') {
-        // The host (re)opened the line: what we sent before may have gone nowhere.
-        actions.push(...this.retransmitNow(now));
+        // The host (re)opened the line: what we sent before may have gone nowhere. Not our
+        // HELLO still inside its ACK timeout: it crossed the host's on the wire and its ACK is
+        // on the way; a second copy would start another session (its timer resends it).
+        actions.push(...this.#retransmitAll(now, (entry) => this.#helloAwaitingAck(entry, now)));
       }
       if (decoded.message.type === 'PING' && this.options.answerPing) {
         const token = decoded.message.token;

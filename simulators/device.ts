@@ -1,41 +1,14 @@
-/**
- * The simulated device: a device core (the real framer, codecs and link
- * session, device side) playing a planned session over any Transport, with
- * composable behaviours. Like a real device it sends HELLO whenever its link
- * opens, starts dealing once the host has ACKed that HELLO, never waits for
- * the host's HELLO, retransmits whatever was not ACKed until it is ACKed,
- * however long that takes (after a reconnect every unacknowledged card goes
- * again at once, with its seq, right after the HELLO), answers PING with
- * PONG, and obeys INDICATE, GATE, SHUFFLE and DECKCHECK. The shuffler names
- * the back colours of its shuffles (SHUFFLED2) to a host that knows protocol
- * 1.1, and sends plain SHUFFLED to others.
- *
- * Pacing: with `rate` (cards per second) the device deals on its own; without
- * it, a test calls `step()` to play the next card (or cut card, tag, shuffle).
- */
-import { createHash } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { type BackColour, type CardCode, JOKER } from '../device-protocol/cards.ts';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
-import type {
-  LinkAction,
-  LinkStats,
-  LinkOptions as SessionOptions,
-} from '../device-protocol/link.ts';
-import {
-  type HelloMessage,
-  type Message,
-  PROTOCOL_VERSION,
-  peerKnows,
-} from '../device-protocol/messages.ts';
+import type { LinkAction, LinkOptions as SessionOptions } from '../device-protocol/link.ts';
+import { type Message, PROTOCOL_VERSION, peerKnows } from '../device-protocol/messages.ts';
 import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
 import type { DeviceKey } from '../hardware/device/device-auth.ts';
-import { DeviceCore } from '../hardware/device/device-core.ts';
+import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,
-  ReconnectingLink,
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
@@ -45,6 +18,14 @@ import { ShoeDealer, shoeOrder } from './legal-shoe.ts';
 import { effectiveRecipe, planSession } from './plan.ts';
 import { createRandom, type Random } from './random.ts';
 import type { Scenario } from './scenario.ts';
+import {
+  passOnCoreEvents,
+  SIMULATOR_FIRMWARE_VERSION,
+  SimulatorOnCore,
+  simulatedCore,
+  simulatorFirmwareSha256,
+  sleep,
+} from './simulated-core.ts';
 import type { DeviceIdentity, DeviceKind, Step } from './steps.ts';
 import { ShoeTagger } from './tags.ts';
 
@@ -54,13 +35,13 @@ export const TALKER_OF: Readonly<Record<DeviceKind, DeviceTalker>> = {
   reader: 'RD',
 };
 
-export const SIMULATOR_FIRMWARE_VERSION = '1.0.0-sim';
+export { SIMULATOR_FIRMWARE_VERSION } from './simulated-core.ts';
 
 /** The firmware hash a simulator reports unless told otherwise: allow-list these for a bench. */
 export const SIMULATOR_FIRMWARE_SHA256: Readonly<Record<DeviceKind, string>> = {
-  shoe: firmwareHash('shoe'),
-  shuffler: firmwareHash('shuffler'),
-  reader: firmwareHash('reader'),
+  shoe: simulatorFirmwareSha256('shoe'),
+  shuffler: simulatorFirmwareSha256('shuffler'),
+  reader: simulatorFirmwareSha256('reader'),
 };
 
 export const SIMULATOR_MODEL: Readonly<Record<DeviceKind, string>> = {
@@ -68,12 +49,6 @@ export const SIMULATOR_MODEL: Readonly<Record<DeviceKind, string>> = {
   shuffler: 'TS-SHUFFLER-SIM',
   reader: 'TS-READER-SIM',
 };
-
-function firmwareHash(kind: DeviceKind): string {
-  return createHash('sha256')
-    .update(`tableside simulator firmware ${kind} ${SIMULATOR_FIRMWARE_VERSION}`)
-    .digest('hex');
-}
 
 export function defaultIdentity(kind: DeviceKind, seed: number): DeviceIdentity {
   return {
@@ -137,22 +112,7 @@ export interface SimulatorEvents {
   refused: [detail: string];
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
-export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
+export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
   readonly kind: DeviceKind;
   readonly talker: DeviceTalker;
   readonly behaviours: BehaviourSet;
@@ -167,7 +127,7 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
   readonly lights = new Map<string, 'on' | 'off' | 'blink'>();
   gateLocked = false;
 
-  private readonly core: DeviceCore;
+  protected readonly core: DeviceCore;
   private readonly wireRandom: Random;
   private readonly tagger = new ShoeTagger(1);
   private readonly commandDealer: ShoeDealer;
@@ -227,37 +187,21 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
       ...options.scenario?.identity,
       ...options.identity,
     });
-    this.core = new DeviceCore({
+    this.core = simulatedCore({
       talker: this.talker,
       transport: options.transport,
-      hello: this.helloMessage(),
-      ...(options.session ? { session: options.session } : {}),
-      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+      identity: this.identity,
+      wire: this.behaviours,
+      wireRandom: this.wireRandom,
+      silent: () => this.isSilent(),
       now: this.now,
-      ...(options.key === undefined ? {} : { key: options.key }),
-      hooks: {
-        incoming: (frame) => this.behaviours.incoming(frame, this.wireRandom),
-        outgoing: (frame) => this.behaviours.outgoing(frame, this.wireRandom),
-        silent: () => this.isSilent(),
-      },
+      session: options.session,
+      reconnect: options.reconnect,
+      key: options.key,
     });
-    this.core.on('link', (change) => this.emit('link', change));
-    this.core.on('wrote', (line) => this.emit('wrote', line));
-    this.core.on('lost', (action) => this.emit('lost', action));
+    passOnCoreEvents(this.core, this);
     this.core.on('command', (message) => this.command(message));
-    this.core.on('ready', () => this.emit('ready'));
     this.core.on('idle', () => this.checkDone());
-    this.core.on('refused', (detail) => this.emit('refused', detail));
-  }
-
-  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
-  get authenticated(): boolean {
-    return this.core.authenticated;
-  }
-
-  /** The device's reconnecting line. */
-  get link(): ReconnectingLink {
-    return this.core.link;
   }
 
   /** Cards (and cut cards, tags, shuffles) played so far. */
@@ -287,18 +231,6 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     return this.position >= this.steps.length;
   }
 
-  get ready(): boolean {
-    return this.core.ready;
-  }
-
-  get stats(): LinkStats {
-    return this.core.stats;
-  }
-
-  get pending(): { inFlight: number; queued: number } {
-    return this.core.pending;
-  }
-
   /** Opens the link (and keeps it open); with a rate, dealing starts once HELLO is ACKed. */
   start(): void {
     if (this.running) return;
@@ -313,11 +245,6 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     const closing = this.core.stop();
     await this.pacing;
     await closing;
-  }
-
-  /** Resolves once the host has ACKed our HELLO. */
-  whenReady(): Promise<void> {
-    return this.core.whenReady();
   }
 
   /** Resolves when every step is played and every frame ACKed. */
@@ -475,18 +402,6 @@ export class SimulatedDevice extends EventEmitter<SimulatorEvents> {
     this.sendAll(
       shuffledMessages(reportOrder ? { order, ...named } : { count: order.length, ...named }),
     );
-  }
-
-  private helloMessage(): HelloMessage {
-    const id = this.identity;
-    return {
-      type: 'HELLO',
-      model: id.model,
-      serial: id.serial,
-      protocol: id.protocolVersion,
-      firmware: id.firmwareVersion,
-      firmwareSha256: id.firmwareSha256,
-    };
   }
 
   private isSilent(): boolean {

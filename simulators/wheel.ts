@@ -1,37 +1,24 @@
-/**
- * The simulated roulette wheel: a wheel with ball-position detection on a
- * line, speaking protocol 1.5 (talker RW) on the device core (the real
- * codecs and link session, device side, with protocol 1.4's device
- * authentication: given a `key` it proves it to the host and MACs every
- * frame; without one it answers the host's CHALLENGE `PROOF,none`). Like a
- * real device it sends HELLO whenever its link opens, reports a game only
- * once the host has ACKed that HELLO, retransmits whatever is not ACKed
- * until it is, and answers PING. Games
- * come from the seeded plan (wheel-plan.ts), faults switched on per game;
- * the wire faults of the card devices (`corrupt-bytes`, `duplicate`,
- * `drop-acks`, `lose-acks`, `delay`) apply to its frames too.
- *
- * Pacing: with `paceMs` the wheel plays games on its own at a croupier's
- * pace (`bettingMs` of betting, then the spin's events `paceMs` apart);
- * without it a test calls `playGame()` for each game.
- */
-import { createHash } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { LinkAction, LinkStats } from '../device-protocol/link.ts';
-import { type HelloMessage, type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
+import type { LinkAction } from '../device-protocol/link.ts';
+import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
 import type { DeviceKey } from '../hardware/device/device-auth.ts';
-import { DeviceCore } from '../hardware/device/device-core.ts';
+import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,
-  ReconnectingLink,
 } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
-import { SIMULATOR_FIRMWARE_VERSION } from './device.ts';
 import { SimulatorError } from './errors.ts';
 import { createRandom, type Random } from './random.ts';
+import {
+  passOnCoreEvents,
+  SIMULATOR_FIRMWARE_VERSION,
+  SimulatorOnCore,
+  simulatedCore,
+  simulatorFirmwareSha256,
+  sleep,
+} from './simulated-core.ts';
 import type { DeviceIdentity } from './steps.ts';
 import {
   type Direction,
@@ -54,9 +41,7 @@ const WIRE_FAULTS = [
   'lose-acks',
   'delay',
 ];
-export const WHEEL_FIRMWARE_SHA256 = createHash('sha256')
-  .update(`tableside simulator firmware wheel ${SIMULATOR_FIRMWARE_VERSION}`)
-  .digest('hex');
+export const WHEEL_FIRMWARE_SHA256 = simulatorFirmwareSha256('wheel');
 
 export interface WheelSimulatorOptions {
   transport: Transport;
@@ -96,27 +81,12 @@ export interface WheelSimulatorEvents {
   refused: [detail: string];
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
-export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
+export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
   readonly identity: DeviceIdentity;
   readonly seed: number;
   /** Games played so far, in order. */
   readonly played: WheelGame[] = [];
-  private readonly core: DeviceCore;
+  protected readonly core: DeviceCore;
   private readonly wire: BehaviourSet;
   private readonly faults = new Map<number, WheelFaultName[]>();
   private readonly plan: Random;
@@ -168,50 +138,21 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
       firmwareSha256: WHEEL_FIRMWARE_SHA256,
       ...options.identity,
     };
-    this.core = new DeviceCore({
+    this.core = simulatedCore({
       talker: 'RW',
       transport: options.transport,
-      hello: this.helloMessage(),
-      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+      identity: this.identity,
+      wire: this.wire,
+      wireRandom: this.wireRandom,
+      // A wheel that has been stopped neither hears nor speaks while its line closes.
+      silent: () => this.abort.signal.aborted,
       now: options.now ?? (() => performance.now()),
-      ...(options.key === undefined ? {} : { key: options.key }),
-      hooks: {
-        incoming: (frame) => this.wire.incoming(frame, this.wireRandom),
-        outgoing: (frame) => this.wire.outgoing(frame, this.wireRandom),
-        // A wheel that has been stopped neither hears nor speaks while its line closes.
-        silent: () => this.abort.signal.aborted,
-      },
+      reconnect: options.reconnect,
+      key: options.key,
     });
-    this.core.on('link', (change) => this.emit('link', change));
-    this.core.on('wrote', (line) => this.emit('wrote', line));
-    this.core.on('lost', (action) => this.emit('lost', action));
+    passOnCoreEvents(this.core, this);
     this.core.on('command', (message) => this.emit('command', message));
-    this.core.on('ready', () => this.emit('ready'));
     this.core.on('idle', () => this.emit('idle'));
-    this.core.on('refused', (detail) => this.emit('refused', detail));
-  }
-
-  /** The wheel's reconnecting line. */
-  get link(): ReconnectingLink {
-    return this.core.link;
-  }
-
-  /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
-  get authenticated(): boolean {
-    return this.core.authenticated;
-  }
-
-  get ready(): boolean {
-    return this.core.ready;
-  }
-
-  get stats(): LinkStats {
-    return this.core.stats;
-  }
-
-  /** Frames not yet ACKed by the host. */
-  get pending(): { inFlight: number; queued: number } {
-    return this.core.pending;
   }
 
   start(): void {
@@ -227,11 +168,6 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
     const closing = this.core.stop();
     await this.pacing;
     await closing;
-  }
-
-  /** Resolves once the host has ACKed our HELLO. */
-  whenReady(): Promise<void> {
-    return this.core.whenReady();
   }
 
   /** Resolves once every frame sent so far is ACKed. */
@@ -319,17 +255,5 @@ export class SimulatedWheel extends EventEmitter<WheelSimulatorEvents> {
         return;
       }
     }
-  }
-
-  private helloMessage(): HelloMessage {
-    const id = this.identity;
-    return {
-      type: 'HELLO',
-      model: id.model,
-      serial: id.serial,
-      protocol: id.protocolVersion,
-      firmware: id.firmwareVersion,
-      firmwareSha256: id.firmwareSha256,
-    };
   }
 }

@@ -185,36 +185,9 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
     };
   }
 
-  let transport: import('../../hardware/transports/transport.ts').Transport;
-  let server: import('../../simulators/tcp-server.ts').TcpServerTransport | undefined;
-  try {
-    if (options.listen !== undefined) {
-      const { TcpServerTransport } = await import('../../simulators/tcp-server.ts');
-      const match = /^(?:(.+):)?(\d+)$/.exec(options.listen);
-      if (!match) fail(`--listen ${JSON.stringify(options.listen)}: expected PORT or HOST:PORT`);
-      server = new TcpServerTransport(Number(match[2]), match[1] ?? '0.0.0.0');
-      transport = server;
-    } else {
-      const { openTransport } = await import('../../hardware/transports/url.ts');
-      transport = openTransport(options.link!);
-    }
-  } catch (error) {
-    fail((error as Error).message);
-  }
-
-  let key: import('../../hardware/device/device-auth.ts').DeviceKey | undefined;
-  if (options.key !== undefined) {
-    const { loadKeyFile } = await import('../../hardware/keys/device-key.ts');
-    const { deviceKey } = await import('../../hardware/device/device-auth.ts');
-    const { keyFingerprint } = await import('../../device-protocol/auth/keys.ts');
-    key = await deviceKey(
-      await loadKeyFile(options.key).catch((error: Error) => fail(error.message)),
-    );
-    // The device's own display: what a technician compares when pairing.
-    process.stderr.write(
-      `tableside sim: device key fingerprint ${keyFingerprint(key.publicKey)}\n`,
-    );
-  }
+  const { openSimWire, loadSimKey, untilStopped } = await import('./sim-wire.ts');
+  const { transport, server } = await openSimWire(options, fail);
+  const key = await loadSimKey(options.key, 'tableside sim', fail);
 
   let sim: InstanceType<typeof SimulatedDevice>;
   try {
@@ -311,14 +284,7 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
   await sim.whenDone();
   log.info({ played: sim.playedSteps }, 'session complete: every frame acknowledged');
   if (options.keepOpen) {
-    await new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (stopping) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 200);
-    });
+    await untilStopped(() => stopping);
     return;
   }
   await stop(0);

@@ -447,6 +447,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   /** A new shoe from the ruleset's defaults (a shoe without a card-reading shuffler). */
   newShoe(reason: string, src = 'daemon'): Promise<readonly JournalRecord[]> {
+    // A roulette table has no shoe: refused by name (the card rulesets know nothing of its game).
+    try {
+      this.requireGame('cards', 'new_shoe');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     this.log.info({ reason, src }, 'new shoe');
     return this.ingest({ ...this.nextShuffle(), src });
   }

@@ -2,9 +2,10 @@
  * The PN532's I2C host link (UM0701-02 § 6.2.4): every read transaction
  * starts with a status byte whose bit 0 is 1 when the PN532 has a frame
  * ready; the frame follows in the same read. A read that stops early leaves
- * the frame in place, so we read the status alone until it is ready, then
- * the frame's header (to learn LEN), then the whole frame — each read fits a
- * StandardFirmata I2C reply (32 bytes).
+ * the frame in place. So each poll reads the status with the 31 bytes after
+ * it (a StandardFirmata I2C reply holds 32): an ACK and the usual responses
+ * arrive in that one transaction; only a longer frame is read again whole,
+ * as its LEN says — a Firmata round trip is several milliseconds.
  */
 import type { I2cBus } from '../i2c/bus.ts';
 import { type Pn532Bus, sleep } from './bus.ts';
@@ -13,6 +14,8 @@ import { hex, type Pn532Frame, Pn532FrameReader } from './frame.ts';
 
 export const PN532_I2C_ADDRESS = 0x24;
 const STATUS_READY = 0x01;
+/** Status and frame in one read: what one StandardFirmata I2C reply carries. */
+const FIRST_READ = 32;
 
 export interface Pn532I2cOptions {
   /** Pause between status polls (ms). */
@@ -37,17 +40,14 @@ export function pn532OverI2c(
       : undefined;
   }
 
-  async function readFrame(): Promise<Pn532Frame | undefined> {
-    // Status + 00 00 FF LEN LCS + one more: exactly an ACK or NACK, or the head of an information frame.
-    const head = await readReady(7);
-    if (!head) return undefined;
+  /** The frame after a ready status; `head` is what the first read brought after it. */
+  async function readFrame(head: Uint8Array): Promise<Pn532Frame | undefined> {
     const one = new Pn532FrameReader().push(head);
     if (one[0]) return one[0];
     let total = 7 + 1 + (head[3] ?? 0); // preamble, start code, LEN, LCS, LEN bytes, DCS, postamble
     if (head[3] === 0xff && head[4] === 0xff) {
-      const longer = await readReady(9);
-      if (!longer) return undefined;
-      total = 10 + 1 + (((longer[5] ?? 0) << 8) | (longer[6] ?? 0));
+      // An extended frame: 00 00 FF FF FF LENM LENL LCS, LEN bytes, DCS, postamble.
+      total = 10 + 1 + (((head[5] ?? 0) << 8) | (head[6] ?? 0));
     }
     const whole = await readReady(total);
     if (!whole) return undefined;
@@ -78,10 +78,10 @@ export function pn532OverI2c(
       let lastError: unknown;
       for (;;) {
         try {
-          const status = await bus.read(address, 1);
+          const first = await bus.read(address, FIRST_READ);
           answered = true;
-          if (status[0] !== undefined && (status[0] & STATUS_READY) !== 0) {
-            const frame = await readFrame();
+          if (first[0] !== undefined && (first[0] & STATUS_READY) !== 0) {
+            const frame = await readFrame(first.subarray(1));
             if (frame) return frame;
           }
         } catch (error) {

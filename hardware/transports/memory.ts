@@ -18,10 +18,14 @@ export class MemoryWire {
   readonly device: MemoryTransport;
   private cut = false;
   private muted = false;
+  /** Chunks written towards each end, not yet delivered. */
+  private readonly inTransit = new Map<MemoryTransport, Buffer[]>();
 
   constructor(readonly name = 'wire') {
     this.host = new MemoryTransport(this, 'host');
     this.device = new MemoryTransport(this, 'device');
+    this.inTransit.set(this.host, []);
+    this.inTransit.set(this.device, []);
   }
 
   get isSevered(): boolean {
@@ -48,9 +52,16 @@ export class MemoryWire {
   deliver(from: MemoryEnd, bytes: Uint8Array): void {
     if (this.muted || this.cut) return;
     const to = from === 'host' ? this.device : this.host;
-    // A copy, asynchronously, like a real link: the writer may reuse its buffer.
-    const chunk = Buffer.from(bytes);
-    queueMicrotask(() => to.take(chunk));
+    // A copy, asynchronously, like a real link: the writer may reuse its buffer. Delivered as
+    // I/O is, in a later turn of the event loop (two ends answering each other at once must
+    // not starve the timers), and what one turn wrote arrives together, as bytes read at once.
+    const queue = this.inTransit.get(to)!;
+    queue.push(Buffer.from(bytes));
+    if (queue.length === 1) {
+      setImmediate(() => {
+        for (const chunk of queue.splice(0)) to.take(chunk);
+      });
+    }
   }
 }
 

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The web console's cost on a Pi, measured against itself off in the same
  * run: the built daemon (deployed node flags) deals a simulated shoe, once

@@ -63,7 +63,7 @@ describe('tableside run --web serves a read-only console on loopback and prints 
 
     const refused = await fetch(`${url}/api/request/new_shoe`, { method: 'POST', body: '{}' });
     expect(refused.status).toBe(403);
-    expect((await refused.json()).error).toBe(
+    expect(((await refused.json()) as { error: string }).error).toBe(
       'anonymous is a viewer: only a supervisor may make requests',
     );
 

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // (page.evaluate callbacks run in the browser)
 import { afterEach, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';

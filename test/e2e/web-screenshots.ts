@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // (page.evaluate callbacks run in the browser)
 /**
  * `npm run screenshots`: the web console's pages as PNGs in

@@ -39,13 +39,13 @@ export function runCliSync(
 
 /**
  * Starts the CLI and collects its output; `done` settles when it exits,
- * `kill` ends a long-running command (SIGTERM). The environment defaults to
+ * `kill` ends a long-running command (SIGTERM unless told). The environment defaults to
  * `TABLESIDE_LOG_LEVEL=warn` so that logs do not drown the output.
  */
 export function runCli(
   args: readonly string[],
   options: Pick<CliOptions, 'env'> = { env: { TABLESIDE_LOG_LEVEL: 'warn' } },
-): { done: Promise<CliResult>; kill(): void } {
+): { done: Promise<CliResult>; kill(signal?: NodeJS.Signals): void } {
   const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,7 +60,7 @@ export function runCli(
     stderr += chunk;
   });
   return {
-    kill: () => child.kill('SIGTERM'),
+    kill: (signal: NodeJS.Signals = 'SIGTERM') => child.kill(signal),
     done: new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr }))),
   };
 }

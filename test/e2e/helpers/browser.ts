@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // (page.evaluate callbacks run in the browser)
 /**
  * Debian's Chromium, driven by playwright-core, for the web console's

@@ -3,14 +3,17 @@
  * handler: `no_more_bets` closes the betting (003 § 11(2)), `closing`
  * announces the last games (003 § 13(2)); a card-table request there, or a
  * roulette request at a card table, is refused naming the table's game and
- * changes nothing.
+ * changes nothing (a new shoe asked through the web console or the daemon's
+ * own door as well).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
+import { isDaemonError } from '../../../firmware-host/daemon/errors.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
+import { applyConsoleRequest } from '../../../firmware-host/web/requests.ts';
 import { freePort } from '../../helpers/ports.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -58,6 +61,29 @@ describe('roulette requests', () => {
       /no_more_bets is for a roulette table; this table plays tdc-baccarat-no-commission/,
     );
     await expect(cards.handleRequest({ op: 'closing' })).rejects.toThrow(/roulette table/);
+  });
+
+  it('refuse a new shoe at a roulette table through the doors past the MQTT handler too', async () => {
+    const daemon = await daemonFor('tdc-roulette');
+    const seq = daemon.lastSeq;
+    // The daemon's own newShoe (a shoe's lid, the simulated dealer) rejects, never throws.
+    const direct = await daemon.newShoe('a shoe for a wheel').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isDaemonError(direct)).toBe(true);
+    expect(direct).toMatchObject({
+      code: 'refused',
+      message: 'new_shoe is for a card table; this table plays tdc-roulette',
+    });
+    await expect(
+      applyConsoleRequest(daemon, { op: 'new_shoe', reason: 'from the console' }, 'pit'),
+    ).rejects.toThrow(/new_shoe is for a card table; this table plays tdc-roulette/);
+    expect(daemon.lastSeq).toBe(seq);
+    // The table plays on: the first game's betting closes.
+    expect(await daemon.handleRequest({ op: 'no_more_bets' })).toMatchObject({
+      events: ['no_more_bets'],
+    });
   });
 
   it('change a card table to roulette between shoes, and not during a spin back', async () => {

@@ -6,45 +6,26 @@
  * a gap, and the shoe's retransmissions must stay within a small multiple of
  * the cards (the drill once saw 18,620 for 416 cards).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
-import { SerialTransport } from '../../../hardware/transports/serial.ts';
-import { SimulatedDevice } from '../../../simulators/device.ts';
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../../../firmware-host/drivers/driver.ts';
 import { observedCards, plannedCards, until } from './helpers.ts';
-import { PtyPair, socatMissing } from './pty.ts';
+import { ptyBenchPerTest, socatMissing } from './pty.ts';
 
 const missing = socatMissing();
 if (missing) console.warn(`skipped: ${missing}`);
 
 describe.skipIf(missing !== undefined)('a shoe over a corrupting pty pulled four times', () => {
-  const cleanups: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const bench = ptyBenchPerTest();
 
   it('reaches the driver card by card in seq order, with bounded retransmissions', async () => {
-    const pair = new PtyPair();
-    await pair.start();
-    cleanups.push(() => pair.kill());
-    const sim = new SimulatedDevice({
+    const pair = await bench.pair();
+    const sim = bench.simulator(pair, {
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 17,
       faults: ['corrupt-bytes=0.2'],
-      transport: new SerialTransport({ path: pair.b, baudRate: 115_200 }),
-      reconnect: { initialDelayMs: 20, maxDelayMs: 100, silenceTimeoutMs: 1_000 },
     });
-    const driver = new DeviceDriver({
-      name: 'shoe',
-      kind: 'shoe',
-      transport: new SerialTransport({ path: pair.a, baudRate: 115_200 }),
-      timing: { heartbeatMs: 200, offlineAfterMs: 800, silenceTimeoutMs: 2_000 },
-      reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
-    });
-    cleanups.push(async () => {
-      await sim.stop();
-      await driver.stop();
-    });
+    const driver = bench.driver(pair);
     // A journal that makes each batch durable a few milliseconds after it arrives.
     const observations: Observation[] = [];
     let batch: Observation[] = [];

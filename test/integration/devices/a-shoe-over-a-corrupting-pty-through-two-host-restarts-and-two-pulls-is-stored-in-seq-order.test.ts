@@ -7,48 +7,32 @@
  * not stored twice, as the daemon's restart dedupe does) must be the shoe's
  * cards once each, in the shoe's seq order, with bounded retransmissions.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
-import { SerialTransport } from '../../../hardware/transports/serial.ts';
-import { SimulatedDevice } from '../../../simulators/device.ts';
+import { describe, expect, it } from 'vitest';
+import type { DeviceDriver, Observation } from '../../../firmware-host/drivers/driver.ts';
 import { plannedCards, until } from './helpers.ts';
-import { PtyPair, socatMissing } from './pty.ts';
+import { ptyBenchPerTest, socatMissing } from './pty.ts';
 
 const missing = socatMissing();
 if (missing) console.warn(`skipped: ${missing}`);
 
 describe.skipIf(missing !== undefined)('a shoe over a corrupting pty through host restarts', () => {
-  const cleanups: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const bench = ptyBenchPerTest();
 
   it('is stored card by card in seq order, each card once', async () => {
-    const pair = new PtyPair();
-    await pair.start();
-    cleanups.push(() => pair.kill());
-    const sim = new SimulatedDevice({
+    const pair = await bench.pair();
+    const sim = bench.simulator(pair, {
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
       seed: 1703,
       faults: ['corrupt-bytes=0.2'],
-      transport: new SerialTransport({ path: pair.b, baudRate: 115_200 }),
-      reconnect: { initialDelayMs: 20, maxDelayMs: 100, silenceTimeoutMs: 1_000 },
     });
-    cleanups.push(() => sim.stop());
 
     // The journal outlives the drivers: by seq, what it stored.
     const stored: Array<{ seq: number; card: string }> = [];
     const storedAt = new Map<number, string>();
     let driver: DeviceDriver | undefined;
     const startDriver = () => {
-      const current = new DeviceDriver({
-        name: 'shoe',
-        kind: 'shoe',
-        transport: new SerialTransport({ path: pair.a, baudRate: 115_200 }),
-        timing: { heartbeatMs: 200, offlineAfterMs: 800, silenceTimeoutMs: 2_000 },
-        reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
-      });
+      const current = bench.driver(pair);
       current.on('record', (observation: Observation) => {
         const record = observation.record;
         const key = record.t === 'card' ? `${record.card}/${record.back}/${record.face}` : 'cut';
@@ -61,7 +45,6 @@ describe.skipIf(missing !== undefined)('a shoe over a corrupting pty through hos
       current.start();
       driver = current;
     };
-    cleanups.push(async () => driver?.stop());
     startDriver();
     sim.start();
     await sim.whenReady();

@@ -1,12 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
-import {
-  type Pn532OnPty,
-  pn532OnPty,
-  readerDriverOn,
-  socatMissing,
-  until,
-} from './pn532-on-a-pty.ts';
+import { readerOnPtyPerTest, socatMissing, until } from './pn532-on-a-pty.ts';
 
 const missing = socatMissing();
 if (missing) console.log(missing);
@@ -20,17 +14,10 @@ registry.enrol('red-2', 'red', [
 describe.skipIf(missing !== undefined)(
   'a PN532 adapter pulled mid-game is an alarm, and reads again once plugged back',
   () => {
-    let pty: Pn532OnPty | undefined;
-    let stopDriver: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await stopDriver?.();
-      await pty?.stop();
-    });
+    const openReader = readerOnPtyPerTest(registry);
 
     it('no card is lost or doubled across the pull: the card before and the card after each arrive once', async () => {
-      pty = await pn532OnPty();
-      const reader = readerDriverOn(pty.path, registry);
-      stopDriver = () => reader.driver.stop();
+      const { pty, reader } = await openReader();
       pty.emulator.placeTag({ uid: [0x11, 0x22, 0x33, 0x44], type: 'mifare-classic' });
       await until(() => reader.cards.length === 1, 5_000, 'the card before the pull');
 

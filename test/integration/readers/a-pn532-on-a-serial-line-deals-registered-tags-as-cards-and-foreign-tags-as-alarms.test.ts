@@ -1,12 +1,6 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
-import {
-  type Pn532OnPty,
-  pn532OnPty,
-  readerDriverOn,
-  socatMissing,
-  until,
-} from './pn532-on-a-pty.ts';
+import { readerOnPtyPerTest, socatMissing, until } from './pn532-on-a-pty.ts';
 
 const missing = socatMissing();
 if (missing) console.log(missing);
@@ -14,9 +8,8 @@ if (missing) console.log(missing);
 describe.skipIf(missing !== undefined)(
   'a PN532 on a serial line deals registered tags as cards and foreign tags as alarms',
   () => {
-    let pty: Pn532OnPty;
-    let stopDriver: (() => Promise<void>) | undefined;
     const registry = new DeckRegistry();
+    const openReader = readerOnPtyPerTest(registry);
 
     beforeAll(() => {
       registry.enrol('red-1', 'red', [
@@ -26,16 +19,9 @@ describe.skipIf(missing !== undefined)(
       ]);
     });
 
-    afterEach(async () => {
-      await stopDriver?.();
-      await pty.stop();
-    });
-
     it('a tag dealt becomes its card once, a foreign tag an alarm naming it, and dealing goes on', async () => {
-      pty = await pn532OnPty();
+      const { pty, reader } = await openReader();
       const { emulator } = pty;
-      const reader = readerDriverOn(pty.path, registry);
-      stopDriver = () => reader.driver.stop();
 
       emulator.placeTag({ uid: [0x04, 0xa1, 0xb2, 0xc3, 0xd4, 0xe5, 0xf6], type: 'ntag21x' });
       await until(() => reader.cards.length === 1, 5_000, 'the first card');

@@ -1,13 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
 import type { Pn532Fault } from '../../emulators/pn532.ts';
-import {
-  type Pn532OnPty,
-  pn532OnPty,
-  readerDriverOn,
-  socatMissing,
-  until,
-} from './pn532-on-a-pty.ts';
+import { readerOnPtyPerTest, socatMissing, until } from './pn532-on-a-pty.ts';
 
 const missing = socatMissing();
 if (missing) console.log(missing);
@@ -21,18 +15,10 @@ registry.enrol('blue-1', 'blue', [
 describe.skipIf(missing !== undefined)(
   'a PN532 that NACKs, answers error frames, garbles or falls silent raises an alarm naming it and loses no tag',
   () => {
-    let pty: Pn532OnPty | undefined;
-    let stopDriver: (() => Promise<void>) | undefined;
-
-    afterEach(async () => {
-      await stopDriver?.();
-      await pty?.stop();
-    });
+    const openReader = readerOnPtyPerTest(registry);
 
     async function readerPolling() {
-      pty = await pn532OnPty();
-      const reader = readerDriverOn(pty.path, registry);
-      stopDriver = () => reader.driver.stop();
+      const { pty, reader } = await openReader();
       const { emulator } = pty;
       await until(() => emulator.commands.includes(0x4a), 5_000, 'the first tag poll');
       return { emulator, reader };

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
+import { afterEach } from 'vitest';
 import type { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
@@ -90,6 +91,27 @@ export function readerDriverOn(path: string, registry: DeckRegistry) {
   driver.on('alarm', (alarm) => alarms.push(alarm));
   driver.start();
   return { driver, cards, alarms, observations };
+}
+
+/**
+ * For the tests of the describe block that calls this: `open()` puts an
+ * emulated PN532 on a fresh pty and the host's reader driver on its other
+ * end; both are stopped after each test (the driver first).
+ */
+export function readerOnPtyPerTest(
+  registry: DeckRegistry,
+): () => Promise<{ pty: Pn532OnPty; reader: ReturnType<typeof readerDriverOn> }> {
+  const stops: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+  });
+  return async () => {
+    const pty = await pn532OnPty();
+    stops.push(() => pty.stop());
+    const reader = readerDriverOn(pty.path, registry);
+    stops.push(() => reader.driver.stop());
+    return { pty, reader };
+  };
 }
 
 /** Polls `check` until it is true or `ms` passed. */

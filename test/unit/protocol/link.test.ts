@@ -350,6 +350,23 @@ describe('link session: NAK and retransmission limit', () => {
     expect(sends(s.retransmitNow(5_000))).toEqual([]);
   });
 
+  it("sends its HELLO again on the host's HELLO only once the HELLO's ACK is overdue", () => {
+    const hostHello: HelloMessage = { ...HELLO, model: 'TABLESIDE', serial: 'table' };
+    const h = host();
+    const s = shoe({ ackTimeoutMs: 300, maxAttempts: 0 });
+    const ours = sends(s.send(HELLO, 0));
+    // The two HELLOs cross on the wire: the host's arrives before its ACK of ours.
+    const crossing = s.receiveBytes(sends(h.send(hostHello, 0))[0]!.line, 50);
+    expect(typesSent(crossing)).toEqual(['ACK']);
+    // Its timer still runs: unanswered at 300 ms, it goes again.
+    expect(sends(s.tick(300)).map((action) => [action.type, action.seq])).toEqual([
+      ['HELLO', ours[0]!.seq],
+    ]);
+    // A host that (re)opens after the HELLO's ACK was due gets it at once.
+    const late = s.receiveBytes(sends(h.send(hostHello, 0))[0]!.line, 1_000);
+    expect(typesSent(late)).toEqual(['ACK', 'HELLO']);
+  });
+
   it('drops an unacknowledged HELLO when it sends a new one, so no stale HELLO reads as a restart', () => {
     const s = shoe({ maxAttempts: 0 });
     const old = sends(s.send(HELLO, 0));

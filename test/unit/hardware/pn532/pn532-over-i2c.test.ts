@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { I2cBus } from '../../../../hardware/i2c/bus.ts';
+import { encodeHostFrame } from '../../../../hardware/pn532/frame.ts';
 import { Pn532, Pn532Error, pn532OverI2c } from '../../../../hardware/pn532/index.ts';
 import { Pn532Emulator } from '../../../emulators/pn532.ts';
 
@@ -58,6 +59,21 @@ describe('the PN532 driver over I2C, against the emulated part', () => {
     }
     const target = await pn532.listPassiveTarget(100);
     expect(target?.sensRes).toBe(0x0084);
+  });
+
+  it('reads a ready frame with its status in one I2C transaction (UM0701-02 § 6.2.4)', async () => {
+    const emulator = new Pn532Emulator();
+    const bus = busTo(emulator);
+    const link = pn532OverI2c(bus);
+    await link.send(encodeHostFrame(Uint8Array.of(0x02))); // GetFirmwareVersion
+    // Both the ACK and the response are ready before the host looks.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const before = bus.reads;
+    expect(await link.receive(100)).toMatchObject({ kind: 'ack' });
+    expect(bus.reads - before).toBe(1);
+    const response = await link.receive(100);
+    expect(response).toMatchObject({ kind: 'info', tfi: 0xd5 });
+    expect(bus.reads - before).toBe(2);
   });
 
   it('sees a tag placed while it waits', async () => {
