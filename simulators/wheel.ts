@@ -31,6 +31,9 @@ import {
   type WheelStep,
 } from './wheel-plan.ts';
 
+/** How often a wheel at a closed table asks whether it may play again. */
+const CLOSED_TABLE_POLL_MS = 100;
+
 export const WHEEL_MODEL = 'TS-WHEEL-SIM';
 /** The card devices' wire faults that apply to the wheel's frames too. */
 const WIRE_FAULTS = [
@@ -216,7 +219,12 @@ export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
     while (this.running && !signal.aborted && this.played.length < limit) {
       await sleep(this.options.bettingMs ?? paceMs * 4, signal);
       if (signal.aborted) break;
-      if (this.options.mayPlay && !this.options.mayPlay()) continue;
+      if (this.options.mayPlay && !this.options.mayPlay()) {
+        // A closed table: poll on a timer, never in a loop of settled promises
+        // (a betting time of 0 would otherwise starve the event loop).
+        await sleep(CLOSED_TABLE_POLL_MS, signal);
+        continue;
+      }
       await this.playGame(paceMs);
     }
   }

@@ -810,6 +810,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       case 'health_check':
         return this.health();
       case 'new_round':
+        this.requireGame('cards', 'new_round');
         return this.summarise(
           await this.ingestChecked({
             t: 'round',
@@ -819,6 +820,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           }),
         );
       case 'player_action':
+        this.requireGame('cards', 'player_action');
         return this.summarise(
           await this.ingestChecked({
             t: 'action',
@@ -829,6 +831,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           }),
         );
       case 'void_hand':
+        this.requireGame('cards', 'void_hand');
         return this.summarise(await this.ingestChecked({ t: 'void', src, reason: request.reason }));
       case 'new_shoe':
         this.requireGame('cards', 'new_shoe');

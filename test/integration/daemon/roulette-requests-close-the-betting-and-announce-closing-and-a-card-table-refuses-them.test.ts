@@ -55,6 +55,16 @@ describe('roulette requests', () => {
     await expect(roulette.handleRequest({ op: 'new_shoe' })).rejects.toThrow(
       /new_shoe is for a card table; this table plays bulgaria-roulette/,
     );
+    // The hand requests of a card table, too: before, they answered ok and did nothing.
+    for (const request of [
+      { op: 'new_round' },
+      { op: 'player_action', action: 'stand', box: 1 },
+      { op: 'void_hand', reason: 'misdeal' },
+    ] as const) {
+      await expect(roulette.handleRequest(request)).rejects.toThrow(
+        new RegExp(`${request.op} is for a card table; this table plays bulgaria-roulette`),
+      );
+    }
     expect(roulette.lastSeq).toBe(seq);
     const cards = await daemonFor('tdc-baccarat-no-commission');
     await expect(cards.handleRequest({ op: 'no_more_bets' })).rejects.toThrow(

@@ -1,0 +1,54 @@
+/**
+ * `simulation.roundIntervalMs: 0` (no betting time) at a roulette table that
+ * closing time has closed (003 § 13(2)): the simulated wheel keeps asking
+ * whether it may play. It once asked in a loop of settled promises that never
+ * yielded, so no timer, socket or request of the process ran again; it now
+ * asks on a timer. Timers firing after the close show the loop is free.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { resolveConfig } from '../../../firmware-host/config/loader.ts';
+import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
+import { freePort } from '../../helpers/ports.ts';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it('a simulated wheel at a closed table with no betting time leaves the event loop free', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tableside-closed-wheel-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const { config } = resolveConfig(
+    {
+      table: 't',
+      ruleset: 'tdc-roulette',
+      mqtt: { url: 'embedded', port: await freePort() },
+      journal: { dir },
+      simulation: { cardIntervalMs: 1, roundIntervalMs: 0, seed: 3 },
+    },
+    { env: {} },
+  );
+  const daemon = new TableDaemon({ config, simulate: true });
+  await daemon.start();
+  cleanup.push(() => daemon.stop());
+  await daemon.handleRequest({ op: 'closing' });
+  // The last games are played, then the table is closed for the night.
+  for (let waited = 0; waited < 20_000; waited += 20) {
+    if ((daemon.snapshot() as { roulette?: { closed?: boolean } }).roulette?.closed) break;
+    await sleep(20);
+  }
+  expect(daemon.snapshot()).toMatchObject({ roulette: { closed: true } });
+  // Ten timers in a row still fire with the wheel asking to play.
+  let fired = 0;
+  for (let tick = 0; tick < 10; tick++) {
+    await sleep(15);
+    fired++;
+  }
+  expect(fired).toBe(10);
+  expect(daemon.health()).toMatchObject({ ruleset: 'tdc-roulette' });
+}, 30_000);
