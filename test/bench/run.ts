@@ -9,7 +9,7 @@
  * latency, burst and footprint run the built daemon (`npm run build`, once) as
  * a child with the systemd unit's node flags, over socat ptys and mosquitto.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, holdem, wheel, spins, signing, auth, pn532, shoe, web, fleet
+ * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, holdem, mqtt, wheel, spins, signing, auth, pn532, shoe, web, fleet
  * (fleet runs only when named: `--only fleet`; `--fleet 1,8` or TABLESIDE_FLEET=1,8 sets the fleet sizes,
  * default 1,8,16,32).
  */
@@ -115,6 +115,13 @@ async function main(): Promise<void> {
     const { benchHoldemShowdown } = await import('./holdem-showdown.ts');
     figures.holdem = await measure("hold'em showdown: card classes against card by card", () =>
       benchHoldemShowdown(),
+    );
+  }
+  if (wanted('mqtt')) {
+    const { benchMqttPublish } = await import('./mqtt-publish.ts');
+    figures.mqtt = await measure(
+      'MQTT bridge CPU per event: as it is (3.1.1 and 5) against the bridge before issue 16',
+      () => benchMqttPublish(),
     );
   }
   if (wanted('wheel')) {
@@ -368,6 +375,10 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
     'card-by-card sweep, every 16th board pattern x 16',
   );
   add('holdem.ratio', '×', 'card by card / by classes');
+  add('mqtt.lanes.baseline.catchUpCpuUsPerEvent.median', 'µs', 'old bridge (3.1.1), per event');
+  add('mqtt.ratiosToBaseline.lean-v4.catchUp', '×', 'bridge now, 3.1.1 / old bridge');
+  add('mqtt.ratiosToBaseline.lean-v5.catchUp', '×', 'bridge now, MQTT 5 / old bridge');
+  add('mqtt.ratiosToBaseline.lean-v4.paced', '×', 'one card at a time, journal included');
   add('wheel.report_3700_spins_ms', 'ms', 'wheel-bias report, 3,700 spins');
   add('wheel.report_37000_spins_ms', 'ms', 'wheel-bias report, 37,000 spins');
   add('wheel.report_ratio_to_tally', '×', 'report / bare tally of the same spins');
