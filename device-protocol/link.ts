@@ -258,6 +258,13 @@ interface PeerState {
    */
   readonly owed: Set<number>;
   hello?: HelloMessage;
+  /**
+   * Host side: our end of the line reopened and no HELLO of this peer has
+   * arrived since. Its events are refused with NAK `hello` until one does:
+   * a HELLO it wrote into the closed port is lost, and the device would
+   * otherwise hold its window for a whole ACK timeout waiting for its ACK.
+   */
+  helloSinceReopen?: false;
   /** Host side, for a peer whose HELLO announced 1.2: in-order delivery. */
   ordering?: Ordering;
 }
@@ -428,6 +435,19 @@ export class LinkSession {
   }
 
   /** Feeds raw bytes from the line (the session frames them itself). */
+  /**
+   * Host side: the line was opened again on our end (a cable pulled and
+   * plugged, a port reopened). Until each device says HELLO again, its events
+   * get NAK `hello` (PROTOCOL.md § 5): the HELLO it sent on the reconnect may
+   * have gone into the closed port.
+   */
+  lineReopened(): void {
+    if (!this.#isHost) return;
+    for (const peer of this.#peers.values()) {
+      if (peer.hello !== undefined) peer.helloSinceReopen = false;
+    }
+  }
+
   receiveBytes(chunk: Uint8Array | string, now: number): LinkAction[] {
     const actions: LinkAction[] = [];
     for (const event of this.#decoder.push(chunk)) actions.push(...this.receive(event, now));
@@ -490,6 +510,16 @@ export class LinkSession {
     peer.window.delete(seq);
     peer.owed.delete(seq);
     return [this.#nak(seq, reason)];
+  }
+
+  /**
+   * Asks the peer for a frame again that was read but not taken (dropped
+   * while the device's PROOF was awaited, PROTOCOL.md § 8.2): a NAK naming
+   * it, which the peer answers at once if it still waits for its ACK and
+   * ignores otherwise.
+   */
+  askAgain(seq: number): LinkAction[] {
+    return [this.#nak(seq, 'before_proof', false)];
   }
 
   /**
@@ -806,7 +836,7 @@ export class LinkSession {
         : { kind: 'nak_received', seq: message.nakedSeq, reason: message.reason },
     ];
     if (message.reason === 'hello' && !this.#isHost) {
-      actions.push(...this.#helloAgain(now));
+      actions.push(...this.#helloAgain(now, message.nakedSeq));
       return actions;
     }
     if (message.reason === 'missing' && message.nakedSeq !== undefined) {
@@ -857,13 +887,24 @@ export class LinkSession {
   }
 
   /** The host has not seen our HELLO (it restarted): events wait again, HELLO goes first. */
-  #helloAgain(now: number): LinkAction[] {
+  #helloAgain(now: number, nakedSeq?: number): LinkAction[] {
     const hello = this.#hello;
     if (hello === undefined) return [];
     // Several events NAKed at once: one new HELLO is enough.
-    const helloInFlight = [...this.#inFlight.values()].some(
+    const helloEntry = [...this.#inFlight.values()].find(
       (entry) => entry.type === 'HELLO' && !entry.acked,
     );
+    const helloInFlight = helloEntry !== undefined;
+    // The host refused a frame we wrote after that HELLO: it read the frame
+    // but never the HELLO (written into a port it had not reopened yet).
+    // Send the HELLO again now rather than after its ACK timeout.
+    const naked = nakedSeq === undefined ? undefined : this.#inFlight.get(nakedSeq);
+    const helloLost =
+      helloEntry !== undefined &&
+      naked !== undefined &&
+      naked !== helloEntry &&
+      naked.lastSentAt >= helloEntry.lastSentAt &&
+      helloEntry.lastSentAt < now;
     const unsent: Outgoing[] = [];
     for (const entry of this.#inFlightInOrder()) {
       if (entry.control) continue;
@@ -874,7 +915,7 @@ export class LinkSession {
     }
     if (this.#helloState === 'sent' && helloInFlight) {
       this.#queue = [...unsent, ...this.#queue];
-      return [];
+      return helloLost ? this.#retransmit(helloEntry, now) : [];
     }
     for (const entry of this.#inFlight.values()) {
       if (entry.type === 'HELLO') this.#inFlight.delete(entry.seq);
@@ -916,7 +957,7 @@ export class LinkSession {
     if (
       this.#isHost &&
       this.options.requirePeerHello &&
-      peer.hello === undefined &&
+      (peer.hello === undefined || peer.helloSinceReopen === false) &&
       !BEFORE_HELLO_TYPES.has(frame.type)
     ) {
       return [
@@ -937,6 +978,7 @@ export class LinkSession {
       peer.window.clear();
       const hello = (decoded as { message: HelloMessage }).message;
       peer.hello = hello;
+      delete peer.helloSinceReopen;
       const inOrder = this.#isHost && protocolAtLeast(hello.protocol, IN_ORDER_SINCE);
       const kept = peer.ordering;
       if (
@@ -1181,13 +1223,14 @@ export class LinkSession {
     return { kind: 'send', line, seq, type: 'ACK', attempt: 1 };
   }
 
-  #nak(nakedSeq: number | undefined, reason: string): LinkAction {
+  /** `lineError` false: a NAK of the session's flow (`before_proof`), not a refused frame. */
+  #nak(nakedSeq: number | undefined, reason: string, lineError = true): LinkAction {
     const seq = this.#controlSeq();
     const message: Message =
       nakedSeq === undefined ? { type: 'NAK', reason } : { type: 'NAK', nakedSeq, reason };
     const line = encodeFrame(messageFrame(this.options.localTalker, seq, message));
     this.#stats.sent++;
-    this.#stats.naksSent++;
+    if (lineError) this.#stats.naksSent++;
     return { kind: 'send', line, seq, type: 'NAK', attempt: 1 };
   }
 

@@ -100,7 +100,8 @@ export type HostAuthAction =
   /** The device failed to authenticate (paired, or it offered a bad proof): quarantine it. */
   | { readonly kind: 'failed'; readonly reason: AuthRefusal; readonly detail: string }
   /** A frame dropped while the handshake is on (the device sends it again). */
-  | { readonly kind: 'dropped'; readonly detail: string };
+  /** `seq`: a reliable frame dropped while waiting for the PROOF, to be asked for again. */
+  | { readonly kind: 'dropped'; readonly detail: string; readonly seq?: number };
 
 export type HostAuthState = 'idle' | 'plain' | 'challenging' | 'authenticated' | 'failed';
 
@@ -231,7 +232,11 @@ export class HostAuth {
         // opened): let them through, so the handshake costs no retransmission. Nothing else.
         if (CONTROL.has(frame.type)) return [{ kind: 'pass', event }];
         return [
-          { kind: 'dropped', detail: `${frame.type} ${frame.seq} before the device's PROOF` },
+          {
+            kind: 'dropped',
+            detail: `${frame.type} ${frame.seq} before the device's PROOF`,
+            seq: frame.seq,
+          },
         ];
       case 'failed':
         return [

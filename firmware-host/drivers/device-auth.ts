@@ -54,8 +54,13 @@ export interface DriverAuthOptions {
   alarm: (kind: AlarmKind, message: string, detail: Record<string, unknown>) => void;
   quarantine: (reason: string) => void;
   authenticated: () => void;
+  /** Asks the device at once for the frames dropped while waiting for its PROOF. */
+  askAgain: (seqs: readonly number[]) => void;
   schedule: () => void;
 }
+
+/** At most this many dropped frames are asked for again (a window is 32). */
+const ASK_AGAIN_AT_MOST = 64;
 
 const ALARM_EVERY_MS = 1000;
 
@@ -67,6 +72,8 @@ export class DriverAuth {
   private detail: string | undefined;
   private handshakes = 0;
   private dropped = 0;
+  /** Seqs dropped during the handshake on: NAKed once it ends, so they come again at once. */
+  private droppedSeqs: number[] = [];
   private readonly refused: Record<string, number> = {};
   private readonly lastAlarm = new Map<string, number>();
 
@@ -122,6 +129,8 @@ export class DriverAuth {
           this.options.pass(action.event);
           if (action.event.kind === 'frame' && action.event.frame.type === 'HELLO') {
             this.state = this.host.state === 'challenging' ? 'handshake' : this.state;
+            // A new HELLO: the device sends all it keeps again by itself.
+            this.droppedSeqs = [];
           }
           break;
         case 'write':
@@ -136,11 +145,13 @@ export class DriverAuth {
             ? undefined
             : `unpaired key ${action.fingerprint}: pair it (tableside device pair ${this.options.name}) before play`;
           this.options.authenticated();
+          this.askAgainForDropped();
           break;
         case 'unauthenticated':
           this.state = 'unauthenticated';
           this.deviceFingerprint = undefined;
           this.detail = `${action.detail}: its frames are not authenticated (a bench only)`;
+          this.askAgainForDropped();
           break;
         case 'refused':
           this.refused[action.reason] = (this.refused[action.reason] ?? 0) + 1;
@@ -170,9 +181,23 @@ export class DriverAuth {
         }
         case 'dropped':
           this.dropped++;
+          if (action.seq !== undefined && this.droppedSeqs.length < ASK_AGAIN_AT_MOST)
+            this.droppedSeqs.push(action.seq);
           break;
       }
     }
+  }
+
+  /**
+   * The handshake is over: the events dropped while it was on are asked for
+   * by NAK (PROTOCOL.md § 8.2), so the device sends them again at once
+   * rather than after its ACK timeout (300 ms of a stalled window).
+   */
+  private askAgainForDropped(): void {
+    if (this.droppedSeqs.length === 0) return;
+    const seqs = [...new Set(this.droppedSeqs)];
+    this.droppedSeqs = [];
+    this.options.askAgain(seqs);
   }
 
   private rateLimitedAlarm(reason: string, raise: () => void): void {

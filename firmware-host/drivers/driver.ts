@@ -392,6 +392,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       alarm: (kind, message, detail) => this.alarm(kind, message, detail),
       quarantine: (reason) => this.quarantineFor(reason),
       authenticated: () => this.clearAuthQuarantine(),
+      askAgain: (seqs) => {
+        for (const seq of seqs) this.run(this.session.askAgain(seq));
+      },
       schedule: () => this.scheduleTick(),
     });
     this.link = new ReconnectingLink(options.transport, {
@@ -605,7 +608,10 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.emit('link', change);
     if (change.state === 'open') {
       this.opens++;
-      if (this.opens > 1) this.counters.reconnects++;
+      if (this.opens > 1) {
+        this.counters.reconnects++;
+        this.session.lineReopened();
+      }
       if (this.options.sendHello !== false) {
         this.run(this.session.send(hostHello(this.options.hostSerial ?? 'table'), this.now()));
       }

@@ -120,6 +120,37 @@ describe('link session: HELLO', () => {
     expect(cards).toEqual(['AS', '2S', '3S']);
   });
 
+  it('refuses events after the host reopened its line until a new HELLO, and a device whose HELLO went into the closed port sends it again at once', () => {
+    const { h, s } = connected();
+    // A card goes into a line that is being pulled: never read.
+    const lost = s.send(card('KH'), 10);
+    expect(typesSent(lost)).toEqual(['CARD']);
+    // Both ends reopen. The device's HELLO is written before the host's port is open: lost too.
+    h.lineReopened();
+    expect(typesSent(s.send(HELLO, 100))).toEqual(['HELLO']);
+    const resent = s.retransmitNow(100);
+    expect(typesSent(resent)).toEqual(['CARD']);
+    // The host reads the card but never saw the HELLO since it reopened: NAK hello.
+    const refused = carry(resent, h, 101);
+    expect(refused[0]).toMatchObject({ kind: 'discarded', reason: 'hello_required' });
+    expect(typesSent(refused)).toEqual(['NAK']);
+    // The device sends its HELLO again now, not after its ACK timeout (300 ms).
+    const again = carry(refused, s, 102);
+    expect(typesSent(again)).toEqual(['HELLO']);
+    const card1 = carry(carry(again, h, 103), s, 104);
+    expect(sends(card1)).toMatchObject([{ type: 'CARD', seq: sends(lost)[0]!.seq }]);
+    expect(delivered(carry(card1, h, 105)).map((action) => action.message)).toEqual([card('KH')]);
+  });
+
+  it('takes events as before when the device said HELLO after the host reopened', () => {
+    const { h, s } = connected();
+    h.lineReopened();
+    carry(carry(s.send(HELLO, 50), h, 50), s, 51);
+    expect(delivered(carry(s.send(card('QS'), 52), h, 52)).map((a) => a.message)).toEqual([
+      card('QS'),
+    ]);
+  });
+
   it('lets a device accept host commands without a host HELLO', () => {
     const s = shoe();
     const h = host();
