@@ -7,10 +7,10 @@
 //   node <flags> test/bench/bare-relay.mjs DEVICE_PATH BROKER_URL CARD_TOPIC
 //
 // Prints `ready` once the pty is open and the broker connected.
-import { performance } from 'node:perf_hooks';
 import { connectAsync } from 'mqtt';
 import { LinkSession } from '../../dist/device-protocol/link.js';
 import { openTransport } from '../../dist/hardware/transports/url.js';
+import { relayCards } from './relay-cards.mjs';
 
 const [devicePath, brokerUrl, cardTopic] = process.argv.slice(2);
 if (!devicePath || !brokerUrl || !cardTopic) {
@@ -25,21 +25,7 @@ const publisher = await connectAsync(brokerUrl, {
 const transport = openTransport(devicePath);
 await transport.open();
 const session = new LinkSession({ localTalker: 'HO', peerTalker: 'SH' });
-let seq = 0;
-transport.on('data', (chunk) => {
-  for (const action of session.receiveBytes(chunk, performance.now())) {
-    if (action.kind === 'send') {
-      transport.write(Buffer.from(action.line, 'latin1')).catch(() => undefined);
-    } else if (action.kind === 'deliver' && action.message.type === 'CARD') {
-      const { card, back, face } = action.message;
-      publisher.publish(
-        cardTopic,
-        JSON.stringify({ seq: ++seq, ts: Date.now(), type: 'card', card, back, face }),
-        { qos: 1 },
-      );
-    }
-  }
-});
+relayCards({ session, transport, publisher, cardTopic });
 process.on('SIGTERM', async () => {
   await transport.close().catch(() => undefined);
   await publisher.endAsync().catch(() => undefined);

@@ -2,18 +2,20 @@
  * The built daemon as the Pi runs it, for the lanes that measure it: `node
  * <the systemd unit's flags> dist/firmware-host/cli.js run --config FILE`
  * as a child process, its shoe on a socat pty, its broker a real mosquitto.
- * Also the child's CPU and memory read from /proc, so that a figure is the
- * daemon's own cost and not the bench's.
+ * Also a child's CPU and memory read from /proc, so that a figure is the
+ * daemon's own cost and not the bench's, and the ending of a child. Every
+ * lane (and the fleet's processes) takes these from here. No vitest.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MqttClient } from 'mqtt';
 import { tableTopics } from '../../firmware-host/mqtt/topics.ts';
-import { BUILT_CLI, build, deployedNodeFlags } from './footprint.ts';
 
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const BUILT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
 export const LANE_RULESET = 'tdc-baccarat-no-commission';
 export const LANE_BASE_TOPIC = 'bench';
 
@@ -22,6 +24,41 @@ export const sleep = (ms: number) =>
   new Promise<void>((resolve) => {
     setTimeout(resolve, ms).unref();
   });
+
+/**
+ * The node flags the daemon is deployed with, read from the systemd unit's
+ * ExecStart, so that what is measured is what is deployed.
+ */
+export function deployedNodeFlags(): string[] {
+  const unit = readFileSync(join(REPO, 'hardware', 'deploy', 'tableside.service'), 'utf8');
+  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s/m.exec(unit);
+  return execStart?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
+/**
+ * Runs `npm run build` once per bench run (every lane on the built daemon
+ * calls it); returns its first error (tsc still emits), or undefined when it
+ * succeeded.
+ */
+let buildResult: { error: string | undefined } | undefined;
+export function build(): string | undefined {
+  buildResult ??= { error: runBuild() };
+  return buildResult.error;
+}
+
+function runBuild(): string | undefined {
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return undefined;
+  } catch (error) {
+    const failed = error as { stdout?: Buffer; stderr?: Buffer };
+    const output = `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
+    return output.split('\n').find((line) => /error/i.test(line)) ?? String(error);
+  }
+}
 
 /**
  * `npm run build`, once per bench run. Throws when there is no daemon to
@@ -33,6 +70,110 @@ export async function ensureBuilt(): Promise<string | undefined> {
   return error
     ? `npm run build reported errors (${error}); measured the dist/ it emitted`
     : undefined;
+}
+
+/** A bench table's config file: one shoe on `devicePath`, the lanes' ruleset and base topic. */
+export async function writeDaemonConfig(
+  file: string,
+  options: {
+    table: string;
+    devicePath: string;
+    brokerUrl: string;
+    journal: { dir: string; rotateDaily?: boolean };
+  },
+): Promise<void> {
+  await writeFile(
+    file,
+    JSON.stringify({
+      table: options.table,
+      ruleset: LANE_RULESET,
+      devices: { shoe: { kind: 'shoe', transport: options.devicePath } },
+      mqtt: { url: options.brokerUrl, baseTopic: LANE_BASE_TOPIC },
+      journal: options.journal,
+      session: { autoRound: true },
+    }),
+  );
+}
+
+export interface DaemonProcess {
+  readonly child: ChildProcess;
+  /** The last 2 kB of its stderr, for error messages. */
+  stderr(): string;
+  /** Its last stderr lines on one line, for an error message. */
+  lastLines(count?: number): string;
+  /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `node <flags> <cli> run --config configFile` (default the unit's
+ * flags and this checkout's build). BENCH_DAEMON_LOG=debug (or any level)
+ * shows its log instead of only keeping its warnings for errors.
+ */
+export function startDaemonProcess(options: {
+  configFile: string;
+  cwd: string;
+  flags?: readonly string[];
+  cli?: string;
+}): DaemonProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(options.flags ?? deployedNodeFlags()),
+      options.cli ?? BUILT_CLI,
+      'run',
+      '--config',
+      options.configFile,
+    ],
+    {
+      cwd: options.cwd,
+      env: { ...process.env, TABLESIDE_LOG_LEVEL: process.env.BENCH_DAEMON_LOG ?? 'warn' },
+      stdio: ['ignore', process.env.BENCH_DAEMON_LOG ? 'inherit' : 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
+  return {
+    child,
+    stderr: () => stderr.trim(),
+    lastLines: (count = 3) => stderr.trim().split('\n').slice(-count).join(' | '),
+    stop: () => endChild(child),
+  };
+}
+
+/**
+ * Polls `isOnline` (set by the caller's MQTT listener on the retained
+ * bridge/state) until it holds; false when the child exits first or
+ * `timeoutMs` passes.
+ */
+export async function untilOnline(
+  isOnline: () => boolean,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<boolean> {
+  for (let waited = 0; !isOnline(); waited += 10) {
+    if (child.exitCode !== null || waited >= timeoutMs) return false;
+    await sleep(10);
+  }
+  return true;
+}
+
+export function running(child: ChildProcess): boolean {
+  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+}
+
+/** Ends a child: SIGTERM, then SIGKILL after `graceMs`, and waits (up to a second more) for its exit. */
+export async function endChild(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (!running(child)) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(graceMs)]);
+  if (running(child)) {
+    child.kill('SIGKILL');
+    await Promise.race([exited, sleep(1000)]);
+  }
 }
 
 export interface ChildDaemon {
@@ -58,17 +199,12 @@ export async function spawnBuiltDaemon(options: {
 }): Promise<ChildDaemon> {
   const topics = tableTopics(LANE_BASE_TOPIC, options.table);
   const configFile = join(options.dir, `${options.table}.json`);
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      table: options.table,
-      ruleset: LANE_RULESET,
-      devices: { shoe: { kind: 'shoe', transport: options.devicePath } },
-      mqtt: { url: options.brokerUrl, baseTopic: LANE_BASE_TOPIC },
-      journal: { dir: join(options.dir, `${options.table}-journal`), rotateDaily: false },
-      session: { autoRound: true },
-    }),
-  );
+  await writeDaemonConfig(configFile, {
+    table: options.table,
+    devicePath: options.devicePath,
+    brokerUrl: options.brokerUrl,
+    journal: { dir: join(options.dir, `${options.table}-journal`), rotateDaily: false },
+  });
   let online = false;
   let answered: (() => void) | undefined;
   const listener = (topic: string, payload: Buffer) => {
@@ -79,36 +215,17 @@ export async function spawnBuiltDaemon(options: {
   await options.client.subscribeAsync([topics.bridgeState, topics.response('new_shoe')], {
     qos: 1,
   });
-  const child = spawn(
-    process.execPath,
-    [...deployedNodeFlags(), BUILT_CLI, 'run', '--config', configFile],
-    {
-      cwd: options.dir,
-      env: { ...process.env, TABLESIDE_LOG_LEVEL: process.env.BENCH_DAEMON_LOG ?? 'warn' },
-      stdio: ['ignore', process.env.BENCH_DAEMON_LOG ? 'inherit' : 'ignore', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-2000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const daemon = startDaemonProcess({ configFile, cwd: options.dir });
+  const child = daemon.child;
   const stop = async () => {
     options.client.off('message', listener);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(5000)]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    await daemon.stop();
   };
-  for (let waited = 0; !online; waited += 10) {
-    if (child.exitCode !== null || waited > 15_000) {
-      await stop();
-      throw new Error(
-        `the built daemon ${options.table} did not publish online within 15 s: ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
-      );
-    }
-    await sleep(10);
+  if (!(await untilOnline(() => online, child, 15_000))) {
+    await stop();
+    throw new Error(
+      `the built daemon ${options.table} did not publish online within 15 s: ${daemon.lastLines()}`,
+    );
   }
   return {
     child,
@@ -134,22 +251,25 @@ export async function spawnBuiltDaemon(options: {
  * helpers, libuv's pool included). From each thread's schedstat, in
  * nanoseconds: /proc/<pid>/stat counts in 10 ms ticks, too coarse for a card
  * that costs a fraction of a millisecond. Falls back to stat's utime+stime.
+ * Throws once the process is gone.
  */
-export async function processCpuSeconds(pid: number): Promise<number> {
+export function cpuSeconds(pid: number): number {
+  let nanoseconds = 0;
   try {
-    const tasks = await readdir(`/proc/${pid}/task`);
-    let nanoseconds = 0;
-    for (const task of tasks) {
-      const schedstat = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(
-        () => '',
-      );
-      nanoseconds += Number(schedstat.split(' ')[0]) || 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        nanoseconds +=
+          Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) || 0;
+      } catch {
+        // The thread ended between the listing and the read.
+      }
     }
-    if (nanoseconds > 0) return nanoseconds / 1e9;
   } catch {
-    // No schedstat on this kernel: the coarse ticks below.
+    // No task listing: the coarse ticks below (which throw if the process is gone).
   }
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  if (nanoseconds > 0) return nanoseconds / 1e9;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces) start at field 3.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / clockTicks();
 }
@@ -167,10 +287,11 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-export async function residentMegabytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+/** VmRSS of a process in MB (NaN when it has none, e.g. a zombie); throws once it is gone. */
+export function residentMegabytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-  return match ? Math.round((Number(match[1]) / 1024) * 10) / 10 : Number.NaN;
+  return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
 /**
@@ -179,10 +300,10 @@ export async function residentMegabytes(pid: number): Promise<number> {
  * CPU per card above idle: what a card adds, not what the hour costs.
  */
 export async function cpuMeter(pid: number, idleFraction?: number) {
-  const cpuAt = await processCpuSeconds(pid);
+  const cpuAt = cpuSeconds(pid);
   const wallAt = performance.now();
   return async (cards: number) => {
-    const cpu = (await processCpuSeconds(pid)) - cpuAt;
+    const cpu = cpuSeconds(pid) - cpuAt;
     const wall = (performance.now() - wallAt) / 1000;
     return {
       cpu_ms_per_card: cards > 0 ? round((cpu * 1000) / cards) : null,
@@ -199,10 +320,10 @@ export async function cpuMeter(pid: number, idleFraction?: number) {
 
 /** A process's CPU share (0..1 of a core) over `seconds` in which the bench sends it nothing. */
 export async function idleCpuFraction(pid: number, seconds: number): Promise<number> {
-  const cpuAt = await processCpuSeconds(pid);
+  const cpuAt = cpuSeconds(pid);
   const wallAt = performance.now();
   await sleep(seconds * 1000);
-  const cpu = (await processCpuSeconds(pid)) - cpuAt;
+  const cpu = cpuSeconds(pid) - cpuAt;
   return cpu / ((performance.now() - wallAt) / 1000);
 }
 

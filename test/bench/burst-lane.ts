@@ -22,13 +22,13 @@ import { startTestBroker } from '../helpers/broker.ts';
 import {
   type ChildDaemon,
   cpuMeter,
+  deployedNodeFlags,
   ensureBuilt,
   LANE_RULESET,
   round,
   sleep,
   spawnBuiltDaemon,
 } from './built-daemon.ts';
-import { deployedNodeFlags } from './footprint.ts';
 import { BenchPtyPair, SOCAT } from './pty.ts';
 
 /** The shoe of one series: its protocol version and its window of unacknowledged events. */

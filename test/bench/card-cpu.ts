@@ -16,19 +16,25 @@
  * `npm run build` is the caller's (BENCH's lanes, or `main()` below).
  * Run alone: `npx tsx test/bench/card-cpu.ts [paceMs ...]`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startTestBroker } from '../helpers/broker.ts';
+import {
+  cpuSeconds,
+  type DaemonProcess,
+  deployedNodeFlags,
+  LANE_BASE_TOPIC,
+  LANE_RULESET,
+  sleep,
+  startDaemonProcess,
+  untilOnline,
+  writeDaemonConfig,
+} from './built-daemon.ts';
+import { BenchPtyPair, SOCAT } from './pty.ts';
 
-const REPO = resolve(import.meta.dirname, '..', '..');
-const DEFAULT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
 const TABLE = 'card-cpu-1';
-const BASE_TOPIC = 'bench';
-const RULESET = 'tdc-baccarat-no-commission';
 
 export interface CardCpuOptions {
   /** Milliseconds from one card written to the next; 0: the next as soon as the last arrived. */
@@ -70,66 +76,8 @@ export interface CardCpuFigures {
   max_gap_ms?: number;
 }
 
-/** The node flags of the systemd unit's ExecStart: what is measured is what is deployed. */
-export function unitNodeFlags(): string[] {
-  const unit = readFileSync(join(REPO, 'hardware', 'deploy', 'tableside.service'), 'utf8');
-  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s/m.exec(unit);
-  return execStart?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
-}
-
-const SOCAT = ['/usr/bin/socat', '/usr/local/bin/socat'].find((path) => existsSync(path));
-
-/**
- * A linked pty pair (socat) under `dir`. Not test/integration/hardware's
- * PtyPair: that one registers vitest hooks, and this runs outside vitest.
- */
-async function ptyPair(dir: string): Promise<{ a: string; b: string; stop: () => Promise<void> }> {
-  const a = join(dir, 'A');
-  const b = join(dir, 'B');
-  const socat = spawn(
-    SOCAT!,
-    ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  let log = '';
-  socat.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
-  for (let waited = 0; !/starting data transfer loop/.test(log); waited += 10) {
-    if (socat.exitCode !== null || waited > 5000) throw new Error(`socat did not start: ${log}`);
-    await sleep(10);
-  }
-  const stop = async () => {
-    if (socat.exitCode !== null) return;
-    const exited = new Promise<void>((done) => socat.once('exit', () => done()));
-    socat.kill('SIGTERM');
-    await exited;
-  };
-  return { a, b, stop };
-}
-
-const sleep = (ms: number) =>
-  new Promise<void>((done) => {
-    setTimeout(done, ms).unref();
-  });
-
-/**
- * CPU time of every thread of `pid` (main, libuv pool, V8's helpers), in
- * milliseconds, from each thread's schedstat (nanoseconds; /proc/<pid>/stat
- * counts 10 ms ticks, too coarse for a card).
- */
-async function cpuMs(pid: number): Promise<number> {
-  let nanoseconds = 0;
-  for (const thread of await readdir(`/proc/${pid}/task`)) {
-    const schedstat = await readFile(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').catch(
-      () => '0',
-    );
-    nanoseconds += Number(schedstat.split(' ')[0]);
-  }
-  return nanoseconds / 1e6;
-}
+/** CPU time of every thread of `pid` (main, libuv pool, V8's helpers), in milliseconds. */
+const cpuMs = (pid: number) => cpuSeconds(pid) * 1000;
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -143,7 +91,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
   if (!SOCAT) throw new Error('socat is not installed: the shoe needs a pty pair');
   const warmup = options.warmup ?? 20;
   if (options.cards + warmup > 400) throw new Error('cards + warmup must fit one shoe (400)');
-  const flags = [...(options.flags ?? unitNodeFlags())];
+  const flags = [...(options.flags ?? deployedNodeFlags())];
   const [{ SimulatedDevice }, { openTransport }, { tableTopics }, { connectAsync }] =
     await Promise.all([
       import('../../simulators/device.ts'),
@@ -153,28 +101,22 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
     ]);
   const dir = await mkdtemp(join(tmpdir(), 'tableside-card-cpu-'));
   const broker = await startTestBroker();
-  let pair: Awaited<ReturnType<typeof ptyPair>> | undefined;
-  const topics = tableTopics(BASE_TOPIC, TABLE);
+  const pair = new BenchPtyPair();
+  const topics = tableTopics(LANE_BASE_TOPIC, TABLE);
   const client = await connectAsync(broker.url, {
     clientId: `bench-card-cpu-${process.pid}`,
     reconnectPeriod: 0,
   });
-  let child: ChildProcess | undefined;
-  let stderr = '';
+  let daemon: DaemonProcess | undefined;
   try {
-    pair = await ptyPair(dir);
+    await pair.start();
     const configFile = join(dir, 'config.json');
-    await writeFile(
-      configFile,
-      JSON.stringify({
-        table: TABLE,
-        ruleset: RULESET,
-        devices: { shoe: { kind: 'shoe', transport: pair.a } },
-        mqtt: { url: broker.url, baseTopic: BASE_TOPIC },
-        journal: { dir: join(dir, 'journal'), rotateDaily: false },
-        session: { autoRound: true },
-      }),
-    );
+    await writeDaemonConfig(configFile, {
+      table: TABLE,
+      devicePath: pair.a,
+      brokerUrl: broker.url,
+      journal: { dir: join(dir, 'journal'), rotateDaily: false },
+    });
     let online = false;
     let received = 0;
     const arrivals: number[] = [];
@@ -191,27 +133,19 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       }
     });
     await client.subscribeAsync([topics.bridgeState, topics.events('card')], { qos: 1 });
-    child = spawn(
-      process.execPath,
-      [...flags, options.cli ?? DEFAULT_CLI, 'run', '--config', configFile],
-      {
-        cwd: dir,
-        env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
+    daemon = startDaemonProcess({
+      configFile,
+      cwd: dir,
+      flags,
+      ...(options.cli ? { cli: options.cli } : {}),
     });
-    for (let waited = 0; !online && waited < 15_000; waited += 10) {
-      if (child.exitCode !== null) break;
-      await sleep(10);
-    }
-    if (!online) throw new Error(`the built daemon did not come online: ${stderr.trim()}`);
+    const stderr = daemon.stderr;
+    if (!(await untilOnline(() => online, daemon.child, 15_000)))
+      throw new Error(`the built daemon did not come online: ${stderr()}`);
 
     const sim = new SimulatedDevice({
       kind: 'shoe',
-      ruleset: RULESET,
+      ruleset: LANE_RULESET,
       seed: 5,
       transport: openTransport(pair.b),
       scenario: { on: [], off: [], steps: [{ op: 'shuffle' }, { op: 'deal', count: 'rest' }] },
@@ -221,7 +155,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
     sim.on('wrote', (line) => {
       if (writtenAt === undefined && /^\$SH,\d+,CARD,/.test(line)) writtenAt = performance.now();
     });
-    const pid = child.pid!;
+    const pid = daemon.child.pid!;
     const latencies: number[] = [];
     try {
       sim.start();
@@ -262,7 +196,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
         }
         dealt++;
         const timeout = sleep(5000).then(() => {
-          throw new Error(`card ${dealt} did not reach the broker within 5 s: ${stderr.trim()}`);
+          throw new Error(`card ${dealt} did not reach the broker within 5 s: ${stderr()}`);
         });
         await Promise.race([arrived, timeout]);
         if (card >= warmup && writtenAt !== undefined)
@@ -286,7 +220,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
         }
         dealt += options.cards;
         const timeout = sleep(60_000).then(() => {
-          throw new Error(`the burst did not reach the broker within 60 s: ${stderr.trim()}`);
+          throw new Error(`the burst did not reach the broker within 60 s: ${stderr()}`);
         });
         await Promise.race([all, timeout]);
         const times = arrivals.slice(from);
@@ -320,14 +254,9 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       await sim.stop();
     }
   } finally {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((done) => child!.once('exit', () => done()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(5000)]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    await daemon?.stop();
     await client.endAsync().catch(() => undefined);
-    await pair?.stop();
+    await pair.stop();
     await broker.close();
     await rm(dir, { recursive: true, force: true });
   }

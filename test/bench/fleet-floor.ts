@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { connectAsync, type MqttClient } from 'mqtt';
+import { sleep } from './built-daemon.ts';
 import { type Broker, type ProcessGroup, startMosquitto } from './fleet-processes.ts';
 
 export const FLEET_BASE_TOPIC = 'fleet';
@@ -40,12 +41,29 @@ export interface PlayedCard {
   at: number;
 }
 
+/** What a fleet run puts on the floor, the same for the daemons and for the bare relay baseline. */
+export interface FloorLoad {
+  tables: number;
+  topology: Topology;
+  /** Tables per edge broker when bridged. */
+  tablesPerEdge?: number;
+  /** Cards each shoe deals while measured (from a freshly shuffled 8-deck shoe: the burn first, then coups). */
+  cardsPerTable: number;
+  /** Cards each shoe deals before the measurement (default 3); checked, not timed. */
+  warmupCards?: number;
+  /** Each shoe's pace. */
+  cardsPerSecond: number;
+  /** Shared-subscription consumer instances. */
+  consumers?: number;
+  /** Where the run's temporary folder goes (default the OS temp dir); it is removed at the end. */
+  tempRoot?: string;
+  /** Milliseconds for every table to be ready (a daemon online), and again for every card to arrive. */
+  timeoutMs?: number;
+}
+
 export const tableId = (index: number) => `table-${String(index + 1).padStart(2, '0')}`;
 
-export const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
+export { sleep };
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 

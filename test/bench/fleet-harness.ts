@@ -26,6 +26,7 @@ import {
   dealPaced,
   FLEET_BASE_TOPIC,
   type Floor,
+  type FloorLoad,
   type Percentiles,
   type PlayedCard,
   percentiles,
@@ -47,21 +48,9 @@ import {
 
 export const FLEET_RULESET = 'tdc-baccarat-no-commission';
 
-export interface FleetOptions {
-  tables: number;
-  topology: Topology;
-  /** Tables per edge broker when bridged. */
-  tablesPerEdge?: number;
-  /** Cards each shoe deals while measured (from a freshly shuffled 8-deck shoe: the burn first, then coups). */
-  cardsPerTable: number;
-  /** Cards each shoe deals before the measurement (default 3); checked, not timed. */
-  warmupCards?: number;
-  /** Each shoe's pace. */
-  cardsPerSecond: number;
+export interface FleetOptions extends FloorLoad {
   /** How to start the daemon: a command and its arguments, before `run --config FILE`. */
   daemon: { command: string; args: readonly string[]; cwd: string };
-  /** Shared-subscription consumer instances. */
-  consumers?: number;
   /**
    * Halfway through the measured cards, cut the second consumer's connection
    * (it reconnects a second later to its persistent session): its share must
@@ -71,10 +60,6 @@ export interface FleetOptions {
   dropConsumerMidDeal?: boolean;
   /** The group the children are started in (a test may look at it after a failure); closed at the end. */
   group?: ProcessGroup;
-  /** Where the run's temporary folder goes (default the OS temp dir); it is removed at the end. */
-  tempRoot?: string;
-  /** Milliseconds for every daemon to be online, and again for every card to arrive. */
-  timeoutMs?: number;
 }
 
 export interface FleetRun {

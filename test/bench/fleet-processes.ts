@@ -7,16 +7,18 @@
  *
  * Nothing here imports vitest, so the bench (tsx) and the tests share it.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mosquittoPath } from '../helpers/broker.ts';
 import { freePort, waitForPort } from '../helpers/ports.ts';
-
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
+import { ptyPairArguments, SOCAT, untilSocatReady } from '../helpers/socat.ts';
+import {
+  cpuSeconds as cpuSecondsOf,
+  endChild,
+  residentMegabytes as residentMegabytesOf,
+  running,
+} from './built-daemon.ts';
 
 export interface Spawned {
   readonly name: string;
@@ -85,18 +87,7 @@ export class ProcessGroup {
 
   /** Ends the given children (default all): SIGTERM, then SIGKILL after `graceMs`. */
   async stop(which: readonly Spawned[] = this.children, graceMs = 5000): Promise<void> {
-    await Promise.all(
-      which.map(async ({ child }) => {
-        if (!running(child)) return;
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        await Promise.race([exited, sleep(graceMs)]);
-        if (running(child)) {
-          child.kill('SIGKILL');
-          await Promise.race([exited, sleep(1000)]);
-        }
-      }),
-    );
+    await Promise.all(which.map(({ child }) => endChild(child, graceMs)));
   }
 
   async close(): Promise<void> {
@@ -105,32 +96,18 @@ export class ProcessGroup {
   }
 }
 
-function running(child: ChildProcess): boolean {
-  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
-}
-
 /** A linked pty pair (`socat pty,raw,echo=0,link=A pty,raw,echo=0,link=B`): the daemon opens a, the shoe b. */
 export async function startPtyPair(
   group: ProcessGroup,
   dir: string,
   name: string,
 ): Promise<{ a: string; b: string; process: Spawned }> {
-  const socat = ['/usr/bin/socat', '/usr/local/bin/socat'].find((path) => existsSync(path));
-  if (!socat) throw new Error('socat is not installed (apt-get install socat)');
+  if (!SOCAT) throw new Error('socat is not installed (apt-get install socat)');
   const a = join(dir, `${name}-A`);
   const b = join(dir, `${name}-B`);
-  const spawned = group.spawn(
-    `socat ${name}`,
-    socat,
-    ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`],
-    dir,
-  );
-  // socat logs "starting data transfer loop" once both ptys exist.
-  for (let waited = 0; !/starting data transfer loop/.test(spawned.output()); waited += 10) {
-    if (spawned.child.exitCode !== null) throw new Error(`socat exited: ${spawned.output()}`);
-    if (waited > 10_000) throw new Error(`socat did not start: ${spawned.output()}`);
-    await sleep(10);
-  }
+  // Spawned in the group, which ends it even when the run fails.
+  const spawned = group.spawn(`socat ${name}`, SOCAT, ptyPairArguments(a, b), dir);
+  await untilSocatReady(spawned.child, spawned.output, 10_000);
   return { a, b, process: spawned };
 }
 
@@ -200,50 +177,11 @@ export async function startMosquitto(
   return { name, port, url: `mqtt://127.0.0.1:${port}`, process: spawned };
 }
 
-let ticksPerSecond: number | undefined;
-function clockTicks(): number {
-  if (ticksPerSecond === undefined) {
-    try {
-      ticksPerSecond =
-        Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      ticksPerSecond = 100;
-    }
-  }
-  return ticksPerSecond;
-}
-
-/**
- * CPU time of a process, all its threads, in seconds (0 once it is gone):
- * from each thread's schedstat (nanoseconds), because utime + stime count
- * in 10 ms ticks, coarser than a broker's share of a few hundred cards.
- */
+/** CPU seconds of a process, all its threads (0 once it is gone: a run sums over children that may have ended). */
 export function cpuSeconds(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
-    let nanoseconds = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        nanoseconds += Number(
-          readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0],
-        );
-      } catch {
-        // The thread ended between the listing and the read.
-      }
-    }
-    return nanoseconds / 1e9;
-  } catch {
-    return tickSeconds(pid);
-  }
-}
-
-/** utime + stime (where schedstat is missing), in seconds. */
-function tickSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name (which may hold spaces) start at field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks();
+    return cpuSecondsOf(pid);
   } catch {
     return 0;
   }
@@ -253,9 +191,7 @@ function tickSeconds(pid: number): number {
 export function residentMegabytes(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return match ? Number(match[1]) / 1024 : 0;
+    return residentMegabytesOf(pid) || 0;
   } catch {
     return 0;
   }

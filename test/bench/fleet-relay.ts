@@ -16,6 +16,7 @@ import {
   dealPaced,
   FLEET_BASE_TOPIC,
   type Floor,
+  type FloorLoad,
   type Percentiles,
   type PlayedCard,
   percentiles,
@@ -27,17 +28,7 @@ import {
 } from './fleet-floor.ts';
 import { cpuSeconds, ProcessGroup, residentMegabytes } from './fleet-processes.ts';
 
-export interface RelayOptions {
-  tables: number;
-  topology: Topology;
-  tablesPerEdge?: number;
-  cardsPerTable: number;
-  warmupCards?: number;
-  cardsPerSecond: number;
-  consumers?: number;
-  tempRoot?: string;
-  timeoutMs?: number;
-}
+export type RelayOptions = FloorLoad;
 
 export interface RelayRun {
   tables: number;

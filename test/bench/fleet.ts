@@ -17,15 +17,11 @@
  * latency and broker CPU; N = 1 for the growth ratios; the direct topology
  * for the bridged one.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { BUILT_CLI, build, deployedNodeFlags, REPO } from './built-daemon.ts';
 import type { Topology } from './fleet-floor.ts';
 import { type FleetRun, runFleet } from './fleet-harness.ts';
 import { type RelayRun, runRelay } from './fleet-relay.ts';
-
-const REPO = resolve(import.meta.dirname, '..', '..');
-const BUILT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
 
 export const DEFAULT_FLEET_SIZES = [1, 8, 16, 32];
 export const TABLES_PER_EDGE = 8;
@@ -44,13 +40,6 @@ export function fleetSizes(argv: readonly string[], env = process.env): number[]
   if (sizes.length === 0 || sizes.some((size) => !Number.isInteger(size) || size < 1 || size > 200))
     throw new Error(`--fleet "${text}": expected table counts between 1 and 200, e.g. 1,8,16,32`);
   return sizes;
-}
-
-/** The node flags the daemon is deployed with, from the systemd unit's ExecStart. */
-export function unitNodeFlags(): string[] {
-  const unit = readFileSync(join(REPO, 'hardware', 'deploy', 'tableside.service'), 'utf8');
-  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s/m.exec(unit);
-  return execStart?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
 }
 
 export interface FleetGrowth {
@@ -138,11 +127,10 @@ export async function benchFleet(
 ): Promise<FleetFigures> {
   const sizes = options.sizes ?? DEFAULT_FLEET_SIZES;
   const log = options.log ?? (() => undefined);
-  const nodeFlags = unitNodeFlags();
-  execFileSync('npm', ['run', '--silent', 'build'], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const nodeFlags = deployedNodeFlags();
+  // A fleet of a build with errors would measure the wrong thing: refuse it.
+  const buildError = build();
+  if (buildError) throw new Error(`npm run build failed: ${buildError}`);
   if (!existsSync(BUILT_CLI)) throw new Error(`npm run build left no ${BUILT_CLI}`);
   const runs: FleetRun[] = [];
   const relays: RelayRun[] = [];

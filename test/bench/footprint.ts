@@ -4,7 +4,7 @@
  *
  * - cold start: from spawning the process to `online` on its retained
  *   bridge/state (a subscriber on the broker sees it);
- * - CPU when idle: utime+stime from /proc/<pid>/stat over a few seconds,
+ * - CPU when idle: the daemon's threads' CPU time from /proc over a few seconds,
  *   with the shoe connected (the daemon PINGs it every second) and no cards;
  * - resident memory (VmRSS, /proc/<pid>/status) after a whole 8-deck shoe
  *   dealt by a shoe simulator over a socat pty, and after each of the next
@@ -21,27 +21,25 @@
  *
  * `npm run build` runs first (here), so the figures are of what ships.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startTestBroker } from '../helpers/broker.ts';
+import {
+  BUILT_CLI,
+  build,
+  cpuSeconds,
+  type DaemonProcess,
+  deployedNodeFlags,
+  residentMegabytes,
+  sleep,
+  startDaemonProcess,
+  untilOnline,
+  writeDaemonConfig,
+} from './built-daemon.ts';
 import { BenchPtyPair, SOCAT } from './pty.ts';
-
-export const REPO = resolve(import.meta.dirname, '..', '..');
-export const BUILT_CLI = join(REPO, 'dist', 'firmware-host', 'cli.js');
-
-/**
- * The node flags the daemon is deployed with, read from the systemd unit's
- * ExecStart, so that the footprint measured is the footprint deployed.
- */
-export function deployedNodeFlags(): string[] {
-  const unit = readFileSync(join(REPO, 'hardware', 'deploy', 'tableside.service'), 'utf8');
-  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s/m.exec(unit);
-  return execStart?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
-}
 
 /** Shoes dealt one after the other; RSS is read after each. */
 export const FOOTPRINT_SHOES = 3;
@@ -76,58 +74,6 @@ export interface FootprintFigures {
   card_latency_max_ms?: number | null;
   /** Why figures are null, when they are. */
   note?: string;
-}
-
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
-
-/**
- * Runs `npm run build` once per bench run (every lane on the built daemon
- * calls it); returns its first error (tsc still emits), or undefined when it
- * succeeded.
- */
-let buildResult: { error: string | undefined } | undefined;
-export function build(): string | undefined {
-  buildResult ??= { error: runBuild() };
-  return buildResult.error;
-}
-
-function runBuild(): string | undefined {
-  try {
-    execFileSync('npm', ['run', '--silent', 'build'], {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return undefined;
-  } catch (error) {
-    const failed = error as { stdout?: Buffer; stderr?: Buffer };
-    const output = `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
-    return output.split('\n').find((line) => /error/i.test(line)) ?? String(error);
-  }
-}
-
-/** utime + stime of a process, in seconds. */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces) start at field 3.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / clockTicks();
-}
-
-let ticksPerSecond: number | undefined;
-function clockTicks(): number {
-  if (ticksPerSecond === undefined) {
-    try {
-      ticksPerSecond =
-        Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      ticksPerSecond = 100;
-    }
-  }
-  return ticksPerSecond;
 }
 
 /**
@@ -186,17 +132,12 @@ async function coldStartOn(
 ): Promise<number | null> {
   const { connectAsync } = await import('mqtt');
   const configFile = join(journalDir, '..', 'config-journal.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      table: 'footprint-1',
-      ruleset: 'tdc-baccarat-no-commission',
-      devices: { shoe: { kind: 'shoe', transport: options.device } },
-      mqtt: { url: options.brokerUrl, baseTopic: 'bench' },
-      journal: { dir: journalDir, rotateDaily: false },
-      session: { autoRound: true },
-    }),
-  );
+  await writeDaemonConfig(configFile, {
+    table: 'footprint-1',
+    devicePath: options.device,
+    brokerUrl: options.brokerUrl,
+    journal: { dir: journalDir, rotateDaily: false },
+  });
   const client = await connectAsync(options.brokerUrl, {
     clientId: `bench-footprint-journal-${process.pid}`,
     reconnectPeriod: 0,
@@ -210,34 +151,18 @@ async function coldStartOn(
   // The retained `offline` of the last run arrives now, before the spawn.
   await sleep(100);
   spawnedAt = performance.now();
-  const child = spawn(
-    process.execPath,
-    [...options.nodeFlags, BUILT_CLI, 'run', '--config', configFile],
-    {
-      cwd: join(journalDir, '..'),
-      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const daemon = startDaemonProcess({
+    configFile,
+    cwd: join(journalDir, '..'),
+    flags: options.nodeFlags,
+  });
   try {
-    for (let waited = 0; onlineAt === undefined && waited < 60_000; waited += 10) {
-      if (child.exitCode !== null) break;
-      await sleep(10);
-    }
+    await untilOnline(() => onlineAt !== undefined, daemon.child, 60_000);
     return onlineAt === undefined ? null : Math.round(onlineAt - spawnedAt);
   } finally {
-    child.kill('SIGTERM');
-    await Promise.race([exited, sleep(5000)]);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await daemon.stop();
     await client.endAsync().catch(() => undefined);
   }
-}
-
-async function residentMegabytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-  return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
 export async function benchFootprint(
@@ -278,8 +203,7 @@ export async function benchFootprint(
   const pair = new BenchPtyPair();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-footprint-'));
   const topics = tableTopics('bench', 'footprint-1');
-  let child: ChildProcess | undefined;
-  let stderr = '';
+  let daemon: DaemonProcess | undefined;
   const client = await connectAsync(broker.url, {
     clientId: `bench-footprint-${process.pid}`,
     reconnectPeriod: 0,
@@ -304,17 +228,12 @@ export async function benchFootprint(
       else historyFigures.cold_start_after_20_shoes_without_checkpoints_ms = ms;
     }
     const configFile = join(dir, 'config.json');
-    await writeFile(
-      configFile,
-      JSON.stringify({
-        table: 'footprint-1',
-        ruleset: 'tdc-baccarat-no-commission',
-        devices: { shoe: { kind: 'shoe', transport: pair.a } },
-        mqtt: { url: broker.url, baseTopic: 'bench' },
-        journal: { dir: join(dir, 'journal') },
-        session: { autoRound: true },
-      }),
-    );
+    await writeDaemonConfig(configFile, {
+      table: 'footprint-1',
+      devicePath: pair.a,
+      brokerUrl: broker.url,
+      journal: { dir: join(dir, 'journal') },
+    });
     let onlineAt: number | undefined;
     let cards = 0;
     let cardWrittenAt: number | undefined;
@@ -331,23 +250,12 @@ export async function benchFootprint(
     await client.subscribeAsync([topics.bridgeState, topics.events('card')], { qos: 1 });
 
     const spawnedAt = performance.now();
-    child = spawn(process.execPath, [...nodeFlags, BUILT_CLI, 'run', '--config', configFile], {
-      cwd: dir,
-      env: { ...process.env, TABLESIDE_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
-    });
-    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
-    for (let waited = 0; onlineAt === undefined && waited < 10_000; waited += 10) {
-      if (child.exitCode !== null) break;
-      await sleep(10);
-    }
+    daemon = startDaemonProcess({ configFile, cwd: dir, flags: nodeFlags });
+    await untilOnline(() => onlineAt !== undefined, daemon.child, 10_000);
     if (onlineAt === undefined) {
       return {
         ...empty,
-        note: `the built daemon did not publish bridge/state online within 10 s (is \`tableside run\` in this build?)${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`,
+        note: `the built daemon did not publish bridge/state online within 10 s (is \`tableside run\` in this build?)${daemon.stderr() ? `: ${daemon.lastLines()}` : ''}`,
       };
     }
     const coldStartMs = onlineAt - spawnedAt;
@@ -375,15 +283,14 @@ export async function benchFootprint(
       sim.start();
       await Promise.race([sim.whenReady(), sleep(10_000)]);
       await sleep(1000);
-      const pid = child.pid!;
-      const cpuBefore = await cpuSeconds(pid);
+      const pid = daemon.child.pid!;
+      const cpuBefore = cpuSeconds(pid);
       const idleStarted = performance.now();
       await sleep(idleSeconds * 1000);
-      const idleCpu =
-        ((await cpuSeconds(pid)) - cpuBefore) / ((performance.now() - idleStarted) / 1000);
+      const idleCpu = (cpuSeconds(pid) - cpuBefore) / ((performance.now() - idleStarted) / 1000);
 
       const rssAfterShoe: number[] = [];
-      const cpuBeforeDeal = await cpuSeconds(pid);
+      const cpuBeforeDeal = cpuSeconds(pid);
       let dealt = 0;
       for (let shoe = 0; shoe < shoes; shoe++) {
         // A new shoe, as the table-management system would declare it; then the dealer deals it.
@@ -409,9 +316,9 @@ export async function benchFootprint(
           cardWrittenAt = undefined;
         } while (sim.steps[sim.nextStepIndex] && sim.steps[sim.nextStepIndex]!.kind !== 'shuffle');
         for (let waited = 0; cards < dealt && waited < 10_000; waited += 20) await sleep(20);
-        rssAfterShoe.push(Math.round((await residentMegabytes(pid)) * 10) / 10);
+        rssAfterShoe.push(Math.round(residentMegabytes(pid) * 10) / 10);
       }
-      const cpuPerCard = ((await cpuSeconds(pid)) - cpuBeforeDeal) / Math.max(cards, 1);
+      const cpuPerCard = (cpuSeconds(pid) - cpuBeforeDeal) / Math.max(cards, 1);
       const sorted = [...latencies].sort((a, b) => a - b);
       const at = (p: number) =>
         sorted.length === 0
@@ -437,11 +344,9 @@ export async function benchFootprint(
       };
     } finally {
       await sim.stop();
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(5000)]);
     }
   } finally {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await daemon?.stop();
     await client.endAsync().catch(() => undefined);
     await pair.stop();
     await broker.close();

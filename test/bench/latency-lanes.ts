@@ -32,6 +32,8 @@ import { startTestBroker } from '../helpers/broker.ts';
 import {
   type ChildDaemon,
   cpuMeter,
+  deployedNodeFlags,
+  endChild,
   ensureBuilt,
   idleCpuFraction,
   LANE_BASE_TOPIC,
@@ -41,7 +43,6 @@ import {
   spawnBuiltDaemon,
   spread,
 } from './built-daemon.ts';
-import { deployedNodeFlags } from './footprint.ts';
 import { BenchPtyPair, SOCAT } from './pty.ts';
 
 const RELAY_SCRIPT = resolve(import.meta.dirname, 'bare-relay.mjs');
@@ -222,13 +223,7 @@ async function spawnRelay(devicePath: string, brokerUrl: string, topic: string) 
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    await Promise.race([exited, sleep(3000)]);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
+  const stop = () => endChild(child, 3000);
   for (let waited = 0; !output.includes('ready\n'); waited += 10) {
     if (child.exitCode !== null || waited > 10_000) {
       await stop();

@@ -22,6 +22,7 @@ import type { TableDaemon } from '../../firmware-host/daemon/table-daemon.ts';
 import type { ScriptStep } from '../../simulators/scenario.ts';
 import { startTestBroker, type TestBroker } from '../helpers/broker.ts';
 import { BenchPtyPair, SOCAT } from './pty.ts';
+import { relayCards } from './relay-cards.mjs';
 
 export const RULESET = 'tdc-baccarat-no-commission';
 const BASE_TOPIC = 'bench';
@@ -212,23 +213,7 @@ async function startBareRelay(hostPath: string, brokerUrl: string, cardTopic: st
   const transport = openTransport(hostPath);
   await transport.open();
   const session = new LinkSession({ localTalker: 'HO', peerTalker: 'SH' });
-  let seq = 0;
-  transport.on('data', (chunk) => {
-    for (const action of session.receiveBytes(chunk, performance.now())) {
-      if (action.kind === 'send') {
-        transport.write(Buffer.from(action.line, 'latin1')).catch(() => undefined);
-      } else if (action.kind === 'deliver' && action.message.type === 'CARD') {
-        const { card, back, face } = action.message;
-        publisher.publish(
-          cardTopic,
-          JSON.stringify({ seq: ++seq, ts: Date.now(), type: 'card', card, back, face }),
-          {
-            qos: 1,
-          },
-        );
-      }
-    }
-  });
+  relayCards({ session, transport, publisher, cardTopic });
   return {
     async stop() {
       await transport.close();

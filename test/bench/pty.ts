@@ -2,15 +2,15 @@
  * A socat pty pair for the benchmarks: it makes its own folder and removes
  * it on stop, and it can be unplugged (socat killed: both ptys vanish, like a
  * cable pulled) and plugged in again on the same paths, as the burst needs.
+ * Not the tests' PtyPair, whose folder is removed by a vitest hook.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SOCAT, startSocatPair, stopSocat } from '../helpers/socat.ts';
 
-export const SOCAT = ['/usr/bin/socat', '/usr/local/bin/socat', '/opt/homebrew/bin/socat'].find(
-  (path) => existsSync(path),
-);
+export { SOCAT };
 
 export class BenchPtyPair {
   readonly a: string;
@@ -26,33 +26,14 @@ export class BenchPtyPair {
 
   /** Starts socat; resolves once it reports both ptys ready. */
   async start(): Promise<void> {
-    if (!SOCAT) throw new Error('socat is not installed (apt-get install socat)');
-    const child = spawn(
-      SOCAT,
-      ['-d', '-d', `pty,raw,echo=0,link=${this.a}`, `pty,raw,echo=0,link=${this.b}`],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    this.child = child;
-    let log = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-    });
-    for (let waited = 0; !log.includes('starting data transfer loop'); waited += 10) {
-      if (child.exitCode !== null) throw new Error(`socat exited: ${log}`);
-      if (waited > 5000) throw new Error(`socat did not start within 5 s: ${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    this.child = await startSocatPair(this.a, this.b);
   }
 
   /** Kills socat (the line is pulled); `start()` plugs it in again on the same paths. */
   async unplug(): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+    await stopSocat(child);
   }
 
   /** Unplugs and removes the folder. */

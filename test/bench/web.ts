@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromiumMissing, launchBrowser } from '../e2e/helpers/browser.ts';
 import { freePort } from '../helpers/ports.ts';
-import { BUILT_CLI, build, deployedNodeFlags, REPO } from './footprint.ts';
+import { BUILT_CLI, build, deployedNodeFlags, REPO } from './built-daemon.ts';
 
 export interface WebFigures {
   rss_console_off_mb: number | null;
