@@ -1,13 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFleet } from '../../bench/fleet-harness.ts';
-import { fleetSkipReason, processGone, SOURCE_DAEMON } from './support.ts';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, SOURCE_DAEMON } from './support.ts';
 
 const missing = fleetSkipReason();
-const root = mkdtempSync(join(tmpdir(), 'fleet-drop-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fleetRoot('fleet-drop-');
 
 describe.skipIf(missing !== undefined)(
   'a shared consumer cut off mid-shoe gets its share when it comes back and no card is lost',
@@ -33,8 +29,7 @@ describe.skipIf(missing !== undefined)(
       expect(run.alarms).toBe(0);
       // The broker kept routing to the session that was away: both instances got a share.
       for (const share of run.per_consumer) expect(share).toBeGreaterThan(0);
-      expect(run.pids.filter((pid) => !processGone(pid))).toEqual([]);
-      expect(readdirSync(root)).toEqual([]);
+      expectNothingLeftBehind(run.pids, root);
     }, 120_000);
   },
 );

@@ -1,10 +1,13 @@
 /**
  * What the fleet harness tests share: the daemon run from source (no build
- * needed), whether the machine has what a fleet needs, and whether a
- * process is gone.
+ * needed), whether the machine has what a fleet needs, a folder for a run,
+ * and whether a run left a process or a file behind.
  */
+import { readdirSync } from 'node:fs';
+import { expect } from 'vitest';
 import { mosquittoPath } from '../../helpers/broker.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
+import { tempDir } from '../../helpers/temp.ts';
 import { SOCAT, SOCAT_MISSING_REASON } from '../hardware/pty-pair.ts';
 
 export const SOURCE_DAEMON = {
@@ -33,4 +36,18 @@ export function processGone(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * The folder a fleet run puts its files in (`tempRoot`), removed after the
+ * test file; the run itself must leave it empty.
+ */
+export function fleetRoot(prefix: string): string {
+  return tempDir(prefix);
+}
+
+/** Every process the run started has ended, and it left nothing in `root`. */
+export function expectNothingLeftBehind(pids: readonly number[], root: string): void {
+  expect(pids.filter((pid) => !processGone(pid))).toEqual([]);
+  expect(readdirSync(root)).toEqual([]);
 }

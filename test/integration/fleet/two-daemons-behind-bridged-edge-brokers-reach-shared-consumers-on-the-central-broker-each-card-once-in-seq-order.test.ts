@@ -1,13 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFleet } from '../../bench/fleet-harness.ts';
-import { fleetSkipReason, processGone, SOURCE_DAEMON } from './support.ts';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, SOURCE_DAEMON } from './support.ts';
 
 const missing = fleetSkipReason();
-const root = mkdtempSync(join(tmpdir(), 'fleet-bridged-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fleetRoot('fleet-bridged-');
 
 describe.skipIf(missing !== undefined)(
   'two daemons behind bridged edge brokers reach shared consumers on the central broker each card once in seq order',
@@ -38,8 +34,7 @@ describe.skipIf(missing !== undefined)(
       // The central broker forwarded the cards: it spent CPU and holds memory.
       expect(run.rss_mb.central_broker).toBeGreaterThan(0);
       expect(run.rss_mb.brokers).toBeGreaterThan(run.rss_mb.central_broker);
-      expect(run.pids.filter((pid) => !processGone(pid))).toEqual([]);
-      expect(readdirSync(root)).toEqual([]);
+      expectNothingLeftBehind(run.pids, root);
     }, 120_000);
   },
 );
