@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFleet } from '../../bench/fleet-harness.ts';
-import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, SOURCE_DAEMON } from './support.ts';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, runSourceFleet } from './support.ts';
 
 const missing = fleetSkipReason();
 const root = fleetRoot('fleet-drop-');
@@ -9,7 +8,7 @@ describe.skipIf(missing !== undefined)(
   'a shared consumer cut off mid-shoe gets its share when it comes back and no card is lost',
   () => {
     it('delivers every card of both tables across the two instances, each share in order', async () => {
-      const run = await runFleet({
+      const run = await runSourceFleet(root, {
         tables: 2,
         topology: 'direct',
         cardsPerTable: 16,
@@ -17,9 +16,6 @@ describe.skipIf(missing !== undefined)(
         cardsPerSecond: 10,
         // The second instance's connection is cut halfway; it reconnects a second later.
         dropConsumerMidDeal: true,
-        daemon: SOURCE_DAEMON,
-        tempRoot: root,
-        timeoutMs: 60_000,
       });
       expect(run.consumer_reconnects).toBe(1);
       // Nothing lost, nothing changed, no disorder, every table answered; a redelivery may repeat a seq.

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFleet } from '../../bench/fleet-harness.ts';
-import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, SOURCE_DAEMON } from './support.ts';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, runSourceFleet } from './support.ts';
 
 const missing = fleetSkipReason();
 const root = fleetRoot('fleet-bridged-');
@@ -9,7 +8,7 @@ describe.skipIf(missing !== undefined)(
   'two daemons behind bridged edge brokers reach shared consumers on the central broker each card once in seq order',
   () => {
     it('carries every card over the bridges once, split between the consumers, and a request in to each table', async () => {
-      const run = await runFleet({
+      const run = await runSourceFleet(root, {
         tables: 2,
         topology: 'bridged',
         // One edge broker per table: two bridges into the central broker.
@@ -17,9 +16,6 @@ describe.skipIf(missing !== undefined)(
         cardsPerTable: 6,
         warmupCards: 2,
         cardsPerSecond: 20,
-        daemon: SOURCE_DAEMON,
-        tempRoot: root,
-        timeoutMs: 60_000,
       });
       // Problems would name a lost, repeated or reordered card, or a table that
       // did not answer, once, the health_check sent to it on the central broker.

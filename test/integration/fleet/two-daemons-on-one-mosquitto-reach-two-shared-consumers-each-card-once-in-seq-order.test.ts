@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFleet } from '../../bench/fleet-harness.ts';
-import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, SOURCE_DAEMON } from './support.ts';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, runSourceFleet } from './support.ts';
 
 const missing = fleetSkipReason();
 const root = fleetRoot('fleet-direct-');
@@ -9,15 +8,12 @@ describe.skipIf(missing !== undefined)(
   'two daemons on one mosquitto reach two shared consumers each card once in seq order',
   () => {
     it('splits the events between the consumers, loses none, repeats none, and cleans up', async () => {
-      const run = await runFleet({
+      const run = await runSourceFleet(root, {
         tables: 2,
         topology: 'direct',
         cardsPerTable: 6,
         warmupCards: 2,
         cardsPerSecond: 20,
-        daemon: SOURCE_DAEMON,
-        tempRoot: root,
-        timeoutMs: 60_000,
       });
       expect(run.problems).toEqual([]);
       expect(run.duplicates).toBe(0);
