@@ -1,14 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFleet } from '../../bench/fleet-harness.ts';
 import { ProcessGroup } from '../../bench/fleet-processes.ts';
-import { fleetSkipReason, processGone } from './support.ts';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason } from './support.ts';
 
 const missing = fleetSkipReason();
-const root = mkdtempSync(join(tmpdir(), 'fleet-failing-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fleetRoot('fleet-failing-');
 
 describe.skipIf(missing !== undefined)(
   'a fleet whose daemons cannot start fails naming one and leaves no process or folder behind',
@@ -34,8 +30,7 @@ describe.skipIf(missing !== undefined)(
       await expect(failing).rejects.toThrow(/daemon table-0[12] exited: no journal here/);
       // Three brokers, two socats, two daemons were started; none is left.
       expect(group.pids()).toHaveLength(7);
-      expect(group.pids().filter((pid) => !processGone(pid))).toEqual([]);
-      expect(readdirSync(root)).toEqual([]);
+      expectNothingLeftBehind(group.pids(), root);
     }, 60_000);
   },
 );

@@ -1,19 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runFleet } from '../../bench/fleet-harness.ts';
-import { fleetSkipReason, processGone, SOURCE_DAEMON } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, runSourceFleet } from './support.ts';
 
 const missing = fleetSkipReason();
-const root = mkdtempSync(join(tmpdir(), 'fleet-drop-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fleetRoot('fleet-drop-');
 
 describe.skipIf(missing !== undefined)(
   'a shared consumer cut off mid-shoe gets its share when it comes back and no card is lost',
   () => {
     it('delivers every card of both tables across the two instances, each share in order', async () => {
-      const run = await runFleet({
+      const run = await runSourceFleet(root, {
         tables: 2,
         topology: 'direct',
         cardsPerTable: 16,
@@ -21,9 +16,6 @@ describe.skipIf(missing !== undefined)(
         cardsPerSecond: 10,
         // The second instance's connection is cut halfway; it reconnects a second later.
         dropConsumerMidDeal: true,
-        daemon: SOURCE_DAEMON,
-        tempRoot: root,
-        timeoutMs: 60_000,
       });
       expect(run.consumer_reconnects).toBe(1);
       // Nothing lost, nothing changed, no disorder, every table answered; a redelivery may repeat a seq.
@@ -33,8 +25,7 @@ describe.skipIf(missing !== undefined)(
       expect(run.alarms).toBe(0);
       // The broker kept routing to the session that was away: both instances got a share.
       for (const share of run.per_consumer) expect(share).toBeGreaterThan(0);
-      expect(run.pids.filter((pid) => !processGone(pid))).toEqual([]);
-      expect(readdirSync(root)).toEqual([]);
+      expectNothingLeftBehind(run.pids, root);
     }, 120_000);
   },
 );

@@ -1,10 +1,14 @@
 /**
  * What the fleet harness tests share: the daemon run from source (no build
- * needed), whether the machine has what a fleet needs, and whether a
- * process is gone.
+ * needed) and a fleet of it, whether the machine has what a fleet needs, a
+ * folder for a run, and whether a run left a process or a file behind.
  */
+import { readdirSync } from 'node:fs';
+import { expect } from 'vitest';
+import { type FleetOptions, runFleet } from '../../bench/fleet-harness.ts';
 import { mosquittoPath } from '../../helpers/broker.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
+import { tempDir } from '../../helpers/temp.ts';
 import { SOCAT, SOCAT_MISSING_REASON } from '../hardware/pty-pair.ts';
 
 export const SOURCE_DAEMON = {
@@ -33,4 +37,23 @@ export function processGone(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * The folder a fleet run puts its files in (`tempRoot`), removed after the
+ * test file; the run itself must leave it empty.
+ */
+export function fleetRoot(prefix: string): string {
+  return tempDir(prefix);
+}
+
+/** Every process the run started has ended, and it left nothing in `root`. */
+export function expectNothingLeftBehind(pids: readonly number[], root: string): void {
+  expect(pids.filter((pid) => !processGone(pid))).toEqual([]);
+  expect(readdirSync(root)).toEqual([]);
+}
+
+/** A fleet of daemons run from source, its files under `root`, given a minute to come online and to deliver. */
+export function runSourceFleet(root: string, options: Omit<FleetOptions, 'daemon' | 'tempRoot'>) {
+  return runFleet({ daemon: SOURCE_DAEMON, tempRoot: root, timeoutMs: 60_000, ...options });
 }

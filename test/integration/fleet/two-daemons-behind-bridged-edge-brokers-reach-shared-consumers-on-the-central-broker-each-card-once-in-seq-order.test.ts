@@ -1,19 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runFleet } from '../../bench/fleet-harness.ts';
-import { fleetSkipReason, processGone, SOURCE_DAEMON } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, runSourceFleet } from './support.ts';
 
 const missing = fleetSkipReason();
-const root = mkdtempSync(join(tmpdir(), 'fleet-bridged-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fleetRoot('fleet-bridged-');
 
 describe.skipIf(missing !== undefined)(
   'two daemons behind bridged edge brokers reach shared consumers on the central broker each card once in seq order',
   () => {
     it('carries every card over the bridges once, split between the consumers, and a request in to each table', async () => {
-      const run = await runFleet({
+      const run = await runSourceFleet(root, {
         tables: 2,
         topology: 'bridged',
         // One edge broker per table: two bridges into the central broker.
@@ -21,9 +16,6 @@ describe.skipIf(missing !== undefined)(
         cardsPerTable: 6,
         warmupCards: 2,
         cardsPerSecond: 20,
-        daemon: SOURCE_DAEMON,
-        tempRoot: root,
-        timeoutMs: 60_000,
       });
       // Problems would name a lost, repeated or reordered card, or a table that
       // did not answer, once, the health_check sent to it on the central broker.
@@ -38,8 +30,7 @@ describe.skipIf(missing !== undefined)(
       // The central broker forwarded the cards: it spent CPU and holds memory.
       expect(run.rss_mb.central_broker).toBeGreaterThan(0);
       expect(run.rss_mb.brokers).toBeGreaterThan(run.rss_mb.central_broker);
-      expect(run.pids.filter((pid) => !processGone(pid))).toEqual([]);
-      expect(readdirSync(root)).toEqual([]);
+      expectNothingLeftBehind(run.pids, root);
     }, 120_000);
   },
 );

@@ -1,27 +1,19 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runFleet } from '../../bench/fleet-harness.ts';
-import { fleetSkipReason, processGone, SOURCE_DAEMON } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectNothingLeftBehind, fleetRoot, fleetSkipReason, runSourceFleet } from './support.ts';
 
 const missing = fleetSkipReason();
-const root = mkdtempSync(join(tmpdir(), 'fleet-direct-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fleetRoot('fleet-direct-');
 
 describe.skipIf(missing !== undefined)(
   'two daemons on one mosquitto reach two shared consumers each card once in seq order',
   () => {
     it('splits the events between the consumers, loses none, repeats none, and cleans up', async () => {
-      const run = await runFleet({
+      const run = await runSourceFleet(root, {
         tables: 2,
         topology: 'direct',
         cardsPerTable: 6,
         warmupCards: 2,
         cardsPerSecond: 20,
-        daemon: SOURCE_DAEMON,
-        tempRoot: root,
-        timeoutMs: 60_000,
       });
       expect(run.problems).toEqual([]);
       expect(run.duplicates).toBe(0);
@@ -45,8 +37,7 @@ describe.skipIf(missing !== undefined)(
       expect(run.cpu.daemons_s).toBeGreaterThan(0);
       // Every daemon, broker and socat ended; the run's folder is gone.
       expect(run.pids.length).toBe(2 + 1 + 2);
-      expect(run.pids.filter((pid) => !processGone(pid))).toEqual([]);
-      expect(readdirSync(root)).toEqual([]);
+      expectNothingLeftBehind(run.pids, root);
     }, 120_000);
   },
 );

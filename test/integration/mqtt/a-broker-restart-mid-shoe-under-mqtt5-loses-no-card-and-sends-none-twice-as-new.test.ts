@@ -7,41 +7,30 @@
  * seq is all a consumer does, and nothing ever arrives twice as new.
  */
 import mqtt from 'mqtt';
-import { afterEach, expect, it } from 'vitest';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { expect, it } from 'vitest';
 import {
   BASE,
-  cleanupList,
+  cleanupAfterEach,
   dealCards,
-  makeBridge,
-  openStore,
+  mosquittoMissing,
   sleep,
+  startMqtt5Table,
   TABLE,
-  tempDir,
   waitFor,
 } from './support.ts';
 
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const noMosquitto = mosquittoMissing();
+const cleanup = cleanupAfterEach();
 
 const CARDS = 60;
 
 it.skipIf(noMosquitto)(
   'every card arrives, and a card received twice has the same seq and bytes',
   async () => {
-    const broker = cleanup.later(await startTestBroker({ persistence: true }), (b) => b.close());
-    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
-    const bridge = cleanup.later(
-      makeBridge(broker.url, store, {
-        protocolVersion: 5,
-        backoff: { initialMs: 100, maxMs: 300 },
-      }),
-      (b) => b.stop(),
-    );
-    await bridge.start();
+    const { broker, store, bridge } = await startMqtt5Table(cleanup, {
+      broker: { persistence: true },
+      bridge: { backoff: { initialMs: 100, maxMs: 300 } },
+    });
 
     const received: { seq: number; text: string }[] = [];
     const consumer = cleanup.later(

@@ -5,59 +5,41 @@
  * bridge says so, reconnects and publishes on; the CONNACK of each
  * connection is logged with its name as well.
  */
-import { afterEach, expect, it } from 'vitest';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { expect, it } from 'vitest';
 import {
   BASE,
-  capturingLog,
-  cleanupList,
+  cleanupAfterEach,
   dealCards,
-  makeBridge,
-  openStore,
-  Recorder,
+  mosquittoMissing,
+  startMqtt5Table,
   TABLE,
-  tempDir,
-  v5Client,
+  v5Recorder,
+  v5Requester,
   waitFor,
 } from './support.ts';
 
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const noMosquitto = mosquittoMissing();
+const cleanup = cleanupAfterEach();
 
 it.skipIf(noMosquitto)(
   'names DISCONNECT 0x95 Packet too large in the log, comes back and keeps publishing',
   async () => {
-    const broker = cleanup.later(
-      await startTestBroker({ extraConfig: ['max_packet_size 2048'] }),
-      (b) => b.close(),
-    );
-    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
-    const captured = capturingLog();
-    const bridge = cleanup.later(
-      makeBridge(broker.url, store, {
-        protocolVersion: 5,
-        log: captured.log,
+    const { broker, store, bridge, captured } = await startMqtt5Table(cleanup, {
+      broker: { extraConfig: ['max_packet_size 2048'] },
+      bridge: {
         backoff: { initialMs: 100, maxMs: 200 },
         onRequest: () => ({ notes: 'x'.repeat(4096) }),
-      }),
-      (b) => b.stop(),
-    );
-    await bridge.start();
+      },
+    });
     await waitFor(() => bridge.isConnected, 'the bridge to connect');
     const connected = captured.records.find((record) => record.msg === 'mqtt connected');
     expect(connected).toMatchObject({ protocolVersion: 5, reason: 'CONNACK 0x00 Success' });
 
-    const consumer = cleanup.later(
-      await Recorder.connect(broker.url, { protocolVersion: 5 }),
-      (r) => r.close(),
-    );
+    const consumer = await v5Recorder(cleanup, broker.url);
     await dealCards(store.journal, 2);
     await waitFor(() => consumer.events().length === 2, 'the first 2 cards');
 
-    const requester = cleanup.later(await v5Client(broker.url), (c) => c.endAsync(true));
+    const requester = await v5Requester(cleanup, broker.url);
     await requester.publishAsync(`${BASE}/${TABLE}/bridge/request/health_check`, '{}', { qos: 1 });
     await waitFor(
       () => captured.problems().some((message) => message.includes('DISCONNECT')),

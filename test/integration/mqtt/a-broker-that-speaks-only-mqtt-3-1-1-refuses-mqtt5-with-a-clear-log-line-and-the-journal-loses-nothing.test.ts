@@ -5,32 +5,23 @@
  * the table goes on journaling. Once the daemon is set to 3.1.1, every
  * event journaled meanwhile reaches the consumer.
  */
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startEmbeddedBroker } from '../../../firmware-host/mqtt/broker.ts';
 import {
-  capturingLog,
-  cleanupList,
+  cleanupAfterEach,
   dealCards,
   makeBridge,
-  openStore,
   Recorder,
-  tempDir,
+  startMqtt5Bridge,
   waitFor,
 } from './support.ts';
 
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const cleanup = cleanupAfterEach();
 
 it('logs the refusal by its CONNACK code, journals on, and loses nothing once on 3.1.1', async () => {
   const aedes = cleanup.later(await startEmbeddedBroker({ port: 0 }), (b) => b.close());
   const consumer = cleanup.later(await Recorder.connect(aedes.url), (r) => r.close());
-  const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
-  const captured = capturingLog();
-  const v5 = cleanup.later(
-    makeBridge(aedes.url, store, { protocolVersion: 5, log: captured.log }),
-    (b) => b.stop(),
-  );
-  await v5.start();
+  const { store, bridge: v5, captured } = await startMqtt5Bridge(cleanup, aedes.url);
   await waitFor(
     () => captured.problems().some((message) => message.includes('CONNACK 0x01')),
     'the refusal in the log',

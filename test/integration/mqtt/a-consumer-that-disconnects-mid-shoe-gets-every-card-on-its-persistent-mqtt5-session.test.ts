@@ -5,35 +5,25 @@
  * each once, in order, and the table never noticed.
  */
 import mqtt, { type MqttClient } from 'mqtt';
-import { afterEach, expect, it } from 'vitest';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { expect, it } from 'vitest';
 import {
   BASE,
-  cleanupList,
+  cleanupAfterEach,
   dealCards,
-  makeBridge,
-  openStore,
+  mosquittoMissing,
+  startMqtt5Table,
   TABLE,
-  tempDir,
   v5Client,
   waitFor,
 } from './support.ts';
 
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const noMosquitto = mosquittoMissing();
+const cleanup = cleanupAfterEach();
 
 it.skipIf(noMosquitto)(
   'receives the cards published while it was away once it resumes its session',
   async () => {
-    const broker = cleanup.later(await startTestBroker(), (b) => b.close());
-    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
-    const bridge = cleanup.later(makeBridge(broker.url, store, { protocolVersion: 5 }), (b) =>
-      b.stop(),
-    );
-    await bridge.start();
+    const { broker, store, bridge } = await startMqtt5Table(cleanup);
 
     const session = {
       clientId: 'pit-boss-screen',

@@ -6,39 +6,32 @@
  * the broker never publishes the will: consumers see no `offline`. An
  * outage that lasts longer than the delay is announced once it has passed.
  */
-import { afterEach, expect, it } from 'vitest';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { expect, it } from 'vitest';
 import {
-  cleanupList,
+  brokerFor,
+  cleanupAfterEach,
   cuttableRelay,
   dealCards,
   makeBridge,
-  openStore,
-  Recorder,
+  mosquittoMissing,
   sleep,
-  tempDir,
+  startMqtt5Bridge,
+  v5Recorder,
   waitFor,
 } from './support.ts';
 
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const noMosquitto = mosquittoMissing();
+const cleanup = cleanupAfterEach();
 
 const WILL_DELAY_SECONDS = 2;
 
 it.skipIf(noMosquitto)(
   'no offline for a cut or a restart within the will delay, offline after it for a longer outage',
   async () => {
-    const broker = cleanup.later(await startTestBroker(), (b) => b.close());
+    const broker = await brokerFor(cleanup);
     const relay = cleanup.later(await cuttableRelay(broker.port), (r) => r.close());
-    const consumer = cleanup.later(
-      await Recorder.connect(broker.url, { protocolVersion: 5 }),
-      (r) => r.close(),
-    );
+    const consumer = await v5Recorder(cleanup, broker.url);
     const states = () => consumer.on('bridge/state').map((message) => message.text);
-    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
     const options = {
       protocolVersion: 5 as const,
       clientId: 'tableside-will-delay-test',
@@ -46,8 +39,7 @@ it.skipIf(noMosquitto)(
       sessionExpirySeconds: 60,
       backoff: { initialMs: 100, maxMs: 200 },
     };
-    const first = cleanup.later(makeBridge(relay.url, store, options), (b) => b.stop());
-    await first.start();
+    const { store, bridge: first } = await startMqtt5Bridge(cleanup, relay.url, options);
     await waitFor(() => states().includes('online'), 'online');
 
     // 1. The connection drops and comes back on the bridge's first retry.

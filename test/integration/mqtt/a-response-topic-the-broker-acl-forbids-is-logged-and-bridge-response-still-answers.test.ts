@@ -4,58 +4,36 @@
  * authorized": the bridge logs it by name, the usual answer on
  * `bridge/response/<op>` still goes out, and the table carries on.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { expect, it } from 'vitest';
 import {
+  aclFile,
   BASE,
-  capturingLog,
-  cleanupList,
+  cleanupAfterEach,
   dealCards,
-  makeBridge,
-  openStore,
-  Recorder,
+  mosquittoMissing,
+  startMqtt5Table,
   TABLE,
-  tempDir,
-  v5Client,
+  v5Recorder,
+  v5Requester,
   waitFor,
 } from './support.ts';
 
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const noMosquitto = mosquittoMissing();
+const cleanup = cleanupAfterEach();
 
 it.skipIf(noMosquitto)(
   'logs PUBACK 0x87 Not authorized for the response topic and answers on bridge/response',
   async () => {
-    const dir = tempDir('tableside-acl-');
-    chmodSync(dir, 0o755);
-    const aclFile = join(dir, 'acl');
     // Anonymous clients (everyone here): the table's topics and replies/allowed only.
-    writeFileSync(aclFile, `topic readwrite ${BASE}/#\ntopic readwrite replies/allowed/#\n`);
-    chmodSync(aclFile, 0o644);
-    const broker = cleanup.later(await startTestBroker({ aclFile }), (b) => b.close());
-    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
-    const captured = capturingLog();
-    const bridge = cleanup.later(
-      makeBridge(broker.url, store, {
-        protocolVersion: 5,
-        log: captured.log,
-        onRequest: () => ({ healthy: true }),
-      }),
-      (b) => b.stop(),
-    );
-    await bridge.start();
+    const acl = aclFile([`topic readwrite ${BASE}/#`, 'topic readwrite replies/allowed/#']);
+    const { broker, store, bridge, captured } = await startMqtt5Table(cleanup, {
+      broker: { aclFile: acl.path },
+      bridge: { onRequest: () => ({ healthy: true }) },
+    });
     await waitFor(() => bridge.isConnected, 'the bridge to connect');
-    const consumer = cleanup.later(
-      await Recorder.connect(broker.url, { protocolVersion: 5 }),
-      (r) => r.close(),
-    );
+    const consumer = await v5Recorder(cleanup, broker.url);
 
-    const requester = cleanup.later(await v5Client(broker.url), (c) => c.endAsync(true));
+    const requester = await v5Requester(cleanup, broker.url);
     const answers: { topic: string; body: Record<string, unknown> }[] = [];
     requester.on('message', (topic, payload) =>
       answers.push({ topic, body: JSON.parse(payload.toString()) }),

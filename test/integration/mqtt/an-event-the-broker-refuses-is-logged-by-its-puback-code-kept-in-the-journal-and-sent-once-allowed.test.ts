@@ -8,71 +8,43 @@
  * everything after it: nothing is lost, and a consumer deduping by seq has
  * every event once.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { expect, it } from 'vitest';
 import {
+  aclFile,
   BASE,
-  capturingLog,
-  cleanupList,
+  cleanupAfterEach,
   dealCards,
-  makeBridge,
-  openStore,
-  Recorder,
+  mosquittoMissing,
   sleep,
+  startMqtt5Table,
   TABLE,
-  tempDir,
+  v5Recorder,
   waitFor,
 } from './support.ts';
 
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const noMosquitto = mosquittoMissing();
+const cleanup = cleanupAfterEach();
 
 it.skipIf(noMosquitto)(
   'logs PUBACK 0x87 for the event, holds the cursor before it, and resends from it once allowed',
   async () => {
-    const dir = tempDir('tableside-acl-');
-    chmodSync(dir, 0o755);
-    const aclFile = join(dir, 'acl');
-    const writeAcl = (lines: string[]) => {
-      writeFileSync(aclFile, `${lines.join('\n')}\n`);
-      chmodSync(aclFile, 0o644);
-    };
     const root = `${BASE}/${TABLE}`;
-    writeAcl([
+    const acl = aclFile([
       `topic readwrite ${root}/bridge/#`,
       `topic readwrite ${root}/events/card`,
       `topic read ${root}/#`,
     ]);
     // Persistence and a persistent consumer session: the subscription outlives the
     // broker restart below, so nothing the bridge resends races the resubscription.
-    const broker = cleanup.later(await startTestBroker({ aclFile, persistence: true }), (b) =>
-      b.close(),
-    );
-    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
-    const captured = capturingLog();
-    const bridge = cleanup.later(
-      makeBridge(broker.url, store, {
-        protocolVersion: 5,
-        log: captured.log,
-        backoff: { initialMs: 200, maxMs: 400 },
-      }),
-      (b) => b.stop(),
-    );
-    await bridge.start();
-    const consumer = cleanup.later(
-      await Recorder.connect(broker.url, {
-        protocolVersion: 5,
-        clientId: 'floor-system-acl',
-        clean: false,
-        properties: { sessionExpiryInterval: 600 },
-      }),
-      (r) => r.close(),
-    );
+    const { broker, store, bridge, captured } = await startMqtt5Table(cleanup, {
+      broker: { aclFile: acl.path, persistence: true },
+      bridge: { backoff: { initialMs: 200, maxMs: 400 } },
+    });
+    const consumer = await v5Recorder(cleanup, broker.url, {
+      clientId: 'floor-system-acl',
+      clean: false,
+      properties: { sessionExpiryInterval: 600 },
+    });
     await dealCards(store.journal, 2);
     await waitFor(() => consumer.events().length === 2, 'the first 2 cards');
 
@@ -96,7 +68,7 @@ it.skipIf(noMosquitto)(
     expect(store.journal.lastSeq).toBeGreaterThan(alarm!.seq);
 
     // The ACL fixed and reloaded (SIGHUP): the alarm, then the cards after it.
-    writeAcl([`topic readwrite ${root}/#`]);
+    acl.write([`topic readwrite ${root}/#`]);
     broker.reload!();
     await waitFor(() => consumer.events().length === 5, 'the alarm');
     const seqs = consumer.events().map((event) => event.seq as number);

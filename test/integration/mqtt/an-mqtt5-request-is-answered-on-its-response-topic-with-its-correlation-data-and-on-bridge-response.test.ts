@@ -6,50 +6,37 @@
  * the daemon publish a fake event); the usual answer still goes out.
  */
 import type { IPublishPacket } from 'mqtt';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { BridgeRequest } from '../../../firmware-host/mqtt/requests.ts';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
 import {
   BASE,
-  capturingLog,
-  cleanupList,
-  makeBridge,
-  openStore,
+  cleanupAfterEach,
+  mosquittoMissing,
   sleep,
+  startMqtt5Table,
   TABLE,
-  tempDir,
-  v5Client,
+  v5Requester,
   waitFor,
 } from './support.ts';
 
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const noMosquitto = mosquittoMissing();
+const cleanup = cleanupAfterEach();
 
 it.skipIf(noMosquitto)(
   'answers on the response topic with the correlation data and on bridge/response with the transaction',
   async () => {
-    const broker = cleanup.later(await startTestBroker(), (b) => b.close());
-    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
-    const captured = capturingLog();
     const handled: BridgeRequest[] = [];
-    const bridge = cleanup.later(
-      makeBridge(broker.url, store, {
-        protocolVersion: 5,
-        log: captured.log,
+    const { broker, bridge, captured } = await startMqtt5Table(cleanup, {
+      bridge: {
         onRequest: (request) => {
           handled.push(request);
           return { pong: handled.length };
         },
-      }),
-      (b) => b.stop(),
-    );
-    await bridge.start();
+      },
+    });
     await waitFor(() => bridge.isConnected, 'the bridge to connect');
 
-    const requester = cleanup.later(await v5Client(broker.url), (c) => c.endAsync(true));
+    const requester = await v5Requester(cleanup, broker.url);
     const received: { topic: string; body: Record<string, unknown>; packet: IPublishPacket }[] = [];
     requester.on('message', (topic, payload, packet) => {
       received.push({ topic, body: JSON.parse(payload.toString()), packet });

@@ -4,37 +4,28 @@
  * seq as the user property `seq`, so a consumer can dedupe or route without
  * parsing. A 3.1.1 consumer on the same mosquitto gets the same payloads.
  */
-import { afterEach, expect, it } from 'vitest';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { expect, it } from 'vitest';
 import {
-  cleanupList,
+  brokerFor,
+  cleanupAfterEach,
   dealCards,
-  makeBridge,
-  openStore,
+  mosquittoMissing,
   Recorder,
-  tempDir,
+  startMqtt5Bridge,
+  v5Recorder,
   waitFor,
 } from './support.ts';
 
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-
-const cleanup = cleanupList();
-afterEach(() => cleanup.run());
+const noMosquitto = mosquittoMissing();
+const cleanup = cleanupAfterEach();
 
 it.skipIf(noMosquitto)(
   'every event has content type application/json, the UTF-8 indicator and its seq as a user property',
   async () => {
-    const broker = cleanup.later(await startTestBroker(), (b) => b.close());
-    const v5 = cleanup.later(await Recorder.connect(broker.url, { protocolVersion: 5 }), (r) =>
-      r.close(),
-    );
+    const broker = await brokerFor(cleanup);
+    const v5 = await v5Recorder(cleanup, broker.url);
     const v311 = cleanup.later(await Recorder.connect(broker.url), (r) => r.close());
-    const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
-    const bridge = cleanup.later(makeBridge(broker.url, store, { protocolVersion: 5 }), (b) =>
-      b.stop(),
-    );
-    await bridge.start();
+    const { store } = await startMqtt5Bridge(cleanup, broker.url);
     await store.journal.append([
       { kind: 'event', data: { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 } },
       { kind: 'event', data: { type: 'round_start', round: 1 } },

@@ -1,12 +1,15 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { pino } from 'pino';
+import { afterEach } from 'vitest';
 import type { CardCode } from '../../../device-protocol/cards.ts';
 import { CursorStore } from '../../../firmware-host/journal/cursor.ts';
 import { Journal } from '../../../firmware-host/journal/journal.ts';
 import { type BridgeOptions, MqttBridge } from '../../../firmware-host/mqtt/bridge.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { mosquittoPath, startTestBroker, type TestBrokerOptions } from '../../helpers/broker.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 export const BASE = 'tableside';
@@ -240,4 +243,83 @@ export async function dealCards(journal: Journal, count: number, from = 0): Prom
       { kind: 'event', data: cardEvent(card, index) },
     ]);
   }
+}
+
+/** Whether mosquitto is missing here; if so, says why the MQTT 5 scenario is skipped. */
+export function mosquittoMissing(): boolean {
+  const missing = mosquittoPath() === undefined;
+  if (missing) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
+  return missing;
+}
+
+/** A `cleanupList` run after each test of the file that calls this. */
+export function cleanupAfterEach(): Cleanup {
+  const cleanup = cleanupList();
+  afterEach(() => cleanup.run());
+  return cleanup;
+}
+
+export type Cleanup = ReturnType<typeof cleanupList>;
+
+/** A test broker (mosquitto where installed), closed after the test. */
+export async function brokerFor(cleanup: Cleanup, options: TestBrokerOptions = {}) {
+  return cleanup.later(await startTestBroker(options), (broker) => broker.close());
+}
+
+/**
+ * A started MQTT 5 bridge to `url` over a journal and cursor in a fresh
+ * folder, logging where the test can read it back; all stopped after the
+ * test. It is not yet connected when this returns.
+ */
+export async function startMqtt5Bridge(
+  cleanup: Cleanup,
+  url: string,
+  overrides: Partial<BridgeOptions> = {},
+) {
+  const store = cleanup.later(await openStore(tempDir()), (s) => s.journal.close());
+  const captured = capturingLog();
+  const bridge = cleanup.later(
+    makeBridge(url, store, { protocolVersion: 5, log: captured.log, ...overrides }),
+    (b) => b.stop(),
+  );
+  await bridge.start();
+  return { store, bridge, captured };
+}
+
+/** How most MQTT 5 scenarios begin: a test broker and a started MQTT 5 bridge to it. */
+export async function startMqtt5Table(
+  cleanup: Cleanup,
+  options: { broker?: TestBrokerOptions; bridge?: Partial<BridgeOptions> } = {},
+) {
+  const broker = await brokerFor(cleanup, options.broker);
+  return { broker, ...(await startMqtt5Bridge(cleanup, broker.url, options.bridge)) };
+}
+
+/**
+ * A mosquitto ACL file with these lines, in a fresh folder. Both are made
+ * readable because mosquitto started as root reads them as its own user;
+ * `write` replaces the lines (reload the broker to apply them).
+ */
+export function aclFile(lines: readonly string[]) {
+  const dir = tempDir('tableside-acl-');
+  chmodSync(dir, 0o755);
+  const path = join(dir, 'acl');
+  const write = (next: readonly string[]) => {
+    writeFileSync(path, `${next.join('\n')}\n`);
+    chmodSync(path, 0o644);
+  };
+  write(lines);
+  return { path, write };
+}
+
+/** An MQTT 5 `Recorder` on the table's topics, closed after the test. */
+export async function v5Recorder(cleanup: Cleanup, url: string, options: IClientOptions = {}) {
+  return cleanup.later(await Recorder.connect(url, { protocolVersion: 5, ...options }), (r) =>
+    r.close(),
+  );
+}
+
+/** An MQTT 5 requester (see `v5Client`), ended after the test. */
+export async function v5Requester(cleanup: Cleanup, url: string) {
+  return cleanup.later(await v5Client(url), (client) => client.endAsync(true));
 }
