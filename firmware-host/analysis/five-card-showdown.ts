@@ -23,7 +23,7 @@ import { strengthTables } from '../engine/poker/evaluator-tables.ts';
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
-import { STRENGTH_SORT_BUCKETS, sortByStrength } from './strength-sort.ts';
+import { insertionSortInto, STRENGTH_SORT_BUCKETS, sortByStrength } from './strength-sort.ts';
 import type { ShowdownOutcomeCounts } from './study.ts';
 import { fullDeckSuitPatterns, type SuitPattern, suitPatterns } from './suit-patterns.ts';
 
@@ -189,15 +189,7 @@ class Completer {
   sorted(n: number): Int32Array {
     const { strengths, ordered } = this;
     if (n <= 64) {
-      for (let i = 0; i < n; i++) {
-        const v = strengths[i]!;
-        let j = i;
-        while (j > 0 && ordered[j - 1]! > v) {
-          ordered[j] = ordered[j - 1]!;
-          j--;
-        }
-        ordered[j] = v;
-      }
+      insertionSortInto(strengths, ordered, n);
       return ordered;
     }
     sortByStrength(strengths, ordered, n, this.buckets, 0);

@@ -27,7 +27,7 @@ import {
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
-import { STRENGTH_SORT_BUCKETS, sortByStrength } from './strength-sort.ts';
+import { insertionSortInto, STRENGTH_SORT_BUCKETS, sortByStrength } from './strength-sort.ts';
 import { FULL_DECK, forEachFullDeckSuitPattern, suitPatterns } from './suit-patterns.ts';
 
 export interface ShowdownCounts {
@@ -404,15 +404,7 @@ class PatternCounter {
   private sorted(): Int32Array {
     const { strengths, ordered, n } = this;
     if (n <= 32) {
-      for (let i = 0; i < n; i++) {
-        const v = strengths[i]!;
-        let j = i;
-        while (j > 0 && ordered[j - 1]! > v) {
-          ordered[j] = ordered[j - 1]!;
-          j--;
-        }
-        ordered[j] = v;
-      }
+      insertionSortInto(strengths, ordered, n);
       return ordered;
     }
     sortByStrength(strengths, ordered, n, this.buckets, WEIGHT_BITS);

@@ -1,11 +1,13 @@
 /**
  * The counting sort the showdown counts share (strength-sort.ts): keys of a
  * 13-bit strength above some payload bits come out in the order a stable
- * comparison sort by strength gives, in the array they came in.
+ * comparison sort by strength gives, in the array they came in; a few keys
+ * by insertion into another array.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  insertionSortInto,
   STRENGTH_SORT_BUCKETS,
   sortByStrength,
 } from '../../../firmware-host/analysis/strength-sort.ts';
@@ -40,5 +42,21 @@ describe('sortByStrength', () => {
     const keys = Int32Array.from([8191 * 2048 + 5, 1 * 2048 + 2047, 4096 * 2048, 1 * 2048]);
     sortByStrength(keys, new Int32Array(4), 4, new Int32Array(STRENGTH_SORT_BUCKETS), 11);
     expect([...keys]).toEqual([1 * 2048 + 2047, 1 * 2048, 4096 * 2048, 8191 * 2048 + 5]);
+  });
+});
+
+describe('insertionSortInto', () => {
+  it('copies the first n keys into the other array in ascending order, leaving the source as it was', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 24 }), { maxLength: 80 }), (made) => {
+        const from = Int32Array.from([...made, 7]);
+        const to = new Int32Array(made.length + 1).fill(-1);
+        insertionSortInto(from, to, made.length);
+        expect([...to.subarray(0, made.length)]).toEqual([...made].sort((x, y) => x - y));
+        expect(to[made.length]).toBe(-1);
+        expect([...from]).toEqual([...made, 7]);
+      }),
+      { numRuns: 200, seed: 16 },
+    );
   });
 });
