@@ -23,6 +23,7 @@ import { strengthTables } from '../engine/poker/evaluator-tables.ts';
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
+import { insertionSortInto, STRENGTH_SORT_BUCKETS, sortByStrength } from './strength-sort.ts';
 import type { ShowdownOutcomeCounts } from './study.ts';
 import { fullDeckSuitPatterns, type SuitPattern, suitPatterns } from './suit-patterns.ts';
 
@@ -173,7 +174,7 @@ class Completer {
   private n = 0;
   readonly strengths: Int32Array;
   private readonly ordered: Int32Array;
-  private readonly buckets = new Int32Array(128);
+  private readonly buckets = new Int32Array(STRENGTH_SORT_BUCKETS);
 
   constructor(private readonly deck: readonly number[]) {
     this.strengths = new Int32Array(Number(choose(deck.length, 5)));
@@ -182,27 +183,17 @@ class Completer {
 
   /**
    * The first `n` (< HISTOGRAM_FROM) strengths, sorted: by insertion for a
-   * few, else two counting passes (7 and 6 bits of a strength below 8192);
-   * no new array, as the typed array's own sort would need per pattern.
+   * few, else in place by `sortByStrength`; no new array, as the typed
+   * array's own sort would need per pattern.
    */
   sorted(n: number): Int32Array {
     const { strengths, ordered } = this;
     if (n <= 64) {
-      for (let i = 0; i < n; i++) {
-        const v = strengths[i]!;
-        let j = i;
-        while (j > 0 && ordered[j - 1]! > v) {
-          ordered[j] = ordered[j - 1]!;
-          j--;
-        }
-        ordered[j] = v;
-      }
+      insertionSortInto(strengths, ordered, n);
       return ordered;
     }
-    countingPass(strengths, ordered, n, this.buckets, 0, 127);
-    countingPass(ordered, strengths, n, this.buckets, 7, 63);
-    ordered.set(strengths.subarray(0, n));
-    return ordered;
+    sortByStrength(strengths, ordered, n, this.buckets, 0);
+    return strengths;
   }
 
   /** Evaluates every completion of `shared` into `strengths`; returns how many. */
@@ -264,27 +255,5 @@ class Completer {
         ranks | (1 << (card >> 2)),
       );
     }
-  }
-}
-
-function countingPass(
-  from: Int32Array,
-  to: Int32Array,
-  n: number,
-  buckets: Int32Array,
-  shift: number,
-  digitMask: number,
-): void {
-  buckets.fill(0);
-  for (let i = 0; i < n; i++) buckets[(from[i]! >> shift) & digitMask]!++;
-  let sum = 0;
-  for (let d = 0; d <= digitMask; d++) {
-    const count = buckets[d]!;
-    buckets[d] = sum;
-    sum += count;
-  }
-  for (let i = 0; i < n; i++) {
-    const entry = from[i]!;
-    to[buckets[(entry >> shift) & digitMask]!++] = entry;
   }
 }

@@ -14,7 +14,8 @@
  * hands below a strength t that share no card with it are
  *   below(t) − below_a(t) − below_b(t) (+ 1 if the hand itself is below t),
  * where below_c counts the hands below t holding one given card of class c,
- * the same for every card of the class.
+ * the same for every card of the class (the sweep, holdem-dealer-sweep.ts,
+ * is the card-by-card one's too: there every card is a class of its own).
  *
  * Boards alike in those classes give the same counts, so the 2,598,960
  * boards fall into far fewer board classes: without a flush suit the rank
@@ -26,10 +27,10 @@
  * sums in doubles are exact.
  */
 import { rankStateTable, strengthTables } from '../engine/poker/evaluator-tables.ts';
+import { DealerSweep, SWEEP_ENTRIES, sweepDealerHands } from './holdem-dealer-sweep.ts';
 
 const CLASSES = 26;
 const TYPES = (CLASSES * (CLASSES + 1)) / 2;
-const DEALER_PAIRS = 990; // C(45, 2)
 
 /** One class of boards: a board that stands for all, and how many boards it stands for. */
 export interface HoldemBoardClass {
@@ -190,17 +191,8 @@ export class ClassScratch {
   readonly onBoard = new Uint8Array(52);
   readonly classRank = new Int32Array(CLASSES);
   readonly classSuited = new Uint8Array(CLASSES);
-  readonly classCards = new Int32Array(CLASSES);
-  readonly typeFirst = new Int32Array(TYPES);
-  readonly typeSecond = new Int32Array(TYPES);
-  readonly typeHands = new Int32Array(TYPES);
-  /** strength * 512 + type, as made, then sorted by strength. */
-  readonly unsorted = new Int32Array(TYPES);
-  readonly sorted = new Int32Array(TYPES);
-  readonly buckets = new Int32Array(128);
-  readonly belowClass = new Int32Array(CLASSES);
-  readonly runClass = new Int32Array(CLASSES);
-  readonly qualifierClass = new Int32Array(CLASSES);
+  /** The types (pairs of classes) as the sweep's entries, and its per-class counters. */
+  readonly sweep = new DealerSweep(TYPES, CLASSES);
 }
 
 /**
@@ -221,8 +213,8 @@ export function countHoldemBoardByClasses(
   const categoryOf = tables.categoryOfStrength;
   // The rank state table (1.4 MB) rather than the seven-card table (15.6 MB): two lookups that hit the cache.
   const states = rankStateTable();
-  const { onBoard, classRank, classSuited, classCards, typeFirst, typeSecond, typeHands } = scratch;
-  const { unsorted, sorted, belowClass, runClass, qualifierClass } = scratch;
+  const { onBoard, classRank, classSuited, sweep } = scratch;
+  const { classCards, first: typeFirst, second: typeSecond, hands: typeHands, keys } = sweep;
 
   const suitCounts = [0, 0, 0, 0];
   let boardRow = 0;
@@ -270,115 +262,9 @@ export function countHoldemBoardByClasses(
       typeFirst[types] = c;
       typeSecond[types] = d;
       typeHands[types] = hands;
-      unsorted[types] = strength * 512 + types;
+      keys[types] = strength * SWEEP_ENTRIES + types;
       types++;
     }
   }
-  radixSort(unsorted, sorted, types, scratch.buckets);
-  const order = sorted;
-
-  // Hands holding one given card of class c, added by a type's hands.
-  const addCards = (counter: Int32Array, type: number): void => {
-    const c = typeFirst[type]!;
-    const d = typeSecond[type]!;
-    if (c === d) counter[c]! += classCards[c]! - 1;
-    else {
-      counter[c]! += classCards[d]!;
-      counter[d]! += classCards[c]!;
-    }
-  };
-
-  // Dealer hands below the qualifier, in all and per card of each class.
-  belowClass.fill(0);
-  runClass.fill(0);
-  qualifierClass.fill(0);
-  let qualifierTotal = 0;
-  for (let i = 0; i < types; i++) {
-    if (order[i]! >> 9 >= qualifier) break;
-    const type = order[i]! & 511;
-    qualifierTotal += typeHands[type]!;
-    addCards(qualifierClass, type);
-  }
-
-  // One sweep up the strengths, a run of equal strengths at a time.
-  let below = 0;
-  let start = 0;
-  while (start < types) {
-    const strength = order[start]! >> 9;
-    let end = start + 1;
-    while (end < types && order[end]! >> 9 === strength) end++;
-    let run = 0;
-    for (let i = start; i < end; i++) {
-      const type = order[i]! & 511;
-      run += typeHands[type]!;
-      addCards(runClass, type);
-    }
-    const slot = categoryOf[strength]! * 4;
-    const playerQualifies = strength >= qualifier;
-    let notQualified = 0;
-    let wins = 0;
-    let ties = 0;
-    for (let i = start; i < end; i++) {
-      const type = order[i]! & 511;
-      const a = typeFirst[type]!;
-      const b = typeSecond[type]!;
-      const hands = typeHands[type]!;
-      const unqualified =
-        qualifierTotal - qualifierClass[a]! - qualifierClass[b]! + (playerQualifies ? 0 : 1);
-      notQualified += hands * unqualified;
-      if (playerQualifies) {
-        wins += hands * (below - belowClass[a]! - belowClass[b]! - unqualified);
-        ties += hands * (run - runClass[a]! - runClass[b]! + 1);
-      }
-    }
-    const losses = run * DEALER_PAIRS - notQualified - wins - ties;
-    into[slot]! += weight * notQualified;
-    into[slot + 1]! += weight * wins;
-    into[slot + 2]! += weight * ties;
-    into[slot + 3]! += weight * losses;
-    for (let i = start; i < end; i++) {
-      const type = order[i]! & 511;
-      const a = typeFirst[type]!;
-      const b = typeSecond[type]!;
-      belowClass[a]! += runClass[a]!;
-      runClass[a] = 0;
-      belowClass[b]! += runClass[b]!;
-      runClass[b] = 0;
-    }
-    below += run;
-    start = end;
-  }
-}
-
-/**
- * Sorts `n` keys (strength * 512 + type, strength < 8192) from `from` into
- * `to` by strength: two stable counting passes of 7 and 6 bits, several
- * times faster than the typed array's sort for a few hundred keys.
- */
-function radixSort(from: Int32Array, to: Int32Array, n: number, buckets: Int32Array): void {
-  countingPass(from, to, n, buckets, 9, 127);
-  countingPass(to, from, n, buckets, 16, 63);
-  to.set(from.subarray(0, n));
-}
-
-function countingPass(
-  from: Int32Array,
-  to: Int32Array,
-  n: number,
-  buckets: Int32Array,
-  shift: number,
-  digitMask: number,
-): void {
-  buckets.fill(0);
-  for (let i = 0; i < n; i++) buckets[(from[i]! >> shift) & digitMask]!++;
-  let sum = 0;
-  for (let d = 0; d <= digitMask; d++) {
-    const count = buckets[d]!;
-    buckets[d] = sum;
-    sum += count;
-  }
-  for (let i = 0; i < n; i++) {
-    const entry = from[i]!;
-    to[buckets[(entry >> shift) & digitMask]!++] = entry;
-  }
+  sweepDealerHands(sweep, types, qualifier, categoryOf, into, weight);
 }

@@ -11,7 +11,8 @@
  * that share no card with it are
  *   below(t) − below_a(t) − below_b(t) (+ 1 if {a, b} itself is below t),
  * where below_x counts the hands below t holding card x (inclusion-
- * exclusion), so one sweep up the sorted list counts every pairing.
+ * exclusion), so one sweep up the sorted list counts every pairing
+ * (holdem-dealer-sweep.ts, the sweep both ways of counting share).
  * `countHoldemBoard` sweeps the 1,081 hands card by card (the reference the
  * tests hold the fast path to); the enumeration sweeps classes of cards on
  * 42,783 classes of boards instead (holdem-board-classes.ts), about ten
@@ -27,6 +28,7 @@ import {
   countHoldemBoardByClasses,
   holdemBoardClasses,
 } from './holdem-board-classes.ts';
+import { DealerSweep, SWEEP_ENTRIES, sweepDealerHands } from './holdem-dealer-sweep.ts';
 import type { ProgressListener } from './poker.ts';
 import {
   type ShowdownCategorySums,
@@ -44,7 +46,6 @@ export interface HoldemShowdownCounts extends ShowdownCategorySums {
 const FLUSH_PROBE = 0x3333;
 const FLUSH_BITS = 0x8888;
 const PAIRS = 1081; // C(47, 2)
-const DEALER_PAIRS = 990; // C(45, 2)
 
 function suitIncrement(card: number): number {
   return 1 << ((card & 3) << 2);
@@ -67,7 +68,8 @@ export function countHoldemBoard(
   const key = tables.cardKey7;
   const categoryOf = tables.categoryOfStrength;
   const nonFlush = nonFlush7Table();
-  const { unsorted, sorted, first, second, belowCard, runCard, qualifierCard } = scratch;
+  const sweep = scratch.sweep;
+  const { first, second, keys } = sweep;
   let boardKey = 0;
   let boardSuits = 0;
   const onBoard = scratch.onBoard;
@@ -112,107 +114,11 @@ export function countHoldemBoard(
       }
       first[n] = a;
       second[n] = b;
-      unsorted[n] = strength * 2048 + n;
+      keys[n] = strength * SWEEP_ENTRIES + n;
       n++;
     }
   }
-  radixSort(unsorted, sorted, n, scratch.buckets);
-
-  // Dealer hands below the qualifier, in all and per card.
-  belowCard.fill(0);
-  runCard.fill(0);
-  qualifierCard.fill(0);
-  let qualifierTotal = 0;
-  for (let i = 0; i < n; i++) {
-    const entry = sorted[i]!;
-    if (entry >> 11 >= qualifier) break;
-    const index = entry & 2047;
-    qualifierTotal++;
-    qualifierCard[first[index]!]!++;
-    qualifierCard[second[index]!]!++;
-  }
-
-  // One sweep up the strengths, a run of equal strengths at a time.
-  let below = 0;
-  let start = 0;
-  while (start < n) {
-    const strength = sorted[start]! >> 11;
-    let end = start + 1;
-    while (end < n && sorted[end]! >> 11 === strength) end++;
-    for (let i = start; i < end; i++) {
-      const index = sorted[i]! & 2047;
-      runCard[first[index]!]!++;
-      runCard[second[index]!]!++;
-    }
-    const run = end - start;
-    const slot = categoryOf[strength]! * 4;
-    const playerQualifies = strength >= qualifier;
-    let notQualified = 0;
-    let wins = 0;
-    let ties = 0;
-    for (let i = start; i < end; i++) {
-      const index = sorted[i]! & 2047;
-      const a = first[index]!;
-      const b = second[index]!;
-      const unqualified =
-        qualifierTotal - qualifierCard[a]! - qualifierCard[b]! + (playerQualifies ? 0 : 1);
-      notQualified += unqualified;
-      if (playerQualifies) {
-        wins += below - belowCard[a]! - belowCard[b]! - unqualified;
-        ties += run - runCard[a]! - runCard[b]! + 1;
-      }
-    }
-    const losses = run * DEALER_PAIRS - notQualified - wins - ties;
-    into[slot]! += weight * notQualified;
-    into[slot + 1]! += weight * wins;
-    into[slot + 2]! += weight * ties;
-    into[slot + 3]! += weight * losses;
-    for (let i = start; i < end; i++) {
-      const index = sorted[i]! & 2047;
-      const a = first[index]!;
-      const b = second[index]!;
-      belowCard[a]! += runCard[a]!;
-      runCard[a] = 0;
-      belowCard[b]! += runCard[b]!;
-      runCard[b] = 0;
-    }
-    below += run;
-    start = end;
-  }
-}
-
-/**
- * Sorts `n` keys (strength * 2048 + index, strength < 8192) from `from` into
- * `to` by strength: two stable counting passes of 7 and 6 bits, far cheaper
- * than a comparison sort for a thousand keys.
- */
-function radixSort(from: Int32Array, to: Int32Array, n: number, buckets: Int32Array): void {
-  // Pass 1 (strength bits 0-6) from `from` into `to`; pass 2 (bits 7-12) back into `from`...
-  countingPass(from, to, n, buckets, 11, 127);
-  countingPass(to, from, n, buckets, 18, 63);
-  to.set(from.subarray(0, n));
-}
-
-function countingPass(
-  from: Int32Array,
-  to: Int32Array,
-  n: number,
-  buckets: Int32Array,
-  shift: number,
-  digitMask: number,
-): void {
-  buckets.fill(0);
-  for (let i = 0; i < n; i++) buckets[(from[i]! >> shift) & digitMask]!++;
-  let sum = 0;
-  for (let d = 0; d <= digitMask; d++) {
-    const count = buckets[d]!;
-    buckets[d] = sum;
-    sum += count;
-  }
-  for (let i = 0; i < n; i++) {
-    const entry = from[i]!;
-    to[buckets[(entry >> shift) & digitMask]!++] = entry;
-  }
+  sweepDealerHands(sweep, n, qualifier, categoryOf, into, weight);
 }
 
 /** Reusable buffers for countHoldemBoard. */
@@ -220,14 +126,13 @@ export class BoardScratch {
   readonly onBoard = new Uint8Array(52);
   readonly suitMasks = new Int32Array(4);
   readonly byRanks = new Int32Array(13 * 13);
-  readonly unsorted = new Int32Array(PAIRS);
-  readonly sorted = new Int32Array(PAIRS);
-  readonly buckets = new Int32Array(128);
-  readonly first = new Int32Array(PAIRS);
-  readonly second = new Int32Array(PAIRS);
-  readonly belowCard = new Int32Array(52);
-  readonly runCard = new Int32Array(52);
-  readonly qualifierCard = new Int32Array(52);
+  /** The 1,081 hands as the sweep's entries, each card a class of its own. */
+  readonly sweep = new DealerSweep(PAIRS, 52);
+
+  constructor() {
+    this.sweep.hands.fill(1);
+    this.sweep.classCards.fill(1);
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 import { AnalysisError } from './errors.ts';
 import { choose } from './exact.ts';
 import type { ProgressListener } from './poker.ts';
+import { insertionSortInto, STRENGTH_SORT_BUCKETS, sortByStrength } from './strength-sort.ts';
 import { FULL_DECK, forEachFullDeckSuitPattern, suitPatterns } from './suit-patterns.ts';
 
 export interface ShowdownCounts {
@@ -211,7 +212,7 @@ class PatternCounter {
   private readonly nonFlush = nonFlush6Table();
   private readonly strengths = new Int32Array(HISTOGRAM_FROM);
   private readonly ordered = new Int32Array(HISTOGRAM_FROM);
-  private readonly buckets = new Int32Array(128);
+  private readonly buckets = new Int32Array(STRENGTH_SORT_BUCKETS);
   private readonly histogram = new Uint32Array(STRENGTH_COUNT + 1);
   private readonly held = new Int32Array(6);
   private readonly inShared = new Uint8Array(52);
@@ -398,25 +399,15 @@ class PatternCounter {
 
   /**
    * The entries (strength · WEIGHTS + hands) in order of strength, without
-   * a new array: by insertion for a few, else two counting passes over the
-   * strength's 7 low and 6 high bits.
+   * a new array: by insertion for a few, else in place by `sortByStrength`.
    */
   private sorted(): Int32Array {
     const { strengths, ordered, n } = this;
     if (n <= 32) {
-      for (let i = 0; i < n; i++) {
-        const v = strengths[i]!;
-        let j = i;
-        while (j > 0 && ordered[j - 1]! > v) {
-          ordered[j] = ordered[j - 1]!;
-          j--;
-        }
-        ordered[j] = v;
-      }
+      insertionSortInto(strengths, ordered, n);
       return ordered;
     }
-    countingPass(strengths, ordered, n, this.buckets, WEIGHT_BITS, 127);
-    countingPass(ordered, strengths, n, this.buckets, WEIGHT_BITS + 7, 63);
+    sortByStrength(strengths, ordered, n, this.buckets, WEIGHT_BITS);
     return strengths;
   }
 
@@ -425,28 +416,6 @@ class PatternCounter {
     this.wins[category]! += run * below;
     this.ties[category]! += run * run;
     this.hands[category]! += run;
-  }
-}
-
-function countingPass(
-  from: Int32Array,
-  to: Int32Array,
-  n: number,
-  buckets: Int32Array,
-  shift: number,
-  digitMask: number,
-): void {
-  buckets.fill(0);
-  for (let i = 0; i < n; i++) buckets[(from[i]! >> shift) & digitMask]!++;
-  let sum = 0;
-  for (let d = 0; d <= digitMask; d++) {
-    const count = buckets[d]!;
-    buckets[d] = sum;
-    sum += count;
-  }
-  for (let i = 0; i < n; i++) {
-    const entry = from[i]!;
-    to[buckets[(entry >> shift) & digitMask]!++] = entry;
   }
 }
 
