@@ -54,4 +54,11 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
   return program;
 }
 
+// `tableside analyze … | head`: a reader that has read enough closes the pipe;
+// that ends the output, it is not an error to report with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 await (await buildProgram()).parseAsync(process.argv);
