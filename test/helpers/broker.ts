@@ -143,7 +143,13 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
       running.kill('SIGTERM');
     });
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    // A broker that never came up is not the caller's to close: its folder goes here.
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     kind: 'mosquitto',
     port,

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,7 +35,9 @@ describe.skipIf(missing !== undefined)(
       const pair = new PtyPair();
       await pair.start();
       cleanups.push(() => pair.kill());
-      const scenarioFile = join(mkdtempSync(join(tmpdir(), 'tableside-scenario-')), 'forty.yaml');
+      const scenarioDir = mkdtempSync(join(tmpdir(), 'tableside-scenario-'));
+      cleanups.push(async () => rmSync(scenarioDir, { recursive: true, force: true }));
+      const scenarioFile = join(scenarioDir, 'forty.yaml');
       writeFileSync(scenarioFile, SCENARIO);
       const driver = new DeviceDriver({
         name: 'shoe',
