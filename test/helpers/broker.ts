@@ -11,6 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitForPort } from './ports.ts';
 
+/**
+ * Brokers started and not yet closed, by their folder. A test that fails
+ * before its own `close()` (or forgets it) would leave a mosquitto running
+ * and its folder behind: the test process ends them on its way out.
+ */
+const unclosed = new Map<string, () => ChildProcess | undefined>();
+process.once('exit', () => {
+  for (const [dir, child] of unclosed) {
+    child()?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 const MOSQUITTO_CANDIDATES = [
   '/usr/sbin/mosquitto',
   '/usr/bin/mosquitto',
@@ -143,9 +156,11 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
       running.kill('SIGTERM');
     });
   };
+  unclosed.set(dir, () => child);
   try {
     await start();
   } catch (error) {
+    unclosed.delete(dir);
     // A broker that never came up is not the caller's to close: its folder goes here.
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -161,6 +176,7 @@ async function startMosquitto(binary: string, options: TestBrokerOptions): Promi
     close: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
+      unclosed.delete(dir);
     },
     reload: () => {
       child?.kill('SIGHUP');
