@@ -633,6 +633,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     if (silentFor > this.timing.offlineAfterMs) {
       this.setAvailability('offline', `no frame for ${Math.round(silentFor)} ms`);
     }
+    // A frame heard within the beat already proved the device alive, and our ACK of it
+    // proved us alive to the device: a PING then costs both ends a wake-up for nothing.
+    if (silentFor < this.timing.heartbeatMs && this.pingCounter > 0) return;
     this.pingCounter = (this.pingCounter + 1) % 1_000_000;
     this.run(this.session.send({ type: 'PING', token: `P${this.pingCounter}` }, this.now()));
   }

@@ -12,21 +12,42 @@
  */
 import type { DomainEvent } from '../table/events.ts';
 
-/** The path of the first `order` key found in a value, or undefined. */
-export function findForbiddenKey(value: unknown, path = ''): string | undefined {
+/**
+ * The path of the first `order` key found in a value, or undefined. It runs
+ * on every publication, so the walk allocates nothing until it finds one.
+ */
+export function findForbiddenKey(value: unknown): string | undefined {
+  const path = forbiddenPath(value);
+  if (!path) return undefined;
+  let text = '';
+  for (const step of path.reverse()) {
+    text += typeof step === 'number' ? `[${step}]` : text ? `.${step}` : step;
+  }
+  return text;
+}
+
+/** The steps to the first `order` key, innermost first. */
+function forbiddenPath(value: unknown): (string | number)[] | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findForbiddenKey(item, `${path}[${index}]`);
-      if (found) return found;
+    for (let index = 0; index < value.length; index++) {
+      const found = forbiddenPath(value[index]);
+      if (found) {
+        found.push(index);
+        return found;
+      }
     }
     return undefined;
   }
-  for (const [key, item] of Object.entries(value)) {
-    const here = path ? `${path}.${key}` : key;
-    if (key === 'order') return here;
-    const found = findForbiddenKey(item, here);
-    if (found) return found;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    if (key === 'order') return [key];
+    const found = forbiddenPath(record[key]);
+    if (found) {
+      found.push(key);
+      return found;
+    }
   }
   return undefined;
 }

@@ -1,11 +1,15 @@
 /**
- * Serial tty through serialport 13: /dev/ttyUSB0, /dev/ttyACM0, a
+ * Serial tty through serialport 13's binding: /dev/ttyUSB0, /dev/ttyACM0, a
  * /dev/serial/by-id/... link, a udev name (/dev/tableside/shoe) or a pty made
- * by socat. serialport is imported when the port is first opened, so commands
- * that never touch a serial device never load the native binding.
+ * by socat. The binding opens the port (termios, exclusive lock); its bytes
+ * then move on the main thread (polled-fd.ts) where the binding has a
+ * poller (Linux, macOS), else through the binding's own reads and writes.
+ * The binding is imported when the port is first opened, so commands that
+ * never touch a serial device never load the native code.
  */
-import type { SerialPort } from 'serialport';
+import type { BindingPortInterface } from '@serialport/bindings-cpp';
 import { HardwareError } from '../errors.ts';
+import { type FdPoller, PolledFd, type PolledFdHandlers } from './polled-fd.ts';
 import { BaseTransport } from './transport.ts';
 
 export interface SerialOptions {
@@ -32,7 +36,8 @@ export function validateBaudRate(baudRate: number, where: string): number {
 
 export class SerialTransport extends BaseTransport {
   readonly kind = 'serial' as const;
-  private port: SerialPort | undefined;
+  private port: BindingPortInterface | undefined;
+  private io: PortIo | undefined;
 
   constructor(
     readonly options: SerialOptions,
@@ -44,45 +49,94 @@ export class SerialTransport extends BaseTransport {
   }
 
   protected async doOpen(): Promise<void> {
-    const { SerialPort } = await import('serialport');
-    const port = new SerialPort({
-      path: this.options.path,
-      baudRate: this.options.baudRate,
-      autoOpen: false,
-      // The flock keeps a second daemon (or screen, minicom) off our device.
-      lock: true,
-    });
-    await new Promise<void>((resolve, reject) => {
-      port.open((error) =>
-        error ? reject(explainOpenError(this.options.path, error)) : resolve(),
-      );
-    });
+    const { autoDetect } = await import('@serialport/bindings-cpp');
+    let port: BindingPortInterface;
+    try {
+      port = await autoDetect().open({
+        path: this.options.path,
+        baudRate: this.options.baudRate,
+        // The flock keeps a second daemon (or screen, minicom) off our device.
+        lock: true,
+      });
+    } catch (error) {
+      throw explainOpenError(this.options.path, error as Error);
+    }
     this.port = port;
-    port.on('data', (chunk: Buffer) => this.received(chunk));
-    port.on('close', (error: (Error & { disconnected?: boolean }) | null) => {
-      if (this.port === port) this.port = undefined;
-      port.removeAllListeners();
-      // Keep a no-op error listener: a late error must not become an uncaught exception.
-      port.on('error', () => undefined);
-      if (error?.disconnected) this.ended(`device disconnected (${error.message})`, error);
-      else this.ended('port closed');
-    });
-    // serialport also emits 'error' on failed writes; the write promise reports those.
-    port.on('error', () => undefined);
+    const handlers: PolledFdHandlers = {
+      data: (chunk: Buffer) => this.received(chunk),
+      failed: (reason: string, error?: Error) => {
+        if (this.port !== port) return;
+        this.release(port);
+        this.ended(reason, error);
+      },
+    };
+    const polled = port as BindingPortInterface & { fd?: unknown; poller?: FdPoller };
+    this.io =
+      typeof polled.fd === 'number' && polled.poller
+        ? new PolledFd(polled.fd, polled.poller, handlers)
+        : new BindingLoop(port, handlers);
+    this.io.start();
   }
 
   protected doWrite(bytes: Uint8Array): Promise<void> {
-    const port = this.port;
-    if (!port) return Promise.reject(new Error('port is gone'));
-    return new Promise((resolve, reject) => {
-      port.write(Buffer.from(bytes), (error) => (error ? reject(error) : resolve()));
-    });
+    if (!this.io) return Promise.reject(new Error('port is gone'));
+    return this.io.write(bytes);
   }
 
-  protected doClose(): Promise<void> {
+  protected async doClose(): Promise<void> {
     const port = this.port;
-    if (!port?.isOpen) return Promise.resolve();
-    return new Promise((resolve) => port.close(() => resolve()));
+    if (port) await this.release(port);
+  }
+
+  /** Stops the port's I/O and closes it (its fd and lock); what failed on the way is moot. */
+  private release(port: BindingPortInterface): Promise<void> {
+    this.io?.stop();
+    this.io = undefined;
+    this.port = undefined;
+    return port.isOpen ? port.close().catch(() => undefined) : Promise.resolve();
+  }
+}
+
+interface PortIo {
+  start(): void;
+  write(bytes: Uint8Array): Promise<void>;
+  stop(): void;
+}
+
+/** A binding without a poller (Windows): its own reads, one after the other, and its writes. */
+class BindingLoop implements PortIo {
+  private stopped = false;
+
+  constructor(
+    private readonly port: BindingPortInterface,
+    private readonly handlers: PolledFdHandlers,
+  ) {}
+
+  start(): void {
+    void this.readLoop();
+  }
+
+  write(bytes: Uint8Array): Promise<void> {
+    return this.port.write(Buffer.from(bytes));
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async readLoop(): Promise<void> {
+    const buffer = Buffer.alloc(16 * 1024);
+    while (!this.stopped) {
+      try {
+        const { bytesRead } = await this.port.read(buffer, 0, buffer.length);
+        if (this.stopped) return;
+        if (bytesRead > 0) this.handlers.data(Buffer.from(buffer.subarray(0, bytesRead)));
+      } catch (error) {
+        if (this.stopped || (error as { canceled?: boolean }).canceled) return;
+        this.handlers.failed(`device disconnected (${(error as Error).message})`, error as Error);
+        return;
+      }
+    }
   }
 }
 

@@ -84,8 +84,20 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   return startAedes();
 }
 
+/** The file in a broker's folder naming the test that started it (read by temp-root.ts). */
+export const STARTED_BY = 'started-by';
+
+/** The first frame of a stack outside this file: the test (or bench) that asked for a broker. */
+function startedBy(stack: string | undefined): string {
+  const frames = (stack ?? '').split('\n').slice(1);
+  const caller = frames.find((frame) => !frame.includes('helpers/broker.ts'));
+  return `${caller?.trim().replace(/^at\s+/, '') ?? 'unknown'}\n`;
+}
+
 async function startMosquitto(binary: string, options: TestBrokerOptions): Promise<TestBroker> {
   const dir = mkdtempSync(join(tmpdir(), 'tableside-mosquitto-'));
+  // Who started it: the temp root's teardown names it if this folder is left behind.
+  writeFileSync(join(dir, STARTED_BY), startedBy(new Error().stack));
   // mosquitto started as root drops to its own user, which must read these
   // files and, with persistence, write its database into this folder.
   chmodSync(dir, options.persistence ? 0o777 : 0o755);

@@ -5,9 +5,10 @@
  * seen and fixed, and removes the root, so a run never litters the machine's
  * temp dir even when a test dies before its own cleanup.
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STARTED_BY } from './broker.ts';
 
 export default function setup(): () => void {
   const outer = tmpdir();
@@ -23,8 +24,21 @@ export default function setup(): () => void {
       process.stdout.write(
         `temp: the tests left ${left.length} entries in their temp root (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}); removed\n`,
       );
+      for (const name of left) {
+        const owner = startedBy(join(root, name));
+        if (owner) process.stdout.write(`temp: ${name} was started by ${owner}\n`);
+      }
     }
     rmSync(root, { recursive: true, force: true });
     process.env.TMPDIR = outer;
   };
+}
+
+/** The test named in a left-behind broker folder (broker.ts writes it), if any. */
+function startedBy(path: string): string | undefined {
+  try {
+    return readFileSync(join(path, STARTED_BY), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }

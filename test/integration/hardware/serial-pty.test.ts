@@ -26,7 +26,7 @@ function collect(target: { on(event: 'data', listener: (chunk: Buffer) => void):
 }
 
 describe.skipIf(!SOCAT)('serial transport over a socat pty pair', () => {
-  it('moves bytes both ways through the serialport 13 binding', async () => {
+  it('moves bytes both ways through the serialport 13 binding, read and written on the main thread', async () => {
     const pair = await startPair();
     const host = openTransport(`serial:${pair.a}?baud=115200`);
     const device = new SerialTransport({ path: pair.b, baudRate: 115200 });
@@ -42,6 +42,42 @@ describe.skipIf(!SOCAT)('serial transport over a socat pty pair', () => {
     await device.write(Buffer.from('$SH,1,PONG*0000\r\n'));
     await vi.waitFor(() => expect(atDevice()).toBe('$HO,1,PING*0000\r\n'));
     await vi.waitFor(() => expect(atHost()).toBe('$SH,1,PONG*0000\r\n'));
+  });
+
+  it('moves writes larger than the pty holds, queued without waiting, whole and in order', async () => {
+    const pair = await startPair();
+    const host = new SerialTransport({ path: pair.a, baudRate: 115200 });
+    const device = new SerialTransport({ path: pair.b, baudRate: 115200 });
+    cleanups.push(
+      () => host.close(),
+      () => device.close(),
+    );
+    await host.open();
+    await device.open();
+    const received: Buffer[] = [];
+    host.on('data', (chunk) => received.push(chunk));
+    // Far more than a pty's buffer: the writes meet EAGAIN and wait for the poller.
+    const first = Buffer.alloc(300_000, 'a');
+    const second = Buffer.from(Array.from({ length: 50_000 }, (_, i) => 48 + (i % 10)));
+    await Promise.all([device.write(first), device.write(second)]);
+    const expected = Buffer.concat([first, second]);
+    await vi.waitFor(() => expect(Buffer.concat(received).length).toBe(expected.length), {
+      timeout: 10_000,
+    });
+    expect(Buffer.concat(received).equals(expected)).toBe(true);
+  });
+
+  it('keeps a second opener off a port that is open, naming it as in use', async () => {
+    const pair = await startPair();
+    const first = new SerialTransport({ path: pair.a, baudRate: 115200 });
+    cleanups.push(() => first.close());
+    await first.open();
+    const second = new SerialTransport({ path: pair.a, baudRate: 115200 });
+    await expect(second.open()).rejects.toThrow(/in use by another program/);
+    await first.close();
+    await second.open();
+    cleanups.push(() => second.close());
+    expect(second.isOpen).toBe(true);
   });
 
   it('fails to open a missing device with the path and a hint', async () => {

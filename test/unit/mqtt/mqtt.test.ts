@@ -97,6 +97,8 @@ describe('publication guard', () => {
   it('finds an order key at any depth', () => {
     expect(findForbiddenKey({ a: [{ b: { order: [] } }] })).toBe('a[0].b.order');
     expect(findForbiddenKey({ orders: 1, sorted: true })).toBeUndefined();
+    expect(findForbiddenKey([1, { x: [[{ order: 1 }]] }])).toBe('[1].x[0][0].order');
+    expect(findForbiddenKey(Object.create({ order: 1 }))).toBeUndefined();
   });
 
   it('withholds an event carrying an order and hides a face-down card', () => {
