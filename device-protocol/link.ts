@@ -19,8 +19,9 @@
  *   `backoffFactor` per attempt, at most `maxAckTimeoutMs`), at most
  *   `maxAttempts` transmissions, then reported `failed` (`maxAttempts: 0`:
  *   never, as a device that must not give a card up); a NAK naming an
- *   unacknowledged frame resends it now, and so does `retransmitNow()` for
- *   every unacknowledged frame (a device whose line has just reopened);
+ *   unacknowledged frame resends it now (once for all the NAKs read at one
+ *   `now`), and so does `retransmitNow()` for every unacknowledged frame (a
+ *   device whose line has just reopened);
  * - at most `maxInFlight` event frames are unacknowledged at once; HELLO,
  *   PING and PONG bypass that queue. Without protocol 1.2 on both sides,
  *   only 1 (stop and wait) keeps events in order;
