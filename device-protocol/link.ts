@@ -19,8 +19,9 @@
  *   `backoffFactor` per attempt, at most `maxAckTimeoutMs`), at most
  *   `maxAttempts` transmissions, then reported `failed` (`maxAttempts: 0`:
  *   never, as a device that must not give a card up); a NAK naming an
- *   unacknowledged frame resends it now, and so does `retransmitNow()` for
- *   every unacknowledged frame (a device whose line has just reopened);
+ *   unacknowledged frame resends it now (once for all the NAKs read at one
+ *   `now`), and so does `retransmitNow()` for every unacknowledged frame (a
+ *   device whose line has just reopened);
  * - at most `maxInFlight` event frames are unacknowledged at once; HELLO,
  *   PING and PONG bypass that queue. Without protocol 1.2 on both sides,
  *   only 1 (stop and wait) keeps events in order;
@@ -46,6 +47,7 @@ import {
   type DiscardReason,
   encodeFrame,
   type Frame,
+  type FrameDiscard,
   type FrameEvent,
   isFrameType,
   nextSeq,
@@ -220,6 +222,8 @@ interface Outgoing {
   readonly control: boolean;
   attempts: number;
   lastSentAt: number;
+  /** When a NAK last sent it again: NAKs read together send it once. */
+  nakResentAt?: number;
   /** Transmitted since our latest HELLO (slow start holds back the ones that were not). */
   sentSinceHello: boolean;
   /**
@@ -520,6 +524,15 @@ export class LinkSession {
    */
   askAgain(seq: number): LinkAction[] {
     return [this.#nak(seq, 'before_proof', false)];
+  }
+
+  /**
+   * Counts a line that could not be read, without the NAK `receive` would
+   * answer it with: for a host that would drop the copy a NAK asks for (it
+   * awaits the device's PROOF, PROTOCOL.md § 8.2).
+   */
+  discardUnanswered(event: FrameDiscard): LinkAction[] {
+    return [this.#discarded(event.reason, event.detail, event)];
   }
 
   /**
@@ -851,7 +864,14 @@ export class LinkSession {
       message.nakedSeq === undefined
         ? this.#resendable()
         : this.#withinWindow().filter((entry) => entry.seq === message.nakedSeq);
-    for (const entry of targets) actions.push(...this.#retransmit(entry, now));
+    for (const entry of targets) {
+      // NAKs read together (one `now`) all name copies written before any of them was
+      // read: each frame goes once for all. Several NAKs without seq, each sending every
+      // control frame again, fed a retransmission storm on a noisy line.
+      if (entry.nakResentAt === now) continue;
+      entry.nakResentAt = now;
+      actions.push(...this.#retransmit(entry, now));
+    }
     actions.push(...this.#pump(now));
     return actions;
   }

@@ -12,8 +12,10 @@
  *   either way is MACed. `PROOF,none` is a device without a key: accepted
  *   on an unpaired line (a bench, with a warning), refused on a paired one.
  * - While a handshake is on, the device's frames are dropped (it sends them
- *   again); once authenticated, a frame with no MAC, a wrong MAC or a replay
- *   is refused and never reaches the link session.
+ *   again), and a line that cannot be read is counted but not NAKed
+ *   (`unread`: the copy a NAK asks for would be dropped too); once
+ *   authenticated, a frame with no MAC, a wrong MAC or a replay is refused
+ *   and never reaches the link session.
  * - A paired device that fails the handshake, or whose frames stop
  *   authenticating (`maxRefusedInRow` refusals with no good frame between),
  *   is `failed`: the driver quarantines it until its next good handshake.
@@ -21,7 +23,7 @@
  * No I/O, no clock, no chance: `now` comes in, fresh nonces and X25519 keys
  * come from the caller's `fresh()`.
  */
-import type { DeviceTalker, FrameEvent } from '../frame.ts';
+import type { DeviceTalker, FrameDiscard, FrameEvent } from '../frame.ts';
 import { encodeFrame } from '../frame.ts';
 import { decodeMessage, type HelloMessage, protocolAtLeast } from '../messages.ts';
 import { openFrame, sealLine } from './frame-mac.ts';
@@ -101,7 +103,13 @@ export type HostAuthAction =
   | { readonly kind: 'failed'; readonly reason: AuthRefusal; readonly detail: string }
   /** A frame dropped while the handshake is on (the device sends it again). */
   /** `seq`: a reliable frame dropped while waiting for the PROOF, to be asked for again. */
-  | { readonly kind: 'dropped'; readonly detail: string; readonly seq?: number };
+  | { readonly kind: 'dropped'; readonly detail: string; readonly seq?: number }
+  /**
+   * A line that could not be read (a bad CRC, malformed) while the PROOF is awaited or
+   * after the handshake failed: to be counted, not NAKed. `seq`: the seq its
+   * head still shows, to be asked for again once the PROOF is taken.
+   */
+  | { readonly kind: 'unread'; readonly event: FrameDiscard; readonly seq?: number };
 
 export type HostAuthState = 'idle' | 'plain' | 'challenging' | 'authenticated' | 'failed';
 
@@ -210,7 +218,7 @@ export class HostAuth {
   }
 
   incoming(event: FrameEvent, now: number): HostAuthAction[] {
-    if (event.kind === 'discard') return [{ kind: 'pass', event }];
+    if (event.kind === 'discard') return this.#discard(event);
     const frame = event.frame;
     if (frame.type === PROOF_TYPE) return this.#proof(event);
     if (frame.type === CHALLENGE_TYPE) {
@@ -264,6 +272,25 @@ export class HostAuth {
         return [{ kind: 'pass', event: { kind: 'frame', frame: opened.frame } }];
       }
     }
+  }
+
+  /**
+   * A line that could not be read. While we wait for the PROOF, or after the
+   * handshake failed, a NAK would only bring a copy we drop as well (and the
+   * PROOF is not sent again on a NAK: the CHALLENGE asks for it): the device
+   * would answer each NAK without seq by sending all it holds again, none of
+   * it ACKed, and each corrupted copy would draw another NAK, a retransmission
+   * storm at line speed for the whole wait. So it is counted, not answered.
+   */
+  #discard(event: FrameDiscard): HostAuthAction[] {
+    if (this.#state !== 'challenging' && this.#state !== 'failed') return [{ kind: 'pass', event }];
+    const askable =
+      this.#state === 'challenging' && event.talker === this.#options.talker
+        ? event.seq
+        : undefined;
+    return [
+      askable === undefined ? { kind: 'unread', event } : { kind: 'unread', event, seq: askable },
+    ];
   }
 
   #hello(event: Extract<FrameEvent, { kind: 'frame' }>, now: number): HostAuthAction[] {

@@ -15,7 +15,7 @@
  */
 import { HostAuth, type HostAuthAction } from '../../device-protocol/auth/host-auth.ts';
 import { type DevicePublicKey, keyFingerprint } from '../../device-protocol/auth/keys.ts';
-import type { DeviceTalker, FrameEvent } from '../../device-protocol/frame.ts';
+import type { DeviceTalker, FrameDiscard, FrameEvent } from '../../device-protocol/frame.ts';
 import { freshHandshakeSecrets } from '../../hardware/keys/device-key.ts';
 import type { AlarmKind } from '../table/events.ts';
 
@@ -51,6 +51,8 @@ export interface DriverAuthOptions {
   clock: () => number;
   write: (line: string) => void;
   pass: (event: FrameEvent) => void;
+  /** Counts a line that could not be read while the PROOF was awaited, without NAKing it. */
+  unread: (event: FrameDiscard) => void;
   alarm: (kind: AlarmKind, message: string, detail: Record<string, unknown>) => void;
   quarantine: (reason: string) => void;
   authenticated: () => void;
@@ -181,6 +183,11 @@ export class DriverAuth {
         }
         case 'dropped':
           this.dropped++;
+          if (action.seq !== undefined && this.droppedSeqs.length < ASK_AGAIN_AT_MOST)
+            this.droppedSeqs.push(action.seq);
+          break;
+        case 'unread':
+          this.options.unread(action.event);
           if (action.seq !== undefined && this.droppedSeqs.length < ASK_AGAIN_AT_MOST)
             this.droppedSeqs.push(action.seq);
           break;

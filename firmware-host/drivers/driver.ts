@@ -389,6 +389,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       clock: this.clock,
       write: (line) => this.writeNow(line),
       pass: (event) => this.run(this.session.receive(event, this.now())),
+      unread: (event) => this.run(this.session.discardUnanswered(event)),
       alarm: (kind, message, detail) => this.alarm(kind, message, detail),
       quarantine: (reason) => this.quarantineFor(reason),
       authenticated: () => this.clearAuthQuarantine(),

@@ -28,6 +28,7 @@ const frame = (seq: number, message: Parameters<typeof messageFrame>[2]): FrameE
 function driverAuth() {
   const written: string[] = [];
   const passed: FrameEvent[] = [];
+  const unread: FrameEvent[] = [];
   const askedAgain: number[][] = [];
   const auth = new DriverAuth({
     name: 'shoe',
@@ -36,13 +37,14 @@ function driverAuth() {
     clock: () => 0,
     write: (line) => written.push(line),
     pass: (event) => passed.push(event),
+    unread: (event) => unread.push(event),
     alarm: () => undefined,
     quarantine: () => undefined,
     authenticated: () => undefined,
     askAgain: (seqs) => askedAgain.push([...seqs]),
     schedule: () => undefined,
   });
-  return { auth, written, passed, askedAgain };
+  return { auth, written, passed, unread, askedAgain };
 }
 
 function proofNoneFor(challengeLine: string): FrameEvent {
@@ -77,6 +79,27 @@ describe('events dropped while the host awaited the PROOF', () => {
     expect(auth.status().state).toBe('unauthenticated');
     expect(askedAgain).toEqual([[8, 9]]);
     expect(auth.status().dropped).toBe(3);
+  });
+
+  it('are not NAKed when they arrive corrupted, but counted and asked for once the PROOF came', () => {
+    const { auth, written, passed, unread, askedAgain } = driverAuth();
+    auth.incoming(frame(7, HELLO), 0);
+    const challenge = written.find((line) => line.includes('CHALLENGE'));
+    // A card whose CRC no longer matches (its head still reads SH,8), and a line
+    // whose head is gone: the link session would NAK both, and the copies it asked
+    // for would be dropped too (a NAK without seq sends everything again).
+    const corrupted = parseFrameLine('$SH,8,CARD,AS,red,dawn*0000');
+    const headless = parseFrameLine('$XH,9,PONG*0000');
+    expect([corrupted.kind, headless.kind]).toEqual(['discard', 'discard']);
+    auth.incoming(corrupted, 1);
+    auth.incoming(headless, 1);
+    expect(passed.map((event) => event.kind)).toEqual(['frame']);
+    expect(unread).toEqual([corrupted, headless]);
+    auth.incoming(proofNoneFor(challenge!), 3);
+    expect(askedAgain).toEqual([[8]]);
+    // Once the handshake is over, a corrupted line goes to the link session, to be NAKed.
+    auth.incoming(corrupted, 4);
+    expect(passed.at(-1)).toBe(corrupted);
   });
 
   it('are not asked for after a new HELLO: the device sends everything again by itself', () => {
