@@ -486,10 +486,29 @@ export class Journal {
     return first?.seq;
   }
 
+  /**
+   * Up to `max` durable records from `fromSeq` on when memory still holds
+   * them all, at once (no await): the bridge publishes a card in the turn
+   * that made it durable. Undefined when the range reaches back to the files.
+   */
+  recentRange(fromSeq: number, max: number): JournalRecord[] | undefined {
+    const oldestRecent = this.recent[0]?.seq;
+    if (oldestRecent === undefined || fromSeq < oldestRecent) return undefined;
+    const records: JournalRecord[] = [];
+    for (let index = fromSeq - oldestRecent; index < this.recent.length; index++) {
+      const record = this.recent[index]!;
+      if (record.seq > this.durableSeq || records.length >= max) break;
+      records.push(record);
+    }
+    return records;
+  }
+
   /** Up to `max` durable records from `fromSeq` on. */
   async readRange(fromSeq: number, max: number): Promise<JournalRecord[]> {
     const records: JournalRecord[] = [];
     if (max <= 0) return records;
+    const recent = this.recentRange(fromSeq, max);
+    if (recent) return recent;
     for await (const record of this.read(fromSeq)) {
       records.push(record);
       if (records.length >= max) break;

@@ -8,7 +8,7 @@
  * constant for the first record. Editing, removing or reordering a record
  * breaks the chain at a position `verify` can name.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DomainEvent } from '../table/events.ts';
 import type { TableLogRecord } from '../table/log.ts';
 
@@ -34,8 +34,9 @@ export function journalFileIndex(name: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** One-shot: no Hash object per record (the journal hashes every line it writes or reads). */
 export function hashLine(line: string | Uint8Array): string {
-  return createHash('sha256').update(line).digest('hex');
+  return hash('sha256', line, 'hex');
 }
 
 /** The exact line (without newline) of a record: fixed key order, so equal records give equal bytes. */

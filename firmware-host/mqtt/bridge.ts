@@ -48,6 +48,8 @@ import { type TableTopics, tableTopics } from './topics.ts';
 export interface JournalSource {
   readonly lastSeq: number;
   readRange(fromSeq: number, max: number): Promise<JournalRecord[]>;
+  /** The same, at once, when memory holds the range (`Journal` has it); else undefined. */
+  recentRange?(fromSeq: number, max: number): JournalRecord[] | undefined;
   onDurable(listener: (records: readonly JournalRecord[]) => void): () => void;
 }
 
@@ -474,7 +476,12 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     while (this.connected && generation === this.generation) {
       const room = this.inflightLimit - this.inflight();
       if (room <= 0 || this.nextSeq > this.options.journal.lastSeq) return;
-      const records = await this.options.journal.readRange(this.nextSeq, Math.max(room, 64));
+      // From memory the batch goes out in the turn that made it durable, ahead of the
+      // listeners that log and ACK; from the files it waits for the read.
+      const max = Math.max(room, 64);
+      const journal = this.options.journal;
+      const records =
+        journal.recentRange?.(this.nextSeq, max) ?? (await journal.readRange(this.nextSeq, max));
       if (records.length === 0 || generation !== this.generation) return;
       this.publishBatch(records, generation);
       this.settle();
@@ -504,7 +511,9 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
         this.nextSeq++;
       }
     } finally {
-      stream?.uncork();
+      // mqtt-packet corks the socket for each packet and uncorks it on the next tick: the
+      // batch goes out now, in one write, not after whatever else this turn still runs.
+      while (stream && stream.writableCorked > 0) stream.uncork();
     }
   }
 

@@ -25,7 +25,7 @@ describe.skipIf(missing !== undefined)(
       const dir = tempDir('pn532');
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
       const broker: TestBroker = await startTestBroker();
-      cleanups.push(() => broker.stop());
+      cleanups.push(() => broker.close());
       const pty: Pn532OnPty = await pn532OnPty();
       cleanups.push(() => pty.stop());
 

@@ -122,6 +122,25 @@ describe('journal', () => {
     expect(fileLines(dir, 'journal-000002.jsonl').at(-1)).toContain('"card":"JC"');
   });
 
+  it('hands recent durable records over at once, and leaves older ones to the files', async () => {
+    const journal = await openJournal(tempDir(), { recentCapacity: 4 });
+    const [as] = await journal.append([card('AS'), card('KD'), card('7C')]);
+    const s = as!.seq;
+    const seqs = (records: { seq: number }[] | undefined) => records?.map((record) => record.seq);
+    expect(seqs(journal.recentRange(s + 1, 10))).toEqual([s + 1, s + 2]);
+    expect(seqs(journal.recentRange(s, 2))).toEqual([s, s + 1]);
+    const pending = journal.append([card('TH'), card('2S')]);
+    // Appended but not yet durable: not handed over.
+    expect(seqs(journal.recentRange(s + 2, 10))).toEqual([s + 2]);
+    await pending;
+    // Memory keeps the 4 newest: the first card is only in the file now.
+    expect(journal.recentRange(s, 10)).toBeUndefined();
+    expect(seqs(await journal.readRange(s, 10))).toEqual([s, s + 1, s + 2, s + 3, s + 4]);
+    expect(journal.recentRange(s + 1, 10)?.map((record) => record.data)).toEqual(
+      ['KD', '7C', 'TH', '2S'].map((code) => ({ type: 'card', card: code, to: 'player' })),
+    );
+  });
+
   it('keeps the order of concurrent appends under group commit', async () => {
     await fc.assert(
       fc.asyncProperty(
