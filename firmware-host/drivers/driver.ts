@@ -319,6 +319,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private quarantine: string | undefined;
   private authQuarantine: string | undefined;
   private lastFrameAt = Number.NEGATIVE_INFINITY;
+  /** When the device last sent a frame other than a PONG (the beat PINGs only a quiet device). */
+  private lastTalkAt = Number.NEGATIVE_INFINITY;
   private heartbeat: NodeJS.Timeout | undefined;
   private tickTimer: NodeJS.Timeout | undefined;
   /** ACKs made in this turn, sent together once it ends (see writeAck). */
@@ -634,9 +636,10 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     if (silentFor > this.timing.offlineAfterMs) {
       this.setAvailability('offline', `no frame for ${Math.round(silentFor)} ms`);
     }
-    // A frame heard within the beat already proved the device alive, and our ACK of it
-    // proved us alive to the device: a PING then costs both ends a wake-up for nothing.
-    if (silentFor < this.timing.heartbeatMs && this.pingCounter > 0) return;
+    // A frame the device sent of its own within the beat (not the PONG to our last PING)
+    // proved it alive, and our ACK of it proved us alive to it: a PING would cost both
+    // ends a wake-up for nothing.
+    if (this.now() - this.lastTalkAt < this.timing.heartbeatMs) return;
     this.pingCounter = (this.pingCounter + 1) % 1_000_000;
     this.run(this.session.send({ type: 'PING', token: `P${this.pingCounter}` }, this.now()));
   }
@@ -768,6 +771,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   }
 
   private deliver(seq: number, message: Message): void {
+    if (message.type !== 'PONG') this.lastTalkAt = this.now();
     switch (message.type) {
       case 'HELLO':
         this.hello(seq, message);
