@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LinkStateChange } from '../../../hardware/transports/reconnecting-link.ts';
 import { ReconnectingLink } from '../../../hardware/transports/reconnecting-link.ts';
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
+import type { Transport } from '../../../hardware/transports/transport.ts';
 import { openTransport } from '../../../hardware/transports/url.ts';
 import { PtyPair, SOCAT, SOCAT_MISSING_REASON } from './pty-pair.ts';
 
@@ -19,6 +20,17 @@ async function startPair(): Promise<PtyPair> {
   return pair;
 }
 
+/** Opens both ends of a pair, closed after the test. */
+async function openBothEnds<T extends Transport>(host: T, device: T) {
+  cleanups.push(
+    () => host.close(),
+    () => device.close(),
+  );
+  await host.open();
+  await device.open();
+  return { host, device };
+}
+
 function collect(target: { on(event: 'data', listener: (chunk: Buffer) => void): unknown }) {
   const chunks: Buffer[] = [];
   target.on('data', (chunk) => chunks.push(chunk));
@@ -28,14 +40,10 @@ function collect(target: { on(event: 'data', listener: (chunk: Buffer) => void):
 describe.skipIf(!SOCAT)('serial transport over a socat pty pair', () => {
   it('moves bytes both ways through the serialport 13 binding, read and written on the main thread', async () => {
     const pair = await startPair();
-    const host = openTransport(`serial:${pair.a}?baud=115200`);
-    const device = new SerialTransport({ path: pair.b, baudRate: 115200 });
-    cleanups.push(
-      () => host.close(),
-      () => device.close(),
+    const { host, device } = await openBothEnds(
+      openTransport(`serial:${pair.a}?baud=115200`),
+      new SerialTransport({ path: pair.b, baudRate: 115200 }),
     );
-    await host.open();
-    await device.open();
     const atDevice = collect(device);
     const atHost = collect(host);
     await host.write(Buffer.from('$HO,1,PING*0000\r\n'));
@@ -46,14 +54,10 @@ describe.skipIf(!SOCAT)('serial transport over a socat pty pair', () => {
 
   it('moves writes larger than the pty holds, queued without waiting, whole and in order', async () => {
     const pair = await startPair();
-    const host = new SerialTransport({ path: pair.a, baudRate: 115200 });
-    const device = new SerialTransport({ path: pair.b, baudRate: 115200 });
-    cleanups.push(
-      () => host.close(),
-      () => device.close(),
+    const { host, device } = await openBothEnds(
+      new SerialTransport({ path: pair.a, baudRate: 115200 }),
+      new SerialTransport({ path: pair.b, baudRate: 115200 }),
     );
-    await host.open();
-    await device.open();
     const received: Buffer[] = [];
     host.on('data', (chunk) => received.push(chunk));
     // Far more than a pty's buffer: the writes meet EAGAIN and wait for the poller.

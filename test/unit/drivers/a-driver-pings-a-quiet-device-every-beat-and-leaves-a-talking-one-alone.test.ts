@@ -9,16 +9,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeFrame, type Message, messageFrame } from '../../../device-protocol/index.ts';
 import { DeviceDriver } from '../../../firmware-host/drivers/driver.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
+import { shoeHello } from '../../helpers/device-hello.ts';
 
 const BEAT_MS = 100;
-const HELLO: Message = {
-  type: 'HELLO',
-  model: 'TS-SHOE-2',
-  serial: 'SH0042',
-  protocol: '1.0',
-  firmware: '2.3.1',
-  firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-};
+const HELLO = shoeHello();
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'setImmediate', 'Date'] });

@@ -52,18 +52,22 @@ function corruptHead(line: string): string {
   return `$XH${line.slice(3)}`;
 }
 
-function drill() {
-  let now = 0;
-  const wire: Array<{ at: number; to: 'host' | 'shoe'; line: string }> = [];
-  const shoeLink = new LinkSession({
+/** A device's settings: retransmit every 300 ms, forever, a window of 32. */
+function shoeSession(): LinkSession {
+  return new LinkSession({
     localTalker: 'SH',
     peerTalker: 'HO',
-    // A device's settings: retransmit every 300 ms, forever, a window of 32.
     ackTimeoutMs: 300,
     backoffFactor: 1,
     maxAttempts: 0,
     maxInFlight: 32,
   });
+}
+
+function drill() {
+  let now = 0;
+  const wire: Array<{ at: number; to: 'host' | 'shoe'; line: string }> = [];
+  const shoeLink = shoeSession();
   const shoeAuth = new DeviceAuth({ talker: 'SH', fresh: freshHandshakeSecrets });
   const hostLink = new LinkSession({
     localTalker: 'HO',
@@ -234,14 +238,7 @@ describe('a noisy line while the host awaits the PROOF', () => {
 
 describe('NAKs the shoe reads together', () => {
   it('send each unacknowledged frame again once, not once per NAK', () => {
-    const shoe = new LinkSession({
-      localTalker: 'SH',
-      peerTalker: 'HO',
-      ackTimeoutMs: 300,
-      backoffFactor: 1,
-      maxAttempts: 0,
-      maxInFlight: 32,
-    });
+    const shoe = shoeSession();
     const sent = (actions: readonly LinkAction[]) =>
       actions.filter((action) => action.kind === 'send').map((action) => action.seq);
     const read = (line: string, now: number) => shoe.receive(parseFrameLine(line), now);

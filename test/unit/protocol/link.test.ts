@@ -3,15 +3,9 @@ import { isProtocolError } from '../../../device-protocol/errors.ts';
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { type LinkAction, type LinkOptions, LinkSession } from '../../../device-protocol/link.ts';
 import type { CardMessage, HelloMessage, Message } from '../../../device-protocol/messages.ts';
+import { shoeHello } from '../../helpers/device-hello.ts';
 
-const HELLO: HelloMessage = {
-  type: 'HELLO',
-  model: 'TS-SHOE-2',
-  serial: 'SH0042',
-  protocol: '1.0',
-  firmware: '2.3.1',
-  firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-};
+const HELLO: HelloMessage = shoeHello();
 const card = (code: CardMessage['card']): CardMessage => ({
   type: 'CARD',
   card: code,
