@@ -709,8 +709,11 @@ export class LinkSession {
         // The host starts its order again at our HELLO: what it ACKed before is owed again.
         old.acked = false;
       }
-      // A new HELLO supersedes one never ACKed (sent into a dead line): retransmitted
-      // later, the old one would read as another restart.
+    }
+    if (frame.message?.type === 'HELLO') {
+      // On either side a new HELLO supersedes one never ACKed (sent into a dead line, or
+      // before the line was reopened): retransmitted later, the old one would read as another
+      // restart, and the device would send again everything it holds.
       for (const old of [...this.#inFlight.values()]) {
         if (old.type === 'HELLO') this.#inFlight.delete(old.seq);
       }

@@ -402,6 +402,20 @@ describe('link session: NAK and retransmission limit', () => {
     expect(sends(s.tick(10_000)).map((action) => action.seq)).toEqual([fresh[0]!.seq]);
   });
 
+  it('the host too drops its unacknowledged HELLO when it sends a new one after reopening its line', () => {
+    const h = host({ maxAttempts: 0 });
+    const hostHello: HelloMessage = { ...HELLO, model: 'tableside', serial: 'table-1' };
+    const old = sends(h.send(hostHello, 0));
+    h.lineReopened();
+    const fresh = sends(h.send(hostHello, 1_000));
+    expect(fresh[0]!.seq).not.toBe(old[0]!.seq);
+    expect(h.pending).toEqual({ inFlight: 1, queued: 0 });
+    // Only the new HELLO is ever sent again: the device never reads the old one as a restart.
+    const again = [5_000, 10_000, 20_000].flatMap((at) => sends(h.tick(at)));
+    expect(again.length).toBeGreaterThan(0);
+    expect(new Set(again.map((action) => action.seq))).toEqual(new Set([fresh[0]!.seq]));
+  });
+
   it('moves on to the next event after a failure', () => {
     const { s } = connected({}, { ackTimeoutMs: 10, maxAttempts: 1 });
     s.send(card('AS'), 0);
