@@ -16,6 +16,12 @@ export interface SerialOptions {
   path: string;
   /** Bits per second; ignored by ptys. */
   baudRate: number;
+  /**
+   * `main-thread` (the default where the binding has a poller: Linux, macOS)
+   * or `binding`: the binding's own reads and writes through libuv's thread
+   * pool, the path of a binding without a poller (Windows).
+   */
+  io?: 'main-thread' | 'binding';
 }
 
 export const DEFAULT_BAUD_RATE = 115_200;
@@ -66,13 +72,13 @@ export class SerialTransport extends BaseTransport {
       data: (chunk: Buffer) => this.received(chunk),
       failed: (reason: string, error?: Error) => {
         if (this.port !== port) return;
-        this.release(port);
+        void this.release(port);
         this.ended(reason, error);
       },
     };
     const polled = port as BindingPortInterface & { fd?: unknown; poller?: FdPoller };
     this.io =
-      typeof polled.fd === 'number' && polled.poller
+      this.options.io !== 'binding' && typeof polled.fd === 'number' && polled.poller
         ? new PolledFd(polled.fd, polled.poller, handlers)
         : new BindingLoop(port, handlers);
     this.io.start();
@@ -116,8 +122,13 @@ class BindingLoop implements PortIo {
     void this.readLoop();
   }
 
+  /** One write at a time: the binding interleaves the chunks of writes it is given together. */
+  private writing: Promise<void> = Promise.resolve();
+
   write(bytes: Uint8Array): Promise<void> {
-    return this.port.write(Buffer.from(bytes));
+    const write = this.writing.then(() => this.port.write(Buffer.from(bytes)));
+    this.writing = write.catch(() => undefined);
+    return write;
   }
 
   stop(): void {
