@@ -465,15 +465,12 @@ export class Journal {
    * from memory when the range is recent, else from the files.
    */
   async *read(fromSeq = 1): AsyncGenerator<JournalRecord> {
-    const until = this.durableSeq;
-    const oldestRecent = this.recent[0]?.seq;
-    if (oldestRecent !== undefined && fromSeq >= oldestRecent) {
-      for (const record of this.recent.slice(fromSeq - oldestRecent)) {
-        if (record.seq > until) return;
-        yield record;
-      }
+    const recent = this.recentRange(fromSeq, Number.POSITIVE_INFINITY);
+    if (recent) {
+      yield* recent;
       return;
     }
+    const until = this.durableSeq;
     yield* readJournalRecords(this.dir, fromSeq, until, (index) => this.firstSeqOf(index));
   }
 

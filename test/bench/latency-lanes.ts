@@ -25,6 +25,8 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MqttClient } from 'mqtt';
 import { tableTopics } from '../../firmware-host/mqtt/topics.ts';
+// The same order on every run of the bench: the legal deals' seeded generator.
+import { seededRandom } from '../../firmware-host/table/legal-deal.ts';
 import { openTransport } from '../../hardware/transports/url.ts';
 import { SimulatedDevice } from '../../simulators/device.ts';
 import type { ScriptStep } from '../../simulators/scenario.ts';
@@ -146,18 +148,6 @@ class Lane {
       return at - this.writtenAt;
     }
   }
-}
-
-/** A small seeded generator (mulberry32): the same order on every run of the bench. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shoesScript(shoes: number): ScriptStep[] {

@@ -5,13 +5,10 @@
  * consumer account, two client ids) each get part of each table, together
  * every event once, each instance's part of a table in order.
  */
-import { chmodSync, copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasCommand, mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
-import { REPO_ROOT } from '../../helpers/cli.ts';
-import { Cleanup, mosquittoPasswd, tempDir } from '../trust/support.ts';
+import { hasCommand, mosquittoPath } from '../../helpers/broker.ts';
+import { Cleanup, startBrokerWithShippedAcl, tempDir } from '../trust/support.ts';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -33,13 +30,7 @@ describe.skipIf(missing)(
   () => {
     it('splits the events between the instances, loses none and repeats none', async () => {
       const dir = tempDir(cleanup, 'tableside-fleet-acl-');
-      const acl = join(dir, 'tableside.acl');
-      copyFileSync(join(REPO_ROOT, 'hardware/deploy/mosquitto/tableside.acl'), acl);
-      chmodSync(acl, 0o644);
-      const passwordFile = join(dir, 'passwd');
-      mosquittoPasswd(passwordFile, PASSWORDS);
-      const broker = await startTestBroker({ passwordFile, aclFile: acl });
-      cleanup.add(() => broker.close());
+      const broker = await startBrokerWithShippedAcl(cleanup, dir, PASSWORDS);
       const connect = async (username: keyof typeof PASSWORDS, clientId: string) => {
         const client: MqttClient = await connectAsync(broker.url, {
           username,

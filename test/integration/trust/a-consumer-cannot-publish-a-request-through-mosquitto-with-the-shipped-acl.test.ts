@@ -6,20 +6,19 @@
  * refused; a supervisor's request, signed by `tableside request --key`,
  * reaches the table and is obeyed.
  */
-import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournalRecords } from '../../../firmware-host/journal/journal.ts';
-import { hasCommand, mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
-import { REPO_ROOT, runCli } from '../../helpers/cli.ts';
+import { hasCommand, mosquittoPath } from '../../helpers/broker.ts';
+import { runCli } from '../../helpers/cli.ts';
 import {
   BASE,
   Cleanup,
   Client,
   keyFile,
-  mosquittoPasswd,
   settle,
+  startBrokerWithShippedAcl,
   startTable,
   tempDir,
   waitFor,
@@ -41,13 +40,7 @@ const PASSWORDS = {
 describe.skipIf(missing)('the shipped Mosquitto ACL', () => {
   it("keeps consumers read-only, each table under its own topics, and lets a supervisor's signed request through", async () => {
     const dir = tempDir(cleanup);
-    const acl = join(dir, 'tableside.acl');
-    copyFileSync(join(REPO_ROOT, 'hardware/deploy/mosquitto/tableside.acl'), acl);
-    chmodSync(acl, 0o644);
-    const passwordFile = join(dir, 'passwd');
-    mosquittoPasswd(passwordFile, PASSWORDS);
-    const broker = await startTestBroker({ passwordFile, aclFile: acl });
-    cleanup.add(() => broker.close());
+    const broker = await startBrokerWithShippedAcl(cleanup, dir, PASSWORDS);
 
     const alice = await keyFile(dir, 'alice');
     const journalDir = join(dir, 'journal');

@@ -4,7 +4,7 @@
  * and key files made the way an installer makes them.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,8 @@ import {
   privateKeyPem,
 } from '../../../firmware-host/trust/keys.ts';
 import { signRequest } from '../../../firmware-host/trust/signed-request.ts';
+import { startTestBroker, type TestBroker } from '../../helpers/broker.ts';
+import { REPO_ROOT } from '../../helpers/cli.ts';
 
 export const BASE = 'tableside';
 
@@ -64,6 +66,25 @@ export function mosquittoPasswd(file: string, users: Record<string, string>): vo
     first = false;
   }
   chmodSync(file, 0o644);
+}
+
+/**
+ * A mosquitto with the ACL we ship (hardware/deploy/mosquitto/tableside.acl)
+ * and a password file for `users`, both in `dir`; closed after the test.
+ */
+export async function startBrokerWithShippedAcl(
+  cleanup: Cleanup,
+  dir: string,
+  users: Record<string, string>,
+): Promise<TestBroker> {
+  const aclFile = join(dir, 'tableside.acl');
+  copyFileSync(join(REPO_ROOT, 'hardware/deploy/mosquitto/tableside.acl'), aclFile);
+  chmodSync(aclFile, 0o644);
+  const passwordFile = join(dir, 'passwd');
+  mosquittoPasswd(passwordFile, users);
+  const broker = await startTestBroker({ passwordFile, aclFile });
+  cleanup.add(() => broker.close());
+  return broker;
 }
 
 export async function startTable(

@@ -11,15 +11,9 @@ import { type FrameEvent, messageFrame, parseFrameLine } from '../../../device-p
 import type { CardMessage } from '../../../device-protocol/messages.ts';
 import { DriverAuth } from '../../../firmware-host/drivers/device-auth.ts';
 import { freshHandshakeSecrets } from '../../../hardware/keys/device-key.ts';
+import { shoeHello } from '../../helpers/device-hello.ts';
 
-const HELLO = {
-  type: 'HELLO',
-  model: 'TS-SHOE-2',
-  serial: 'SH0042',
-  protocol: '1.4',
-  firmware: '2.3.1',
-  firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-} as const;
+const HELLO = shoeHello('1.4');
 const frame = (seq: number, message: Parameters<typeof messageFrame>[2]): FrameEvent => ({
   kind: 'frame',
   frame: messageFrame('SH', seq, message),
