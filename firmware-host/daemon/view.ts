@@ -269,6 +269,8 @@ export class TerminalView {
   }
 
   private onRecords(records: readonly JournalRecord[]): void {
+    // One write for the batch: under systemd each write is a journald round trip.
+    let text = '';
     for (const record of records) {
       if (record.kind !== 'event') continue;
       const event = record.data as DomainEvent;
@@ -283,9 +285,10 @@ export class TerminalView {
       ) {
         push(this.model.results, line, MAX_RESULTS);
       }
-      this.line(`#${record.seq} ${line}`);
+      text += `#${record.seq} ${line}\n`;
     }
     this.dirty = true;
+    if (text && !this.live) this.out.write(text);
   }
 
   private line(text: string): void {
