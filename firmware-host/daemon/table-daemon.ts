@@ -176,6 +176,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private spinParts = new SpinParts();
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
+  private statePending = false;
   private running = false;
   private recovered: readonly RecoveryWarning[] = [];
   /** The table's signing key (journal.signingKey): never logged, published or journaled. */
@@ -409,6 +410,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     return durable.then(
       (records) => {
         this.emit('journaled', records);
+        this.publishState();
+        if (this.roadsFollower.follow(records)) this.publishRoads();
         return records;
       },
       (error: unknown) => {
@@ -529,18 +532,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       ...(this.tableKey ? { seal: headSealer(this.tableKey, this.table) } : {}),
     });
     this.journal = journal;
-    // Registered before the bridge's listener: the snapshot, roads and head set
-    // here leave in the same socket write as the events the bridge publishes next.
     journal.onDurable((records) => {
-      let tableMoved = false;
       for (const record of records) {
-        if (record.kind !== 'meta') tableMoved = true;
-        else if (record.data.type === 'head') this.bridge?.setJournalHead(record.data);
-        else if (record.data.type === 'ruleset') tableMoved = true;
+        if (record.kind === 'meta' && record.data.type === 'head') {
+          this.bridge?.setJournalHead(record.data);
+        }
       }
-      if (!tableMoved) return;
-      this.publishState();
-      if (this.roadsFollower.follow(records)) this.publishRoads();
     });
     this.stoppers.push(async () => {
       // A clean stop leaves every record under a signed head.
@@ -760,16 +757,21 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   }
 
   /**
-   * The retained snapshot follows the table once per group commit: a burst
-   * of cards made durable together is one snapshot, not one per card (it is
-   * a view, the events carry every card).
+   * The retained snapshot follows the table, but once per turn of the event
+   * loop at most: a burst of cards made durable together is one snapshot,
+   * not one per card (it is a view, the events carry every card).
    */
   private publishState(): void {
-    try {
-      this.bridge?.setState(this.session.snapshot());
-    } catch (error) {
-      this.log.error({ err: error }, 'state snapshot withheld');
-    }
+    if (this.statePending) return;
+    this.statePending = true;
+    setImmediate(() => {
+      this.statePending = false;
+      try {
+        this.bridge?.setState(this.session.snapshot());
+      } catch (error) {
+        this.log.error({ err: error }, 'state snapshot withheld');
+      }
+    });
   }
 
   /** Baccarat tables publish their scoreboard roads (retained), so any display can draw them. */

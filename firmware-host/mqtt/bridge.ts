@@ -162,9 +162,6 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private roads: string | undefined;
   private connectionCount = 0;
   private readonly protocolVersion: 4 | 5;
-  /** Retained payloads waiting for the turn's events (see publishRetainedWithEvents), by topic. */
-  private readonly retainedAfterEvents = new Map<string, string>();
-  private retainedFlush: NodeJS.Immediate | undefined;
 
   constructor(options: BridgeOptions) {
     super();
@@ -209,8 +206,6 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     this.unsubscribeJournal?.();
-    // The latest views go out before `offline`.
-    this.flushRetainedAfterEvents();
     const client = this.client;
     this.client = undefined;
     this.generation++;
@@ -276,38 +271,19 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       throw new MqttError('withheld', `state snapshot not published: it carries "${forbidden}"`);
     }
     this.snapshot = snapshot;
-    this.publishRetainedWithEvents(this.topics.state, JSON.stringify(snapshot));
+    this.publishRetained(this.topics.state, JSON.stringify(snapshot));
   }
 
   /** The journal's last signed head, retained on `journal/head`. */
   setJournalHead(head: Record<string, unknown>): void {
     this.journalHead = JSON.stringify(head);
-    this.publishRetainedWithEvents(this.topics.journalHead, this.journalHead);
+    this.publishRetained(this.topics.journalHead, this.journalHead);
   }
 
   /** The retained scoreboard roads (baccarat tables), republished on every connect. */
   setRoads(roads: Record<string, unknown>): void {
     this.roads = JSON.stringify(roads);
-    this.publishRetainedWithEvents(this.topics.roads, this.roads);
-  }
-
-  /**
-   * Retained views that follow the journal (state, roads, head) leave in the
-   * same socket write as the events of the turn, after them: set from a
-   * durable listener registered before the bridge's, they ride its batch;
-   * otherwise they go out at the end of the turn. One write per card, not
-   * two, for the daemon and for the broker. Only the latest per topic is sent.
-   */
-  private publishRetainedWithEvents(topic: string, payload: string): void {
-    this.retainedAfterEvents.set(topic, payload);
-    this.retainedFlush ??= setImmediate(() => this.flushRetainedAfterEvents());
-  }
-
-  private flushRetainedAfterEvents(): void {
-    if (this.retainedFlush) clearImmediate(this.retainedFlush);
-    this.retainedFlush = undefined;
-    for (const [topic, payload] of this.retainedAfterEvents) this.publishRetained(topic, payload);
-    this.retainedAfterEvents.clear();
+    this.publishRetained(this.topics.roads, this.roads);
   }
 
   private connect(): void {
@@ -534,7 +510,6 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
         this.publishEvent(record, generation);
         this.nextSeq++;
       }
-      if (this.retainedAfterEvents.size > 0) this.flushRetainedAfterEvents();
     } finally {
       // mqtt-packet corks the socket for each packet and uncorks it on the next tick: the
       // batch goes out now, in one write, not after whatever else this turn still runs.

@@ -257,10 +257,13 @@ export class ReconnectingLink extends EventEmitter<LinkEvents> {
   }
 
   private armSilence(): void {
-    if (this.silenceTimer) clearTimeout(this.silenceTimer);
-    this.silenceTimer = undefined;
     const ms = this.options.silenceTimeoutMs;
     if (ms === 0) return;
+    // Every frame re-arms it: refresh() restarts the same timer, no new one per card.
+    if (this.silenceTimer) {
+      this.silenceTimer.refresh();
+      return;
+    }
     this.silenceTimer = setTimeout(() => {
       this.silenceTimer = undefined;
       if (this.current === 'open') this.reopen(`silent: no frame for ${ms} ms`);
