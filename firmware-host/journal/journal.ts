@@ -21,7 +21,7 @@
  *   everything appended before it (the daemon's session state), so that a
  *   restart reads the newest files only (`checkpoints()`), not the history.
  */
-import { constants, write as writeFd } from 'node:fs';
+import { constants } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JournalError } from './errors.ts';
@@ -625,22 +625,12 @@ async function writeDurably(handle: FileHandle, buffer: Buffer): Promise<void> {
   if (DATA_SYNC === 0) await handle.datasync();
 }
 
-/**
- * Through the fd with a callback, not FileHandle.write: the promise API's
- * bookkeeping (two async frames and a ref count per call) is a measurable
- * share of a card's cost when the daemon runs interpreted.
- */
-function writeFully(handle: FileHandle, buffer: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const from = (written: number): void => {
-      writeFd(handle.fd, buffer, written, buffer.length - written, null, (error, bytes) => {
-        if (error) reject(error);
-        else if (written + bytes < buffer.length) from(written + bytes);
-        else resolve();
-      });
-    };
-    from(0);
-  });
+async function writeFully(handle: FileHandle, buffer: Buffer): Promise<void> {
+  let written = 0;
+  while (written < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, written, buffer.length - written);
+    written += bytesWritten;
+  }
 }
 
 async function fsyncDir(dir: string): Promise<void> {
