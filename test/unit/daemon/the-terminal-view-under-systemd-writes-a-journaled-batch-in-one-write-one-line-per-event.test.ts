@@ -10,7 +10,7 @@ import { TerminalView } from '../../../firmware-host/daemon/view.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 
 function fakeDaemon() {
-  const daemon = Object.assign(new EventEmitter(), {
+  return Object.assign(new EventEmitter(), {
     config: { table: 't1', devices: { shoe: {} }, mqtt: { baseTopic: 'tableside' } },
     table: 't1',
     ruleset: 'tdc-baccarat-no-commission',
@@ -22,11 +22,12 @@ function fakeDaemon() {
     snapshot: () => ({}),
     expecting: () => ({ text: '' }),
   });
-  return daemon;
 }
 
-const event = (seq: number, data: Record<string, unknown>): JournalRecord =>
-  ({ seq, ts: 0, kind: 'event', data, hash: '', prev: '' }) as unknown as JournalRecord;
+const record = (seq: number, kind: 'input' | 'event', data: Record<string, unknown>) =>
+  ({ seq, ts: 0, kind, data }) as unknown as JournalRecord;
+const event = (seq: number, data: Record<string, unknown>) => record(seq, 'event', data);
+const cardInput = (seq: number) => record(seq, 'input', { type: 'card' });
 
 it('writes the events of one journaled batch in one write, a line each, inputs left out', () => {
   const daemon = fakeDaemon();
@@ -40,7 +41,7 @@ it('writes the events of one journaled batch in one write, a line each, inputs l
   writes.length = 0;
 
   daemon.emit('journaled', [
-    { seq: 48, ts: 0, kind: 'input', data: { type: 'card' } } as unknown as JournalRecord,
+    cardInput(48),
     event(49, { type: 'round_start', round: 3 }),
     event(50, { type: 'card', card: 'KD', to: 'player', face: 'up', index: 0 }),
     event(51, { type: 'card', card: 'QS', to: 'banker', face: 'down', index: 1 }),
@@ -50,9 +51,7 @@ it('writes the events of one journaled batch in one write, a line each, inputs l
   expect(writes.join('')).not.toContain('QS');
 
   // A batch of inputs only prints nothing.
-  daemon.emit('journaled', [
-    { seq: 52, ts: 0, kind: 'input', data: { type: 'card' } } as unknown as JournalRecord,
-  ]);
+  daemon.emit('journaled', [cardInput(52)]);
   expect(writes).toHaveLength(1);
   view.stop();
 });
