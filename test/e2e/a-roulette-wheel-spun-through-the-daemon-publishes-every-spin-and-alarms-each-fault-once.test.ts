@@ -73,9 +73,10 @@ describe.skipIf(missing !== undefined)(
       consumer = c;
       const d = startDaemon(config);
       daemon = d;
+      // `online` is retained before `bridge/info`, in its own packet: wait for both.
       await until(
-        () => c.value('bridge/state') === 'online',
-        'the daemon online',
+        () => c.value('bridge/state') === 'online' && c.value('bridge/info') !== undefined,
+        'the daemon online and its bridge/info',
         30_000,
         () => d.describe(),
       );
