@@ -9,7 +9,7 @@
  * latency, burst and footprint run the built daemon (`npm run build`, once) as
  * a child with the systemd unit's node flags, over socat ptys and mosquitto.
  *
- * `--only NAME[,NAME]` runs some of: latency, burst, footprint, evaluator, analysis, holdem, mqtt, wheel, spins, signing, auth, pn532, shoe, web, fleet
+ * `--only NAME[,NAME]` runs some of: latency, wake, burst, footprint, evaluator, analysis, holdem, mqtt, wheel, spins, signing, auth, pn532, shoe, web, fleet
  * (fleet runs only when named: `--only fleet`; `--fleet 1,8` or TABLESIDE_FLEET=1,8 sets the fleet sizes,
  * default 1,8,16,32).
  */
@@ -144,6 +144,13 @@ async function main(): Promise<void> {
       () => benchLatencyLanes(),
     );
     figures.latency = withHeadline(lanes);
+  }
+  if (wanted('wake')) {
+    const { benchWakePenalty } = await import('./wake-penalty.ts');
+    figures.wake = await measure(
+      "the machine's wake penalty: the daemon's and the relay's pure work for a card, unit flags, back to back and after 5, 50, 500 ms",
+      () => benchWakePenalty(),
+    );
   }
   if (wanted('burst')) {
     const [{ benchBuiltBursts }, { DEVICE_SESSION_DEFAULTS }, { PROTOCOL_VERSION }] =
@@ -329,6 +336,19 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
       `daemon CPU per card less its idle CPU, ${label}`,
     );
     add(`latency.${phase}.relay.cpu_ms_per_card`, 'ms', `relay CPU per card, ${label}`);
+  }
+  for (const [kind, label] of [
+    ['daemon', "the daemon's pure work for a card"],
+    ['relay', "the bare relay's pure work for a card"],
+  ] as const) {
+    for (const gap of [0, 5, 50, 500]) {
+      add(
+        `wake.${kind}.gap_${gap}ms.p50_us`,
+        'µs',
+        `${label}, ${gap === 0 ? 'back to back' : `after a ${gap} ms pause`}, unit flags`,
+      );
+    }
+    add(`wake.ratio_500ms.${kind}`, '×', `${label}: after 500 ms / back to back`);
   }
   add('spins.p50_ms', 'ms', 'wheel RESULT → spin event');
   add('spins.p99_ms', 'ms', 'wheel RESULT → spin event');
