@@ -708,7 +708,7 @@ const noLog = (): void => undefined;
  * stringify (a field of the event named seq or ts comes later and wins on
  * parsing, as it did in the spread), without copying the event first.
  */
-function eventPayload(seq: number, ts: number, event: object): string {
+export function eventPayload(seq: number, ts: number, event: object): string {
   const fields = JSON.stringify(event);
   const head = `{"seq":${seq},"ts":${ts}`;
   return fields === '{}' ? `${head}}` : `${head},${fields.slice(1)}`;

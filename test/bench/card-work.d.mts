@@ -1,5 +1,6 @@
 import type { LinkSession } from '../../device-protocol/link.ts';
 import type { encodeRecord, hashLine } from '../../firmware-host/journal/record.ts';
+import type { eventPayload } from '../../firmware-host/mqtt/bridge.ts';
 import type { TableSession } from '../../firmware-host/table/table-session.ts';
 
 export interface CardWork {
@@ -19,6 +20,7 @@ export function makeCardWork(options: {
   TableSession: typeof TableSession;
   encodeRecord: typeof encodeRecord;
   hashLine: typeof hashLine;
+  eventPayload: typeof eventPayload;
   protocol: string;
   ruleset: string;
   relay?: boolean;

@@ -7,7 +7,10 @@
 //
 // Plain JavaScript taking its modules as arguments, like relay-cards.mjs: the
 // child (wake-penalty-child.mjs) passes dist/'s, the unit test the sources'.
-// Its types are in card-work.d.mts.
+// Its types are in card-work.d.mts. The relay's work is relay-cards.mjs
+// itself, on a transport and a publisher that only keep what they are given.
+import { EventEmitter } from 'node:events';
+import { relayCards } from './relay-cards.mjs';
 
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
 const SUITS = ['S', 'H', 'D', 'C'];
@@ -37,6 +40,7 @@ export function makeCardWork({
   TableSession,
   encodeRecord,
   hashLine,
+  eventPayload,
   protocol,
   ruleset,
   relay = false,
@@ -103,27 +107,34 @@ export function makeCardWork({
     return Buffer.from(action.line, 'latin1');
   };
 
-  /** The bare relay's work for one frame (relay-cards.mjs): reframe, ACK at once, one payload. */
-  const relayTake = (frame) => {
-    clock += 1000;
-    let ack;
-    for (const action of host.receiveBytes(frame, clock)) {
-      if (action.kind === 'send') ack = action;
-      else if (action.kind === 'deliver' && action.message.type === 'CARD') {
-        const { card, back, face } = action.message;
-        const payload = JSON.stringify({ seq: ++seq, ts: clock, type: 'card', card, back, face });
+  /** The bare relay's work for one frame: relayCards on a transport that hands it the frame. */
+  const relayTake = (() => {
+    if (!relay) return undefined;
+    const transport = new EventEmitter();
+    let written;
+    transport.write = (bytes) => {
+      written = bytes;
+      return Promise.resolve();
+    };
+    const publisher = {
+      publish: (_topic, payload) => {
         counts.bytes += payload.length;
         counts.cards++;
-      }
-    }
-    if (!ack)
-      throw new Error(`the relay did not take the frame ${frame.toString('latin1').trim()}`);
-    return ack.line;
-  };
+      },
+    };
+    relayCards({ session: host, transport, publisher, cardTopic: 'bench/relay/events/card' });
+    return (frame) => {
+      written = undefined;
+      transport.emit('data', frame);
+      if (!written)
+        throw new Error(`the relay did not take the frame ${frame.toString('latin1').trim()}`);
+      return written.toString('latin1');
+    };
+  })();
 
   /** The daemon's work for one frame; returns the ACK line the host would write. */
   const take = (frame) => {
-    if (relay) return relayTake(frame);
+    if (relayTake) return relayTake(frame);
     clock += 1000;
     let ack;
     for (const action of host.receiveBytes(frame, clock)) {
@@ -134,7 +145,7 @@ export function makeCardWork({
       const events = feed(record);
       for (const event of events) {
         journal('event', event, clock);
-        counts.bytes += JSON.stringify({ seq, ts: clock, ...event }).length;
+        counts.bytes += eventPayload(seq, clock, event).length;
       }
       counts.events += events.length;
       counts.cards++;

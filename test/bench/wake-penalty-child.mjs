@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { LinkSession } from '../../dist/device-protocol/link.js';
 import { PROTOCOL_VERSION } from '../../dist/device-protocol/messages.js';
 import { encodeRecord, hashLine } from '../../dist/firmware-host/journal/record.js';
+import { eventPayload } from '../../dist/firmware-host/mqtt/bridge.js';
 import { TableSession } from '../../dist/firmware-host/table/table-session.js';
 import { makeCardWork } from './card-work.mjs';
 
@@ -23,7 +24,14 @@ if (gaps.some((gap) => !Number.isInteger(gap) || gap < 0) || !(rounds >= 1)) {
   process.exit(2);
 }
 
-const modules = { LinkSession, TableSession, encodeRecord, hashLine, protocol: PROTOCOL_VERSION };
+const modules = {
+  LinkSession,
+  TableSession,
+  encodeRecord,
+  hashLine,
+  eventPayload,
+  protocol: PROTOCOL_VERSION,
+};
 const ruleset = 'tdc-baccarat-no-commission';
 const works = {
   daemon: makeCardWork({ ...modules, ruleset }),

@@ -2,10 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { LinkSession } from '../../../device-protocol/link.ts';
 import { PROTOCOL_VERSION } from '../../../device-protocol/messages.ts';
 import { encodeRecord, hashLine } from '../../../firmware-host/journal/record.ts';
+import { eventPayload } from '../../../firmware-host/mqtt/bridge.ts';
 import { TableSession } from '../../../firmware-host/table/table-session.ts';
 import { makeCardWork } from '../../bench/card-work.mjs';
 
-const modules = { LinkSession, TableSession, encodeRecord, hashLine, protocol: PROTOCOL_VERSION };
+const modules = {
+  LinkSession,
+  TableSession,
+  encodeRecord,
+  hashLine,
+  eventPayload,
+  protocol: PROTOCOL_VERSION,
+};
 const ruleset = 'tdc-baccarat-no-commission';
 const ACK = /^\$HO,\d+,ACK,(\d+)\*[0-9A-F]{4}\r\n$/;
 
