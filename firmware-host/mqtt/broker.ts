@@ -9,6 +9,7 @@
 import { createServer, type Server } from 'node:net';
 import type { AccessPolicy, BrokerRole } from './broker-access.ts';
 import { MqttError } from './errors.ts';
+import { fillMqttLengthCache } from './packet-length-cache.ts';
 
 export interface EmbeddedBroker {
   /** e.g. mqtt://127.0.0.1:1883 */
@@ -33,6 +34,7 @@ export async function startEmbeddedBroker(
 ): Promise<EmbeddedBroker> {
   const host = options.host ?? '127.0.0.1';
   const requested = options.port ?? 1883;
+  fillMqttLengthCache();
   const { Aedes } = await import('aedes');
   const broker = await Aedes.createBroker(accessHandlers(options));
   const server = createServer(broker.handle);

@@ -10,6 +10,7 @@
  * SOCKS proxy (MQTTJS_SOCKS_PROXY) go through `mqtt.connect` unchanged.
  */
 import type { IClientOptions, MqttClient } from 'mqtt';
+import { fillMqttLengthCache } from './packet-length-cache.ts';
 
 export interface MqttConnector {
   connect(url: string, options: IClientOptions): MqttClient;
@@ -44,6 +45,7 @@ export async function mqttConnectorFor(
   url: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<MqttConnector> {
+  fillMqttLengthCache();
   const plain = plainBrokerUrl(url);
   if (!plain || env.MQTTJS_SOCKS_PROXY) return await import('mqtt');
   const [client, net, tls] = await Promise.all([

@@ -41,8 +41,14 @@ import {
 } from './built-daemon.ts';
 import { BenchPtyPair, SOCAT } from './pty.ts';
 
-/** Shoes dealt one after the other; RSS is read after each. */
-export const FOOTPRINT_SHOES = 3;
+/**
+ * Shoes dealt one after the other; RSS is read after each. A week at a busy
+ * table is about this many: the growth after the first shoes must be flat.
+ */
+export const FOOTPRINT_SHOES = 150;
+
+/** The shoes a daemon takes to warm up (JIT, caches) before its RSS must stay flat. */
+export const WARM_UP_SHOES = 10;
 
 /** Shoes in the journal of the second cold start. */
 export const JOURNAL_SHOES = 20;
@@ -61,6 +67,10 @@ export interface FootprintFigures {
   rss_after_last_shoe_mb: number | null;
   /** After each shoe, in order. */
   rss_after_each_shoe_mb: number[];
+  /** After WARM_UP_SHOES shoes. */
+  rss_after_warm_up_mb?: number | null;
+  /** Least-squares slope of RSS over the shoes after the warm-up: 0 when nothing leaks. */
+  rss_growth_per_shoe_mb?: number | null;
   idle_cpu_percent: number | null;
   idle_seconds: number;
   cards_dealt: number;
@@ -74,6 +84,21 @@ export interface FootprintFigures {
   card_latency_max_ms?: number | null;
   /** Why figures are null, when they are. */
   note?: string;
+}
+
+/** Least-squares slope of `values` against their index; null under three points. */
+export function slope(values: readonly number[]): number | null {
+  const n = values.length;
+  if (n < 3) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = values.reduce((sum, value) => sum + value, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  values.forEach((value, index) => {
+    covariance += (index - meanX) * (value - meanY);
+    variance += (index - meanX) ** 2;
+  });
+  return Math.round((covariance / variance) * 10_000) / 10_000;
 }
 
 /**
@@ -332,6 +357,8 @@ export async function benchFootprint(
         rss_after_shoe_mb: rssAfterShoe[0] ?? null,
         rss_after_last_shoe_mb: rssAfterShoe.at(-1) ?? null,
         rss_after_each_shoe_mb: rssAfterShoe,
+        rss_after_warm_up_mb: rssAfterShoe[WARM_UP_SHOES - 1] ?? null,
+        rss_growth_per_shoe_mb: slope(rssAfterShoe.slice(WARM_UP_SHOES)),
         idle_cpu_percent: Math.round(idleCpu * 1000) / 10,
         idle_seconds: idleSeconds,
         cards_dealt: cards,

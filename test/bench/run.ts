@@ -266,6 +266,11 @@ async function main(): Promise<void> {
   if (wanted('footprint')) {
     target('footprint.cold_start_ms', '≤ 1,500 ms to online', (value) => value <= 1500);
     target('footprint.rss_after_shoe_mb', '≤ 80 MB after a shoe', (value) => value <= 80);
+    target(
+      'footprint.rss_growth_per_shoe_mb',
+      '≤ 0.02 MB a shoe after the first 10 (flat)',
+      (value) => value <= 0.02,
+    );
   }
   if (wanted('signing')) {
     target('signing.verify_request_us', '≤ 1,000 µs per request', (value) => value <= 1000);
@@ -369,7 +374,9 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
     'same journal, replay from seq 1',
   );
   add('footprint.rss_after_shoe_mb', 'MB');
-  add('footprint.rss_after_last_shoe_mb', 'MB', 'after 3 shoes: no growth');
+  add('footprint.rss_after_warm_up_mb', 'MB', 'after 10 shoes');
+  add('footprint.rss_after_last_shoe_mb', 'MB', 'after 150 shoes');
+  add('footprint.rss_growth_per_shoe_mb', 'MB', 'per shoe after the first 10: flat');
   add('footprint.card_latency_min_ms', 'ms', 'built daemon, deployed flags, stop and wait');
   add('footprint.card_latency_p50_ms', 'ms', 'built daemon, deployed flags, stop and wait');
   add('footprint.card_latency_p99_ms', 'ms', 'built daemon, deployed flags, stop and wait');
