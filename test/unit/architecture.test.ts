@@ -1,125 +1,212 @@
 /**
- * ARCHITECTURE.md's import rules, checked on every file: who may import whom,
- * and that pure code does no I/O and reads no clock.
+ * ARCHITECTURE.md's rules, checked on every source file by
+ * `test/architecture/check.ts`: who may import whom (static, type-only,
+ * dynamic and `require`), which packages each folder may use, that pure
+ * folders touch no timer, clock, chance, process or output, and that no
+ * import circle exists. Each planted violation below must fail the check.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  checkTree,
+  describeViolation,
+  type FileFacts,
+  type Violation,
+} from '../architecture/check.ts';
+import { KNOWN_VIOLATIONS, violationKey } from '../architecture/known-violations.ts';
+import { CHECKED_FOLDERS, renderRulesTable } from '../architecture/rules.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(ROOT, dir))) {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
+    if (statSync(join(ROOT, path)).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [relative(ROOT, join(ROOT, path))] : [];
+  });
 }
 
-/** Code without comments, so that a doc example does not count as a use. */
-function code(path: string): string {
-  return readFileSync(join(ROOT, path), 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/^\s*\/\/.*$/gm, '');
+const TREE = new Map(
+  CHECKED_FOLDERS.flatMap(sourceFiles).map((file) => [
+    file,
+    readFileSync(join(ROOT, file), 'utf8'),
+  ]),
+);
+const CACHE = new Map<string, { text: string; facts: FileFacts }>();
+
+function unlisted(violations: Violation[]): string[] {
+  const known = new Set(KNOWN_VIOLATIONS);
+  return violations
+    .filter((violation) => !known.has(violationKey(violation.file, violation.message)))
+    .map(describeViolation);
 }
 
-/** Our own modules a file imports, as paths from the repository root. */
-function ownImports(path: string): string[] {
-  const found: string[] = [];
-  for (const match of code(path).matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
-    found.push(relative(ROOT, resolve(ROOT, path, '..', match[1]!)));
-  }
-  return found;
+interface PlantedViolation {
+  kind: string;
+  file: string;
+  source: string;
+  /** What the check must say about `file`. */
+  says: RegExp;
 }
 
-interface Rule {
-  folder: string;
-  may: string[];
-}
-
-// Most specific folder first.
-const RULES: Rule[] = [
-  { folder: 'device-protocol/', may: ['device-protocol/'] },
-  { folder: 'hardware/', may: ['hardware/', 'device-protocol/'] },
-  { folder: 'firmware-host/engine/', may: ['firmware-host/engine/', 'device-protocol/'] },
+/** The kinds of violation the old check let through, and more: each must fail. */
+const PLANTED: PlantedViolation[] = [
   {
-    folder: 'firmware-host/table/',
-    may: ['firmware-host/table/', 'firmware-host/engine/', 'device-protocol/'],
+    kind: 'a timer in pure code',
+    file: 'firmware-host/engine/planted.ts',
+    source: 'export const later = (f: () => void) => setTimeout(f, 10);\n',
+    says: /uses setTimeout in pure code/,
   },
   {
-    folder: 'firmware-host/analysis/',
-    may: ['firmware-host/analysis/', 'firmware-host/engine/', 'device-protocol/'],
-  },
-  // The composition roots run simulators for `simulate` devices, `sim` and `diag --simulate`.
-  {
-    folder: 'firmware-host/cli/',
-    may: ['firmware-host/', 'device-protocol/', 'hardware/', 'simulators/'],
+    kind: 'the environment in pure code',
+    file: 'firmware-host/table/planted.ts',
+    source: "export const mode = process.env.MODE ?? 'x';\n",
+    says: /uses process in pure code/,
   },
   {
-    folder: 'firmware-host/daemon/',
-    may: ['firmware-host/', 'device-protocol/', 'hardware/', 'simulators/'],
+    kind: 'output in pure code',
+    file: 'firmware-host/analysis/planted.ts',
+    source: "export function say(): void { console.log('hi'); }\n",
+    says: /uses console in pure code/,
   },
   {
-    folder: 'firmware-host/diag/',
-    may: ['firmware-host/', 'device-protocol/', 'hardware/', 'simulators/'],
+    kind: 'randomUUID imported into pure code',
+    file: 'device-protocol/planted.ts',
+    source: "import { randomUUID } from 'node:crypto';\nexport const id = () => randomUUID();\n",
+    says: /uses randomUUID from node:crypto in pure code/,
   },
-  { folder: 'firmware-host/', may: ['firmware-host/', 'device-protocol/', 'hardware/'] },
   {
-    folder: 'simulators/',
-    may: [
-      'simulators/',
-      'device-protocol/',
-      'hardware/',
-      'firmware-host/engine/',
-      'firmware-host/table/',
-    ],
+    kind: 'crypto.randomUUID through a namespace in pure code',
+    file: 'firmware-host/engine/planted.ts',
+    source:
+      "import * as crypto from 'node:crypto';\nexport const id = () => crypto.randomUUID();\n",
+    says: /uses crypto\.randomUUID in pure code/,
+  },
+  {
+    kind: 'the clock in pure code',
+    file: 'firmware-host/table/planted.ts',
+    source: 'export const now = () => Date.now();\n',
+    says: /uses Date in pure code/,
+  },
+  {
+    kind: 'a high-resolution clock in pure code',
+    file: 'device-protocol/auth/planted.ts',
+    source: 'export const now = () => performance.now();\n',
+    says: /uses performance in pure code/,
+  },
+  {
+    kind: 'chance in pure code',
+    file: 'firmware-host/analysis/planted.ts',
+    source: 'export const coin = () => Math.random() < 0.5;\n',
+    says: /uses Math\.random in pure code/,
+  },
+  {
+    kind: 'a dynamic import of the network in pure code',
+    file: 'firmware-host/table/planted.ts',
+    source: "export const net = () => import('node:net');\n",
+    says: /imports the package node:net \(dynamically\)/,
+  },
+  {
+    kind: 'a require in pure code',
+    file: 'firmware-host/engine/planted.ts',
+    source: "export const fs = require('node:fs');\n",
+    says: /imports the package node:fs \(dynamically\)/,
+  },
+  {
+    kind: 'serialport imported in the engine',
+    file: 'firmware-host/engine/planted.ts',
+    source: "import { SerialPort } from 'serialport';\nexport const Port = SerialPort;\n",
+    says: /imports the package serialport, which firmware-host\/engine\/ may not use/,
+  },
+  {
+    kind: 'the journal importing the daemon',
+    file: 'firmware-host/journal/planted.ts',
+    source:
+      "import { TableDaemon } from '../daemon/table-daemon.ts';\nexport const Daemon = TableDaemon;\n",
+    says: /imports firmware-host\/daemon\/table-daemon\.ts, but firmware-host\/journal\//,
+  },
+  {
+    kind: 'mqtt importing web',
+    file: 'firmware-host/mqtt/planted.ts',
+    source: "export { WebConsole } from '../web/server.ts';\n",
+    says: /imports firmware-host\/web\/server\.ts, but firmware-host\/mqtt\//,
+  },
+  {
+    kind: 'device code importing host code, type-only',
+    file: 'hardware/device/planted.ts',
+    source:
+      "import type { TableConfig } from '../../firmware-host/config/schema.ts';\nexport type C = TableConfig;\n",
+    says: /imports firmware-host\/config\/schema\.ts, but hardware\//,
+  },
+  {
+    kind: 'a package the folder may not use',
+    file: 'firmware-host/web/planted.ts',
+    source: "import mqtt from 'mqtt';\nexport const m = mqtt;\n",
+    says: /imports the package mqtt, which firmware-host\/web\/ may not use/,
+  },
+  {
+    kind: 'a computed dynamic import',
+    file: 'firmware-host/mqtt/planted.ts',
+    source: 'export const load = (name: string) => import(name);\n',
+    says: /imports a computed module name/,
+  },
+  {
+    kind: 'an import circle',
+    file: 'firmware-host/trust/planted-a.ts',
+    source: "import { b } from './planted-b.ts';\nexport const a = () => b;\n",
+    says: /is in an import circle with firmware-host\/trust\/planted-b\.ts/,
   },
 ];
 
-const PURE = [
-  'device-protocol/',
-  'firmware-host/engine/',
-  'firmware-host/table/',
-  'firmware-host/analysis/',
-];
-const PURE_NODE_MODULES = new Set(['node:stream', 'node:events', 'node:crypto', 'node:buffer']);
-const CLOCK_OR_CHANCE =
-  /\b(Date\.now\(|new Date\(|performance\.now\(|Math\.random\(|process\.hrtime)/;
-
-const FILES = ['device-protocol', 'hardware', 'firmware-host', 'simulators'].flatMap(sourceFiles);
+/** The other half of the planted circle. */
+const CIRCLE_PARTNER = [
+  'firmware-host/trust/planted-b.ts',
+  "import { a } from './planted-a.ts';\nexport const b = () => a;\n",
+] as const;
 
 describe('architecture', () => {
-  it('finds the sources it checks', () => {
-    expect(FILES.length).toBeGreaterThan(50);
+  it('reads the sources it checks', () => {
+    expect(TREE.size).toBeGreaterThan(200);
   });
 
-  it('imports only what ARCHITECTURE.md allows each folder', () => {
-    const broken: string[] = [];
-    for (const file of FILES) {
-      const rule = RULES.find((r) => file.startsWith(r.folder));
-      if (!rule) continue;
-      for (const target of ownImports(file)) {
-        if (target === 'package.json') continue;
-        if (!rule.may.some((allowed) => target.startsWith(allowed))) {
-          broken.push(`${file} imports ${target}`);
-        }
-      }
-    }
-    expect(broken).toEqual([]);
+  it('finds no violation beyond the known ones that issue 26 removes', () => {
+    expect(unlisted(checkTree(TREE, CACHE))).toEqual([]);
   });
 
-  it('keeps pure code free of I/O, clocks and chance', () => {
-    const broken: string[] = [];
-    for (const file of FILES.filter((f) => PURE.some((folder) => f.startsWith(folder)))) {
-      const text = code(file);
-      for (const match of text.matchAll(/from\s+'(node:[^']+)'/g)) {
-        if (!PURE_NODE_MODULES.has(match[1]!)) broken.push(`${file} imports ${match[1]}`);
-      }
-      const clock = CLOCK_OR_CHANCE.exec(text);
-      if (clock) broken.push(`${file} uses ${clock[1]}`);
-    }
-    expect(broken).toEqual([]);
+  it('lists no known violation that no longer happens (the list only shrinks)', () => {
+    const found = new Set(
+      checkTree(TREE, CACHE).map((violation) => violationKey(violation.file, violation.message)),
+    );
+    expect(KNOWN_VIOLATIONS.filter((known) => !found.has(known))).toEqual([]);
+  });
+
+  it.each(PLANTED)('fails on $kind', ({ file, source, says }) => {
+    const tree = new Map(TREE).set(file, source).set(...CIRCLE_PARTNER);
+    const about = unlisted(checkTree(tree, CACHE)).filter((line) => line.startsWith(file));
+    expect(
+      about.some((line) => says.test(line)),
+      about.join('\n'),
+    ).toBe(true);
+  });
+
+  it('does not mistake a local name, a property or a type for a banned global', () => {
+    const tree = new Map(TREE).set(
+      'firmware-host/engine/planted.ts',
+      [
+        'export function schedule(setTimeout: (f: () => void) => void) { setTimeout(() => {}); }',
+        'export const clock = { now: 0, Date: 1 };',
+        'export type Stamp = { process: number };',
+        'export const read = (o: { console: number }) => o.console;',
+        '',
+      ].join('\n'),
+    );
+    expect(unlisted(checkTree(tree, CACHE))).toEqual([]);
+  });
+
+  it('says what ARCHITECTURE.md says: its table is rendered from the rules', () => {
+    const doc = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const between = /<!-- rules:begin -->\n([\s\S]*?)\n<!-- rules:end -->/.exec(doc);
+    expect(between?.[1]).toBe(renderRulesTable());
   });
 });

@@ -1,0 +1,262 @@
+/**
+ * ARCHITECTURE.md's folder rules as data: which of our folders each folder
+ * may import, which packages it may use, and which folders are pure. The
+ * check (`check.ts`) applies them; `renderRulesTable()` renders the table
+ * ARCHITECTURE.md shows, and a test fails when the two differ.
+ */
+
+export interface FolderRule {
+  /** A folder (ends in `/`) or one file; the longest match wins. */
+  folder: string;
+  /** What it holds, for ARCHITECTURE.md. */
+  holds: string;
+  /** Our folders (or files) it may import; its own is always listed. */
+  ours: string[];
+  /** npm packages and Node built-ins it may import; `node:*` is every built-in. */
+  packages: string[];
+  /** Pure: no I/O, no clock, no chance, no process, no output. */
+  pure?: boolean;
+  /** May import a module whose name it computes (a worker's bootstrap). */
+  computedImports?: boolean;
+}
+
+const PROTOCOL = 'device-protocol/';
+const HARDWARE = 'hardware/';
+const ENGINE = 'firmware-host/engine/';
+const TABLE = 'firmware-host/table/';
+/** The host's own top-level files: the logger and the version. */
+const HOST_FILES = ['firmware-host/log.ts', 'firmware-host/version.ts'];
+const COMPOSITION_ROOT_OURS = ['firmware-host/', PROTOCOL, HARDWARE, 'simulators/'];
+const NODE = 'node:*';
+
+/** Most specific first is not needed: `ruleFor` takes the longest match. */
+export const RULES: readonly FolderRule[] = [
+  {
+    folder: PROTOCOL,
+    holds: 'cards, frame grammar, CRC, codecs, framer, link session; PROTOCOL.md',
+    ours: [PROTOCOL],
+    // The stream-based framer (node:stream, the delimiter parser) is the one
+    // `decode` still uses; the link endpoint work replaces it.
+    packages: ['zod', 'node:crypto', 'node:buffer', 'node:stream', '@serialport/parser-delimiter'],
+    pure: true,
+  },
+  {
+    folder: 'device-protocol/auth/',
+    holds:
+      "protocol 1.4 authentication: keys, handshake, frame MAC, replay guard, the host's and the device's state machines",
+    ours: [PROTOCOL],
+    packages: ['node:crypto', 'node:buffer'],
+    pure: true,
+  },
+  {
+    folder: HARDWARE,
+    holds:
+      'transports, reconnecting link, device core, Firmata board, I2C, parts, PN532, readers, keys, console board, deploy files',
+    ours: [HARDWARE, PROTOCOL],
+    packages: [
+      NODE,
+      'serialport',
+      '@serialport/bindings-cpp',
+      'node-hid',
+      'johnny-five',
+      'firmata-io',
+      'yaml',
+      'zod',
+    ],
+  },
+  {
+    folder: ENGINE,
+    holds: 'games, rulesets (validated data citing the seeds), poker evaluator',
+    ours: [ENGINE, PROTOCOL],
+    packages: ['zod'],
+    pure: true,
+  },
+  {
+    folder: TABLE,
+    holds: 'the table session (validator + engine), roads, anomaly detector, legal deals',
+    ours: [TABLE, ENGINE, PROTOCOL],
+    packages: ['zod'],
+    pure: true,
+  },
+  {
+    folder: 'firmware-host/analysis/',
+    holds: 'exact return-to-player studies, the wheel bias watch',
+    ours: ['firmware-host/analysis/', ENGINE, PROTOCOL],
+    packages: ['zod'],
+    pure: true,
+  },
+  {
+    folder: 'firmware-host/trust/',
+    holds: 'Ed25519 keys, canonical JSON, signed requests, broker password hashes',
+    ours: ['firmware-host/trust/', PROTOCOL],
+    packages: [NODE],
+  },
+  {
+    folder: 'firmware-host/journal/',
+    holds: 'the hash-chained journal, its cursor, seals, bundles and verify',
+    ours: [
+      'firmware-host/journal/',
+      'firmware-host/trust/',
+      TABLE,
+      ENGINE,
+      PROTOCOL,
+      ...HOST_FILES,
+    ],
+    packages: [NODE],
+  },
+  {
+    folder: 'firmware-host/config/',
+    holds: 'the config schema, loader and examples',
+    ours: ['firmware-host/config/', ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
+    packages: [NODE, 'yaml', 'zod'],
+  },
+  {
+    folder: 'firmware-host/drivers/',
+    holds: "device drivers: HELLO, heartbeat, allow-list, deferred ACK, the host's authentication",
+    ours: ['firmware-host/drivers/', TABLE, ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
+    packages: [NODE, 'zod'],
+  },
+  {
+    folder: 'firmware-host/mqtt/',
+    holds: 'the MQTT bridge, publication guard, topics, embedded broker and its access policy',
+    ours: [
+      'firmware-host/mqtt/',
+      'firmware-host/journal/',
+      'firmware-host/trust/',
+      'firmware-host/config/',
+      TABLE,
+      ENGINE,
+      PROTOCOL,
+      ...HOST_FILES,
+    ],
+    packages: [NODE, 'mqtt', 'mqtt-packet', 'aedes', 'zod'],
+  },
+  {
+    folder: 'firmware-host/console/',
+    holds: "the dealer console's buttons and lights",
+    ours: ['firmware-host/console/', TABLE, ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
+    packages: [NODE],
+  },
+  {
+    folder: 'firmware-host/web/',
+    holds: 'the web console: HTTP API, SSE feed, logins, static pages',
+    ours: [
+      'firmware-host/web/',
+      'firmware-host/config/',
+      'firmware-host/drivers/',
+      'firmware-host/journal/',
+      'firmware-host/mqtt/',
+      TABLE,
+      ENGINE,
+      PROTOCOL,
+      ...HOST_FILES,
+    ],
+    packages: [NODE, 'zod'],
+  },
+  {
+    folder: 'firmware-host/firmware/',
+    holds: "tableside's device firmware: the smart shoe, the reader, colour calibration",
+    ours: ['firmware-host/firmware/', PROTOCOL, HARDWARE, ...HOST_FILES],
+    packages: [NODE, 'zod'],
+  },
+  {
+    folder: 'firmware-host/daemon/',
+    holds: 'the table daemon: the composition root of a table',
+    ours: COMPOSITION_ROOT_OURS,
+    packages: [NODE],
+  },
+  {
+    folder: 'firmware-host/diag/',
+    holds: '`diag`: checks of the host, devices, keys and trust (a composition root)',
+    ours: COMPOSITION_ROOT_OURS,
+    packages: [NODE, 'mqtt'],
+  },
+  {
+    folder: 'firmware-host/cli/',
+    holds: 'the CLI verbs (composition roots)',
+    ours: COMPOSITION_ROOT_OURS,
+    packages: [NODE, 'commander', 'cli-progress', 'yaml', 'mqtt', 'zod'],
+    computedImports: true,
+  },
+  {
+    folder: 'firmware-host/',
+    holds: 'the entry point (`cli.ts`), the logger, the version',
+    ours: COMPOSITION_ROOT_OURS,
+    packages: [NODE, 'commander', 'pino'],
+  },
+  {
+    folder: 'simulators/',
+    holds: 'shoe, shuffler, reader and wheel simulators, behaviours, faults, scenarios',
+    ours: ['simulators/', PROTOCOL, HARDWARE, ENGINE, TABLE],
+    packages: [NODE, 'yaml', 'zod'],
+  },
+];
+
+/** The folders the check reads. */
+export const CHECKED_FOLDERS = ['device-protocol', 'firmware-host', 'hardware', 'simulators'];
+
+/** Globals pure code may not touch: timers, the clock, the process, output, the network. */
+export const PURE_BANNED_GLOBALS = new Set([
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'clearTimeout',
+  'clearInterval',
+  'clearImmediate',
+  'queueMicrotask',
+  'Date',
+  'performance',
+  'process',
+  'console',
+  'fetch',
+  'globalThis',
+  'require',
+]);
+
+/** Members pure code may not call: chance. */
+export const PURE_BANNED_MEMBERS = new Set([
+  'Math.random',
+  'crypto.randomUUID',
+  'crypto.getRandomValues',
+  'crypto.randomBytes',
+  'crypto.randomInt',
+]);
+
+/** Names pure code may not import from node:crypto: chance and fresh keys come from the I/O edge. */
+export const PURE_BANNED_CRYPTO_IMPORTS = new Set([
+  'randomUUID',
+  'randomBytes',
+  'randomInt',
+  'randomFill',
+  'randomFillSync',
+  'getRandomValues',
+  'generateKeyPair',
+  'generateKeyPairSync',
+  'webcrypto',
+]);
+
+/** The rule of the longest folder (or file) that holds `file`; undefined outside the checked folders. */
+export function ruleFor(file: string): FolderRule | undefined {
+  let best: FolderRule | undefined;
+  for (const rule of RULES) {
+    const matches = rule.folder.endsWith('/') ? file.startsWith(rule.folder) : file === rule.folder;
+    if (matches && (!best || rule.folder.length > best.folder.length)) best = rule;
+  }
+  return best;
+}
+
+/** The table ARCHITECTURE.md shows between its `rules` markers. */
+export function renderRulesTable(): string {
+  const lines = [
+    '| folder | holds | may import (ours) | packages | pure |',
+    '|---|---|---|---|---|',
+  ];
+  for (const rule of RULES) {
+    const ours = rule.ours.map((folder) => `\`${folder}\``).join(', ');
+    const packages = rule.packages.map((name) => `\`${name}\``).join(', ');
+    lines.push(
+      `| \`${rule.folder}\` | ${rule.holds} | ${ours} | ${packages} | ${rule.pure ? 'yes' : ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
