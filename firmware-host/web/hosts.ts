@@ -44,5 +44,8 @@ export function hostOfHeader(header: string): string {
 }
 
 function normalHost(name: string): string {
-  return name.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return name
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }

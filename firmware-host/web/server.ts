@@ -7,8 +7,10 @@
  * Access: users and roles from the config (`viewer` reads, `supervisor` may
  * make requests), scrypt hashes, an HttpOnly SameSite=Strict session
  * cookie, a per-session CSRF token required on every POST together with a
- * same-origin check, and a login rate limit per address. With no users and
- * a loopback address, anyone at the Pi may watch (read only).
+ * same-origin check, login limits per address and per user name, and a
+ * `Host` check (hosts.ts). With no users and a loopback address, anyone at
+ * the Pi may watch (read only); on a simulated bench a one-time link logs a
+ * supervisor in (bench-login.ts).
  */
 import { readFile } from 'node:fs/promises';
 import {
@@ -30,10 +32,10 @@ import {
 } from '../engine/rulesets/index.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
+import { BENCH_LOGIN_PATH, BENCH_USER, BenchLogin, isSimulatedBench } from './bench-login.ts';
 import { devicesReportOf } from './devices-report.ts';
 import { EventStream, type FeedSource, resumeSeq } from './feed.ts';
 import { parseDay, readHistoryDay } from './history.ts';
-import { BENCH_LOGIN_PATH, BENCH_USER, BenchLogin, isSimulatedBench } from './bench-login.ts';
 import { consoleHostNames, hostOfHeader } from './hosts.ts';
 import { HttpError, readJson, SECURITY_HEADERS, sendJson } from './http.ts';
 import { verifyPassword } from './passwords.ts';

@@ -78,7 +78,9 @@ describe('parallel and alternating login guesses are limited per address and per
     expect(count([...parallel, ...sequential], 401)).toBe(5);
     const afterBurst = await rawLogin(url, 'bob', USERS.bob.password, '127.0.0.2');
     expect(afterBurst).toMatchObject({ status: 429, code: 'too_many_attempts' });
-    expect(afterBurst.error).toMatch(/^too many failed logins from this address: try again in \d+ s$/);
+    expect(afterBurst.error).toMatch(
+      /^too many failed logins from this address: try again in \d+ s$/,
+    );
 
     // Thirty guesses at once for bob, each from its own address: at most five are checked,
     // and then bob's right password is refused from any address for the rest of the minute.

@@ -50,8 +50,11 @@ describe.skipIf(skip)(
       const printed = new RegExp(
         `web console: log in as a supervisor \\(once, on this machine\\): (${url}/bench-login\\?token=[A-Za-z0-9_-]{43})\\n`,
       );
-      await until(() => printed.test(daemon.stderr), 'the login link', 30_000, () =>
-        daemon.describe(),
+      await until(
+        () => printed.test(daemon.stderr),
+        'the login link',
+        30_000,
+        () => daemon.describe(),
       );
       const link = printed.exec(daemon.stderr)![1]!;
 

@@ -24,7 +24,10 @@ describe.skipIf(skip)(
     });
 
     it('lists the hands and nothing else, with no error in the console', async () => {
-      table = await WebTable.start('history-no-requests', { cardIntervalMs: 20, roundIntervalMs: 30 });
+      table = await WebTable.start('history-no-requests', {
+        cardIntervalMs: 20,
+        roundIntervalMs: 30,
+      });
       const icon = await fetch(`${table.url}/favicon.ico`);
       expect(icon.status).toBe(200);
       expect(icon.headers.get('content-type')).toBe('image/x-icon');
@@ -45,7 +48,9 @@ describe.skipIf(skip)(
       await logIn(page, table.url, 'bob', USERS.bob.password);
       await until(async () => {
         const journal = await table!.journal();
-        return journal.some((r) => r.kind === 'event' && (r.data as { type: string }).type === 'result');
+        return journal.some(
+          (r) => r.kind === 'event' && (r.data as { type: string }).type === 'result',
+        );
       }, 'a coup');
 
       await page.goto(`${table.url}/#history`);

@@ -290,9 +290,9 @@ describe('the bench login link', () => {
     expect(isSimulatedBench({ devices: real, web } as never)).toBe(false);
     const users = { alice: { role: 'supervisor', password: 'scrypt$1$1$1$AA==$AA==' } };
     expect(isSimulatedBench({ devices: simulated, web: { ...web, users } } as never)).toBe(false);
-    expect(isSimulatedBench({ devices: simulated, web: { ...web, host: '0.0.0.0' } } as never)).toBe(
-      false,
-    );
+    expect(
+      isSimulatedBench({ devices: simulated, web: { ...web, host: '0.0.0.0' } } as never),
+    ).toBe(false);
     expect(isSimulatedBench({ devices: simulated, web: undefined } as never)).toBe(false);
   });
   it('lets its token in once, and no other', () => {
