@@ -62,6 +62,15 @@ export function register(program: Command): void {
       }
 
       if (daemon.webAddress) process.stderr.write(`web console: ${daemon.webAddress}\n`);
+      if (daemon.webLoginLink) {
+        process.stderr.write(
+          `web console: log in as a supervisor (once, on this machine): ${daemon.webLoginLink}\n`,
+        );
+      } else if (daemon.webAddress && Object.keys(loaded.config.web?.users ?? {}).length === 0) {
+        process.stderr.write(
+          'web console: no users, so nobody may make requests: tableside user add NAME --role supervisor --config FILE\n',
+        );
+      }
       const view = new TerminalView({ daemon, out: process.stdout, live });
       view.start();
       let stopping = false;

@@ -3,6 +3,7 @@
  * Users are listed with their role and an scrypt hash written by
  * `tableside user add`; a password is never stored in the clear.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 export const DEFAULT_WEB_HOST = '127.0.0.1';
@@ -10,6 +11,8 @@ export const DEFAULT_WEB_PORT = 8080;
 
 /** `scrypt$N$r$p$<salt base64>$<hash base64>` (firmware-host/web/passwords.ts). */
 export const PASSWORD_HASH_PATTERN = /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/;
+
+const DNS_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*\.?$/;
 
 const userName = z
   .string()
@@ -37,6 +40,22 @@ export const webSchema = z
       })
       .optional(),
     users: z.record(userName, webUserSchema).default({}),
+    /**
+     * More names the browser may use for the console (a reverse proxy's),
+     * besides the address it listens on and, on loopback, `localhost`: any
+     * other `Host` header is refused, so a page whose name was rebound to
+     * this address (DNS rebinding) cannot read it.
+     */
+    allowedHosts: z
+      .array(
+        z
+          .string()
+          .refine(
+            (name) => isIP(name.replace(/^\[|\]$/g, '')) !== 0 || DNS_NAME.test(name),
+            'expected a host name or address as a browser sends it, without scheme or port (e.g. table-1.casino.example)',
+          ),
+      )
+      .default([]),
     /**
      * With no users configured and a loopback address, anyone at the Pi may
      * watch (read only): the bench `npm start` gives. Never on another address.

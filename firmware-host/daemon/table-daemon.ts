@@ -186,6 +186,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private readonly roadsFollower = new RoadsFollower();
   /** Where the web console listens (http(s)://host:port), when it is on. */
   webAddress: string | undefined;
+  /** The web console's one-time supervisor login link, on a simulated bench only. */
+  webLoginLink: string | undefined;
 
   constructor(options: DaemonOptions) {
     super();
@@ -1089,6 +1091,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     const { WebConsole } = await import('../web/server.ts');
     const web = await WebConsole.start({ daemon: this, config: settings, log: logger('web') });
     this.webAddress = web.url;
+    this.webLoginLink = web.loginLink;
     this.stoppers.push(() => web.stop());
   }
 

@@ -229,6 +229,8 @@ export class TerminalView {
     this.model.subscribe = `mosquitto_sub -h ${url.hostname} -p ${url.port || 1883} -t '${daemon.config.mqtt.baseTopic}/${daemon.table}/#' -v`;
     // The live view redraws the screen: the console's address stays in it rather than scroll away.
     if (daemon.webAddress) this.model.subscribe += `   web console: ${daemon.webAddress}`;
+    if (daemon.webLoginLink)
+      this.model.subscribe += `\nsupervisor login (once): ${daemon.webLoginLink}`;
     daemon.on('journaled', (records) => this.onRecords(records));
     daemon.on('availability', (device, availability, reason) => {
       this.model.devices[device] = { availability, reason };

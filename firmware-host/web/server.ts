@@ -7,8 +7,10 @@
  * Access: users and roles from the config (`viewer` reads, `supervisor` may
  * make requests), scrypt hashes, an HttpOnly SameSite=Strict session
  * cookie, a per-session CSRF token required on every POST together with a
- * same-origin check, and a login rate limit per address. With no users and
- * a loopback address, anyone at the Pi may watch (read only).
+ * same-origin check, login limits per address and per user name, and a
+ * `Host` check (hosts.ts). With no users and a loopback address, anyone at
+ * the Pi may watch (read only); on a simulated bench a one-time link logs a
+ * supervisor in (bench-login.ts).
  */
 import { readFile } from 'node:fs/promises';
 import {
@@ -30,14 +32,17 @@ import {
 } from '../engine/rulesets/index.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
+import { BENCH_LOGIN_PATH, BENCH_USER, BenchLogin, isSimulatedBench } from './bench-login.ts';
 import { devicesReportOf } from './devices-report.ts';
 import { EventStream, type FeedSource, resumeSeq } from './feed.ts';
 import { parseDay, readHistoryDay } from './history.ts';
-import { HttpError, readJson, sendJson } from './http.ts';
+import { consoleHostNames, hostOfHeader } from './hosts.ts';
+import { HttpError, readJson, SECURITY_HEADERS, sendJson } from './http.ts';
 import { verifyPassword } from './passwords.ts';
 import { applyConsoleRequest, parseConsoleRequest } from './requests.ts';
 import {
   LoginLimiter,
+  type LoginRefusal,
   parseCookies,
   type Role,
   SESSION_COOKIE,
@@ -58,12 +63,20 @@ type Viewer = Pick<Session, 'user' | 'role'> & { csrf?: string; anonymous: boole
 
 export class WebConsole {
   readonly url: string;
+  /** On a simulated bench: the one-time supervisor login link (bench-login.ts). */
+  readonly loginLink: string | undefined;
   private readonly server: Server;
   private readonly stopFeed: () => void;
 
-  private constructor(server: Server, url: string, stopFeed: () => void) {
+  private constructor(
+    server: Server,
+    url: string,
+    loginLink: string | undefined,
+    stopFeed: () => void,
+  ) {
     this.server = server;
     this.url = url;
+    this.loginLink = loginLink;
     this.stopFeed = stopFeed;
   }
 
@@ -72,10 +85,13 @@ export class WebConsole {
     const clock = options.clock ?? Date.now;
     const files = loadStaticFiles();
     const sessions = new SessionStore(config.sessionHours * 3_600_000, clock);
-    const limiter = new LoginLimiter(5, 60_000, clock);
+    const limiter = new LoginLimiter({}, clock);
     const anonymous =
       config.anonymousViewer && isLoopback(config.host) && Object.keys(config.users).length === 0;
     const tls = config.tls ? await readTls(config.tls) : undefined;
+    const bench = isSimulatedBench({ devices: options.daemon.config.devices, web: config })
+      ? new BenchLogin()
+      : undefined;
     const changeListeners = new Set<() => void>();
     const onChange = () => {
       for (const listener of changeListeners) listener();
@@ -142,7 +158,23 @@ export class WebConsole {
       }
     };
 
+    /** Filled once listening: the names a browser may call the console by. */
+    let hostNames = new Set<string>();
+    const requireOwnHost = (request: IncomingMessage): void => {
+      const header = request.headers.host;
+      if (header !== undefined && hostNames.has(hostOfHeader(header))) return;
+      log.warn({ host: header, allowed: [...hostNames] }, 'request refused: not our Host name');
+      throw new HttpError(
+        421,
+        'wrong_host',
+        header === undefined
+          ? 'refused: the request has no Host header'
+          : `refused: the Host header ${JSON.stringify(header)} is not a name of this console (a reverse proxy's name goes in web.allowedHosts)`,
+      );
+    };
+
     const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+      requireOwnHost(request);
       const url = new URL(request.url ?? '/', 'http://console');
       const path = url.pathname;
       const method = request.method ?? 'GET';
@@ -151,31 +183,58 @@ export class WebConsole {
         serveStatic(request, response, files.get(file)!);
         return;
       }
+      if (path === BENCH_LOGIN_PATH && method === 'GET') {
+        const address = request.socket.remoteAddress ?? '';
+        if (!bench || !/^(?:127\.|::1$|::ffff:127\.)/.test(address)) {
+          throw new HttpError(404, 'not_found', `no such page: ${method} ${path}`);
+        }
+        const used = bench.use(url.searchParams.get('token'));
+        if (used !== 'ok') {
+          log.warn({ address, used }, 'bench login link refused');
+          throw used === 'used'
+            ? new HttpError(
+                403,
+                'login_link_used',
+                'this one-time login link was used already: restart the bench (npm start) for a new one',
+              )
+            : new HttpError(403, 'bad_login_link', 'refused: not the login link printed at start');
+        }
+        const { token } = sessions.create(BENCH_USER, 'supervisor');
+        log.info({ user: BENCH_USER, address }, 'logged in with the bench login link');
+        response.writeHead(303, {
+          ...SECURITY_HEADERS,
+          'set-cookie': sessionCookie(token, config.sessionHours * 3600, !!tls),
+          'cache-control': 'no-store',
+          location: '/#table',
+        });
+        response.end();
+        return;
+      }
       if (path === '/api/login' && method === 'POST') {
         requireSameSite(request);
         const address = request.socket.remoteAddress ?? 'unknown';
-        const wait = limiter.retryAfter(address);
-        if (wait > 0) {
-          log.warn({ address }, 'login refused: too many failed attempts');
-          throw new HttpError(
-            429,
-            'too_many_attempts',
-            `too many failed logins from this address: try again in ${Math.ceil(wait / 1000)} s`,
-            { 'retry-after': String(Math.ceil(wait / 1000)) },
-          );
+        // Counted now, before the body is read or any hash run (no await before this).
+        const attempt = limiter.start(address);
+        if ('code' in attempt) throw tooSoon(log, attempt, address);
+        let succeeded = false;
+        let name = '';
+        let user: WebConfig['users'][string] | undefined;
+        try {
+          const body = await readJson(request);
+          name = typeof body.user === 'string' ? body.user : '';
+          const password = typeof body.password === 'string' ? body.password : '';
+          const refused = attempt.forUser(name);
+          if (refused) throw tooSoon(log, refused, address, name);
+          user = Object.hasOwn(config.users, name) ? config.users[name] : undefined;
+          // A missing user costs a hash too: the answer's timing does not tell who exists.
+          succeeded = (await verifyPassword(password, user?.password ?? DUMMY_HASH)) && !!user;
+        } finally {
+          attempt.end(succeeded);
         }
-        const body = await readJson(request);
-        const name = typeof body.user === 'string' ? body.user : '';
-        const password = typeof body.password === 'string' ? body.password : '';
-        const user = Object.hasOwn(config.users, name) ? config.users[name] : undefined;
-        // A missing user costs a hash too: the answer's timing does not tell who exists.
-        const ok = await verifyPassword(password, user?.password ?? DUMMY_HASH);
-        if (!user || !ok) {
-          limiter.failed(address);
+        if (!user || !succeeded) {
           log.warn({ user: name, address }, 'login failed');
           throw new HttpError(401, 'bad_login', 'wrong user name or password');
         }
-        limiter.succeeded(address);
         const { token, session } = sessions.create(name, user.role);
         log.info({ user: name, role: user.role, address }, 'logged in');
         response.setHeader('set-cookie', sessionCookie(token, config.sessionHours * 3600, !!tls));
@@ -348,10 +407,12 @@ export class WebConsole {
       server.listen(config.port, config.host, () => resolve());
     });
     const address = server.address() as AddressInfo;
+    hostNames = consoleHostNames(config.host, address.address, config.allowedHosts);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
     log.info({ url, users: Object.keys(config.users).length, anonymous }, 'web console listening');
-    const web = new WebConsole(server, url, () => {
+    const loginLink = bench?.link(url);
+    const web = new WebConsole(server, url, loginLink, () => {
       options.daemon.off('journaled', onChange);
       options.daemon.off('notice', onNotice);
       options.daemon.off('availability', onAvailability);
@@ -367,6 +428,14 @@ export class WebConsole {
       this.server.closeAllConnections();
     });
   }
+}
+
+/** A login refused before its password is checked: 429 with `Retry-After`, logged. */
+function tooSoon(log: Logger, refusal: LoginRefusal, address: string, user?: string): HttpError {
+  log.warn({ address, user, code: refusal.code }, `login refused: ${refusal.message}`);
+  return new HttpError(429, refusal.code, refusal.message, {
+    'retry-after': String(Math.ceil(refusal.retryAfterMs / 1000)),
+  });
 }
 
 /** A valid hash of no one's password, so a login for an unknown user costs the same. */

@@ -9,17 +9,19 @@ import { gzipSync } from 'node:zlib';
 import { SECURITY_HEADERS } from './http.ts';
 
 export const PUBLIC_DIR = join(import.meta.dirname, 'public');
-/** The page's files: every .html, .js and .css of public/, by URL path (`/` is index.html). */
+/** The page's files: every .html, .js, .css and .ico of public/, by URL path (`/` is index.html). */
 export const STATIC_FILES: Readonly<Record<string, string>> = Object.fromEntries([
   ['/', 'index.html'],
   ...readdirSync(PUBLIC_DIR)
-    .filter((name) => /\.(html|js|css)$/.test(name))
+    .filter((name) => /\.(html|js|css|ico)$/.test(name))
     .map((name) => [`/${name}`, name]),
 ]);
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
+  // Browsers ask for /favicon.ico on every page: answered, it is no console error.
+  ico: 'image/x-icon',
 };
 
 export interface StaticFile {

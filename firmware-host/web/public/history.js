@@ -95,10 +95,11 @@ export async function loadHistory() {
         ),
       )
     : null;
+  // replaceChildren would write a missing part as the text "null": only what exists goes in.
   $('history').replaceChildren(
     h('h2', {}, `${body.table} · ${day}`),
     ...(shoes.length ? shoes : [h('p', { class: 'muted' }, 'No shoes journaled that day.')]),
-    requests,
+    ...(requests ? [requests] : []),
   );
 }
 

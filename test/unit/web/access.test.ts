@@ -1,10 +1,13 @@
 /** The console's access pieces: scrypt hashes, sessions, the login limiter, cookies, the web config. */
 import { describe, expect, it } from 'vitest';
 import { webSchema } from '../../../firmware-host/config/web-schema.ts';
+import { BenchLogin, isSimulatedBench } from '../../../firmware-host/web/bench-login.ts';
+import { consoleHostNames, hostOfHeader } from '../../../firmware-host/web/hosts.ts';
 import { webFromOption } from '../../../firmware-host/web/option.ts';
 import { hashPassword, verifyPassword } from '../../../firmware-host/web/passwords.ts';
 import { parseConsoleRequest } from '../../../firmware-host/web/requests.ts';
 import {
+  type LoginAttempt,
   LoginLimiter,
   parseCookies,
   SessionStore,
@@ -64,25 +67,81 @@ describe('sessions', () => {
 });
 
 describe('LoginLimiter', () => {
-  it('refuses an address after five failures within the minute, until the first of them is a minute old', () => {
+  type Started = ReturnType<LoginLimiter['start']>;
+  const attemptOf = (started: Started): LoginAttempt => {
+    if ('code' in started) throw new Error(`refused: ${started.message}`);
+    return started;
+  };
+  const fail = (limiter: LoginLimiter, address: string, user: string) => {
+    const attempt = attemptOf(limiter.start(address));
+    expect(attempt.forUser(user)).toBeUndefined();
+    attempt.end(false);
+  };
+
+  it('refuses an address after five attempts within the minute, until the first of them is a minute old', () => {
     let now = 0;
-    const limiter = new LoginLimiter(5, 60_000, () => now);
+    const limiter = new LoginLimiter({}, () => now);
     for (let i = 0; i < 5; i++) {
-      expect(limiter.retryAfter('10.0.0.1')).toBe(0);
-      limiter.failed('10.0.0.1');
+      fail(limiter, '10.0.0.1', `user${i}`);
       now += 1_000;
     }
-    expect(limiter.retryAfter('10.0.0.1')).toBe(55_000);
-    expect(limiter.retryAfter('10.0.0.2')).toBe(0);
+    expect(limiter.start('10.0.0.1')).toEqual({
+      code: 'too_many_attempts',
+      message: 'too many failed logins from this address: try again in 55 s',
+      retryAfterMs: 55_000,
+    });
+    attemptOf(limiter.start('10.0.0.2')).end(false);
     now = 60_001;
-    expect(limiter.retryAfter('10.0.0.1')).toBe(0);
+    attemptOf(limiter.start('10.0.0.1')).end(false);
   });
-  it('clears an address on a success', () => {
-    const limiter = new LoginLimiter(2, 60_000, () => 0);
-    limiter.failed('a');
-    limiter.succeeded('a');
-    limiter.failed('a');
-    expect(limiter.retryAfter('a')).toBe(0);
+  it('counts an attempt when it starts: the sixth of six started together is refused', () => {
+    const limiter = new LoginLimiter({ concurrent: 10 }, () => 0);
+    const started = Array.from({ length: 6 }, () => limiter.start('a'));
+    expect(started.slice(0, 5).every((s) => !('code' in s))).toBe(true);
+    expect(started[5]).toMatchObject({ code: 'too_many_attempts' });
+  });
+  it('checks one password at a time per address and per user name', () => {
+    const limiter = new LoginLimiter({}, () => 0);
+    const first = attemptOf(limiter.start('a'));
+    expect(limiter.start('a')).toMatchObject({
+      code: 'login_in_progress',
+      message: 'a login from this address is already being checked: wait for its answer',
+    });
+    expect(first.forUser('alice')).toBeUndefined();
+    const other = attemptOf(limiter.start('b'));
+    expect(other.forUser('alice')).toMatchObject({
+      code: 'login_in_progress',
+      message: 'a login for alice is already being checked: wait for its answer',
+    });
+    other.end(false);
+    first.end(false);
+    attemptOf(limiter.start('a')).end(false);
+  });
+  it('refuses a user name tried five times from anywhere', () => {
+    const limiter = new LoginLimiter({}, () => 0);
+    for (let i = 0; i < 5; i++) fail(limiter, `10.0.0.${i}`, 'alice');
+    const attempt = attemptOf(limiter.start('10.0.0.9'));
+    expect(attempt.forUser('alice')).toMatchObject({
+      code: 'too_many_attempts',
+      message: 'too many failed logins for alice: try again in 60 s',
+    });
+    attempt.end(false);
+  });
+  it("forgives a user's own failures from that address on a success, not another user's", () => {
+    const limiter = new LoginLimiter({}, () => 0);
+    for (let i = 0; i < 4; i++) fail(limiter, 'a', 'alice');
+    const bob = attemptOf(limiter.start('a'));
+    expect(bob.forUser('bob')).toBeUndefined();
+    bob.end(true);
+    fail(limiter, 'a', 'alice');
+    expect(limiter.start('a')).toMatchObject({ code: 'too_many_attempts' });
+
+    const mine = new LoginLimiter({}, () => 0);
+    for (let i = 0; i < 4; i++) fail(mine, 'a', 'alice');
+    const right = attemptOf(mine.start('a'));
+    expect(right.forUser('alice')).toBeUndefined();
+    right.end(true);
+    for (let i = 0; i < 4; i++) fail(mine, 'a', 'alice');
   });
 });
 
@@ -188,5 +247,61 @@ describe('the web section in the loaded config', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the names the console answers to', () => {
+  it('on loopback: the address, localhost and the loopback addresses, plus allowedHosts', () => {
+    const names = consoleHostNames('127.0.0.1', '127.0.0.1', ['Table-1.Casino.Example']);
+    expect([...names].sort()).toEqual(
+      ['127.0.0.1', '::1', 'localhost', 'table-1.casino.example'].sort(),
+    );
+  });
+  it('on a named address: the name and the address it resolved to, not localhost', () => {
+    const names = consoleHostNames('table-1.lan', '10.1.2.3', []);
+    expect([...names].sort()).toEqual(['10.1.2.3', 'table-1.lan']);
+  });
+  it('reads the host of a Host header without its port, brackets, case or final dot', () => {
+    expect(hostOfHeader('127.0.0.1:8080')).toBe('127.0.0.1');
+    expect(hostOfHeader('[::1]:8080')).toBe('::1');
+    expect(hostOfHeader('LOCALHOST.:8080')).toBe('localhost');
+    expect(hostOfHeader('evil.example')).toBe('evil.example');
+    expect(hostOfHeader('::1')).toBe('::1');
+  });
+  it('web.allowedHosts takes names and addresses, and refuses a URL or a port', () => {
+    expect(
+      webSchema.parse({ allowedHosts: ['table-1.casino.example', '10.0.0.5', '[fd00::1]'] })
+        .allowedHosts,
+    ).toEqual(['table-1.casino.example', '10.0.0.5', '[fd00::1]']);
+    for (const bad of ['http://table-1', 'table-1:8080', '', 'a b']) {
+      const parsed = webSchema.safeParse({ allowedHosts: [bad] });
+      expect(parsed.success, bad).toBe(false);
+      expect(parsed.error!.issues[0]!.message).toContain('without scheme or port');
+    }
+  });
+});
+
+describe('the bench login link', () => {
+  const web = webSchema.parse({});
+  const simulated = { shoe: { transport: 'simulate' } };
+  it('is offered on a simulated bench bound to loopback with no users only', () => {
+    expect(isSimulatedBench({ devices: simulated, web } as never)).toBe(true);
+    const real = { shoe: { transport: '/dev/ttyUSB0' }, wheel: { transport: 'simulate' } };
+    expect(isSimulatedBench({ devices: real, web } as never)).toBe(false);
+    const users = { alice: { role: 'supervisor', password: 'scrypt$1$1$1$AA==$AA==' } };
+    expect(isSimulatedBench({ devices: simulated, web: { ...web, users } } as never)).toBe(false);
+    expect(
+      isSimulatedBench({ devices: simulated, web: { ...web, host: '0.0.0.0' } } as never),
+    ).toBe(false);
+    expect(isSimulatedBench({ devices: simulated, web: undefined } as never)).toBe(false);
+  });
+  it('lets its token in once, and no other', () => {
+    const login = new BenchLogin();
+    const token = new URL(login.link('http://127.0.0.1:8080')).searchParams.get('token');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(login.use(`${token}x`)).toBe('wrong');
+    expect(login.use(null)).toBe('wrong');
+    expect(login.use(token)).toBe('ok');
+    expect(login.use(token)).toBe('used');
   });
 });
