@@ -266,7 +266,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         this.config.devices,
       );
       this.tableKey = await loadTableKey(this.config);
-      await this.openJournal();
+      await this.openJournal().catch(async (error: unknown) => {
+        await this.announceJournalFailureAtStart(error);
+        throw error;
+      });
       await this.startMqtt();
       await this.startSealing();
       await this.startDevices();
@@ -434,6 +437,24 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     const message = `the journal failed (${reason}: ${error instanceof Error ? error.message : String(error)}); the table stops so that a restart recovers from the journal`;
     this.journalFailure =
       this.bridge?.publishUnjournaledAlarm('journal_failed', message) ?? Promise.resolve();
+  }
+
+  /**
+   * The journal cannot be opened (a full disk, a damaged file): the bridge
+   * never comes up, so the alarm goes to an outside broker on a connection
+   * of its own. An embedded broker has nobody connected before the daemon runs.
+   */
+  private async announceJournalFailureAtStart(error: unknown): Promise<void> {
+    if (this.config.mqtt.url === 'embedded') return;
+    const { publishAlarmWithoutBridge } = await import('../mqtt/bridge.ts');
+    const { connectionFromConfig } = await import('../mqtt/from-config.ts');
+    const reason = (error as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+    const message = `the journal cannot be opened (${reason}: ${error instanceof Error ? error.message : String(error)}); the table does not start`;
+    await publishAlarmWithoutBridge(
+      connectionFromConfig(this.config, this.config.mqtt.url),
+      'journal_failed',
+      message,
+    );
   }
 
   /** Journals events that have no input (device alarms from drivers). */

@@ -233,7 +233,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   async publishUnjournaledAlarm(kind: string, message: string, timeoutMs = 2000): Promise<void> {
     const client = this.client;
     if (!client || !this.connected) return;
-    const payload = { type: 'alarm', kind, message, ts: Date.now(), journaled: false };
+    const payload = unjournaledAlarm(kind, message);
     await withTimeout(
       client.publishAsync(this.topics.events('alarm'), JSON.stringify(payload), { qos: 1 }),
       timeoutMs,
@@ -702,6 +702,60 @@ interface RequestProperties {
 }
 
 const noLog = (): void => undefined;
+
+/** An alarm that did not go through the journal: no seq, `journaled: false`. */
+function unjournaledAlarm(kind: string, message: string): Record<string, unknown> {
+  return { type: 'alarm', kind, message, ts: Date.now(), journaled: false };
+}
+
+/**
+ * The same alarm from a daemon that never got its bridge up (its journal
+ * cannot even be opened, e.g. on a full disk): one short connection of its
+ * own (a client id of its own, a clean session, no will), one QoS 1
+ * publication, then gone. Resolves whether or not the broker was reachable.
+ */
+export async function publishAlarmWithoutBridge(
+  options: Pick<
+    BridgeOptions,
+    'url' | 'table' | 'baseTopic' | 'clientId' | 'protocolVersion' | 'username' | 'password' | 'tls'
+  >,
+  kind: string,
+  message: string,
+  timeoutMs = 3000,
+): Promise<void> {
+  const connector = await (await import('./connect.ts')).mqttConnectorFor(options.url);
+  const client = connector.connect(options.url, {
+    clientId: `${options.clientId ?? `tableside-${options.table}`}-alarm`,
+    protocolVersion: options.protocolVersion ?? 4,
+    clean: true,
+    reconnectPeriod: 0,
+    connectTimeout: timeoutMs,
+    log: noLog,
+    ...(options.username !== undefined ? { username: options.username } : {}),
+    ...(options.password !== undefined ? { password: options.password } : {}),
+    ...(await readTlsFiles(options.tls).catch(() => ({}))),
+    ...(options.tls?.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+  });
+  client.on('error', () => undefined);
+  const topic = tableTopics(options.baseTopic, options.table).events('alarm');
+  try {
+    await withTimeout(
+      new Promise<void>((resolve, reject) => {
+        client.once('connect', () =>
+          client.publish(topic, JSON.stringify(unjournaledAlarm(kind, message)), { qos: 1 }, (e) =>
+            e ? reject(e) : resolve(),
+          ),
+        );
+        client.once('close', () => reject(new Error('no connection')));
+      }),
+      timeoutMs,
+    );
+  } catch {
+    // Unreachable: the daemon's own exit line and log say it.
+  } finally {
+    client.end(true);
+  }
+}
 
 /**
  * `{"seq":…,"ts":…,<the event's fields>}`, as `{ seq, ts, ...event }` would
