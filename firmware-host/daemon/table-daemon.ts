@@ -660,7 +660,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   // --------------------------------------------------------------------- MQTT
 
-  /** Seals the journal now (covering what the last run left) and every `sealIntervalSeconds`. */
+  /** Seals the journal now (covering what the last run left), then `sealIntervalSeconds` after records come in. */
   private async startSealing(): Promise<void> {
     const journal = this.requireJournal();
     if (!this.tableKey) {
@@ -669,15 +669,15 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     }
     this.log.info({ key: fingerprint(this.tableKey) }, 'journal heads signed with the table key');
     await journal.seal();
-    const timer = setInterval(() => {
-      journal
-        .seal()
-        .catch((error: unknown) => this.log.error({ err: error }, 'journal seal failed'));
-    }, this.config.journal.sealIntervalSeconds * 1000);
-    timer.unref();
+    const { sealWhileAppending } = await import('../journal/seal-timer.ts');
+    const stopSealing = sealWhileAppending(
+      journal,
+      this.config.journal.sealIntervalSeconds * 1000,
+      (error) => this.log.error({ err: error }, 'journal seal failed'),
+    );
     // Runs before the bridge stops: the last head of this run is published too.
     this.stoppers.push(async () => {
-      clearInterval(timer);
+      stopSealing();
       await journal.seal().catch(() => undefined);
     });
   }
