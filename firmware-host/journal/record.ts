@@ -93,7 +93,9 @@ export function decodeLine(line: string): DecodedLine {
   }
   if (
     record.events !== undefined &&
-    (record.kind !== 'input' || !Number.isSafeInteger(record.events) || (record.events as number) < 0)
+    (record.kind !== 'input' ||
+      !Number.isSafeInteger(record.events) ||
+      (record.events as number) < 0)
   ) {
     return { ok: false, reason: 'events is not the event count of an input' };
   }

@@ -21,6 +21,7 @@ import {
   GENESIS_HASH,
   hashLine,
   JOURNAL_FILE_PATTERN,
+  type JournalRecord,
   journalFileIndex,
   splitLines,
 } from './record.ts';
@@ -245,6 +246,20 @@ export function verifyJournalFiles(
 
 function fileOrder(a: string, b: string): number {
   return (journalFileIndex(a) ?? 0) - (journalFileIndex(b) ?? 0);
+}
+
+/** The records of the files that decode, in file order (what verify names as damaged is left out). */
+export function decodeJournalFiles(files: readonly JournalFileBytes[]): JournalRecord[] {
+  const records: JournalRecord[] = [];
+  const ordered = [...files].sort((a, b) => fileOrder(a.name, b.name));
+  for (const file of ordered) {
+    for (const raw of splitLines(file.bytes)) {
+      if (!raw.terminated) continue;
+      const decoded = decodeLine(raw.text);
+      if (decoded.ok) records.push(decoded.record);
+    }
+  }
+  return records;
 }
 
 /** Reads every journal file of a folder. */

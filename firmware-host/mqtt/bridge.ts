@@ -42,7 +42,7 @@ import {
 } from './properties.ts';
 import { describeReason, isFailure, refusesProtocolVersion } from './reason-codes.ts';
 import { type BridgeRequest, parseRequest } from './requests.ts';
-import { type TableTopics, tableTopics } from './topics.ts';
+import { type EventTopicKind, type TableTopics, tableTopics } from './topics.ts';
 
 /** What the bridge needs of the journal. `Journal` satisfies it. */
 export interface JournalSource {
@@ -525,22 +525,12 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
 
   private publishEvent(record: JournalRecord, generation: number): void {
     const client = this.client!;
-    const event = record.data as DomainEvent;
-    const screened = screenEvent(event, this.exposure);
-    let topic: string;
-    let payload: string;
-    if (screened.publish) {
-      topic = this.topics.events(eventTopicKind(event));
-      payload = eventPayload(record.seq, record.ts, screened.event);
-    } else {
-      // Consumers still see the seq (no gap), but nothing of its content.
-      topic = this.topics.events('alarm');
-      payload = eventPayload(record.seq, record.ts, {
-        type: 'event_withheld',
-        reason: screened.reason,
-      });
-      this.options.log?.error({ seq: record.seq, reason: screened.reason }, 'event withheld');
-      this.emit('withheld', record.seq, screened.reason);
+    const publication = publicationOf(record, this.exposure);
+    const topic = this.topics.events(publication.kind);
+    const payload = publication.payload;
+    if (publication.withheld !== undefined) {
+      this.options.log?.error({ seq: record.seq, reason: publication.withheld }, 'event withheld');
+      this.emit('withheld', record.seq, publication.withheld);
     }
     const slot: Slot = { seq: record.seq, done: false };
     this.window.push(slot);
@@ -755,6 +745,35 @@ export async function publishAlarmWithoutBridge(
   } finally {
     client.end(true);
   }
+}
+
+/**
+ * What the bridge publishes for an event record: the topic kind and the
+ * payload (`withheld`: the reason only its seq may go out). `exposure`: the
+ * card of the input these events follow. Pure: `journal verify --events`
+ * compares a consumer's capture with it.
+ */
+export function publicationOf(
+  record: JournalRecord,
+  exposure: CardExposure | undefined,
+): { kind: EventTopicKind; payload: string; withheld?: string } {
+  const event = record.data as DomainEvent;
+  const screened = screenEvent(event, exposure);
+  if (screened.publish) {
+    return {
+      kind: eventTopicKind(event),
+      payload: eventPayload(record.seq, record.ts, screened.event),
+    };
+  }
+  // Consumers still see the seq (no gap), but nothing of its content.
+  return {
+    kind: 'alarm',
+    payload: eventPayload(record.seq, record.ts, {
+      type: 'event_withheld',
+      reason: screened.reason,
+    }),
+    withheld: screened.reason,
+  };
 }
 
 /**

@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { journalSchema } from '../../../firmware-host/config/schema.ts';
+import { Journal, type JournalRecord } from '../../../firmware-host/journal/index.ts';
 import { signHead } from '../../../firmware-host/journal/seal.ts';
 import { sealWhileAppending } from '../../../firmware-host/journal/seal-timer.ts';
-import { Journal, type JournalRecord } from '../../../firmware-host/journal/index.ts';
 import { generateKeyPair } from '../../../firmware-host/trust/keys.ts';
 import { tempDir } from '../../helpers/temp.ts';
 
