@@ -18,6 +18,7 @@ import {
   Journal,
   type JournalEntry,
   type JournalOptions,
+  type JournalRecord,
   verifyJournalDir,
 } from '../../../firmware-host/journal/index.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
@@ -306,6 +307,31 @@ describe('journal recovery', () => {
       expect((await again.readAll()).slice(0, 3).map((record) => record.seq)).toEqual([1, 2, 3]);
       await closeJournal(again);
     }
+  });
+
+  it('reads an input of an older journal (no event count) as before: only the torn line is cut', async () => {
+    let prev = GENESIS_HASH;
+    const lines = [
+      { kind: 'meta', data: { type: 'file' } },
+      { kind: 'input', data: { t: 'card', card: 'AS', back: 'red', face: 'up' } },
+      { kind: 'event', data: { type: 'card', card: 'AS', to: 'player' } },
+    ].map((entry, index) => {
+      const line = encodeRecord({ ...entry, seq: index + 1, ts: 1, prev } as JournalRecord);
+      prev = hashLine(line);
+      return line;
+    });
+    expect(lines[1]).not.toContain('"events"');
+    const dir = tempDir();
+    const text = `${lines.join('\n')}\n`;
+    writeFileSync(join(dir, 'journal-000001.jsonl'), text.slice(0, text.length - 5));
+    const journal = await openJournal(dir);
+    expect(journal.recovery).toEqual([
+      expect.objectContaining({ offset: text.length - lines[2]!.length - 1 }),
+    ]);
+    expect((await journal.readAll()).slice(0, 2).map((record) => record.kind)).toEqual([
+      'meta',
+      'input',
+    ]);
   });
 
   it('states on each input how many events were appended with it', async () => {
