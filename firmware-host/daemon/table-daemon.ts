@@ -26,6 +26,7 @@ import {
 } from '../engine/rulesets/index.ts';
 import type { NextStep } from '../engine/types.ts';
 import { CursorStore } from '../journal/cursor.ts';
+import { isJournalError } from '../journal/errors.ts';
 import {
   type FoundCheckpoint,
   Journal,
@@ -445,7 +446,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
    * of its own. An embedded broker has nobody connected before the daemon runs.
    */
   private async announceJournalFailureAtStart(error: unknown): Promise<void> {
-    if (this.config.mqtt.url === 'embedded') return;
+    // Locked: another daemon runs this table; its broker hears nothing false from this one.
+    if (this.config.mqtt.url === 'embedded' || (isJournalError(error) && error.code === 'locked'))
+      return;
     const { publishAlarmWithoutBridge } = await import('../mqtt/bridge.ts');
     const { connectionFromConfig } = await import('../mqtt/from-config.ts');
     const reason = (error as NodeJS.ErrnoException | undefined)?.code ?? 'error';
