@@ -752,7 +752,7 @@ export function scanForRecovery(
  * The last input of `records` when fewer events follow it than it states
  * (its unit was cut at the end), with the counts; undefined when complete.
  */
-export function unfinishedUnit(
+function unfinishedUnit(
   records: readonly JournalRecord[],
 ): { index: number; stated: number; found: number } | undefined {
   for (let index = records.length - 1; index >= 0; index--) {
