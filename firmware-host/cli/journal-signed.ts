@@ -10,6 +10,7 @@ import { exportBundle, type PeriodBound, verifyBundle } from '../journal/bundle.
 import { verifySealedJournal } from '../journal/seal.ts';
 import { readJournalFiles } from '../journal/verify.ts';
 import { fingerprint, readPublicKey } from '../trust/keys.ts';
+import { checkEventsFile, type EventsCheck } from './journal-events.ts';
 
 function fail(command: string, message: string): number {
   process.stderr.write(`tableside journal ${command}: ${message}\n`);
@@ -49,7 +50,13 @@ export function parseHeads(text: string): unknown[] {
 
 export async function verifySigned(
   dir: string,
-  options: { key?: string[]; heads?: string; json?: boolean },
+  options: {
+    key?: string[];
+    heads?: string;
+    events?: string;
+    expectLastSeq?: number;
+    json?: boolean;
+  },
 ): Promise<number> {
   const key = await publicKeysOf(options.key);
   if (typeof key === 'string') return fail('verify', key);
@@ -69,17 +76,34 @@ export async function verifySigned(
   }
   if (files.length === 0)
     return fail('verify', `no journal files (journal-NNNNNN.jsonl) in ${dir}`);
-  const report = verifySealedJournal(files, key, heads);
+  const report = verifySealedJournal(
+    files,
+    key,
+    heads,
+    options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq },
+  );
+  let events: EventsCheck | undefined;
+  if (options.events !== undefined) {
+    const checked = await checkEventsFile(options.events, files);
+    if (typeof checked === 'string') return fail('verify', checked);
+    events = checked;
+  }
+  const ok = report.ok && (events?.report.ok ?? true);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    return report.ok ? 0 : 1;
+    const whole = events ? { ...report, ok, events: events.report } : report;
+    process.stdout.write(`${JSON.stringify(whole, null, 2)}\n`);
+    return ok ? 0 : 1;
   }
   const { chain } = report;
   const range =
     chain.firstSeq === undefined ? 'no records' : `seq ${chain.firstSeq}..${chain.lastSeq}`;
+  const tail = report.unsealedRange;
   const out: string[] = [
-    `${report.ok ? 'OK' : 'BROKEN'}: ${chain.files} file(s), ${chain.records} record(s), ${range}; key ${key.map(fingerprint).join(', ')}`,
-    `signed heads: ${report.heads} in the journal, ${report.externalHeads} held elsewhere; proven unchanged through seq ${report.provenThrough}; ${report.unsealed} record(s) after it not proven (sealed later, or changed)`,
+    `${ok ? 'OK' : 'BROKEN'}: ${chain.files} file(s), ${chain.records} record(s), ${range}; key ${key.map(fingerprint).join(', ')}`,
+    `signed heads: ${report.heads} in the journal, ${report.externalHeads} held elsewhere; proven unchanged through seq ${report.provenThrough}`,
+    tail
+      ? `not proven: seq ${tail.from}..${tail.through} after the last signed head (${report.unsealed} record(s): ${tail.inputs} input(s), ${tail.events} event(s)): left by a crash, or changed; ${events ? 'their published events are checked below' : 'check them with --events (a consumer capture of the published events)'}`
+      : `nothing after the last signed head; records cut after it show only with --heads, --events or --expect-last-seq`,
   ];
   for (const finding of chain.findings) {
     const seq = finding.seq === undefined ? '' : ` seq ${finding.seq}`;
@@ -90,8 +114,9 @@ export async function verifySigned(
   for (const finding of report.findings) {
     out.push(`${finding.problem.padEnd(19)} seq ${finding.seq}: ${finding.message}`);
   }
+  if (events) out.push(...events.lines);
   process.stdout.write(`${out.join('\n')}\n`);
-  return report.ok ? 0 : 1;
+  return ok ? 0 : 1;
 }
 
 /** A seq (digits) or an ISO date-time. */

@@ -25,17 +25,23 @@ export function register(program: Command): void {
       '--heads <file>',
       'heads held elsewhere (JSON lines or array, as published on journal/head)',
     )
+    .option(
+      '--events <file>',
+      "a consumer's capture of the published events (mosquitto_sub -v -t '<base>/<table>/events/#'): each must be in the journal as published",
+    )
     .action(async (dir: string, options: VerifyOptions) => {
       if (options.key !== undefined || options.heads !== undefined) {
         const { verifySigned } = await import('./journal-signed.ts');
         process.exitCode = await verifySigned(dir, options);
         return;
       }
-      const { verifyJournalDir } = await import('../journal/verify.ts');
+      const { readJournalFiles, verifyJournalFiles } = await import('../journal/verify.ts');
       let report: VerifyReport;
+      let files: Awaited<ReturnType<typeof readJournalFiles>>;
       try {
-        report = await verifyJournalDir(
-          dir,
+        files = await readJournalFiles(dir);
+        report = verifyJournalFiles(
+          files,
           options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq },
         );
       } catch (error) {
@@ -50,15 +56,28 @@ export function register(program: Command): void {
         process.exitCode = 1;
         return;
       }
+      let events: import('./journal-events.ts').EventsCheck | undefined;
+      if (options.events !== undefined) {
+        const { checkEventsFile } = await import('./journal-events.ts');
+        const checked = await checkEventsFile(options.events, files);
+        if (typeof checked === 'string') {
+          process.stderr.write(`tableside journal verify: ${checked}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        events = checked;
+      }
+      const ok = report.ok && (events?.report.ok ?? true);
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        const whole = events ? { ...report, ok, events: events.report } : report;
+        process.stdout.write(`${JSON.stringify(whole, null, 2)}\n`);
       } else {
         const range =
           report.firstSeq === undefined
             ? 'no records'
             : `seq ${report.firstSeq}..${report.lastSeq}`;
         process.stdout.write(
-          `${report.ok ? 'OK' : 'BROKEN'}: ${report.files} file(s), ${report.records} record(s), ${range}\n`,
+          `${ok ? 'OK' : 'BROKEN'}: ${report.files} file(s), ${report.records} record(s), ${range}\n`,
         );
         for (const finding of report.findings) {
           const seq = finding.seq === undefined ? '' : ` seq ${finding.seq}`;
@@ -66,8 +85,9 @@ export function register(program: Command): void {
             `${finding.problem.padEnd(10)} ${finding.file}:${finding.line} (byte ${finding.offset})${seq}: ${finding.message}\n`,
           );
         }
+        if (events) process.stdout.write(`${events.lines.join('\n')}\n`);
       }
-      if (!report.ok) process.exitCode = 1;
+      if (!ok) process.exitCode = 1;
     });
 
   journal
@@ -126,6 +146,7 @@ interface VerifyOptions {
   expectLastSeq?: number;
   key?: string[];
   heads?: string;
+  events?: string;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

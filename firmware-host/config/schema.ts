@@ -278,7 +278,13 @@ export const journalSchema = z.strictObject({
    * is missing, unreadable or open to other users.
    */
   signingKey: filePath.optional(),
-  sealIntervalSeconds: z.number().int().min(1).max(600).default(600),
+  /**
+   * Seconds from a record to the signed head that covers it (a timer armed
+   * while records come in, off the card's path): what a power cut can leave
+   * unsealed. Default 5: at a dealer's pace a head per few cards, each one
+   * signature and one write (test/bench/signing.ts).
+   */
+  sealIntervalSeconds: z.number().int().min(1).max(600).default(5),
 });
 
 export const consoleSchema = z.strictObject({

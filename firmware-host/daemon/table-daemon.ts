@@ -26,6 +26,7 @@ import {
 } from '../engine/rulesets/index.ts';
 import type { NextStep } from '../engine/types.ts';
 import { CursorStore } from '../journal/cursor.ts';
+import { isJournalError } from '../journal/errors.ts';
 import {
   type FoundCheckpoint,
   Journal,
@@ -268,7 +269,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         this.config.devices,
       );
       this.tableKey = await loadTableKey(this.config);
-      await this.openJournal();
+      await this.openJournal().catch(async (error: unknown) => {
+        await this.announceJournalFailureAtStart(error);
+        throw error;
+      });
       await this.startMqtt();
       await this.startSealing();
       await this.startDevices();
@@ -436,6 +440,26 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     const message = `the journal failed (${reason}: ${error instanceof Error ? error.message : String(error)}); the table stops so that a restart recovers from the journal`;
     this.journalFailure =
       this.bridge?.publishUnjournaledAlarm('journal_failed', message) ?? Promise.resolve();
+  }
+
+  /**
+   * The journal cannot be opened (a full disk, a damaged file): the bridge
+   * never comes up, so the alarm goes to an outside broker on a connection
+   * of its own. An embedded broker has nobody connected before the daemon runs.
+   */
+  private async announceJournalFailureAtStart(error: unknown): Promise<void> {
+    // Locked: another daemon runs this table; its broker hears nothing false from this one.
+    if (this.config.mqtt.url === 'embedded' || (isJournalError(error) && error.code === 'locked'))
+      return;
+    const { publishAlarmWithoutBridge } = await import('../mqtt/bridge.ts');
+    const { connectionFromConfig } = await import('../mqtt/from-config.ts');
+    const reason = (error as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+    const message = `the journal cannot be opened (${reason}: ${error instanceof Error ? error.message : String(error)}); the table does not start`;
+    await publishAlarmWithoutBridge(
+      connectionFromConfig(this.config, this.config.mqtt.url),
+      'journal_failed',
+      message,
+    );
   }
 
   /** Journals events that have no input (device alarms from drivers). */
@@ -641,7 +665,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   // --------------------------------------------------------------------- MQTT
 
-  /** Seals the journal now (covering what the last run left) and every `sealIntervalSeconds`. */
+  /** Seals the journal now (covering what the last run left), then `sealIntervalSeconds` after records come in. */
   private async startSealing(): Promise<void> {
     const journal = this.requireJournal();
     if (!this.tableKey) {
@@ -650,15 +674,15 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     }
     this.log.info({ key: fingerprint(this.tableKey) }, 'journal heads signed with the table key');
     await journal.seal();
-    const timer = setInterval(() => {
-      journal
-        .seal()
-        .catch((error: unknown) => this.log.error({ err: error }, 'journal seal failed'));
-    }, this.config.journal.sealIntervalSeconds * 1000);
-    timer.unref();
+    const { sealWhileAppending } = await import('../journal/seal-timer.ts');
+    const stopSealing = sealWhileAppending(
+      journal,
+      this.config.journal.sealIntervalSeconds * 1000,
+      (error) => this.log.error({ err: error }, 'journal seal failed'),
+    );
     // Runs before the bridge stops: the last head of this run is published too.
     this.stoppers.push(async () => {
-      clearInterval(timer);
+      stopSealing();
       await journal.seal().catch(() => undefined);
     });
   }

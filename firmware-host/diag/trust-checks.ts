@@ -43,7 +43,7 @@ export async function checkTrust(config: TablesideConfig): Promise<CheckOutcome[
       rows.push({
         name: 'trust: journal key',
         status: 'pass',
-        detail: `heads signed with key ${fingerprint(key!)} every ${config.journal.sealIntervalSeconds} s at most`,
+        detail: `heads signed with key ${fingerprint(key!)} ${config.journal.sealIntervalSeconds} s after records at most`,
       });
     } catch (error) {
       rows.push({

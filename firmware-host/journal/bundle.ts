@@ -104,7 +104,7 @@ export function exportBundle(
   return {
     ok: false,
     error:
-      'the period is not sealed yet: no signed head follows its end (the daemon seals at every checkpoint, at least every 10 minutes and when it stops); try again later or end the period earlier',
+      'the period is not sealed yet: no signed head follows its end (the daemon seals at every checkpoint, sealIntervalSeconds after records come in and when it stops); try again later or end the period earlier',
   };
 }
 

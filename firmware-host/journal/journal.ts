@@ -312,6 +312,14 @@ export class Journal {
       } as JournalRecord;
       records.push(record);
     }
+    // An input states how many events it made (those appended right after it): recovery and
+    // verify can then tell an input whose events were cut off by a failed write.
+    for (const [index, record] of records.entries()) {
+      if (record.kind !== 'input') continue;
+      let events = 0;
+      while (records[index + 1 + events]?.kind === 'event') events++;
+      record.events = events;
+    }
     // Encode before committing seq/hash, so a non-serialisable record changes nothing.
     let prev = this.lastHash;
     try {
@@ -692,6 +700,11 @@ async function isOurs(pid: number): Promise<boolean> {
  * Finds the valid prefix of the last file. Only the tail may be torn: from
  * the first bad line on, every line must be garbage (not a JSON object);
  * a good record after a bad one means the middle was damaged: corrupt.
+ * An input and its events are one unit: when the prefix ends inside one
+ * (the input states more events than follow it: a write that failed
+ * part-way, e.g. on a full disk), the cut moves back to the input, so the
+ * device's resend of that unacknowledged input is journaled anew with all
+ * its events instead of being taken as already journaled.
  */
 export function scanForRecovery(
   bytes: Uint8Array,
@@ -699,15 +712,16 @@ export function scanForRecovery(
   file: string,
 ): { records: { record: JournalRecord; hash: string }[]; cutAt?: number; reason: string } {
   const lines = splitLines(bytes);
-  const records: { record: JournalRecord; hash: string }[] = [];
+  const records: { record: JournalRecord; hash: string; offset: number }[] = [];
   let { seq, hash } = chain;
+  let torn: { cutAt: number; reason: string } | undefined;
   for (const [position, raw] of lines.entries()) {
     const problem = lineProblem(raw, seq, hash);
     if (problem === undefined) {
       const record = (decodeLine(raw.text) as { ok: true; record: JournalRecord }).record;
       seq = record.seq;
       hash = hashLine(raw.text);
-      records.push({ record, hash });
+      records.push({ record, hash, offset: raw.offset });
       continue;
     }
     const later = lines.slice(position + 1);
@@ -718,13 +732,40 @@ export function scanForRecovery(
         `${file}: line ${raw.line} (byte ${raw.offset}) is bad (${problem}) but line ${damagedMiddle.line} after it is a record: not a torn write; run \`tableside journal verify\``,
       );
     }
+    torn = { cutAt: raw.offset, reason: `torn last record at line ${raw.line}: ${problem}` };
+    break;
+  }
+  const unit = unfinishedUnit(records.map((entry) => entry.record));
+  if (unit !== undefined) {
+    const input = records[unit.index]!;
+    const reason = `input seq ${input.record.seq} states ${unit.stated} event(s) but ${unit.found} follow: its write was cut, the input is removed with them`;
     return {
-      records,
-      cutAt: raw.offset,
-      reason: `torn last record at line ${raw.line}: ${problem}`,
+      records: records.slice(0, unit.index),
+      cutAt: input.offset,
+      reason: torn ? `${torn.reason}; ${reason}` : reason,
     };
   }
-  return { records, reason: '' };
+  return torn ? { records, ...torn } : { records, reason: '' };
+}
+
+/**
+ * The last input of `records` when fewer events follow it than it states
+ * (its unit was cut at the end), with the counts; undefined when complete.
+ */
+function unfinishedUnit(
+  records: readonly JournalRecord[],
+): { index: number; stated: number; found: number } | undefined {
+  for (let index = records.length - 1; index >= 0; index--) {
+    const record = records[index]!;
+    if (record.kind !== 'input') continue;
+    if (record.events === undefined) return undefined;
+    let found = 0;
+    while (found < record.events && records[index + 1 + found]?.kind === 'event') found++;
+    return found < record.events && index + 1 + found === records.length
+      ? { index, stated: record.events, found }
+      : undefined;
+  }
+  return undefined;
 }
 
 function lineProblem(

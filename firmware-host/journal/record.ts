@@ -3,6 +3,11 @@
  *
  *   {"seq":12,"ts":1700000000000,"kind":"event","prev":"<sha256 hex>","data":{...}}
  *
+ * An input record also states how many event records it made, right after
+ * it (`"events":2` between `prev` and `data`): an input and its events are
+ * one unit, and the count lets recovery and `verify` see a unit cut short.
+ * Journals written before the field have inputs without it (not checked).
+ *
  * `seq` counts from 1 across all files; `prev` is the SHA-256 of the exact
  * bytes of the previous record's line (without its newline), or the genesis
  * constant for the first record. Editing, removing or reordering a record
@@ -23,7 +28,13 @@ export type JournalEntry =
   | { kind: 'event'; data: DomainEvent }
   | { kind: 'meta'; data: { type: string; [detail: string]: unknown } };
 
-export type JournalRecord = JournalEntry & { seq: number; ts: number; prev: string };
+export type JournalRecord = JournalEntry & {
+  seq: number;
+  ts: number;
+  prev: string;
+  /** On an input: how many event records follow it as its events (absent in older journals). */
+  events?: number;
+};
 
 export function journalFileName(index: number): string {
   return `journal-${String(index).padStart(6, '0')}.jsonl`;
@@ -46,6 +57,7 @@ export function encodeRecord(record: JournalRecord): string {
     ts: record.ts,
     kind: record.kind,
     prev: record.prev,
+    events: record.kind === 'input' ? record.events : undefined,
     data: record.data,
   });
 }
@@ -78,6 +90,14 @@ export function decodeLine(line: string): DecodedLine {
   }
   if (record.data === null || typeof record.data !== 'object' || Array.isArray(record.data)) {
     return { ok: false, reason: 'data is not an object' };
+  }
+  if (
+    record.events !== undefined &&
+    (record.kind !== 'input' ||
+      !Number.isSafeInteger(record.events) ||
+      (record.events as number) < 0)
+  ) {
+    return { ok: false, reason: 'events is not the event count of an input' };
   }
   return { ok: true, record: record as unknown as JournalRecord };
 }

@@ -2,8 +2,8 @@
  * Signed chain heads (README "Journal signatures").
  *
  * The daemon seals the chain with the table's Ed25519 key at every
- * checkpoint, at least every 10 minutes while records come in, and at a
- * clean stop: a `meta` record of type `head`
+ * checkpoint, `sealIntervalSeconds` (default 5) after records come in
+ * (seal-timer.ts), at start and at a clean stop: a `meta` record of type `head`
  *
  *   {"type":"head","table":"t1","seq":812,"hash":"<sha256 of record 812's line>",
  *    "at":1764040000000,"key":"3f2a-9c01-77de-b410","sig":"<base64>"}
@@ -126,6 +126,12 @@ export interface SealReport {
   provenThrough: number;
   /** Records after it: appended since the last seal, not yet provable. */
   unsealed: number;
+  /**
+   * Those records' seqs (heads excluded) and kinds: what a crash left after
+   * the last signed head, or what was changed there; only the consumers'
+   * copies (`--events`, `--heads`) can prove them.
+   */
+  unsealedRange: { from: number; through: number; inputs: number; events: number } | undefined;
   /** Where a rewrite lies: the first record that differs is in after+1..through. */
   firstDiffering: { after: number; through: number } | undefined;
   findings: SealFinding[];
@@ -147,8 +153,9 @@ export function verifySealedJournal(
   files: readonly JournalFileBytes[],
   publicKey: TableKeys,
   externalHeads: readonly unknown[] = [],
+  options: { expectLastSeq?: number } = {},
 ): SealReport {
-  const chain = verifyJournalFiles(files);
+  const chain = verifyJournalFiles(files, options);
   const findings: SealFinding[] = [];
   const bySeq = new Map<number, Line>();
   const ordered = [...files].sort(
@@ -265,15 +272,26 @@ export function verifySealedJournal(
     ? firstDiffering.after
     : matching.reduce((highest, seq) => Math.max(highest, seq), 0);
   findings.sort((a, b) => a.seq - b.seq);
+  const after = [...bySeq.values()].filter(
+    (line) => line.seq > provenThrough && line.data.type !== 'head',
+  );
+  const unsealedRange =
+    after.length === 0
+      ? undefined
+      : {
+          from: after.reduce((lowest, line) => Math.min(lowest, line.seq), Infinity),
+          through: after.reduce((highest, line) => Math.max(highest, line.seq), 0),
+          inputs: after.filter((line) => line.kind === 'input').length,
+          events: after.filter((line) => line.kind === 'event').length,
+        };
   return {
     ok: chain.ok && findings.length === 0,
     chain,
     heads,
     externalHeads: externalCount,
     provenThrough,
-    unsealed: [...bySeq.values()].filter(
-      (line) => line.seq > provenThrough && line.data.type !== 'head',
-    ).length,
+    unsealed: after.length,
+    unsealedRange,
     firstDiffering,
     findings,
   };

@@ -4,10 +4,15 @@
  * reordered, duplicated, malformed or truncated record with its file, line,
  * byte offset and sequence number.
  *
+ * It also names an input whose events are missing (an input states how
+ * many events follow it).
+ *
  * What a hash chain cannot see without an outside anchor: an edit of the
- * very last record, or whole records cut from the end at a line boundary.
- * Pass `expectLastSeq` (e.g. the MQTT cursor, or the last seq a consumer
- * saw) to catch the latter.
+ * very last record, or whole records cut from the end at a line boundary,
+ * or records rewritten with the chain recomputed. Pass `expectLastSeq`
+ * (e.g. the MQTT cursor, or the last seq a consumer saw) to catch a cut;
+ * signed heads (seal.ts) and the consumers' copy of the published events
+ * (published-events.ts) catch a rewrite.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +21,7 @@ import {
   GENESIS_HASH,
   hashLine,
   JOURNAL_FILE_PATTERN,
+  type JournalRecord,
   journalFileIndex,
   splitLines,
 } from './record.ts';
@@ -26,7 +32,9 @@ export type FindingProblem =
   | 'reordered'
   | 'duplicated'
   | 'malformed'
-  | 'truncated';
+  | 'truncated'
+  /** An input states more events than follow it: they were never written (or removed). */
+  | 'events_missing';
 
 export interface Finding {
   problem: FindingProblem;
@@ -63,6 +71,9 @@ interface Entry {
   seq: number;
   prev: string;
   hash: string;
+  kind: string;
+  /** On an input: the events it states it made. */
+  events: number | undefined;
 }
 
 export function verifyJournalFiles(
@@ -101,8 +112,8 @@ export function verifyJournalFiles(
         sequence.push(undefined);
         continue;
       }
-      const { seq, prev } = decoded.record;
-      const entry: Entry = { ...where, seq, prev, hash: hashLine(raw.text) };
+      const { seq, prev, kind, events } = decoded.record;
+      const entry: Entry = { ...where, seq, prev, hash: hashLine(raw.text), kind, events };
       const earlier = bySeq.get(seq);
       if (earlier) {
         findings.push({
@@ -189,6 +200,24 @@ export function verifyJournalFiles(
     previous = entry;
   }
 
+  // Each input is followed by the events it states (one append, one unit).
+  for (const [index, entry] of sequence.entries()) {
+    if (entry?.kind !== 'input' || entry.events === undefined) continue;
+    let found = 0;
+    while (found < entry.events && sequence[index + 1 + found]?.kind === 'event') found++;
+    if (found < entry.events) {
+      findings.push({
+        problem: 'events_missing',
+        file: entry.file,
+        line: entry.line,
+        offset: entry.offset,
+        seq: entry.seq,
+        count: entry.events - found,
+        message: `input seq ${entry.seq} states ${entry.events} event(s) but ${found} follow it: its events were not all written (or were removed)`,
+      });
+    }
+  }
+
   const lastSeq = highest > 0 ? highest : undefined;
   if (options.expectLastSeq !== undefined && (lastSeq ?? 0) < options.expectLastSeq) {
     const lastFile = ordered[ordered.length - 1];
@@ -217,6 +246,20 @@ export function verifyJournalFiles(
 
 function fileOrder(a: string, b: string): number {
   return (journalFileIndex(a) ?? 0) - (journalFileIndex(b) ?? 0);
+}
+
+/** The records of the files that decode, in file order (what verify names as damaged is left out). */
+export function decodeJournalFiles(files: readonly JournalFileBytes[]): JournalRecord[] {
+  const records: JournalRecord[] = [];
+  const ordered = [...files].sort((a, b) => fileOrder(a.name, b.name));
+  for (const file of ordered) {
+    for (const raw of splitLines(file.bytes)) {
+      if (!raw.terminated) continue;
+      const decoded = decodeLine(raw.text);
+      if (decoded.ok) records.push(decoded.record);
+    }
+  }
+  return records;
 }
 
 /** Reads every journal file of a folder. */

@@ -42,7 +42,7 @@ import {
 } from './properties.ts';
 import { describeReason, isFailure, refusesProtocolVersion } from './reason-codes.ts';
 import { type BridgeRequest, parseRequest } from './requests.ts';
-import { type TableTopics, tableTopics } from './topics.ts';
+import { type EventTopicKind, type TableTopics, tableTopics } from './topics.ts';
 
 /** What the bridge needs of the journal. `Journal` satisfies it. */
 export interface JournalSource {
@@ -233,7 +233,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   async publishUnjournaledAlarm(kind: string, message: string, timeoutMs = 2000): Promise<void> {
     const client = this.client;
     if (!client || !this.connected) return;
-    const payload = { type: 'alarm', kind, message, ts: Date.now(), journaled: false };
+    const payload = unjournaledAlarm(kind, message);
     await withTimeout(
       client.publishAsync(this.topics.events('alarm'), JSON.stringify(payload), { qos: 1 }),
       timeoutMs,
@@ -525,22 +525,12 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
 
   private publishEvent(record: JournalRecord, generation: number): void {
     const client = this.client!;
-    const event = record.data as DomainEvent;
-    const screened = screenEvent(event, this.exposure);
-    let topic: string;
-    let payload: string;
-    if (screened.publish) {
-      topic = this.topics.events(eventTopicKind(event));
-      payload = eventPayload(record.seq, record.ts, screened.event);
-    } else {
-      // Consumers still see the seq (no gap), but nothing of its content.
-      topic = this.topics.events('alarm');
-      payload = eventPayload(record.seq, record.ts, {
-        type: 'event_withheld',
-        reason: screened.reason,
-      });
-      this.options.log?.error({ seq: record.seq, reason: screened.reason }, 'event withheld');
-      this.emit('withheld', record.seq, screened.reason);
+    const publication = publicationOf(record, this.exposure);
+    const topic = this.topics.events(publication.kind);
+    const payload = publication.payload;
+    if (publication.withheld !== undefined) {
+      this.options.log?.error({ seq: record.seq, reason: publication.withheld }, 'event withheld');
+      this.emit('withheld', record.seq, publication.withheld);
     }
     const slot: Slot = { seq: record.seq, done: false };
     this.window.push(slot);
@@ -702,6 +692,89 @@ interface RequestProperties {
 }
 
 const noLog = (): void => undefined;
+
+/** An alarm that did not go through the journal: no seq, `journaled: false`. */
+function unjournaledAlarm(kind: string, message: string): Record<string, unknown> {
+  return { type: 'alarm', kind, message, ts: Date.now(), journaled: false };
+}
+
+/**
+ * The same alarm from a daemon that never got its bridge up (its journal
+ * cannot even be opened, e.g. on a full disk): one short connection of its
+ * own (a client id of its own, a clean session, no will), one QoS 1
+ * publication, then gone. Resolves whether or not the broker was reachable.
+ */
+export async function publishAlarmWithoutBridge(
+  options: Pick<
+    BridgeOptions,
+    'url' | 'table' | 'baseTopic' | 'clientId' | 'protocolVersion' | 'username' | 'password' | 'tls'
+  >,
+  kind: string,
+  message: string,
+  timeoutMs = 3000,
+): Promise<void> {
+  const connector = await (await import('./connect.ts')).mqttConnectorFor(options.url);
+  const client = connector.connect(options.url, {
+    clientId: `${options.clientId ?? `tableside-${options.table}`}-alarm`,
+    protocolVersion: options.protocolVersion ?? 4,
+    clean: true,
+    reconnectPeriod: 0,
+    connectTimeout: timeoutMs,
+    log: noLog,
+    ...(options.username !== undefined ? { username: options.username } : {}),
+    ...(options.password !== undefined ? { password: options.password } : {}),
+    ...(await readTlsFiles(options.tls).catch(() => ({}))),
+    ...(options.tls?.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+  });
+  client.on('error', () => undefined);
+  const topic = tableTopics(options.baseTopic, options.table).events('alarm');
+  try {
+    await withTimeout(
+      new Promise<void>((resolve, reject) => {
+        client.once('connect', () =>
+          client.publish(topic, JSON.stringify(unjournaledAlarm(kind, message)), { qos: 1 }, (e) =>
+            e ? reject(e) : resolve(),
+          ),
+        );
+        client.once('close', () => reject(new Error('no connection')));
+      }),
+      timeoutMs,
+    );
+  } catch {
+    // Unreachable: the daemon's own exit line and log say it.
+  } finally {
+    client.end(true);
+  }
+}
+
+/**
+ * What the bridge publishes for an event record: the topic kind and the
+ * payload (`withheld`: the reason only its seq may go out). `exposure`: the
+ * card of the input these events follow. Pure: `journal verify --events`
+ * compares a consumer's capture with it.
+ */
+export function publicationOf(
+  record: JournalRecord,
+  exposure: CardExposure | undefined,
+): { kind: EventTopicKind; payload: string; withheld?: string } {
+  const event = record.data as DomainEvent;
+  const screened = screenEvent(event, exposure);
+  if (screened.publish) {
+    return {
+      kind: eventTopicKind(event),
+      payload: eventPayload(record.seq, record.ts, screened.event),
+    };
+  }
+  // Consumers still see the seq (no gap), but nothing of its content.
+  return {
+    kind: 'alarm',
+    payload: eventPayload(record.seq, record.ts, {
+      type: 'event_withheld',
+      reason: screened.reason,
+    }),
+    withheld: screened.reason,
+  };
+}
 
 /**
  * `{"seq":…,"ts":…,<the event's fields>}`, as `{ seq, ts, ...event }` would

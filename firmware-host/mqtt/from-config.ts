@@ -12,15 +12,26 @@ export function cursorPathFor(config: TablesideConfig): string {
   return join(config.journal.dir, 'mqtt-cursor.json');
 }
 
-export function bridgeOptionsFromConfig(
+/** Where and as whom the table connects: the broker part of the bridge's options. */
+export function connectionFromConfig(
   config: TablesideConfig,
   brokerUrl: string,
-  wiring: Pick<BridgeOptions, 'journal' | 'cursor' | 'onRequest'> &
-    Partial<Pick<BridgeOptions, 'info' | 'log' | 'backoff' | 'authorize'>> & {
-      /** The daemon's own account on the embedded broker (made at start). */
-      embeddedCredentials?: { username: string; password: string } | undefined;
-    },
-): BridgeOptions {
+  embeddedCredentials?: { username: string; password: string },
+): Pick<
+  BridgeOptions,
+  | 'url'
+  | 'table'
+  | 'baseTopic'
+  | 'clientId'
+  | 'keepalive'
+  | 'inflight'
+  | 'protocolVersion'
+  | 'sessionExpirySeconds'
+  | 'willDelaySeconds'
+  | 'username'
+  | 'password'
+  | 'tls'
+> {
   const { mqtt } = config;
   const embedded = mqtt.url === 'embedded';
   return {
@@ -34,9 +45,23 @@ export function bridgeOptionsFromConfig(
     sessionExpirySeconds: mqtt.sessionExpirySeconds,
     willDelaySeconds: mqtt.willDelaySeconds,
     // The embedded broker has no TLS listener; its accounts are not the casino's.
-    username: embedded ? wiring.embeddedCredentials?.username : mqtt.username,
-    password: embedded ? wiring.embeddedCredentials?.password : mqtt.password,
+    username: embedded ? embeddedCredentials?.username : mqtt.username,
+    password: embedded ? embeddedCredentials?.password : mqtt.password,
     tls: embedded ? undefined : mqtt.tls,
+  };
+}
+
+export function bridgeOptionsFromConfig(
+  config: TablesideConfig,
+  brokerUrl: string,
+  wiring: Pick<BridgeOptions, 'journal' | 'cursor' | 'onRequest'> &
+    Partial<Pick<BridgeOptions, 'info' | 'log' | 'backoff' | 'authorize'>> & {
+      /** The daemon's own account on the embedded broker (made at start). */
+      embeddedCredentials?: { username: string; password: string } | undefined;
+    },
+): BridgeOptions {
+  return {
+    ...connectionFromConfig(config, brokerUrl, wiring.embeddedCredentials),
     journal: wiring.journal,
     cursor: wiring.cursor,
     onRequest: wiring.onRequest,

@@ -417,6 +417,8 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
   add('signing.sign_head_us', 'µs', 'one journal head signed (per checkpoint)');
   add('signing.fsynced_append_us', 'µs', 'one fsynced journal append');
   add('signing.sign_head_share_of_append', '×', 'head signature / fsynced append');
+  add('signing.seal_us', 'µs', 'one seal: head signed and written (per sealIntervalSeconds)');
+  add('signing.seal_share_of_append', '×', 'seal / fsynced append');
   add('auth.per_frame.added_us', 'µs', '1.4: seal + open per frame, over a plain parse');
   add('auth.per_frame.plain_parse_us', 'µs', 'baseline: a plain frame parsed');
   add('auth.handshake_ed25519.p95_ms', 'ms', 'CHALLENGE to session keys, Ed25519 key file');

@@ -18,6 +18,7 @@ import {
   Journal,
   type JournalEntry,
   type JournalOptions,
+  type JournalRecord,
   verifyJournalDir,
 } from '../../../firmware-host/journal/index.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
@@ -260,36 +261,88 @@ describe('journal recovery', () => {
     return { bytes, lastStart };
   }
 
-  it('cuts exactly the torn last record, whatever byte the crash stopped at', async () => {
+  it('cuts an input with its events when a write stopped inside them, whatever byte it stopped at', async () => {
+    // Issue 24 item 7: a full disk cut a write after the input's line; the
+    // input stayed, its event did not, and the device's resend was then
+    // taken as already journaled: the card's event was lost for good.
     const { bytes, lastStart } = await buildJournal();
+    const inputStart = bytes.subarray(0, lastStart - 1).lastIndexOf(0x0a) + 1;
     for (let cut = lastStart; cut < bytes.length; cut++) {
       const dir = tempDir();
       writeFileSync(join(dir, 'journal-000001.jsonl'), bytes.subarray(0, cut));
       const journal = await openJournal(dir);
-      if (cut === lastStart) {
-        expect(journal.recovery, `cut at ${cut}`).toEqual([]);
-      } else {
-        expect(journal.recovery, `cut at ${cut}`).toEqual([
-          expect.objectContaining({
-            file: 'journal-000001.jsonl',
-            offset: lastStart,
-            bytes: cut - lastStart,
-          }),
-        ]);
-      }
+      expect(journal.recovery, `cut at ${cut}`).toEqual([
+        expect.objectContaining({
+          file: 'journal-000001.jsonl',
+          offset: inputStart,
+          bytes: cut - inputStart,
+          reason: expect.stringContaining('input seq 4 states 1 event(s) but 0 follow'),
+        }),
+      ]);
       const records = await journal.readAll();
-      // The four records before the torn one survive; the last card event is gone.
-      expect(records.slice(0, 4).map((record) => record.seq)).toEqual([1, 2, 3, 4]);
-      expect(
-        records.some(
-          (record) => record.kind === 'event' && (record.data as { card?: string }).card === 'TD',
-        ),
-      ).toBe(false);
-      if (cut > lastStart)
-        expect(records[4]).toMatchObject({ seq: 5, kind: 'meta', data: { type: 'recovered' } });
+      // The three records before the cut unit survive; the TD input and its event are gone.
+      expect(records.slice(0, 3).map((record) => record.seq)).toEqual([1, 2, 3]);
+      expect(records.some((record) => JSON.stringify(record.data).includes('"TD"'))).toBe(false);
+      expect(records[3]).toMatchObject({ seq: 4, kind: 'meta', data: { type: 'recovered' } });
       await closeJournal(journal);
       expect((await verifyJournalDir(dir)).ok, `cut at ${cut}`).toBe(true);
     }
+  });
+
+  it('cuts exactly a torn last record that ends no unit, whatever byte the crash stopped at', async () => {
+    const dir = tempDir();
+    const journal = await openJournal(dir);
+    await journal.append([cardInput('AS'), card('AS')]);
+    await journal.append([card('TD')]);
+    await closeJournal(journal);
+    const bytes = readFileSync(join(dir, 'journal-000001.jsonl'));
+    const lastStart = bytes.subarray(0, bytes.length - 1).lastIndexOf(0x0a) + 1;
+    for (let cut = lastStart + 1; cut < bytes.length; cut++) {
+      const torn = tempDir();
+      writeFileSync(join(torn, 'journal-000001.jsonl'), bytes.subarray(0, cut));
+      const again = await openJournal(torn);
+      expect(again.recovery, `cut at ${cut}`).toEqual([
+        expect.objectContaining({ offset: lastStart, bytes: cut - lastStart }),
+      ]);
+      expect((await again.readAll()).slice(0, 3).map((record) => record.seq)).toEqual([1, 2, 3]);
+      await closeJournal(again);
+    }
+  });
+
+  it('reads an input of an older journal (no event count) as before: only the torn line is cut', async () => {
+    let prev = GENESIS_HASH;
+    const lines = [
+      { kind: 'meta', data: { type: 'file' } },
+      { kind: 'input', data: { t: 'card', card: 'AS', back: 'red', face: 'up' } },
+      { kind: 'event', data: { type: 'card', card: 'AS', to: 'player' } },
+    ].map((entry, index) => {
+      const line = encodeRecord({ ...entry, seq: index + 1, ts: 1, prev } as JournalRecord);
+      prev = hashLine(line);
+      return line;
+    });
+    expect(lines[1]).not.toContain('"events"');
+    const dir = tempDir();
+    const text = `${lines.join('\n')}\n`;
+    writeFileSync(join(dir, 'journal-000001.jsonl'), text.slice(0, text.length - 5));
+    const journal = await openJournal(dir);
+    expect(journal.recovery).toEqual([
+      expect.objectContaining({ offset: text.length - lines[2]!.length - 1 }),
+    ]);
+    expect((await journal.readAll()).slice(0, 2).map((record) => record.kind)).toEqual([
+      'meta',
+      'input',
+    ]);
+  });
+
+  it('states on each input how many events were appended with it', async () => {
+    const dir = tempDir();
+    const journal = await openJournal(dir);
+    await journal.append([cardInput('AS'), card('AS'), card('AS'), cardInput('KD')]);
+    await closeJournal(journal);
+    const inputs = fileLines(dir, 'journal-000001.jsonl')
+      .map((line) => JSON.parse(line))
+      .filter((record) => record.kind === 'input');
+    expect(inputs.map((record) => record.events)).toEqual([2, 0]);
   });
 
   it('cuts a last line with a broken hash or bad JSON', async () => {
@@ -306,8 +359,10 @@ describe('journal recovery', () => {
         Buffer.concat([bytes.subarray(0, lastStart), Buffer.from(`${damaged}\n`)]),
       );
       const journal = await openJournal(dir);
-      expect(journal.recovery).toEqual([expect.objectContaining({ offset: lastStart })]);
-      expect(journal.lastSeq).toBe(5); // four records kept + the `recovered` note
+      // The damaged event takes its input with it: the unit is cut whole.
+      const inputStart = bytes.subarray(0, lastStart - 1).lastIndexOf(0x0a) + 1;
+      expect(journal.recovery).toEqual([expect.objectContaining({ offset: inputStart })]);
+      expect(journal.lastSeq).toBe(4); // three records kept + the `recovered` note
       await closeJournal(journal);
     }
   });

@@ -139,6 +139,28 @@ describe('journal verify', () => {
     ]);
   });
 
+  it('names an input whose events are missing (a write cut after the input)', () => {
+    const lines: string[] = [];
+    let prev = GENESIS_HASH;
+    const entries = [
+      { kind: 'input', events: 2, data: { t: 'card', card: 'AS', back: 'red', face: 'up' } },
+      { kind: 'event', data: { type: 'card', card: 'AS', to: 'player', index: 1 } },
+      { kind: 'input', events: 1, data: { t: 'card', card: 'KD', back: 'red', face: 'up' } },
+      { kind: 'event', data: { type: 'card', card: 'KD', to: 'banker', index: 2 } },
+    ] as const;
+    for (const [index, entry] of entries.entries()) {
+      const line = encodeRecord({ ...entry, seq: index + 1, ts: 1_000, prev } as JournalRecord);
+      lines.push(line);
+      prev = hashLine(line);
+    }
+    expect(verifyJournalFiles(files(lines)).findings).toEqual([
+      expect.objectContaining({ problem: 'events_missing', seq: 1, line: 1, count: 1 }),
+    ]);
+    // An input written before inputs stated their events is not checked.
+    const old = verifyJournalFiles(files(buildLines(3)));
+    expect(old.ok).toBe(true);
+  });
+
   it('accepts a journal whose first files were archived', () => {
     const lines = buildLines(6);
     const [, second] = files(lines.slice(0, 3), lines.slice(3));
