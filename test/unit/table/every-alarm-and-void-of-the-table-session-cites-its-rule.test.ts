@@ -16,7 +16,7 @@ const ARTICLE = /\b00\d (§ \S|\()/;
 
 /** The rule of each alarm and void, which must read as a citation. */
 function rulesOf(events: readonly DomainEvent[]): Array<{ what: string; rule: unknown }> {
-  return events.flatMap((event) =>
+  return events.flatMap<{ what: string; rule: unknown }>((event) =>
     event.type === 'alarm'
       ? [{ what: event.kind, rule: event.rule }]
       : event.type === 'hand_voided'
