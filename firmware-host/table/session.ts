@@ -243,6 +243,21 @@ const RUNS_OUT_PRACTICE = {
     'practice: a round starts while a card is left to deal; one the shoe cannot complete is void',
 } as const;
 
+/**
+ * What the session's own alarms and voids cite where no ruleset point
+ * applies: the seeds give no procedure for these, so each says why.
+ */
+const SESSION_PRACTICE = {
+  noShuffle:
+    'practice: cards are dealt from a shoe shuffled and cut first (000 § 7; 003 § 24(1)); one before any recorded shuffle belongs to no shoe and goes to the discard',
+  beforeFirstRound:
+    'practice: the seeds are silent; no card is due before the first round starts, so one that leaves the shoe goes to the discard',
+  shuffleMidRound:
+    'practice: the seeds are silent; a round cut short by a new shuffle cannot be completed from the new shoe, so it is void',
+  supervisorVoid:
+    "practice: the seeds give no void on request; the table's inspector settles what happens at the table (003 § 30(1)) and errors are corrected at once (000 § 14), so a void on request is journaled with who asked and why",
+} as const;
+
 function exhaustionPolicy(ruleset: Ruleset): { coupNeeds: number; source: string } {
   const end = ruleset.shoeEnd;
   return end.kind === 'last_hand_marker' ? end.exhaustion : RUNS_OUT_PRACTICE;
@@ -299,7 +314,12 @@ function jokersIn(ruleset: Ruleset): number {
 function onShuffle(draft: Draft, record: ShuffleRecord): void {
   const { ruleset, options } = draft.config;
   if (draft.round) {
-    voidRound(draft, 'all', `a new shuffle came before round ${draft.round.number} was complete`);
+    voidRound(
+      draft,
+      'all',
+      `a new shuffle came before round ${draft.round.number} was complete`,
+      SESSION_PRACTICE.shuffleMidRound,
+    );
   }
   if (draft.shoe) {
     if (draft.shoe.ended === undefined) endShoe(draft, 'replaced by a new shuffle');
@@ -633,6 +653,7 @@ function onCard(draft: Draft, record: CardRecord): void {
   if (!shoe) {
     alarm(draft, 'unexpected_card', `${card} left the shoe before any shuffle was recorded`, {
       card,
+      rule: SESSION_PRACTICE.noShuffle,
     });
     cardEvent(draft, card, 'discard', back, record.face, -1);
     return;
@@ -716,7 +737,10 @@ function onCard(draft: Draft, record: CardRecord): void {
         { ...at, round: draft.rounds, rule: ruleset.misdeal.wrongCardCount.source },
       );
     } else {
-      alarm(draft, 'unexpected_card', `${card} left the shoe before the first round began`, at);
+      alarm(draft, 'unexpected_card', `${card} left the shoe before the first round began`, {
+        ...at,
+        rule: SESSION_PRACTICE.beforeFirstRound,
+      });
     }
     cardEvent(draft, card, 'discard', back, 'down', index);
     return;
@@ -996,7 +1020,7 @@ function onVoid(draft: Draft, reason: string): void {
     alarm(draft, 'illegal_action', `void (${reason}): no round in progress`);
     return;
   }
-  voidRound(draft, 'all', reason);
+  voidRound(draft, 'all', reason, SESSION_PRACTICE.supervisorVoid);
 }
 
 function onMisdeal(draft: Draft, record: MisdealRecord): void {

@@ -15,7 +15,12 @@
 import type { ServerResponse } from 'node:http';
 import type { JournalRecord } from '../journal/record.ts';
 import type { JournalSource } from '../mqtt/bridge.ts';
-import { findForbiddenKey, screenEvent } from '../mqtt/guard.ts';
+import {
+  type CardExposure,
+  exposureOfInput,
+  findForbiddenKey,
+  screenEvent,
+} from '../mqtt/guard.ts';
 import type { DomainEvent } from '../table/events.ts';
 import { eventTopicKind } from '../table/events.ts';
 
@@ -28,10 +33,17 @@ export interface FeedSource {
   onChange(listener: () => void): () => void;
 }
 
-/** One event as the console (and MQTT) may show it. */
-export function eventFrameData(record: JournalRecord): Record<string, unknown> {
+/**
+ * One event as the console (and MQTT) may show it. `exposure`: the card of
+ * the journal input whose event this is (`exposureOfInput`), as the bridge
+ * passes it: an alarm names that card only when it left the shoe face up.
+ */
+export function eventFrameData(
+  record: JournalRecord,
+  exposure?: CardExposure,
+): Record<string, unknown> {
   const event = record.data as DomainEvent;
-  const screened = screenEvent(event);
+  const screened = screenEvent(event, exposure);
   return screened.publish
     ? { seq: record.seq, ts: record.ts, topic: eventTopicKind(event), ...screened.event }
     : {
@@ -83,6 +95,8 @@ export class EventStream {
   private heartbeat: NodeJS.Timeout | undefined;
   private refreshPending = false;
   private readonly stillAllowed: () => boolean;
+  /** The card of the latest journal input read, for the events it caused (see guard.ts). */
+  private exposure: CardExposure | undefined;
 
   constructor(response: ServerResponse, options: StreamOptions) {
     this.response = response;
@@ -157,8 +171,10 @@ export class EventStream {
     for (const record of records) {
       if (record.seq <= this.cursor) continue;
       this.cursor = record.seq;
+      // Starting mid-journal, no card counts as exposed until its input is read.
+      if (record.kind === 'input') this.exposure = exposureOfInput(record.data);
       if (record.kind !== 'event') continue;
-      const data = { ...eventFrameData(record), after: this.lastSent };
+      const data = { ...eventFrameData(record, this.exposure), after: this.lastSent };
       this.lastSent = record.seq;
       this.write(`id: ${record.seq}\ndata: ${JSON.stringify(data)}\n\n`);
     }

@@ -7,6 +7,7 @@
 import type { JournalRecord } from '../journal/record.ts';
 import { utcDay } from '../journal/record.ts';
 import type { JournalSource } from '../mqtt/bridge.ts';
+import { type CardExposure, exposureOfInput } from '../mqtt/guard.ts';
 import type { DomainEvent } from '../table/events.ts';
 import { eventFrameData } from './feed.ts';
 
@@ -44,6 +45,8 @@ export async function readHistoryDay(journal: JournalSource, day: string): Promi
   const history: HistoryDay = { day, shoes: [], requests: [] };
   let shoe: HistoryShoe | undefined;
   let hand: HistoryHand | undefined;
+  /** The card of the latest input, for the events it caused (an alarm names it only when face up). */
+  let exposure: CardExposure | undefined;
   const shoeNow = (record: JournalRecord) => {
     shoe ??= { seq: record.seq, ts: record.ts, events: [], hands: [] };
     if (!history.shoes.includes(shoe)) history.shoes.push(shoe);
@@ -65,9 +68,11 @@ export async function readHistoryDay(journal: JournalSource, day: string): Promi
         if (utcDay(record.ts) !== day) {
           // Keeps the shoe and hand open across midnight, but only shows this day's records.
           if (record.kind === 'event') followShape(record);
+          exposure = undefined;
           continue;
         }
         if (record.kind === 'input') {
+          exposure = exposureOfInput(record.data);
           const input = record.data as { t?: string; src?: string; reason?: string };
           if (
             typeof input.src === 'string' &&
@@ -100,7 +105,7 @@ export async function readHistoryDay(journal: JournalSource, day: string): Promi
           continue;
         }
         const event = record.data as DomainEvent;
-        const shown = eventFrameData(record);
+        const shown = eventFrameData(record, exposure);
         if (event.type === 'shoe_start') {
           shoe = { seq: record.seq, ts: record.ts, events: [shown], hands: [] };
           history.shoes.push(shoe);

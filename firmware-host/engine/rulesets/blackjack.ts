@@ -4,6 +4,14 @@
  */
 import type { RulesetInput } from './schema.ts';
 
+/** The seeds name no back colour for these games: one back, as each deck has in 000 § 2.c. */
+const ONE_BACK = {
+  kind: 'single',
+  colour: 'red',
+  source:
+    "practice: the seeds name no back colour for this game; a shoe's cards share one back, as a deck's do in 000 § 2.c",
+} as const;
+
 const BLACKJACK_MISDEAL = {
   faceUpInShoe: {
     one: 'discard',
@@ -43,7 +51,7 @@ export const TDC_BLACKJACK: RulesetInput = {
   jurisdiction: 'Tigre de Cristal casino (Russia)',
   game: 'blackjack',
   decks: { allowed: [6], default: 6, source: '004 (Blackjack: description)' },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per shoe' },
+  backs: ONE_BACK,
   burn: NEW_SHOE_BURN,
   shoeEnd: {
     kind: 'cut_card',
@@ -104,7 +112,7 @@ export const BULGARIA_BLACKJACK: RulesetInput = {
   jurisdiction: 'Bulgaria (State Gambling Commission, 2002)',
   game: 'blackjack',
   decks: { allowed: [1, 4, 5, 6], default: 6, source: '003 § 14(1)' },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per shoe' },
+  backs: ONE_BACK,
   burn: NEW_SHOE_BURN,
   shoeEnd: {
     kind: 'cut_card',

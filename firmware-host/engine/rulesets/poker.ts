@@ -300,6 +300,14 @@ const PRACTICE_MISDEAL = {
   },
 } as const;
 
+/** The seeds name no back colour for these games: one back, as each deck has in 000 § 2.c. */
+const ONE_BACK = {
+  kind: 'single',
+  colour: 'red',
+  source:
+    "practice: the seeds name no back colour for this game; a deck's cards share one back, as in 000 § 2.c",
+} as const;
+
 const NO_BURN = { kind: 'none', source: 'practice: the seed prescribes no burn' } as const;
 
 export const SPAIN_HOLDEM_BONUS: RulesetInput = {
@@ -428,7 +436,7 @@ export const TDC_CASINO_HOLDEM: RulesetInput = {
     default: 1,
     source: "004 (Texas Hold'em: description, 1 deck of 52 cards)",
   },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per deck' },
+  backs: ONE_BACK,
   burn: NO_BURN,
   shoeEnd: ONE_DECK_EVERY_ROUND,
   misdeal: PRACTICE_MISDEAL,
@@ -506,7 +514,7 @@ export const BULGARIA_CARIBBEAN_STUD: RulesetInput = {
   jurisdiction: 'Bulgaria (State Gambling Commission, 2002)',
   game: 'caribbean-stud',
   decks: { allowed: [1], default: 1, source: '003 § 24(1) (Caribbean stud: one deck of 52 cards)' },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per deck' },
+  backs: ONE_BACK,
   burn: NO_BURN,
   shoeEnd: ONE_DECK_EVERY_ROUND,
   misdeal: PRACTICE_MISDEAL,
@@ -587,7 +595,7 @@ export const TDC_RUSSIAN_POKER: RulesetInput = {
   jurisdiction: 'Tigre de Cristal casino (Russia)',
   game: 'russian-poker',
   decks: { allowed: [1], default: 1, source: '004 (Russian poker: 1 deck of 52 cards)' },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per deck' },
+  backs: ONE_BACK,
   burn: NO_BURN,
   shoeEnd: ONE_DECK_EVERY_ROUND,
   misdeal: PRACTICE_MISDEAL,
@@ -685,7 +693,7 @@ export const BULGARIA_SEVEN_CARD_STUD: RulesetInput = {
   jurisdiction: 'Bulgaria (State Gambling Commission, 2002)',
   game: 'seven-card-stud',
   decks: { allowed: [1], default: 1, source: 'practice: one 52-card deck; 003 § 27-28 do not say' },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per deck' },
+  backs: ONE_BACK,
   burn: NO_BURN,
   shoeEnd: ONE_DECK_EVERY_ROUND,
   misdeal: {

@@ -4,6 +4,14 @@
  */
 import type { RulesetInput } from './schema.ts';
 
+/** The seeds name no back colour for these games: one back, as each deck has in 000 § 2.c. */
+const ONE_BACK = {
+  kind: 'single',
+  colour: 'red',
+  source:
+    "practice: the seeds name no back colour for this game; a shoe's cards share one back, as a deck's do in 000 § 2.c",
+} as const;
+
 const CARD_RULES = {
   cardValues: '004 (Baccarat: card values)',
   dealOrder: '003 § 24 item 3.b',
@@ -52,7 +60,7 @@ const BACCARAT_MISDEAL = {
     moreThanOne: 'discard',
     reshuffle: false,
     source:
-      'practice: every baccarat card is dealt face up anyway, so a card found face up is burned and play goes on',
+      'practice: the seeds give baccarat no misdeal procedure; a card found face up is discarded as in 000 § 14.a, and as every baccarat card is dealt face up anyway, play goes on',
   },
   unexposedCardInError: {
     action: 'use_as_next',
@@ -83,7 +91,7 @@ export const MONACO_PUNTO_2000: RulesetInput = {
     source:
       'practice: 002 § 13.8 plays by the Punto Banco rules of arrêté 88-384 § 13.1-13.7, which are not in the seeds',
   },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per shoe' },
+  backs: ONE_BACK,
   burn: TURN_AND_BURN_PRACTICE,
   shoeEnd: {
     kind: 'last_hand_marker',
@@ -134,7 +142,7 @@ export const BULGARIA_PUNTO_BANCO: RulesetInput = {
   jurisdiction: 'Bulgaria (State Gambling Commission, 2002)',
   game: 'punto-banco',
   decks: { allowed: [4, 8], default: 8, source: '003 § 24(1)' },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per shoe' },
+  backs: ONE_BACK,
   burn: {
     ...TURN_AND_BURN_PRACTICE,
     source:
@@ -185,7 +193,7 @@ export const TDC_BACCARAT_NO_COMMISSION: RulesetInput = {
   jurisdiction: 'Tigre de Cristal casino (Russia)',
   game: 'punto-banco',
   decks: { allowed: [8], default: 8, source: '004 (Baccarat: description)' },
-  backs: { kind: 'single', colour: 'red', source: 'practice: one back colour per shoe' },
+  backs: ONE_BACK,
   burn: TURN_AND_BURN_PRACTICE,
   shoeEnd: {
     kind: 'last_hand_marker',

@@ -6,6 +6,7 @@ import { loadDevices } from './devices.js';
 import { $, banner, h } from './dom.js';
 import { connect } from './feed.js';
 import { loadHistory } from './history.js';
+import { scrollRoadsToLatest } from './scoreboard.js';
 import { app } from './state.js';
 
 function showPage() {
@@ -19,6 +20,8 @@ function showPage() {
   document.body.dataset.page = name;
   if (!app.me) return;
   if (name === 'devices') loadDevices();
+  // Roads drawn while the page was hidden had no width to scroll by.
+  if (name === 'scoreboard') scrollRoadsToLatest();
   if (name === 'history' && !$('history').dataset.loaded) loadHistory();
 }
 

@@ -4,15 +4,13 @@ import { renderScoreboard } from './scoreboard.js';
 import { app } from './state.js';
 import { renderAlarms, renderTable } from './table.js';
 
-function seqKey() {
-  return `tableside.seq.${app.me?.table || ''}`;
-}
-
 export function connect() {
   if (app.stream) app.stream.close();
-  const saved = sessionStorage.getItem(seqKey());
-  const since = saved && /^\d+$/.test(saved) ? `?since=${saved}` : '';
-  if (since) document.body.dataset.resumedFrom = saved;
+  // Resume only after what this page has drawn. A reloaded page has drawn
+  // nothing: the server then starts it at the shoe in play, so its cards and
+  // alarms are drawn again from the journal (a browser's own reconnect
+  // resumes by Last-Event-ID).
+  const since = app.covered !== null ? `?since=${app.covered}` : '';
   const stream = new EventSource(`/api/stream${since}`);
   app.stream = stream;
   stream.addEventListener('open', () => setLive(true));
@@ -57,7 +55,6 @@ export function connect() {
     }
     if (app.covered !== null && event.after !== app.covered) app.gaps++;
     app.covered = event.seq;
-    sessionStorage.setItem(seqKey(), String(event.seq));
     onEvent(event);
     publishDiagnostics();
   });

@@ -4,15 +4,23 @@ import { app } from './state.js';
 
 const COLOURS = { B: '#d3202f', P: '#1f5fd6', T: '#169c45', red: '#d3202f', blue: '#1f5fd6' };
 
-/** A six-row grid as SVG, at least `minCols` wide, showing the last columns that fit. */
+const SIZE = 20;
+
+/**
+ * A six-row grid as SVG, at least `minCols` wide and always one empty column
+ * past the last drawn one, so that scrolling to the latest cells never has
+ * to cut a column at the left (see `scrollRoadsToLatest`).
+ */
 function roadSvg(cells, minCols, drawCell) {
-  const cols = Math.max(minCols, ...cells.map((cell) => cell.col + 1));
-  const size = 20;
+  const lastCol = Math.max(-1, ...cells.map((cell) => cell.col));
+  const cols = Math.max(minCols, lastCol + 2);
+  const size = SIZE;
   const svg = s('svg', {
     viewBox: `0 0 ${cols * size} ${6 * size}`,
     class: 'road-svg',
     role: 'img',
     'data-cells': cells.length,
+    'data-last-col': lastCol,
   });
   for (let c = 0; c <= cols; c++)
     svg.append(s('line', { x1: c * size, y1: 0, x2: c * size, y2: 6 * size, class: 'grid' }));
@@ -36,6 +44,27 @@ function pairDots(g, cell) {
   if (cell.player_pair)
     g.append(s('circle', { cx: 6, cy: 6, r: 2.6, fill: COLOURS.P, class: 'pair player-pair' }));
 }
+
+/**
+ * The newest columns in view, each whole: a scoreboard is read from its
+ * latest cell, not from the empty grid padded after it. The box starts at a
+ * column's edge so the first column shown is never cut in half. A hidden
+ * page has no layout: it is scrolled again when shown (app.js) or resized.
+ */
+export function scrollRoadsToLatest() {
+  for (const scroller of document.querySelectorAll('#page-scoreboard .road > div')) {
+    const svg = scroller.querySelector('svg.road-svg');
+    if (!svg) continue;
+    const column = svg.getBoundingClientRect().width / (svg.viewBox.baseVal.width / SIZE);
+    if (!(column > 0)) continue;
+    const lastCol = Number(svg.dataset.lastCol);
+    const whole = Math.max(1, Math.floor(scroller.clientWidth / column + 0.01));
+    const first = Math.max(0, lastCol + 1 - whole);
+    scroller.scrollLeft = first * column;
+  }
+}
+
+window.addEventListener('resize', scrollRoadsToLatest);
 
 export function renderScoreboard() {
   const roads = app.roads;
@@ -110,10 +139,7 @@ export function renderScoreboard() {
       }),
     );
   }
-  // The newest columns in view: a scoreboard is read from its right end.
-  for (const scroller of document.querySelectorAll('#page-scoreboard .road > div')) {
-    scroller.scrollLeft = scroller.scrollWidth;
-  }
+  scrollRoadsToLatest();
   const next = roads.next || {};
   $('road-next').replaceChildren(
     ...['B', 'P'].map((side) =>

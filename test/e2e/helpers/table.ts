@@ -150,18 +150,7 @@ export class E2eTable {
 
   /** Starts the shoe simulator on the device end of the pty pair. */
   startShoe(options: ShoeOptions): SimulatedDevice {
-    const steps = options.steps ?? '  - shuffle\n  - lid: closed\n  - deal: rest\n';
-    const transport = new SerialTransport({ path: this.pty.b, baudRate: 115_200 });
-    const shoe = new SimulatedDevice({
-      kind: 'shoe',
-      transport,
-      ruleset: RULESET,
-      seed: options.seed,
-      rate: options.rate,
-      scenario: parseScenarioText(`steps:\n${steps}`),
-      ...(options.faults ? { faults: options.faults } : {}),
-      ...(this.shoeKey ? { key: this.shoeKey } : {}),
-    });
+    const { shoe, transport } = shoeSimulator(this.pty.b, options, this.shoeKey);
     shoe.on('played', (step) => {
       if (step.kind === 'card')
         this.dealt.push({ card: step.card, face: step.face, back: step.back });
@@ -223,6 +212,27 @@ export class E2eTable {
     await this.broker.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A Punto Banco shoe simulator on the device end of a pty (not started). */
+export function shoeSimulator(
+  path: string,
+  options: ShoeOptions,
+  key?: DeviceKey,
+): { shoe: SimulatedDevice; transport: SerialTransport } {
+  const steps = options.steps ?? '  - shuffle\n  - lid: closed\n  - deal: rest\n';
+  const transport = new SerialTransport({ path, baudRate: 115_200 });
+  const shoe = new SimulatedDevice({
+    kind: 'shoe',
+    transport,
+    ruleset: RULESET,
+    seed: options.seed,
+    rate: options.rate,
+    scenario: parseScenarioText(`steps:\n${steps}`),
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(key ? { key } : {}),
+  });
+  return { shoe, transport };
 }
 
 /** The card events a consumer saw, as the shoe dealt them (face-down cards carry no value). */

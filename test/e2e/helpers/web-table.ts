@@ -8,9 +8,12 @@ import { join } from 'node:path';
 import { readJournalRecords } from '../../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { hashPassword } from '../../../firmware-host/web/passwords.ts';
+import type { SimulatedDevice } from '../../../simulators/device.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { PtyPair } from '../../integration/hardware/pty-pair.ts';
 import { type CliProcess, startDaemon, tempDir, writeConfig } from './daemon.ts';
 import { until } from './environment.ts';
+import { type ShoeOptions, shoeSimulator } from './table.ts';
 
 export const USERS = {
   alice: { role: 'supervisor', password: 'alice-at-the-pit' },
@@ -24,6 +27,12 @@ export interface WebTableOptions {
   seed?: number;
   /** More of the config's `web:` section (tls, ...). */
   web?: Record<string, unknown>;
+  /**
+   * The shoe's transport instead of the daemon's simulated one: a pty path
+   * whose device end a test drives with a shoe simulator (faults and all).
+   * A card between coups then starts the next coup (`session.autoRound`).
+   */
+  shoeTransport?: string;
 }
 
 export class WebTable {
@@ -50,7 +59,8 @@ export class WebTable {
     const config = writeConfig(dir, {
       table: 'web-e2e',
       ruleset: options.ruleset ?? 'tdc-baccarat-no-commission',
-      devices: { shoe: { kind: 'shoe', transport: 'simulate' } },
+      devices: { shoe: { kind: 'shoe', transport: options.shoeTransport ?? 'simulate' } },
+      ...(options.shoeTransport ? { session: { autoRound: true } } : {}),
       mqtt: { port: mqttPort },
       journal: { dir: join(dir, 'journal') },
       simulation: {
@@ -110,6 +120,44 @@ export class WebTable {
     await this.daemon.kill('SIGKILL');
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A web table whose shoe is a simulator on a pty cable, dealing with the faults a test asks for. */
+export interface WebTableWithShoe {
+  table: WebTable;
+  shoe: SimulatedDevice;
+  stop(): Promise<void>;
+}
+
+export async function startWebTableWithShoe(
+  label: string,
+  shoeOptions: ShoeOptions,
+): Promise<WebTableWithShoe> {
+  const ptyDir = tempDir(`${label}-pty`);
+  const pty = new PtyPair(ptyDir);
+  const stopPty = async () => {
+    await pty.stop();
+    rmSync(ptyDir, { recursive: true, force: true });
+  };
+  await pty.start();
+  let table: WebTable;
+  try {
+    table = await WebTable.start(label, { shoeTransport: pty.a });
+  } catch (error) {
+    await stopPty();
+    throw error;
+  }
+  const { shoe } = shoeSimulator(pty.b, shoeOptions);
+  shoe.start();
+  return {
+    table,
+    shoe,
+    async stop() {
+      await shoe.stop().catch(() => undefined);
+      await table.stop();
+      await stopPty();
+    },
+  };
 }
 
 /** The card events of the shoe in play (after the last shoe_start), in journal order. */

@@ -179,6 +179,41 @@ describe('EventStream', () => {
     ]);
   });
 
+  it('names in an alarm only the card its input showed face up, as MQTT does', async () => {
+    const journal = new MemoryJournal();
+    const cardInput = (seq: number, code: string, face: 'up' | 'down'): JournalRecord => ({
+      seq,
+      ts: 1,
+      prev: hash,
+      kind: 'input',
+      data: { t: 'card', card: code, back: 'red', face } as never,
+    });
+    const alarm = (seq: number, kind: string, code: string, message: string): JournalRecord => ({
+      seq,
+      ts: 1,
+      prev: hash,
+      kind: 'event',
+      data: { type: 'alarm', kind, card: code, message } as never,
+    });
+    journal.records.push(
+      cardInput(1, 'JD', 'up'),
+      alarm(2, 'face_up_card', 'JD', 'JD was found face up in the shoe'),
+      cardInput(3, '7H', 'down'),
+      alarm(4, 'wrong_back_colour', '7H', '7H has a green back'),
+    );
+    const { response } = open(journal, 0);
+    await settle();
+    expect(response.events().map((e) => [e.data.card, e.data.message])).toEqual([
+      ['JD', 'JD was found face up in the shoe'],
+      [null, '▒▒ has a green back'],
+    ]);
+    expect(response.text).not.toContain('7H');
+    // Resumed after the input, the page cannot tell how its card left the shoe: masked.
+    const resumed = open(journal, 1);
+    await settle();
+    expect(resumed.response.events()[0]!.data).toMatchObject({ card: null, hidden: true });
+  });
+
   it('sends no snapshot that carries a shuffler order, but says why', () => {
     const journal = new MemoryJournal();
     const response = new FakeResponse();
