@@ -7,6 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { connectAsync } from 'mqtt';
 import { readJournalRecords } from '../../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import {
@@ -37,6 +38,8 @@ export interface RequestTableOptions {
   game: Game;
   /** A supervisor's key in `requests.supervisors`: requests must be signed. */
   signed: boolean;
+  /** The daemon's MQTT version (mosquitto only): 4 (3.1.1, the default) or 5. */
+  protocolVersion?: 4 | 5;
 }
 
 export class RequestTable {
@@ -74,7 +77,12 @@ export class RequestTable {
       ruleset: RULESETS[options.game],
       devices: device,
       mqtt: broker
-        ? { url: broker.url, baseTopic: BASE, keepalive: 5 }
+        ? {
+            url: broker.url,
+            baseTopic: BASE,
+            keepalive: 5,
+            protocolVersion: options.protocolVersion ?? 4,
+          }
         : { url: 'embedded', port, baseTopic: BASE, keepalive: 5 },
       journal: { dir: journalDir },
       ...(options.signed
@@ -125,6 +133,18 @@ export class RequestTable {
       await this.consumer?.close();
       this.consumer = undefined;
     }
+  }
+
+  /** Publishes a request payload retained (QoS 1), as a careless or hostile client might. */
+  async publishRetained(op: string, payload: string): Promise<void> {
+    const client = await connectAsync(this.url, { protocolVersion: 4, reconnectPeriod: 0 });
+    // The embedded broker refuses a retained request by closing the connection.
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    await Promise.race([
+      client.publishAsync(`${this.root}/bridge/request/${op}`, payload, { qos: 1, retain: true }),
+      closed,
+    ]).catch(() => undefined);
+    await client.endAsync(true).catch(() => undefined);
   }
 
   /** A payload for `op` signed by the table's supervisor, now. */
