@@ -1,13 +1,12 @@
 /**
  * Issue 24, item 5: under a flood of 1 MB requests the daemon's MQTT
  * connection dropped and 187 of them were never answered. Now a request
- * over REQUEST_MAX_BYTES is refused by its size before it is read
+ * over REQUEST_MAX_BYTES (16 KiB) is refused by its size before it is read
  * (`too_large`), each one is answered, the table stays online and takes the
  * next request; on mosquitto and on the embedded broker.
  */
 import { connectAsync } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REQUEST_MAX_BYTES } from '../../firmware-host/mqtt/bridge.ts';
 import { skipReason, socatMissing, until } from './helpers/environment.ts';
 import { type BrokerKind, RequestTable } from './helpers/request-table.ts';
 
@@ -37,7 +36,6 @@ describe.skipIf(missing !== undefined)(
       try {
         // Well-formed JSON, a megabyte each: the size alone refuses it.
         const payload = JSON.stringify({ reason: 'x'.repeat(MEGABYTE) });
-        expect(payload.length).toBeGreaterThan(REQUEST_MAX_BYTES);
         await Promise.all(
           Array.from({ length: FLOOD }, () =>
             flooder.publishAsync(`${t.root}/bridge/request/new_shoe`, payload, { qos: 1 }),
