@@ -25,7 +25,13 @@
  */
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import type { IClientOptions, IConnackPacket, IDisconnectPacket, MqttClient } from 'mqtt';
+import type {
+  IClientOptions,
+  IClientPublishOptions,
+  IConnackPacket,
+  IDisconnectPacket,
+  MqttClient,
+} from 'mqtt';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
 import { type DomainEvent, eventTopicKind } from '../table/events.ts';
@@ -41,7 +47,14 @@ import {
   responseTopicProblem,
 } from './properties.ts';
 import { describeReason, isFailure, refusesProtocolVersion } from './reason-codes.ts';
-import { type BridgeRequest, parseRequest } from './requests.ts';
+import {
+  type BridgeRequest,
+  decodeRequestBody,
+  isJsonObject,
+  NOT_AN_OBJECT,
+  parseRequestFields,
+  transactionOf,
+} from './requests.ts';
 import { type EventTopicKind, type TableTopics, tableTopics } from './topics.ts';
 
 /** What the bridge needs of the journal. `Journal` satisfies it. */
@@ -58,6 +71,18 @@ export interface CursorSink {
   readonly current: number;
   advance(seq: number): Promise<void>;
 }
+
+/**
+ * A request payload over this many bytes is refused by its size, unread
+ * (`too_large`): the largest legal request, signed, is a few kilobytes.
+ */
+export const REQUEST_MAX_BYTES = 16 * 1024;
+
+/**
+ * Requests handed to the table and not answered yet, at most: more are
+ * refused at once (`busy`), so a flood queues nothing in the daemon.
+ */
+export const REQUESTS_IN_HAND_MAX = 64;
 
 /** Who sent a request: the supervisor whose key signed it, when requests are signed. */
 export interface RequestOrigin {
@@ -122,7 +147,11 @@ export interface BridgeEvents {
   acknowledged: [seq: number];
   /** An event was not published (it would reveal undealt cards); a notice went out instead. */
   withheld: [seq: number, reason: string];
-  /** A request refused for its signature (unsigned, unknown key, bad, stale, replayed); nothing changed. */
+  /**
+   * A request refused before it reached the table: for its signature
+   * (unsigned, unknown key, bad, stale, replayed), its size, the table's load
+   * or its being retained; nothing changed.
+   */
   refused: [op: string, code: string, error: string];
   error: [error: Error];
 }
@@ -162,6 +191,10 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private roads: string | undefined;
   private connectionCount = 0;
   private readonly protocolVersion: 4 | 5;
+  /** Requests handed to `onRequest` and not answered yet. */
+  private requestsInHand = 0;
+  /** Answers the broker has not acknowledged: sent again after a reconnect, so none is lost. */
+  private readonly unacknowledgedAnswers = new Set<Answer>();
 
   constructor(options: BridgeOptions) {
     super();
@@ -342,7 +375,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     });
     client.on('message', (topic, payload, packet) => {
       if (generation !== this.generation) return;
-      void this.onMessage(client, topic, payload, packet.properties);
+      void this.onMessage(topic, payload, packet.retain, packet.properties);
     });
     client.on('disconnect', (packet: IDisconnectPacket) => {
       if (generation !== this.generation) return;
@@ -396,7 +429,10 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       },
       'mqtt connected',
     );
-    client.subscribe(this.topics.requestFilter, { qos: 1 }, (error, _granted, suback) => {
+    // MQTT 5 keeps the retain flag of a request published retained (retain as
+    // published): it is refused at once, not only when it comes back at a connect.
+    const requestSubscription = v5 ? { qos: 1 as const, rap: true } : { qos: 1 as const };
+    client.subscribe(this.topics.requestFilter, requestSubscription, (error, _granted, suback) => {
       if (generation !== this.generation) return;
       // The SUBACK's own codes: MQTT.js hands back the requested QoS on a refusal.
       const refused = suback?.granted.find((code) => typeof code === 'number' && isFailure(code));
@@ -421,6 +457,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     if (this.journalHead !== undefined)
       this.publishRetained(this.topics.journalHead, this.journalHead);
     if (this.roads !== undefined) this.publishRetained(this.topics.roads, this.roads);
+    for (const answer of this.unacknowledgedAnswers) this.publishAnswer(answer);
     this.window = [];
     this.nextSeq = this.ackedThrough + 1;
     // Reading resumes mid-journal: no card counts as exposed until its input is read again.
@@ -596,11 +633,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
    * response topic the bridge will not or may not publish to is logged; the
    * answer on `bridge/response/<op>` goes out all the same.
    */
-  private replier(
-    client: MqttClient,
-    op: string,
-    properties: RequestProperties | undefined,
-  ): (body: string) => void {
+  private replier(op: string, properties: RequestProperties | undefined): (body: string) => void {
     const v5 = this.protocolVersion === 5;
     const responseTopic = v5 ? properties?.responseTopic : undefined;
     const correlationData = properties?.correlationData;
@@ -611,78 +644,110 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       else {
         this.options.log?.warn(
           { op, responseTopic, problem },
-          `request ${op}: not answered on its response topic "${responseTopic}": ${problem}; answered on ${this.topics.response(op)} only`,
+          `request ${op}: not answered on its response topic "${responseTopic}": ${problem}; answered on ${this.topics.response(op)}`,
         );
       }
     }
     return (body) => {
       const properties: PublishProperties | undefined = v5 ? responseProperties() : undefined;
-      client.publish(
-        this.topics.response(op),
+      this.sendAnswer({
+        topic: this.topics.response(op),
         body,
-        properties ? { qos: 1, properties } : { qos: 1 },
-        () => undefined,
-      );
+        options: properties ? { qos: 1, properties } : { qos: 1 },
+      });
       if (direct === undefined) return;
       const topic = direct;
-      client.publish(
+      this.sendAnswer({
         topic,
         body,
-        { qos: 1, properties: responseProperties(correlationData) },
-        (error) => {
-          if (!error) return;
-          const code = (error as { code?: unknown }).code;
-          const reason =
-            typeof code === 'number' ? describeReason('PUBACK', code, 5) : error.message;
+        options: { qos: 1, properties: responseProperties(correlationData) },
+        refused: (code) => {
+          const reason = describeReason('PUBACK', code, 5);
           this.options.log?.warn(
             { op, responseTopic: topic, reason },
             `request ${op}: the broker refused the answer on its response topic "${topic}": ${reason}; it was answered on ${this.topics.response(op)}`,
           );
         },
-      );
+      });
     };
   }
 
+  /** Publishes an answer now, or on the next connect; kept until the broker acknowledges it. */
+  private sendAnswer(answer: Answer): void {
+    this.unacknowledgedAnswers.add(answer);
+    this.publishAnswer(answer);
+  }
+
+  private publishAnswer(answer: Answer): void {
+    const client = this.client;
+    if (!client || !this.connected) return; // sent on the next connect
+    client.publish(answer.topic, answer.body, answer.options, (error) => {
+      const code = (error as { code?: unknown } | undefined)?.code;
+      // Another error is the connection going: the answer is sent again on the next.
+      if (error && typeof code !== 'number') return;
+      this.unacknowledgedAnswers.delete(answer);
+      if (typeof code === 'number') answer.refused?.(code);
+    });
+  }
+
   private async onMessage(
-    client: MqttClient,
     topic: string,
     payload: Buffer,
+    retained: boolean,
     properties: RequestProperties | undefined,
   ): Promise<void> {
     const op = this.topics.opOf(topic);
     if (op === undefined) return;
-    const reply = this.replier(client, op, properties);
-    const authorized = authorizeRequest(this.options.authorize, topic, payload);
-    if (authorized.refused) {
-      const { code, error, transaction } = authorized.refused;
+    const reply = this.replier(op, properties);
+    const respond = (body: Record<string, unknown>, transaction: string | number | undefined) =>
+      reply(JSON.stringify(transaction === undefined ? body : { ...body, transaction }));
+    const admitted = admitRequest(this.options.authorize, topic, payload, {
+      retained,
+      busy: this.requestsInHand >= REQUESTS_IN_HAND_MAX,
+    });
+    if (admitted.refused) {
+      const { code, error, transaction } = admitted.refused;
       this.options.log?.warn({ op, code, error }, 'request refused');
       this.emit('refused', op, code, error);
-      const body = { status: 'error', code, error };
-      reply(JSON.stringify(transaction === undefined ? body : { ...body, transaction }));
+      respond({ status: 'error', code, error }, transaction);
       return;
     }
-    const parsed = parseRequest(op, authorized.payload);
-    const respond = (body: Record<string, unknown>) => {
-      const transaction = parsed.transaction;
-      const message = transaction === undefined ? body : { ...body, transaction };
-      reply(JSON.stringify(message));
-    };
+    if ('problem' in admitted) {
+      respond({ status: 'error', code: 'bad_request', error: admitted.problem }, undefined);
+      return;
+    }
+    const parsed = parseRequestFields(op, admitted.fields);
     if (!parsed.ok) {
-      respond({ status: 'error', code: 'bad_request', error: parsed.error });
+      respond({ status: 'error', code: 'bad_request', error: parsed.error }, parsed.transaction);
       return;
     }
+    this.requestsInHand++;
     try {
-      const data = await this.options.onRequest(parsed.request, { signer: authorized.signer });
-      respond({ status: 'ok', data: data ?? {} });
+      const data = await this.options.onRequest(parsed.request, { signer: admitted.signer });
+      respond({ status: 'ok', data: data ?? {} }, parsed.transaction);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      respond({
-        status: 'error',
-        code: typeof code === 'string' ? code : 'failed',
-        error: error instanceof Error ? error.message : String(error),
-      });
+      respond(
+        {
+          status: 'error',
+          code: typeof code === 'string' ? code : 'failed',
+          error: error instanceof Error ? error.message : String(error),
+        },
+        parsed.transaction,
+      );
+    } finally {
+      this.requestsInHand--;
     }
   }
+}
+
+/** An answer to a request, kept until the broker acknowledges it. */
+interface Answer {
+  topic: string;
+  body: string;
+  options: IClientPublishOptions;
+  /** The broker refused it (an MQTT 5 reason code): it is not sent again. */
+  refused?: (code: number) => void;
 }
 
 /** The MQTT 5 properties of a request the bridge reads. */
@@ -787,52 +852,74 @@ export function eventPayload(seq: number, ts: number, event: object): string {
   return fields === '{}' ? `${head}}` : `${head},${fields.slice(1)}`;
 }
 
-type Authorized =
-  | { refused?: undefined; payload: Buffer | string; signer: string | undefined }
+type Admitted =
+  | {
+      refused?: undefined;
+      /** The payload's fields, without `auth`. */
+      fields: Record<string, unknown>;
+      signer: string | undefined;
+    }
+  /** A body that is not a JSON object, on a table that takes unsigned requests. */
+  | { refused?: undefined; problem: string }
   | {
       refused: { code: string; error: string; transaction: string | number | undefined };
     };
 
 /**
- * With an authorizer, a payload that is a JSON object must pass it; what
- * is not a JSON object goes on to parseRequest, which names the problem.
+ * The gate every request passes before its fields are read: its size
+ * (unread when too large), its retain flag, the table's load, then the
+ * authorizer (its signature), whatever its body. A body that is not a JSON
+ * object carries no fields and no signature: it is checked as a request
+ * with none, so a table that needs signatures refuses it (`unsigned`), and
+ * a bench answers it `bad_request` naming what was wrong.
  */
-function authorizeRequest(
+function admitRequest(
   authorize: RequestAuthorizer | undefined,
   topic: string,
   payload: Buffer,
-): Authorized {
-  if (!authorize) return { payload, signer: undefined };
-  let body: unknown;
-  try {
-    body = JSON.parse(payload.toString());
-  } catch {
-    body = undefined;
+  state: { retained: boolean; busy: boolean },
+): Admitted {
+  const refuse = (code: string, error: string, transaction?: string | number) => ({
+    refused: { code, error, transaction },
+  });
+  if (payload.length > REQUEST_MAX_BYTES) {
+    return refuse(
+      'too_large',
+      `request of ${payload.length} bytes refused unread: at most ${REQUEST_MAX_BYTES} bytes`,
+    );
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return { payload, signer: undefined };
+  const decoded = decodeRequestBody(payload);
+  const body = decoded.ok ? decoded.body : undefined;
+  const transaction = transactionOf(body);
+  if (state.retained) {
+    // Obeyed once, it would be obeyed again at every connect of the table.
+    return refuse(
+      'retained',
+      `a retained request is never obeyed (the broker hands it over again at every connect); publish it without retain, and clear this one: mosquitto_pub -r -n -t ${topic}`,
+      transaction,
+    );
   }
+  if (state.busy) {
+    return refuse(
+      'busy',
+      `the table has ${REQUESTS_IN_HAND_MAX} requests in hand; send it again once they are answered`,
+      transaction,
+    );
+  }
+  const fields = isJsonObject(body) ? body : {};
   let check: ReturnType<RequestAuthorizer>;
   try {
-    check = authorize(topic, body as Record<string, unknown>);
+    check = authorize ? authorize(topic, fields) : { ok: true, fields, signer: undefined };
   } catch (error) {
     // A checker that throws must not take the daemon down: the request is refused.
     check = { ok: false, code: 'bad_request', error: `request not checked: ${String(error)}` };
   }
+  const problem = !decoded.ok ? decoded.error : isJsonObject(body) ? undefined : NOT_AN_OBJECT;
   if (!check.ok) {
-    const transaction = (body as { transaction?: unknown }).transaction;
-    return {
-      refused: {
-        code: check.code,
-        error: check.error,
-        transaction:
-          typeof transaction === 'string' || typeof transaction === 'number'
-            ? transaction
-            : undefined,
-      },
-    };
+    return refuse(check.code, problem ? `${problem}; ${check.error}` : check.error, transaction);
   }
-  return { payload: JSON.stringify(check.fields), signer: check.signer };
+  if (problem !== undefined) return { problem };
+  return { fields: check.fields, signer: check.signer };
 }
 
 async function readTlsFiles(

@@ -12,6 +12,9 @@
  *   before, but still not the table's events, state or responses.
  * - `<base>/<table>/diag/…` is open to all but consumers: `tableside diag`
  *   checks the broker's round trip there, and nothing reads it.
+ * - A request is never retained: the broker would hand it to the table
+ *   again at every connect.
+ * - Only the daemon may read `$SYS/…` (the broker's clients and load).
  */
 import { checkPassword, sameSecret } from '../trust/password.ts';
 import type { TableTopics } from './topics.ts';
@@ -35,8 +38,10 @@ export interface AccessPolicy {
     username: string | undefined,
     password: Buffer | undefined,
   ): Promise<{ ok: true; role: BrokerRole } | { ok: false; reason: string }>;
-  /** Why a client of `role` may not publish on `topic`, or undefined when it may. */
-  publishProblem(role: BrokerRole, topic: string): string | undefined;
+  /** Why a client of `role` may not publish on `topic` (`retain`ed), or undefined when it may. */
+  publishProblem(role: BrokerRole, topic: string, retain?: boolean): string | undefined;
+  /** Why a client of `role` may not subscribe to `filter`, or undefined when it may. */
+  subscribeProblem(role: BrokerRole, filter: string): string | undefined;
 }
 
 export function accessPolicy(options: AccessPolicyOptions): AccessPolicy {
@@ -62,12 +67,19 @@ export function accessPolicy(options: AccessPolicyOptions): AccessPolicy {
       if (!user || !good) return { ok: false, reason: `bad username or password (${username})` };
       return { ok: true, role: user.role };
     },
-    publishProblem(role, topic) {
+    publishProblem(role, topic, retain = false) {
       if (role === 'daemon') return undefined;
       if (role === 'consumer') return 'consumers may not publish';
+      if (isRequest(topic) && retain) {
+        return 'a request may not be retained: the table would be handed it again at every connect';
+      }
       if (isRequest(topic) || isDiag(topic)) return undefined;
       if (role === 'supervisor') return 'supervisors may publish requests only';
       return isTables(topic) ? `only the daemon publishes on ${topics.root}/` : undefined;
+    },
+    subscribeProblem(role, filter) {
+      if (role === 'daemon' || !filter.startsWith('$SYS')) return undefined;
+      return 'only the daemon reads $SYS';
     },
   };
 }

@@ -111,10 +111,19 @@ function accessHandlers(options: EmbeddedBrokerOptions): AedesHandlers {
     authorizePublish: (client, packet, done) => {
       // The broker's own messages (a client's will is checked like a publish).
       if (!client) return done(null);
-      const problem = access.publishProblem(roles.get(client) ?? 'anonymous', packet.topic);
+      const role = roles.get(client) ?? 'anonymous';
+      const problem = access.publishProblem(role, packet.topic, packet.retain);
       if (problem === undefined) return done(null);
       refused(`publish on ${packet.topic} refused: ${problem}`);
       done(new Error(problem));
+    },
+    authorizeSubscribe: (client, subscription, done) => {
+      const role = (client && roles.get(client)) ?? 'anonymous';
+      const problem = access.subscribeProblem(role, subscription.topic);
+      if (problem === undefined) return done(null, subscription);
+      refused(`subscription to ${subscription.topic} refused: ${problem}`);
+      // A refused subscription (SUBACK 0x80); the client stays connected.
+      done(null, null);
     },
   };
 }

@@ -48,21 +48,45 @@ export function isRequestOp(op: string): op is RequestOp {
   return (REQUEST_OPS as readonly string[]).includes(op);
 }
 
+/**
+ * A request payload read as JSON. Empty or blank text is an error like any
+ * other that is not JSON: a request is a JSON object, `{}` at the least, so
+ * nothing is read into a payload that carries nothing (no fields, no signature).
+ */
+export function decodeRequestBody(
+  payload: Buffer | string,
+): { ok: true; body: unknown } | { ok: false; error: string } {
+  const text = payload.toString();
+  if (text.trim() === '') {
+    return {
+      ok: false,
+      error: `${text === '' ? 'empty' : 'blank'} payload: a request is a JSON object ({} at the least)`,
+    };
+  }
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch (error) {
+    return {
+      ok: false,
+      error: `payload is not valid JSON: ${(error as Error).message}`,
+    };
+  }
+}
+
+/** Whether a decoded body is a JSON object (not null, not an array). */
+export function isJsonObject(body: unknown): body is Record<string, unknown> {
+  return body !== null && typeof body === 'object' && !Array.isArray(body);
+}
+
 /** Parses a request payload for `op`; errors name what was wrong. */
 export function parseRequest(op: string, payload: Buffer | string): ParsedRequest {
-  const text = payload.toString();
-  let body: unknown = {};
-  if (text.trim() !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      return {
-        ok: false,
-        error: `payload is not valid JSON: ${(error as Error).message}`,
-        transaction: undefined,
-      };
-    }
-  }
+  const decoded = decodeRequestBody(payload);
+  if (!decoded.ok) return { ok: false, error: decoded.error, transaction: undefined };
+  return parseRequestFields(op, decoded.body);
+}
+
+/** Checks a decoded payload against `op`'s schema; errors name what was wrong. */
+export function parseRequestFields(op: string, body: unknown): ParsedRequest {
   const echoed = transactionOf(body);
   // Named in every error, since the schema below is not reached by all of them.
   const tooLong = transactionTooLong(body) ? `; transaction: ${TOO_LONG}, not echoed` : '';
@@ -73,8 +97,8 @@ export function parseRequest(op: string, payload: Buffer | string): ParsedReques
       transaction: echoed,
     };
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return { ok: false, error: 'payload must be a JSON object', transaction: echoed };
+  if (!isJsonObject(body)) {
+    return { ok: false, error: NOT_AN_OBJECT, transaction: echoed };
   }
   const result = requestSchemas[op].safeParse(body);
   if (!result.success) {
@@ -97,7 +121,11 @@ export function parseRequest(op: string, payload: Buffer | string): ParsedReques
   return { ok: true, request: { op, ...fields } as BridgeRequest, transaction: tx };
 }
 
-function transactionOf(body: unknown): string | number | undefined {
+/** The payload is JSON, but not an object. */
+export const NOT_AN_OBJECT = 'payload must be a JSON object';
+
+/** The transaction to echo in an answer: a string of at most 128 characters, or a number. */
+export function transactionOf(body: unknown): string | number | undefined {
   if (body === null || typeof body !== 'object') return undefined;
   const value = (body as { transaction?: unknown }).transaction;
   if (typeof value === 'string') return value.length <= TRANSACTION_MAX_LENGTH ? value : undefined;

@@ -61,7 +61,7 @@ describe('requests', () => {
       request: { op: 'player_action', box: 2, action: 'hit' },
       transaction: 'a',
     });
-    expect(parseRequest('health_check', '')).toEqual({
+    expect(parseRequest('health_check', '{}')).toEqual({
       ok: true,
       request: { op: 'health_check' },
       transaction: undefined,
@@ -90,6 +90,17 @@ describe('requests', () => {
       ok: false,
       error: expect.stringContaining('not valid JSON'),
     });
+    // Nothing is read into a payload that carries nothing: it is no request at all.
+    for (const [text, named] of [
+      ['', /^empty payload/],
+      ['  \n\t ', /^blank payload/],
+    ] as const) {
+      expect(parseRequest('health_check', text)).toEqual({
+        ok: false,
+        error: expect.stringMatching(named),
+        transaction: undefined,
+      });
+    }
   });
 });
 
