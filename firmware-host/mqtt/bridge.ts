@@ -383,6 +383,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
         { url: options.url, reason: describeReason('DISCONNECT', packet.reasonCode ?? 0, 5) },
         `the broker closed the connection: ${describeReason('DISCONNECT', packet.reasonCode ?? 0, 5)}`,
       );
+      if (packet.reasonCode === PACKET_TOO_LARGE)
+        this.dropAnswersInFlight("over the broker's packet size");
     });
     client.on('error', (error) => {
       if (generation !== this.generation) return;
@@ -457,6 +459,9 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     if (this.journalHead !== undefined)
       this.publishRetained(this.topics.journalHead, this.journalHead);
     if (this.roads !== undefined) this.publishRetained(this.topics.roads, this.roads);
+    // The connection went each time these were in flight: an answer may itself be what
+    // a 3.1.1 broker closes it for (over its packet size), and would never end.
+    this.dropAnswersInFlight('the connection went each time it was sent', ANSWER_SENDS_MAX);
     for (const answer of this.unacknowledgedAnswers) this.publishAnswer(answer);
     this.window = [];
     this.nextSeq = this.ackedThrough + 1;
@@ -654,6 +659,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
         topic: this.topics.response(op),
         body,
         options: properties ? { qos: 1, properties } : { qos: 1 },
+        sends: 0,
       });
       if (direct === undefined) return;
       const topic = direct;
@@ -661,6 +667,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
         topic,
         body,
         options: { qos: 1, properties: responseProperties(correlationData) },
+        sends: 0,
         refused: (code) => {
           const reason = describeReason('PUBACK', code, 5);
           this.options.log?.warn(
@@ -672,6 +679,18 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     };
   }
 
+  /** Forgets the answers sent at least `sends` times and not acknowledged, each logged. */
+  private dropAnswersInFlight(why: string, sends = 1): void {
+    for (const answer of this.unacknowledgedAnswers) {
+      if (answer.sends < sends) continue;
+      this.unacknowledgedAnswers.delete(answer);
+      this.options.log?.warn(
+        { topic: answer.topic, sends: answer.sends },
+        `answer dropped: ${why}`,
+      );
+    }
+  }
+
   /** Publishes an answer now, or on the next connect; kept until the broker acknowledges it. */
   private sendAnswer(answer: Answer): void {
     this.unacknowledgedAnswers.add(answer);
@@ -681,6 +700,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   private publishAnswer(answer: Answer): void {
     const client = this.client;
     if (!client || !this.connected) return; // sent on the next connect
+    answer.sends++;
     client.publish(answer.topic, answer.body, answer.options, (error) => {
       const code = (error as { code?: unknown } | undefined)?.code;
       // Another error is the connection going: the answer is sent again on the next.
@@ -742,10 +762,17 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
 }
 
 /** An answer to a request, kept until the broker acknowledges it. */
+/** An answer whose connection went this many times while it was in flight is dropped, logged. */
+const ANSWER_SENDS_MAX = 2;
+/** MQTT 5 DISCONNECT reason 0x95: the broker closed the connection for a packet over its limit. */
+const PACKET_TOO_LARGE = 0x95;
+
 interface Answer {
   topic: string;
   body: string;
   options: IClientPublishOptions;
+  /** Times handed to the client; at most ANSWER_SENDS_MAX. */
+  sends: number;
   /** The broker refused it (an MQTT 5 reason code): it is not sent again. */
   refused?: (code: number) => void;
 }
