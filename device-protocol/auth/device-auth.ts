@@ -16,7 +16,7 @@
  * - With session keys, every frame it writes but HELLO carries a MAC, and
  *   every frame from the host must: others are refused.
  */
-import { type DeviceTalker, encodeFrame, type FrameEvent } from '../frame.ts';
+import { type DeviceTalker, encodeFrame, type FrameEvent, parseFrameLine } from '../frame.ts';
 import { decodeMessage, type HelloMessage, protocolAtLeast } from '../messages.ts';
 import { openFrame, sealLine } from './frame-mac.ts';
 import {
@@ -65,6 +65,8 @@ const CONTROL = new Set(['HELLO', 'PING', 'PONG', 'ACK', 'NAK']);
 export class DeviceAuth {
   readonly #options: DeviceAuthOptions;
   #hello: HelloMessage | undefined;
+  /** The line of our latest HELLO: the same line again (a retransmission) is the same session. */
+  #helloLine: string | undefined;
   #signing: Signing | undefined;
   #keys: SessionKeys | undefined;
   #plain = false;
@@ -112,8 +114,13 @@ export class DeviceAuth {
     return [{ kind: 'release', authenticated: false }];
   }
 
-  /** The line to write for a line the link session sends; undefined: hold it back for now. */
+  /**
+   * The line to write for a line the link session sends; undefined: hold it
+   * back for now. A HELLO line other than our latest (a reconnect, a
+   * restart, a NAK `hello`) starts a new session.
+   */
   outgoing(line: string, type: string): string | undefined {
+    if (type === 'HELLO' && line !== this.#helloLine) this.#newHello(line);
     if (ALWAYS_PLAIN.has(type)) return line;
     if (this.#keys !== undefined) {
       try {
@@ -154,6 +161,16 @@ export class DeviceAuth {
     const opened = openFrame(frame, this.#keys.hostToDevice);
     if (!opened.ok) return [{ kind: 'refused', detail: opened.detail }];
     return [{ kind: 'pass', event: { kind: 'frame', frame: opened.frame } }];
+  }
+
+  #newHello(line: string): void {
+    this.#helloLine = line;
+    const event = parseFrameLine(line);
+    if (event.kind !== 'frame') return;
+    const decoded = decodeMessage(event.frame);
+    if (decoded.kind === 'message' && decoded.message.type === 'HELLO') {
+      this.helloSent(decoded.message);
+    }
   }
 
   /** The signer's answer to a `sign` action. */
