@@ -8,6 +8,10 @@
  *   `signed()` gives the PROOF line to write and the session keys. The same
  *   CHALLENGE again (the PROOF was lost) gets the same PROOF, unsigned again.
  *   A device without a key answers `PROOF,none`.
+ * - A keyed device answers a CHALLENGE only once the host has ACKed its
+ *   current HELLO: one that comes before belongs to an earlier HELLO. So it
+ *   never holds session keys while its HELLO is unACKed, and the host's ACK
+ *   of a HELLO, never sealed (a HELLO starts a session), always reaches it.
  * - A keyed device holds its events (and their ACKs' companions) back from
  *   the moment its HELLO goes out until it has session keys, unless the
  *   host's HELLO said it predates 1.4, or no CHALLENGE came within
@@ -213,6 +217,14 @@ export class DeviceAuth {
     }
     const hello = this.#hello;
     if (hello === undefined) return [{ kind: 'refused', detail: 'CHALLENGE before our HELLO' }];
+    if (this.#helloAckedAt === undefined) {
+      // The host challenges a HELLO only after ACKing it, so a CHALLENGE before that ACK
+      // answers an earlier HELLO of ours (from before a reconnect): its PROOF would be
+      // refused, and its keys would make us refuse the plain ACK of the HELLO we did send
+      // (issue 24). Ignored; if it was ours after all (the ACK was lost), our HELLO goes
+      // again on its timer and the host ACKs it and sends the same CHALLENGE.
+      return [];
+    }
     const challenge = decoded.value;
     const nonceText = toBase64Url(challenge.nonce);
     const current = this.#signing;
