@@ -54,6 +54,16 @@ const HOST_SESSION = {
 
 type Signer = ReturnType<typeof generatedSigner>;
 
+export interface PairKey {
+  readonly signer: Signer;
+  readonly publicKey: Awaited<ReturnType<Signer['publicKey']>>;
+}
+
+export async function pairKey(): Promise<PairKey> {
+  const signer = generatedSigner('ed25519');
+  return { signer, publicKey: await signer.publicKey() };
+}
+
 export class AuthPair {
   now = 0;
   /** Lines on their way to each side, in arrival order. */
@@ -94,9 +104,10 @@ export class AuthPair {
     this.#newHost();
   }
 
-  static async create(): Promise<AuthPair> {
-    const signer = generatedSigner('ed25519');
-    return new AuthPair(signer, await signer.publicKey());
+  /** A pair with a new device key, or with `key` (many drill runs share one). */
+  static async create(key?: PairKey): Promise<AuthPair> {
+    const { signer, publicKey } = key ?? (await pairKey());
+    return new AuthPair(signer, publicKey);
   }
 
   get publicKey() {
@@ -191,15 +202,22 @@ export class AuthPair {
     return frame;
   }
 
-  /** Runs every timer, line and journal write due up to `end`. */
-  runUntil(end: number): void {
+  /** Called for every line either side writes, before the line takes it (the drill pulls on some). */
+  onWrite: (line: { from: Side; type: string }) => void = () => undefined;
+
+  /**
+   * Runs every timer, line and journal write due up to `end`; a function is
+   * asked again after each step (an `onWrite` may bring the end forward).
+   */
+  runUntil(end: number | (() => number)): void {
+    const limit = typeof end === 'number' ? () => end : end;
     for (;;) {
       const next = this.#nextEvent();
-      if (next === undefined || next > end) break;
+      if (next === undefined || next > limit()) break;
       this.now = Math.max(this.now, next);
       this.#step();
     }
-    this.now = Math.max(this.now, end);
+    this.now = Math.max(this.now, limit());
   }
 
   #nextEvent(): number | undefined {
@@ -261,7 +279,9 @@ export class AuthPair {
   }
 
   #put(to: Side, type: string, line: string): void {
-    this.written.push({ from: to === 'host' ? 'shoe' : 'host', at: this.now, type, line });
+    const from = to === 'host' ? 'shoe' : 'host';
+    this.written.push({ from, at: this.now, type, line });
+    this.onWrite({ from, type });
     if (!this.lineUp) return;
     const faulted = this.fault({ to, type, line });
     if (faulted === undefined) return;
@@ -301,7 +321,8 @@ export class AuthPair {
         // The outbox: the seq each card took when first sent, and the seqs used so far.
         const used = action.type === 'ACK' || action.type === 'NAK' ? action.seq : action.seq + 1;
         this.#shoeNextSeq = Math.max(this.#shoeNextSeq, used);
-        if (action.type === 'CARD' && action.attempt === 1) {
+        // (A restored card's first send in the new session is not its first transmission.)
+        if (action.type === 'CARD' && action.attempt === 1 && !this.#outbox.has(action.seq)) {
           const message = this.#unsent.shift();
           if (message !== undefined) this.#outbox.set(action.seq, message);
         }
