@@ -20,7 +20,6 @@ beforeAll(async () => {
 
 describe('a paired 1.4 shoe on a noisy line', () => {
   it('makes progress again once the line is clean: every card journaled once, in order (seeded)', async () => {
-    let slowest = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.record({
@@ -39,11 +38,9 @@ describe('a paired 1.4 shoe on a noisy line', () => {
           expect(outcome.stored, context).toEqual(outcome.expected);
           expect(outcome.recoveredAfterMs, context).toBeDefined();
           expect(outcome.recoveredAfterMs!, context).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
-          slowest = Math.max(slowest, outcome.recoveredAfterMs!);
         },
       ),
       { numRuns: RUNS, seed: Number(process.env.AUTH_DRILL_SEED ?? 2406), endOnFailure: true },
     );
-    expect(slowest).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
   }, 120_000);
 });
