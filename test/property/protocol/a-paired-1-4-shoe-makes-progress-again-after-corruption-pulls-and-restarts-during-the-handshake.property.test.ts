@@ -8,8 +8,8 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type PairKey, pairKey } from './auth-pair.ts';
 import { RECOVERY_BOUND_MS, runAuthDrill } from './auth-drill.ts';
+import { type PairKey, pairKey } from './auth-pair.ts';
 
 const RUNS = Number(process.env.AUTH_DRILL_RUNS ?? 1000);
 

@@ -142,8 +142,7 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
   let recoveredAfterMs: number | undefined;
   for (let after = 0; after <= RECOVERY_BOUND_MS; after += 50) {
     pair.runUntil(cleanAt + after);
-    const done =
-      pair.stored.length === pair.expected.length && pair.shoeSettled;
+    const done = pair.stored.length === pair.expected.length && pair.shoeSettled;
     if (done) {
       recoveredAfterMs = after;
       break;

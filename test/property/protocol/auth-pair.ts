@@ -10,7 +10,7 @@
  */
 import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
 import { parseFrameLine } from '../../../device-protocol/frame.ts';
-import { type LinkAction, LinkSession } from '../../../device-protocol/link.ts';
+import { type LinkAction, type LinkOptions, LinkSession } from '../../../device-protocol/link.ts';
 import type { CardMessage, HelloMessage } from '../../../device-protocol/messages.ts';
 import { DriverAuth, type DriverAuthStatus } from '../../../firmware-host/drivers/device-auth.ts';
 import { hostHello } from '../../../firmware-host/drivers/driver.ts';
@@ -43,14 +43,14 @@ export type LineFault = (frame: { to: Side; type: string; line: string }) => str
 const JOURNAL_DELAY_MS = 3;
 /** The driver's heartbeat (firmware-host/drivers/driver.ts `heartbeatMs`). */
 const PING_EVERY_MS = 1_000;
-const HOST_SESSION = {
+const HOST_SESSION: LinkOptions = {
   localTalker: 'HO',
   peerTalker: 'SH',
   deferAck: ['CARD'],
   ackTimeoutMs: 400,
   maxAttempts: 6,
   maxInFlight: 1,
-} as const;
+};
 
 type Signer = ReturnType<typeof generatedSigner>;
 

@@ -60,8 +60,9 @@ describe('a paired shoe whose HELLO met a stale CHALLENGE', () => {
     expect(pair.stored).toEqual(pair.expected);
     expect(pair.shoeSettled).toBe(true);
     // Not a HELLO a few hundred times: a handful at most.
-    expect(pair.written.filter((line) => line.type === 'HELLO' && line.from === 'shoe').length)
-      .toBeLessThan(10);
+    expect(
+      pair.written.filter((line) => line.type === 'HELLO' && line.from === 'shoe').length,
+    ).toBeLessThan(10);
   });
 
   it('recovers after a daemon restart in the middle of it too', async () => {
