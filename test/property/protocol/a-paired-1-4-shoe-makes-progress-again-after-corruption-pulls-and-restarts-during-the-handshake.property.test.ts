@@ -27,6 +27,7 @@ describe('a paired 1.4 shoe on a noisy line', () => {
           cards: fc.integer({ min: 4, max: 24 }),
           corrupt: fc.double({ min: 0, max: 0.3, noNaN: true }),
           drop: fc.double({ min: 0, max: 0.05, noNaN: true }),
+          garble: fc.constantFrom(0, 0, 0.05, 0.2),
           pulls: fc.integer({ min: 0, max: 4 }),
           pullOnHandshake: fc.double({ min: 0, max: 0.5, noNaN: true }),
           hostRestarts: fc.integer({ min: 0, max: 2 }),

@@ -2,13 +2,15 @@
  * The drill of issue 24 item 6 at the level of the pure parts (auth-pair.ts):
  * a paired 1.4 shoe deals to its host over a line that, for a while, changes
  * a byte of some frames either way (HELLO, CHALLENGE, PROOF, ACK, cards),
- * loses a few, delays some, is pulled at random moments and right after
- * handshake frames (the shoe's end reopening into the dead line, the host's
- * end noticing or not), while either side restarts. Then the line turns
- * clean, and the pair must make progress again: every card dealt journaled
- * once, in order, and nothing left in the shoe, within `RECOVERY_BOUND_MS`.
- * Virtual time, no timers.
+ * garbles a few CHALLENGEs and PROOFs past their CRC, loses a few, delays
+ * some, is pulled at random moments and right after handshake frames (the
+ * shoe's end reopening into the dead line, the host's end noticing or not),
+ * while either side restarts. Then the line turns clean, and the pair must
+ * make progress again: every card dealt journaled once, in order, and
+ * nothing left in the shoe, within `RECOVERY_BOUND_MS`. Virtual time, no
+ * timers.
  */
+import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { createRandom } from '../../../simulators/random.ts';
 import { AuthPair, type PairKey } from './auth-pair.ts';
 import { corrupt } from './window-drill.ts';
@@ -20,6 +22,11 @@ export interface AuthDrill {
   corrupt: number;
   /** Share of frames lost, either way. */
   drop: number;
+  /**
+   * Share of CHALLENGE and PROOF frames garbled past their CRC (a field cut
+   * short, the CRC right): several bytes changed, one line in 65,536.
+   */
+  garble: number;
   /** Pulls at random moments of the deal. */
   pulls: number;
   /** Chance that a handshake frame (HELLO, CHALLENGE, PROOF) is followed by a pull within 10 ms. */
@@ -48,6 +55,15 @@ export const RECOVERY_BOUND_MS = 5_000;
 const DEAL_EVERY_MS = 25;
 const HANDSHAKE_TYPES = new Set(['HELLO', 'CHALLENGE', 'PROOF']);
 
+/** The line with its last field cut short and its CRC made right again. */
+function garble(line: string): string {
+  const event = parseFrameLine(line);
+  if (event.kind !== 'frame') return line;
+  const fields = [...event.frame.fields];
+  fields[fields.length - 1] = fields.at(-1)!.slice(0, 8);
+  return encodeFrame({ ...event.frame, fields });
+}
+
 type Happening = 'pull' | 'plug' | 'deadReopen' | 'restartHost' | 'restartShoe';
 
 export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<AuthOutcome> {
@@ -58,9 +74,12 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
   const cleanAt = dealTime + 50;
   let chaos = true;
 
-  pair.fault = ({ line }) => {
+  pair.fault = ({ type, line }) => {
     if (!chaos) return line;
     if (random() < drill.drop) return undefined;
+    if (HANDSHAKE_TYPES.has(type) && type !== 'HELLO' && random() < drill.garble) {
+      return garble(line);
+    }
     return random() < drill.corrupt ? corrupt(line, random) : line;
   };
   // A few lines take long (a loaded host reads late): a HELLO and a CHALLENGE cross.
