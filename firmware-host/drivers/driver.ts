@@ -245,10 +245,10 @@ export interface DriverEvents {
   link: [change: LinkStateChange];
 }
 
-/** Record-bearing messages (and the lid, which can start a shoe) are ACKed only once the caller has stored what they caused. */
 /** A device's frames that ask for nothing to be taken: not a sign of a stall (stall-watch.ts). */
 const NOT_PROGRESS = new Set(['ACK', 'NAK', 'PING', 'PONG', 'PROOF']);
 
+/** Record-bearing messages (and the lid, which can start a shoe) are ACKed only once the caller has stored what they caused. */
 const DEFERRED_TYPES = [
   'CARD',
   'CUT',

@@ -11,7 +11,11 @@
 import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
 import { parseFrameLine } from '../../../device-protocol/frame.ts';
 import { type LinkAction, type LinkOptions, LinkSession } from '../../../device-protocol/link.ts';
-import type { CardMessage, HelloMessage } from '../../../device-protocol/messages.ts';
+import {
+  type CardMessage,
+  decodeMessage,
+  type HelloMessage,
+} from '../../../device-protocol/messages.ts';
 import { DriverAuth, type DriverAuthStatus } from '../../../firmware-host/drivers/device-auth.ts';
 import { hostHello } from '../../../firmware-host/drivers/driver.ts';
 import { DEVICE_SESSION_DEFAULTS } from '../../../hardware/device/device-core.ts';
@@ -94,6 +98,8 @@ export class AuthPair {
   /** The shoe's outbox: cards sent and not ACKed, by seq; and cards dealt but never sent. */
   readonly #outbox = new Map<number, CardMessage>();
   #unsent: CardMessage[] = [];
+  /** Cards the host ACKed, by seq (the shoe keeps counting, so a seq is never used twice). */
+  readonly #ackedSeqs = new Set<number>();
   #shoeNextSeq = 0;
   #dealt = 0;
 
@@ -321,18 +327,35 @@ export class AuthPair {
         // The outbox: the seq each card took when first sent, and the seqs used so far.
         const used = action.type === 'ACK' || action.type === 'NAK' ? action.seq : action.seq + 1;
         this.#shoeNextSeq = Math.max(this.#shoeNextSeq, used);
-        // (A restored card's first send in the new session is not its first transmission.)
-        if (action.type === 'CARD' && action.attempt === 1 && !this.#outbox.has(action.seq)) {
-          const message = this.#unsent.shift();
-          if (message !== undefined) this.#outbox.set(action.seq, message);
-        }
+        if (action.type === 'CARD') this.#recordSent(action.seq, action.line);
         const line = this.#shoeAuth.outgoing(action.line, action.type);
         if (line !== undefined) this.#put('host', action.type, line);
       } else if (action.kind === 'acked') {
         if (action.type === 'HELLO') this.#shoeAuth.helloAcked(this.now);
-        if (action.type === 'CARD') this.#outbox.delete(action.seq);
+        if (action.type === 'CARD') {
+          this.#outbox.delete(action.seq);
+          this.#ackedSeqs.add(action.seq);
+        }
       }
     }
+  }
+
+  /**
+   * A card line the shoe sends: kept in the outbox with its seq until ACKed (a
+   * frame sent again after a HELLO, ACKed or not, is no first transmission);
+   * the first send of the oldest card never sent takes it off the unsent list.
+   */
+  #recordSent(seq: number, line: string): void {
+    const event = parseFrameLine(line);
+    if (event.kind !== 'frame') return;
+    const decoded = decodeMessage(event.frame);
+    if (decoded.kind !== 'message' || decoded.message.type !== 'CARD') return;
+    const message = decoded.message;
+    const unsent = this.#unsent[0];
+    if (unsent !== undefined && cardKey(unsent) === cardKey(message) && !this.#outbox.has(seq)) {
+      this.#unsent.shift();
+    }
+    if (!this.#ackedSeqs.has(seq)) this.#outbox.set(seq, message);
   }
 
   #shoeReads(line: string): void {
