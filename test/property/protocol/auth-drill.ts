@@ -48,7 +48,7 @@ export interface AuthOutcome {
 
 /**
  * How long a pair may take to make progress again once the line is clean.
- * The slowest of 5,000 seeded runs took 3.3 s (a host that quarantined the
+ * The slowest of 10,000 seeded runs took 3.5 s (a host that quarantined the
  * shoe challenges it every 2 s; a shoe waits 3 s for a CHALLENGE).
  */
 export const RECOVERY_BOUND_MS = 5_000;
