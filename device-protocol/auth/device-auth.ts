@@ -8,6 +8,10 @@
  *   `signed()` gives the PROOF line to write and the session keys. The same
  *   CHALLENGE again (the PROOF was lost) gets the same PROOF, unsigned again.
  *   A device without a key answers `PROOF,none`.
+ * - A keyed device answers a CHALLENGE only once the host has ACKed its
+ *   current HELLO: one that comes before belongs to an earlier HELLO. So it
+ *   never holds session keys while its HELLO is unACKed, and the host's ACK
+ *   of a HELLO, never sealed (a HELLO starts a session), always reaches it.
  * - A keyed device holds its events (and their ACKs' companions) back from
  *   the moment its HELLO goes out until it has session keys, unless the
  *   host's HELLO said it predates 1.4, or no CHALLENGE came within
@@ -16,7 +20,7 @@
  * - With session keys, every frame it writes but HELLO carries a MAC, and
  *   every frame from the host must: others are refused.
  */
-import { type DeviceTalker, encodeFrame, type FrameEvent } from '../frame.ts';
+import { type DeviceTalker, encodeFrame, type FrameEvent, parseFrameLine } from '../frame.ts';
 import { decodeMessage, type HelloMessage, protocolAtLeast } from '../messages.ts';
 import { openFrame, sealLine } from './frame-mac.ts';
 import {
@@ -65,6 +69,8 @@ const CONTROL = new Set(['HELLO', 'PING', 'PONG', 'ACK', 'NAK']);
 export class DeviceAuth {
   readonly #options: DeviceAuthOptions;
   #hello: HelloMessage | undefined;
+  /** The line of our latest HELLO: the same line again (a retransmission) is the same session. */
+  #helloLine: string | undefined;
   #signing: Signing | undefined;
   #keys: SessionKeys | undefined;
   #plain = false;
@@ -112,8 +118,13 @@ export class DeviceAuth {
     return [{ kind: 'release', authenticated: false }];
   }
 
-  /** The line to write for a line the link session sends; undefined: hold it back for now. */
+  /**
+   * The line to write for a line the link session sends; undefined: hold it
+   * back for now. A HELLO line other than our latest (a reconnect, a
+   * restart, a NAK `hello`) starts a new session.
+   */
   outgoing(line: string, type: string): string | undefined {
+    if (type === 'HELLO' && line !== this.#helloLine) this.#newHello(line);
     if (ALWAYS_PLAIN.has(type)) return line;
     if (this.#keys !== undefined) {
       try {
@@ -156,6 +167,16 @@ export class DeviceAuth {
     return [{ kind: 'pass', event: { kind: 'frame', frame: opened.frame } }];
   }
 
+  #newHello(line: string): void {
+    this.#helloLine = line;
+    const event = parseFrameLine(line);
+    if (event.kind !== 'frame') return;
+    const decoded = decodeMessage(event.frame);
+    if (decoded.kind === 'message' && decoded.message.type === 'HELLO') {
+      this.helloSent(decoded.message);
+    }
+  }
+
   /** The signer's answer to a `sign` action. */
   signed(id: number, signature: Uint8Array): DeviceAuthAction[] {
     const signing = this.#signing;
@@ -196,6 +217,14 @@ export class DeviceAuth {
     }
     const hello = this.#hello;
     if (hello === undefined) return [{ kind: 'refused', detail: 'CHALLENGE before our HELLO' }];
+    if (this.#helloAckedAt === undefined) {
+      // The host challenges a HELLO only after ACKing it, so a CHALLENGE before that ACK
+      // answers an earlier HELLO of ours (from before a reconnect): its PROOF would be
+      // refused, and its keys would make us refuse the plain ACK of the HELLO we did send
+      // (issue 24). Ignored; if it was ours after all (the ACK was lost), our HELLO goes
+      // again on its timer and the host ACKs it and sends the same CHALLENGE.
+      return [];
+    }
     const challenge = decoded.value;
     const nonceText = toBase64Url(challenge.nonce);
     const current = this.#signing;

@@ -19,6 +19,8 @@
  * - A paired device that fails the handshake, or whose frames stop
  *   authenticating (`maxRefusedInRow` refusals with no good frame between),
  *   is `failed`: the driver quarantines it until its next good handshake.
+ *   After no PROOF, or one that does not decode (garbled past its CRC), the
+ *   CHALLENGE goes on, every 4 `challengeEveryMs`: a good PROOF heals it.
  *
  * No I/O, no clock, no chance: `now` comes in, fresh nonces and X25519 keys
  * come from the caller's `fresh()`.
@@ -369,7 +371,16 @@ export class HostAuth {
       return [{ kind: 'unauthenticated', detail: 'the device has no key (PROOF,none)' }];
     }
     const decoded = decodeProof(frame);
-    if (!decoded.ok) return this.#fail('bad_proof', decoded.error);
+    if (!decoded.ok) {
+      // Asked again below: the answer to that is dropped, not alarmed a second time.
+      if (this.#state === 'failed') return [{ kind: 'dropped', detail: `PROOF: ${decoded.error}` }];
+      const actions = this.#fail('bad_proof', decoded.error);
+      // A PROOF garbled past its CRC reads as a bad one, and a device whose HELLO was ACKed
+      // never says HELLO again: keep asking, slowly, as for a PROOF that never came; the
+      // same CHALLENGE gets the same PROOF, intact this time.
+      this.#pending = pending;
+      return actions;
+    }
     const proof = decoded.value;
     const digest = statementDigest({
       talker: this.#options.talker,

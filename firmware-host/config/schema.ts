@@ -118,6 +118,11 @@ export const deviceSchema = z
       .optional(),
     /** A `simulate` device's own private key file, so a bench can run paired. */
     keyFile: z.string().min(1, 'expected a file path').optional(),
+    /**
+     * A device that keeps sending this long with nothing new taken raises
+     * `link_stalled` (default 10 s, the driver's `LINK_STALLED_AFTER_MS`).
+     */
+    stalledAfterMs: z.number().int().min(1_000).max(3_600_000).optional(),
   })
   .refine((device) => device.keyFile === undefined || device.transport === 'simulate', {
     message: 'only a simulated device has a key file here (a real device keeps its own key)',

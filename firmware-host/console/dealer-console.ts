@@ -21,7 +21,7 @@
  *   lastHand                   from `last_hand` until the shoe ends or a new one starts
  *   alarm                      blinks after an alarm, a voided hand or a required reshuffle,
  *                              until the next round or shoe starts
- *   deviceFault                while any device is unavailable, quarantined or faulted
+ *   deviceFault                while any device is unavailable, quarantined, faulted or stalled
  */
 import type {
   ButtonName,
@@ -196,7 +196,16 @@ export class DealerConsoleLogic {
         buzz.push('alarm');
         break;
       case 'alarm':
-        if (event.kind === 'device_fault' || event.kind === 'device_quarantined') {
+        if (event.kind === 'link_resumed') {
+          // A stalled device's events flow again: its light goes out, nothing to act on.
+          this.faulted.delete(typeof event.device === 'string' ? event.device : 'device');
+          break;
+        }
+        if (
+          event.kind === 'device_fault' ||
+          event.kind === 'device_quarantined' ||
+          event.kind === 'link_stalled'
+        ) {
           const device = typeof event.device === 'string' ? event.device : 'device';
           this.faulted.add(device);
         } else {

@@ -1041,6 +1041,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         clock: this.clock,
         ...(allowedFirmware ? { allowedFirmware } : {}),
         ...(keys.paired.has(name) ? { pairedKey: keys.paired.get(name)! } : {}),
+        ...(device.stalledAfterMs === undefined
+          ? {}
+          : { timing: { stalledAfterMs: device.stalledAfterMs } }),
         ...(device.kind === 'shuffler' ? this.shufflerBacks() : {}),
         ...(device.kind === 'reader' && device.registry && device.transport !== 'firmware'
           ? { registry: await this.loadRegistry(device.registry) }

@@ -61,6 +61,7 @@ import { DriverAuth, type DriverAuthStatus } from './device-auth.ts';
 import { DriverError } from './errors.ts';
 import { ReceiveLedger } from './ledger.ts';
 import { SpinAssembler } from './spin-assembler.ts';
+import { LINK_STALLED_AFTER_MS, StallWatch } from './stall-watch.ts';
 
 export type DeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
 
@@ -86,6 +87,8 @@ export const driverTimingSchema = z
     heartbeatMs: z.number().int().min(50).max(60_000).default(1_000),
     /** No frame for this long: the device is `offline`. */
     offlineAfterMs: z.number().int().min(100).max(600_000).default(3_500),
+    /** A device that keeps sending this long with nothing taken raises `link_stalled` (stall-watch.ts). */
+    stalledAfterMs: z.number().int().min(1_000).max(3_600_000).default(LINK_STALLED_AFTER_MS),
     /** No frame for this long: the link closes and reopens (a pty reports no close). 0: never. */
     silenceTimeoutMs: z.number().int().min(0).max(3_600_000).default(6_000),
     /** A command not ACKed by then fails. */
@@ -242,6 +245,9 @@ export interface DriverEvents {
   link: [change: LinkStateChange];
 }
 
+/** A device's frames that ask for nothing to be taken: not a sign of a stall (stall-watch.ts). */
+const NOT_PROGRESS = new Set(['ACK', 'NAK', 'PING', 'PONG', 'PROOF']);
+
 /** Record-bearing messages (and the lid, which can start a shoe) are ACKed only once the caller has stored what they caused. */
 const DEFERRED_TYPES = [
   'CARD',
@@ -338,6 +344,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private readonly countWaiters: Array<(count: CountMessage) => void> = [];
   /** The wheel: the spin under way, put together from ROTOR and BALL until its RESULT. */
   private readonly spin = new SpinAssembler();
+  /** A device that keeps sending with nothing taken: `link_stalled` (issue 24 item 6). */
+  private readonly stall: StallWatch;
   private readonly counters = {
     reconnects: 0,
     cardsRefused: 0,
@@ -370,6 +378,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.name = options.name;
     this.kind = options.kind;
     this.timing = timing.data;
+    this.stall = new StallWatch(this.timing.stalledAfterMs);
     this.now = options.now ?? (() => performance.now());
     this.clock = options.clock ?? (() => Date.now());
     this.session = new LinkSession({
@@ -631,6 +640,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   }
 
   private beat(): void {
+    this.checkStall();
     if (!this.link.isOpen) return;
     const silentFor = this.now() - this.lastFrameAt;
     if (silentFor > this.timing.offlineAfterMs) {
@@ -648,7 +658,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     const now = this.now();
     const before = this.session.framesReceived;
     // Authentication first (protocol 1.4): only frames it passes reach the link session.
-    for (const event of this.decoder.push(chunk)) this.auth.incoming(event, now);
+    for (const event of this.decoder.push(chunk)) {
+      if (event.kind === 'frame' && !NOT_PROGRESS.has(event.frame.type)) {
+        this.stall.sent(event.frame.type, now);
+      }
+      this.auth.incoming(event, now);
+    }
     if (this.session.framesReceived > before) {
       // A valid frame: the device is alive (feeds the link's silence watchdog).
       this.lastFrameAt = now;
@@ -790,6 +805,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       return;
     }
     if (verdict === 'duplicate_pending') return;
+    this.progressed();
     const deferred = DEFERRED_TYPES.includes(message.type);
     if (!deferred) this.ledger.markDurable(seq);
 
@@ -922,6 +938,32 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       );
     }
     this.setAvailability('online', 'HELLO');
+  }
+
+  /** `link_stalled` once per stall: the device keeps sending and nothing it sends is taken. */
+  private checkStall(): void {
+    const stall = this.stall.check(this.now());
+    if (stall === undefined) return;
+    const frames = Object.entries(stall.frames)
+      .map(([type, count]) => `${type} ×${count}`)
+      .join(', ');
+    const auth = this.auth.status().state;
+    this.alarm(
+      'link_stalled',
+      `${this.name}: no progress for ${Math.round(stall.forMs / 1000)} s: it keeps sending (${frames}) and nothing new is taken (link ${this.link.state}, authentication ${auth}); check the cable, then restart the device`,
+      { stalledForMs: Math.round(stall.forMs), frames: stall.frames, auth },
+    );
+  }
+
+  /** A new event from the device: a stall raised before has ended. */
+  private progressed(): void {
+    const resumed = this.stall.progress(this.now());
+    if (resumed === undefined) return;
+    this.alarm(
+      'link_resumed',
+      `${this.name}: events flow again after ${Math.round(resumed.stalledForMs / 1000)} s stalled`,
+      { stalledForMs: Math.round(resumed.stalledForMs) },
+    );
   }
 
   /** The device failed to authenticate (protocol 1.4): quarantined until its next good handshake. */

@@ -51,7 +51,11 @@ export type AlarmKind =
   /** Roulette: a spin or no-spin after the last game of closing time (003 § 13(2)). */
   | 'game_after_closing'
   /** A device frame refused by authentication (protocol 1.4: no MAC, a wrong MAC, a replay). */
-  | 'device_unauthenticated';
+  | 'device_unauthenticated'
+  /** A device keeps sending and nothing new is taken for the driver's `stalledAfterMs` (10 s); once per stall. */
+  | 'link_stalled'
+  /** A stalled device's events flow again (after a `link_stalled`). */
+  | 'link_resumed';
 
 /** Roulette events: the game in play, its spin, voids and closing time. Topic `events/spin`. */
 export type RouletteEvent =

@@ -11,8 +11,6 @@
 import { DeviceAuth } from '../../device-protocol/auth/device-auth.ts';
 import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { DeviceTalker, FrameEvent } from '../../device-protocol/frame.ts';
-import { parseFrameLine } from '../../device-protocol/frame.ts';
-import { decodeMessage } from '../../device-protocol/messages.ts';
 import { type DeviceSigner, freshHandshakeSecrets } from '../keys/device-key.ts';
 
 /** A device's key: its signer and the public key it gave (read once, at start). */
@@ -42,7 +40,6 @@ export interface DeviceAuthLinkOptions {
 export class DeviceAuthLink {
   private readonly auth: DeviceAuth;
   private readonly options: DeviceAuthLinkOptions;
-  private lastHello: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -65,17 +62,6 @@ export class DeviceAuthLink {
 
   /** The line to write, sealed once there are session keys; undefined: hold it back. */
   outgoing(line: string, type: string): string | undefined {
-    if (type === 'HELLO' && line !== this.lastHello) {
-      // A new HELLO (a reconnect, a restart, a NAK `hello`): a new session.
-      this.lastHello = line;
-      const event = parseFrameLine(line);
-      if (event.kind === 'frame') {
-        const decoded = decodeMessage(event.frame);
-        if (decoded.kind === 'message' && decoded.message.type === 'HELLO') {
-          this.auth.helloSent(decoded.message);
-        }
-      }
-    }
     return this.auth.outgoing(line, type);
   }
 

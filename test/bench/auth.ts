@@ -37,6 +37,7 @@ async function handshake(type: KeyType) {
   const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
   const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
   device.helloSent(HELLO);
+  device.helloAcked(0);
   const challenge = host
     .incoming(parseFrameLine(encodeFrame(messageFrame('SH', 0, HELLO))), 0)
     .find((action) => action.kind === 'write');

@@ -51,6 +51,8 @@ async function handshake(maxRefusedInRow = 16) {
     firmware: '2.3.1',
     firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   });
+  // The host ACKs the HELLO before it challenges (PROTOCOL.md § 8.2).
+  device.helloAcked(0);
   const challenge = host.incoming(frameEvent(HELLO), 0).find((a) => a.kind === 'write');
   if (challenge?.kind !== 'write') throw new Error('no CHALLENGE');
   const challengeEvent = parseFrameLine(challenge.line);
@@ -156,6 +158,7 @@ describe('fuzzing the fields protocol 1.4 adds', () => {
             firmware: '1',
             firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
           });
+          device.helloAcked(0);
           const fields = [...challenge.frame.fields];
           fields[index] = value;
           const actions = device.incoming(frameEvent({ ...challenge.frame, fields }));

@@ -67,6 +67,7 @@ export class E2eTable {
     consumer: Consumer,
     shufflerPty: PtyPair | undefined,
     shoeKey?: DeviceKey,
+    shoeSettings: Record<string, unknown> = {},
   ) {
     this.shoeKey = shoeKey;
     this.dir = dir;
@@ -83,6 +84,7 @@ export class E2eTable {
           kind: 'shoe',
           transport: pty.a,
           ...(shoeKey ? { key: formatPublicKey(shoeKey.publicKey) } : {}),
+          ...shoeSettings,
         },
         ...(shufflerPty ? { shuffler: { kind: 'shuffler', transport: shufflerPty.a } } : {}),
       },
@@ -95,11 +97,17 @@ export class E2eTable {
 
   /**
    * `persistentBroker`: a mosquitto that keeps sessions and queued messages across a restart;
-   * `shuffler`: a card-reading shuffler on a second pty pair reports each shoe.
+   * `shuffler`: a card-reading shuffler on a second pty pair reports each shoe;
+   * `shoeSettings`: more of the shoe's config (`devices.shoe`).
    */
   static async create(
     label: string,
-    options: { persistentBroker?: boolean; shuffler?: boolean; shoeKey?: DeviceKey } = {},
+    options: {
+      persistentBroker?: boolean;
+      shuffler?: boolean;
+      shoeKey?: DeviceKey;
+      shoeSettings?: Record<string, unknown>;
+    } = {},
   ) {
     const dir = tempDir(label);
     const broker = await startTestBroker({ persistence: options.persistentBroker === true });
@@ -114,7 +122,15 @@ export class E2eTable {
       url: broker.url,
       root: `${BASE_TOPIC}/${TABLE}`,
     });
-    return new E2eTable(dir, broker, pty, consumer, shufflerPty, options.shoeKey);
+    return new E2eTable(
+      dir,
+      broker,
+      pty,
+      consumer,
+      shufflerPty,
+      options.shoeKey,
+      options.shoeSettings,
+    );
   }
 
   /** Starts the daemon without waiting for it. */

@@ -66,7 +66,7 @@ const PING_EVERY_MS = 100;
 const JOURNAL_DELAY_MS = 3;
 
 /** Changes one byte between `$` and `*`, as the simulator's `corrupt-bytes` does. */
-function corrupt(line: string, random: () => number): string {
+export function corrupt(line: string, random: () => number): string {
   const star = line.lastIndexOf('*');
   const at = 1 + Math.floor(random() * (star - 1));
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

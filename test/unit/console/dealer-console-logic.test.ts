@@ -149,6 +149,26 @@ describe('dealer console lights', () => {
     expect(logic.deviceAvailability('shuffler', true).lights.deviceFault).toBe('off');
   });
 
+  it('lights device fault while a device is stalled, and puts it out, silently, when it resumes', () => {
+    const logic = new DealerConsoleLogic(behaviour);
+    const stalled = logic.event({
+      type: 'alarm',
+      kind: 'link_stalled',
+      message: 'shoe: no progress for 10 s',
+      device: 'shoe',
+    });
+    expect(stalled.lights).toMatchObject({ deviceFault: 'on', alarm: 'off' });
+    expect(stalled.buzz).toEqual(['alarm']);
+    const resumed = logic.event({
+      type: 'alarm',
+      kind: 'link_resumed',
+      message: 'shoe: events flow again',
+      device: 'shoe',
+    });
+    expect(resumed.lights).toMatchObject({ deviceFault: 'off', alarm: 'off' });
+    expect(resumed.buzz).toEqual([]);
+  });
+
   it('never makes a record from table events', () => {
     const event = fc.constantFrom<DomainEvent>(
       { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 },

@@ -138,6 +138,8 @@ const ALARM_KINDS = [
   'no_spin',
   'game_after_closing',
   'device_unauthenticated',
+  'link_stalled',
+  'link_resumed',
 ] as const satisfies readonly AlarmKind[];
 type Complete<Union, Listed> = [Exclude<Union, Listed>] extends [never]
   ? true

@@ -4,7 +4,8 @@
  * older than 1.4 (its HELLO says so, or no CHALLENGE within 3 s of our HELLO
  * being ACKed); control frames go at once. Once keyed, it seals what it sends
  * and refuses what the host sends without a valid MAC; the same CHALLENGE
- * twice gets the same PROOF, signed once.
+ * twice gets the same PROOF, signed once; a CHALLENGE that comes before the
+ * host ACKed its HELLO (one of an earlier HELLO) is not answered.
  */
 import { describe, expect, it } from 'vitest';
 import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
@@ -50,6 +51,9 @@ describe('a keyed device', () => {
       0,
     )[1]!;
     if (challenge.kind !== 'write') throw new Error('no CHALLENGE');
+    // A CHALLENGE before the host ACKed our HELLO answers an earlier HELLO: ignored.
+    expect(device.incoming(parseFrameLine(challenge.line))).toEqual([]);
+    device.helloAcked(1);
     const first = device.incoming(parseFrameLine(challenge.line));
     const sign = first[0]!;
     if (sign.kind !== 'sign') throw new Error('no sign');
@@ -136,6 +140,7 @@ describe('a keyed device whose signer fails', () => {
       0,
     )[1]!;
     if (challenge.kind !== 'write') throw new Error('no CHALLENGE');
+    device.helloAcked(1);
     const first = device.incoming(parseFrameLine(challenge.line))[0]!;
     if (first.kind !== 'sign') throw new Error('no sign');
     device.signFailed(first.id);

@@ -44,6 +44,7 @@ describe('the host handshake timer', () => {
 
     const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
     device.helloSent(HELLO);
+    device.helloAcked(0);
     const last = challenges.at(-1)!;
     if (last.kind !== 'write') throw new Error('no CHALLENGE');
     const sign = device.incoming(parseFrameLine(last.line)).find((a) => a.kind === 'sign');

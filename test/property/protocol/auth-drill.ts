@@ -1,0 +1,178 @@
+/**
+ * The drill of issue 24 item 6 at the level of the pure parts (auth-pair.ts):
+ * a paired 1.4 shoe deals to its host over a line that, for a while, changes
+ * a byte of some frames either way (HELLO, CHALLENGE, PROOF, ACK, cards),
+ * garbles a few CHALLENGEs and PROOFs past their CRC, loses a few, delays
+ * some, is pulled at random moments and right after handshake frames (the
+ * shoe's end reopening into the dead line, the host's end noticing or not),
+ * while either side restarts. Then the line turns clean, and the pair must
+ * make progress again: every card dealt journaled once, in order, and
+ * nothing left in the shoe, within `RECOVERY_BOUND_MS`. Virtual time, no
+ * timers.
+ */
+import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
+import { createRandom } from '../../../simulators/random.ts';
+import { AuthPair, type PairKey } from './auth-pair.ts';
+import { corrupt } from './window-drill.ts';
+
+export interface AuthDrill {
+  seed: number;
+  cards: number;
+  /** Share of frames, either way, that arrive with one byte changed. */
+  corrupt: number;
+  /** Share of frames lost, either way. */
+  drop: number;
+  /**
+   * Share of CHALLENGE and PROOF frames garbled past their CRC (a field cut
+   * short, the CRC right): several bytes changed, one line in 65,536.
+   */
+  garble: number;
+  /** Pulls at random moments of the deal. */
+  pulls: number;
+  /** Chance that a handshake frame (HELLO, CHALLENGE, PROOF) is followed by a pull within 10 ms. */
+  pullOnHandshake: number;
+  hostRestarts: number;
+  shoeRestarts: number;
+}
+
+export interface AuthOutcome {
+  stored: string[];
+  expected: string[];
+  /** When the line turned clean (virtual ms). */
+  cleanAt: number;
+  /** How long after that every card was journaled and the shoe held nothing; undefined: never. */
+  recoveredAfterMs: number | undefined;
+  shoeHelloAcknowledged: boolean;
+  hostAuth: string;
+}
+
+/**
+ * How long a pair may take to make progress again once the line is clean.
+ * The slowest of 10,000 seeded runs took 3.5 s (a host that quarantined the
+ * shoe challenges it every 2 s; a shoe waits 3 s for a CHALLENGE).
+ */
+export const RECOVERY_BOUND_MS = 5_000;
+const DEAL_EVERY_MS = 25;
+const HANDSHAKE_TYPES = new Set(['HELLO', 'CHALLENGE', 'PROOF']);
+
+/** The line with its last field cut short and its CRC made right again. */
+function garble(line: string): string {
+  const event = parseFrameLine(line);
+  if (event.kind !== 'frame') return line;
+  const fields = [...event.frame.fields];
+  fields[fields.length - 1] = fields.at(-1)!.slice(0, 8);
+  return encodeFrame({ ...event.frame, fields });
+}
+
+type Happening = 'pull' | 'plug' | 'deadReopen' | 'restartHost' | 'restartShoe';
+
+export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<AuthOutcome> {
+  const random = createRandom(drill.seed).float;
+  const pick = (below: number) => Math.floor(random() * below);
+  const pair = await AuthPair.create(key);
+  const dealTime = drill.cards * DEAL_EVERY_MS;
+  const cleanAt = dealTime + 50;
+  let chaos = true;
+
+  pair.fault = ({ type, line }) => {
+    if (!chaos) return line;
+    if (random() < drill.drop) return undefined;
+    if (HANDSHAKE_TYPES.has(type) && type !== 'HELLO' && random() < drill.garble) {
+      return garble(line);
+    }
+    return random() < drill.corrupt ? corrupt(line, random) : line;
+  };
+  // A few lines take long (a loaded host reads late): a HELLO and a CHALLENGE cross.
+  pair.hop = () => (chaos && random() < 0.05 ? 20 + pick(200) : 1 + pick(3));
+  pair.signDelay = () => pick(30);
+
+  const schedule: Array<{ at: number; what: Happening }> = [];
+  const at = (when: number, what: Happening) => {
+    schedule.push({ at: when, what });
+    schedule.sort((a, b) => a.at - b.at);
+  };
+  let pullsLeft = drill.pulls;
+  const pullNow = (when: number) => {
+    // A pull lasts 5-300 ms; the shoe's end reopens into the dead line up to twice.
+    const length = 5 + pick(295);
+    at(when, 'pull');
+    for (let again = pick(3); again > 0; again--) at(when + 1 + pick(length - 1), 'deadReopen');
+    at(when + length, 'plug');
+  };
+  for (; pullsLeft > 0; pullsLeft--) pullNow(1 + pick(dealTime));
+  let handshakePulls = 3;
+  pair.onWrite = ({ type }) => {
+    if (!chaos || !HANDSHAKE_TYPES.has(type) || handshakePulls === 0) return;
+    if (random() >= drill.pullOnHandshake) return;
+    handshakePulls--;
+    pullNow(pair.now + pick(10));
+  };
+  for (let restart = 0; restart < drill.hostRestarts; restart++) {
+    at(1 + pick(dealTime), 'restartHost');
+  }
+  for (let restart = 0; restart < drill.shoeRestarts; restart++) {
+    at(1 + pick(dealTime), 'restartShoe');
+  }
+  let hostNoticed = false;
+  const happen = (what: Happening) => {
+    switch (what) {
+      case 'pull':
+        if (!pair.lineUp) return;
+        pair.pull();
+        hostNoticed = random() < 0.5;
+        return;
+      case 'deadReopen':
+        if (!pair.lineUp) pair.shoeOpens();
+        return;
+      case 'plug':
+        if (pair.lineUp) return;
+        pair.plug();
+        pair.shoeOpens();
+        if (hostNoticed) pair.hostOpens(true);
+        return;
+      case 'restartHost':
+        pair.restartHost();
+        if (pair.lineUp) pair.hostOpens();
+        return;
+      case 'restartShoe':
+        pair.restartShoe();
+        pair.shoeOpens();
+        return;
+    }
+  };
+
+  pair.open();
+  let nextDeal = DEAL_EVERY_MS;
+  while (pair.now < cleanAt) {
+    const next = () => Math.min(schedule[0]?.at ?? cleanAt, nextDeal, cleanAt);
+    pair.runUntil(next);
+    const now = pair.now;
+    while (schedule[0] !== undefined && schedule[0].at <= now) happen(schedule.shift()!.what);
+    if (nextDeal <= now) {
+      if (pair.dealt < drill.cards) pair.deal();
+      nextDeal += DEAL_EVERY_MS;
+    }
+  }
+  // The line turns clean: plugged if it was out, and nothing more happens to it.
+  chaos = false;
+  schedule.length = 0;
+  if (!pair.lineUp) happen('plug');
+
+  let recoveredAfterMs: number | undefined;
+  for (let after = 0; after <= RECOVERY_BOUND_MS; after += 50) {
+    pair.runUntil(cleanAt + after);
+    const done = pair.stored.length === pair.expected.length && pair.shoeSettled;
+    if (done) {
+      recoveredAfterMs = after;
+      break;
+    }
+  }
+  return {
+    stored: pair.stored,
+    expected: pair.expected,
+    cleanAt,
+    recoveredAfterMs,
+    shoeHelloAcknowledged: pair.shoeHelloAcknowledged,
+    hostAuth: pair.hostAuth.state,
+  };
+}
