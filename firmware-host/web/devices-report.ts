@@ -1,5 +1,6 @@
 /** The Devices page's data: each device's status and firmware verdict, the broker, the journal. */
 import { statfs } from 'node:fs/promises';
+import { pairingPolicyOf, unpairedSetting } from '../config/schema.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
 import type { DriverStatus } from '../drivers/driver.ts';
 
@@ -27,6 +28,7 @@ export async function devicesReportOf(
     devices: daemon.deviceStatus().map((status) => ({
       ...status,
       firmwareVerdict: firmwareVerdict(daemon, status),
+      pairing: pairingOf(daemon, status),
       notices: notices.filter((notice) => notice.message.startsWith(`${status.name}:`)).slice(-5),
     })),
     broker: { url: daemon.brokerAddress, connected: daemon.brokerConnected },
@@ -44,4 +46,32 @@ export function firmwareVerdict(daemon: TableDaemon, status: DriverStatus): stri
   return allowed.includes(status.identity.firmwareSha256.toLowerCase())
     ? 'on the allow-list'
     : 'not on the allow-list';
+}
+
+export interface PairingReport {
+  /** `quarantined`: connected, its cards refused now (whatever the reason). */
+  state: 'paired' | 'unpaired' | 'quarantined';
+  text: string;
+}
+
+/** Whether the device is paired, unpaired or quarantined, in words. */
+export function pairingOf(daemon: TableDaemon, status: DriverStatus): PairingReport {
+  if (status.quarantined) return { state: 'quarantined', text: status.quarantined };
+  const auth = status.auth;
+  if (auth.pairing === 'paired') {
+    const proved =
+      auth.state === 'authenticated'
+        ? 'proved on this connection'
+        : 'not proved on this connection';
+    return { state: 'paired', text: `paired, key ${auth.pairedFingerprint}, ${proved}` };
+  }
+  const device = daemon.config.devices[status.name];
+  const policy = device ? pairingPolicyOf(device) : 'simulated';
+  const text =
+    policy === 'bench'
+      ? `unpaired: its cards are dealt unauthenticated on a bench (${unpairedSetting(status.name)})`
+      : policy === 'refused'
+        ? `unpaired: the table refuses its cards (tableside device pair ${status.name})`
+        : 'unpaired: a simulated device';
+  return { state: 'unpaired', text };
 }

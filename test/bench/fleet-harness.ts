@@ -150,7 +150,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
         JSON.stringify({
           table,
           ruleset: FLEET_RULESET,
-          devices: { shoe: { kind: 'shoe', transport: pty.a } },
+          devices: { shoe: { kind: 'shoe', transport: pty.a, unpaired: 'allow' } },
           mqtt: { url: brokerOf(index).url, baseTopic: FLEET_BASE_TOPIC },
           journal: { dir: join(dir, table, 'journal') },
           // A shoe-only Punto Banco table: a card between coups starts the next coup.

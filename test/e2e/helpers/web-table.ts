@@ -24,6 +24,8 @@ export interface WebTableOptions {
   seed?: number;
   /** More of the config's `web:` section (tls, ...). */
   web?: Record<string, unknown>;
+  /** The config's `devices:` (default: one simulated shoe). */
+  devices?: Record<string, unknown>;
 }
 
 export class WebTable {
@@ -50,7 +52,7 @@ export class WebTable {
     const config = writeConfig(dir, {
       table: 'web-e2e',
       ruleset: options.ruleset ?? 'tdc-baccarat-no-commission',
-      devices: { shoe: { kind: 'shoe', transport: 'simulate' } },
+      devices: options.devices ?? { shoe: { kind: 'shoe', transport: 'simulate' } },
       mqtt: { port: mqttPort },
       journal: { dir: join(dir, 'journal') },
       simulation: {
