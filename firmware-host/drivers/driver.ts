@@ -270,6 +270,9 @@ const DEFERRED_TYPES = [
   'NOMOREBETS',
 ];
 
+/** At most one `device_unpaired` alarm a second per device. */
+const UNPAIRED_ALARM_EVERY_MS = 1000;
+
 function fingerprint(message: Message): string {
   return JSON.stringify(message);
 }
@@ -339,6 +342,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private withoutHello: { since: number; frames: number; first: string } | undefined;
   /** This connection raised its alarm for events without a HELLO (once per connection). */
   private withoutHelloAlarmed = false;
+  /** When the last `device_unpaired` alarm was raised (wall clock), and HELLOs since left unsaid. */
+  private unpairedAlarmAt = Number.NEGATIVE_INFINITY;
+  private unpairedUnsaid = 0;
   private started = false;
   private pingCounter = 0;
   private shuffles = 0;
@@ -982,6 +988,15 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     unpaired: NonNullable<DriverOptions['unpaired']>,
     identity: DeviceIdentityReport,
   ): void {
+    // At most one a second, as device_unauthenticated: a line repeating HELLO is counted, not echoed.
+    const now = this.clock();
+    if (now - this.unpairedAlarmAt < UNPAIRED_ALARM_EVERY_MS) {
+      this.unpairedUnsaid++;
+      return;
+    }
+    this.unpairedAlarmAt = now;
+    const repeated = this.unpairedUnsaid;
+    this.unpairedUnsaid = 0;
     const who = `${identity.model} serial ${identity.serial}, protocol ${identity.protocol}`;
     const dealt = unpaired.policy === 'allow';
     this.alarm(
@@ -996,6 +1011,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         serial: identity.serial,
         protocol: identity.protocol,
         firmwareSha256: identity.firmwareSha256,
+        ...(repeated > 0 ? { hellosSinceLastAlarm: repeated } : {}),
       },
     );
   }

@@ -103,7 +103,8 @@ describe.skipIf(missing !== undefined)(
       const t = table;
       await t.startDaemon();
       const identity = { model: MODEL, firmwareSha256: GENUINE_SHA256, protocolVersion: '1.0' };
-      const first = t.startShoe({ seed: 8, rate: 50, steps: STEPS, identity });
+      // 10 cards a second: the next connect comes more than the alarm's 1 s limit later.
+      const first = t.startShoe({ seed: 8, rate: 10, steps: STEPS, identity });
       await first.whenDone();
       await until(
         () => t.consumer.ofType('card').length >= CARDS,
