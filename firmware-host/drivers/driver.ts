@@ -270,6 +270,9 @@ const DEFERRED_TYPES = [
   'NOMOREBETS',
 ];
 
+/** How the quarantine of an unpaired device refused by its config begins (DriverStatus.quarantined). */
+export const UNPAIRED_QUARANTINE = 'unpaired: ';
+
 /** At most one `device_unpaired` alarm a second per device. */
 const UNPAIRED_ALARM_EVERY_MS = 1000;
 
@@ -957,7 +960,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     const verdict =
       firmware ??
       (unpaired?.policy === 'refuse'
-        ? `unpaired: the table holds no key for it (pair it: tableside device pair ${this.name}; on a bench only: ${unpaired.setting})`
+        ? `${UNPAIRED_QUARANTINE}the table holds no key for it (pair it: tableside device pair ${this.name}; on a bench only: ${unpaired.setting})`
         : undefined);
     const wasQuarantined = this.quarantine;
     this.authQuarantine = undefined;

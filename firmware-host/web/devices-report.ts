@@ -2,7 +2,7 @@
 import { statfs } from 'node:fs/promises';
 import { pairingPolicyOf, unpairedSetting } from '../config/schema.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
-import type { DriverStatus } from '../drivers/driver.ts';
+import { type DriverStatus, UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
 
 export interface Notice {
   ts: number;
@@ -39,7 +39,9 @@ export async function devicesReportOf(
 
 /** The device's firmware against the config's allow-list, in words. */
 export function firmwareVerdict(daemon: TableDaemon, status: DriverStatus): string {
-  if (status.quarantined) return `refused: ${status.quarantined}`;
+  // Refused for its pairing, not its firmware: the pairing row says so.
+  if (status.quarantined && !status.quarantined.startsWith(UNPAIRED_QUARANTINE))
+    return `refused: ${status.quarantined}`;
   const allowed = daemon.config.devices[status.name]?.firmware ?? [];
   if (!status.identity) return 'not identified yet';
   if (allowed.length === 0) return 'any firmware accepted (no allow-list configured)';

@@ -75,5 +75,9 @@ describe.skipIf(skip)('the Devices page shows pairing', () => {
     expect(await words('reader').textContent()).toMatch(
       /^unpaired: the table holds no key for it \(pair it: tableside device pair reader; on a bench only: devices\.reader\.unpaired: allow\)$/,
     );
+    // Refused for its pairing, not its firmware.
+    expect(await page.locator('[data-device=reader] dd.verdict').textContent()).toBe(
+      'any firmware accepted (no allow-list configured)',
+    );
   });
 });

@@ -83,7 +83,7 @@ describe('card frames with no HELLO', () => {
       reason: 'no_hello',
     });
     expect(alarms[0]!.message).toContain('with no HELLO');
-    expect((alarms[0] as { frames: number }).frames).toBeGreaterThan(0);
+    expect(Number(alarms[0]!.frames)).toBeGreaterThan(0);
     expect(observations).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(naksForHello);
   });
