@@ -3,6 +3,8 @@
  * it) for `tableside device pair` / `unpair`, changing nothing else: a YAML
  * file keeps its comments and layout, a JSON file its other keys. Written
  * to a temporary file then renamed, so a crash leaves the old file whole.
+ * Pairing removes the device's `unpaired` bench setting: a paired device
+ * is never unpaired (the config check refuses both).
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
@@ -36,7 +38,10 @@ export async function setDeviceKey(
     if (entry === undefined || typeof entry !== 'object') throw missing();
     previous = typeof entry.key === 'string' ? entry.key : undefined;
     if (key === undefined) delete entry.key;
-    else entry.key = key;
+    else {
+      entry.key = key;
+      delete entry.unpaired;
+    }
     next = `${JSON.stringify(data, null, 2)}\n`;
   } else {
     const document = parseDocument(text);
@@ -47,7 +52,10 @@ export async function setDeviceKey(
     const old = document.getIn(['devices', device, 'key']);
     previous = typeof old === 'string' ? old : undefined;
     if (key === undefined) document.deleteIn(['devices', device, 'key']);
-    else document.setIn(['devices', device, 'key'], key);
+    else {
+      document.setIn(['devices', device, 'key'], key);
+      document.deleteIn(['devices', device, 'unpaired']);
+    }
     next = document.toString();
   }
   const temporary = `${file}.pairing-${process.pid}`;

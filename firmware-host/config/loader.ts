@@ -15,7 +15,13 @@ import type { z } from 'zod';
 import { allRulesetNames, isRouletteRuleset } from '../engine/rulesets/index.ts';
 import { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
-import { configSchema, parseTransportUrl, type TablesideConfig } from './schema.ts';
+import {
+  configSchema,
+  pairingPolicyOf,
+  parseTransportUrl,
+  type TablesideConfig,
+  unpairedSetting,
+} from './schema.ts';
 import { isLoopback } from './web-schema.ts';
 
 export { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
@@ -311,13 +317,25 @@ export function configWarnings(config: TablesideConfig): string[] {
     if (device.transport !== 'simulate' && device.firmware.length === 0) {
       warnings.push(`devices.${name}.firmware: empty, so any firmware is accepted`);
     }
-    if (device.transport !== 'simulate' && device.key === undefined) {
-      warnings.push(
-        `devices.${name}.key: not paired, so its frames are not authenticated (tableside device pair ${name})`,
-      );
-    }
+    const pairing = pairingWarning(name, device);
+    if (pairing !== undefined) warnings.push(pairing);
   }
   return warnings;
+}
+
+/** What `config check`, the start line and `diag` say of a device that is not paired; undefined: nothing to say. */
+export function pairingWarning(
+  name: string,
+  device: TablesideConfig['devices'][string],
+): string | undefined {
+  switch (pairingPolicyOf(device)) {
+    case 'refused':
+      return `devices.${name}.key: not paired, so the table refuses its cards (tableside device pair ${name}; on a bench only: ${unpairedSetting(name)})`;
+    case 'bench':
+      return `devices.${name}.unpaired: allow: its cards are dealt unauthenticated, with an alarm at each connect (a bench only; tableside device pair ${name})`;
+    default:
+      return undefined;
+  }
 }
 
 /** A few lines describing the effective config, for `config check`. */

@@ -123,6 +123,18 @@ export const deviceSchema = z
      * `link_stalled` (default 10 s, the driver's `LINK_STALLED_AFTER_MS`).
      */
     stalledAfterMs: z.number().int().min(1_000).max(3_600_000).optional(),
+    /**
+     * A device without `key` on a real line (serial, HID, TCP, a reader,
+     * `firmware`): `refuse` (the default there) deals none of its cards;
+     * `allow` deals them unauthenticated, with a `device_unpaired` alarm at
+     * each connect: a bench only. Simulated and `memory://` devices are
+     * dealt as they are unless this says `refuse`.
+     */
+    unpaired: z.enum(['allow', 'refuse']).optional(),
+  })
+  .refine((device) => device.unpaired === undefined || device.key === undefined, {
+    message: 'a paired device (key) is never unpaired: remove unpaired or key',
+    path: ['unpaired'],
   })
   .refine((device) => device.keyFile === undefined || device.transport === 'simulate', {
     message: 'only a simulated device has a key file here (a real device keeps its own key)',
@@ -362,6 +374,29 @@ export function configSchema(options: ConfigSchemaOptions = {}) {
 
 export type TablesideConfig = z.output<ReturnType<typeof configSchema>>;
 export type DeviceConfig = z.output<typeof deviceSchema>;
+
+/**
+ * What the table does with a device's cards as far as pairing goes:
+ * `paired` (its key must be proved), `simulated` (a simulator or an
+ * in-memory line: dealt, no alarm), `bench` (`unpaired: allow`: dealt, with
+ * an alarm at each connect) or `refused` (unpaired on a real line).
+ */
+export type PairingPolicy = 'paired' | 'simulated' | 'bench' | 'refused';
+
+export function pairingPolicyOf(
+  device: Pick<DeviceConfig, 'transport' | 'key' | 'unpaired'>,
+): PairingPolicy {
+  if (device.key !== undefined) return 'paired';
+  if (device.unpaired === 'allow') return 'bench';
+  if (device.unpaired === 'refuse') return 'refused';
+  const inMemory = device.transport === 'simulate' || device.transport.startsWith('memory://');
+  return inMemory ? 'simulated' : 'refused';
+}
+
+/** The setting that lets an unpaired device deal on a bench, as the alarms and checks name it. */
+export function unpairedSetting(name: string): string {
+  return `devices.${name}.unpaired: allow`;
+}
 export type MqttConfig = z.output<typeof mqttSchema>;
 export type JournalConfig = z.output<typeof journalSchema>;
 export type RequestsConfig = z.output<typeof requestsSchema>;

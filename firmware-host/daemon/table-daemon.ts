@@ -16,7 +16,7 @@
  * not by the table's history. A journal without checkpoints replays from seq 1.
  */
 import { EventEmitter } from 'node:events';
-import type { TablesideConfig } from '../config/schema.ts';
+import { pairingPolicyOf, type TablesideConfig, unpairedSetting } from '../config/schema.ts';
 import type { DeviceDriver, DriverStatus, Observation, SpinPart } from '../drivers/driver.ts';
 import {
   allRulesetNames,
@@ -752,6 +752,19 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     });
   }
 
+  /** bridge/info's pairing of a device, and why its cards are refused now (null: they are not). */
+  private pairingInfo(
+    name: string,
+    device: TablesideConfig['devices'][string],
+  ): { pairing: string; quarantined: string | null } {
+    const policy = pairingPolicyOf(device);
+    return {
+      pairing:
+        policy === 'paired' ? 'paired' : policy === 'refused' ? 'unpaired_refused' : 'unpaired',
+      quarantined: this.drivers.get(name)?.status().quarantined ?? null,
+    };
+  }
+
   private info(): Record<string, unknown> {
     const ruleset = rulesetIdentity(this.rulesetName);
     return {
@@ -767,6 +780,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
             kind: device.kind,
             model: device.model ?? null,
             simulated: device.transport === 'simulate',
+            ...this.pairingInfo(name, device),
           },
         ]),
       ),
@@ -1033,6 +1047,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         device.firmware.length > 0 && device.model
           ? { [device.model]: device.firmware }
           : undefined;
+      const policy = pairingPolicyOf(device);
       const driver = new DeviceDriver({
         name,
         kind: device.kind,
@@ -1044,6 +1059,14 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         ...(device.stalledAfterMs === undefined
           ? {}
           : { timing: { stalledAfterMs: device.stalledAfterMs } }),
+        ...(policy === 'bench' || policy === 'refused'
+          ? {
+              unpaired: {
+                policy: policy === 'bench' ? 'allow' : 'refuse',
+                setting: unpairedSetting(name),
+              },
+            }
+          : {}),
         ...(device.kind === 'shuffler' ? this.shufflerBacks() : {}),
         ...(device.kind === 'reader' && device.registry && device.transport !== 'firmware'
           ? { registry: await this.loadRegistry(device.registry) }
@@ -1054,9 +1077,21 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         driver.restoreSpin(this.spinParts.of(name));
         driver.on('spinPart', (part) => this.onSpinPart(part));
       }
+      // A quarantined device is online but refused: MQTT says `quarantined`, not `online`.
+      const publishAvailability = () =>
+        this.bridge?.setDeviceAvailability(
+          name,
+          driver.availability === 'online' && driver.isQuarantined
+            ? 'quarantined'
+            : driver.availability,
+        );
       driver.on('availability', (availability, reason) => {
-        this.bridge?.setDeviceAvailability(name, availability);
+        publishAvailability();
         this.emit('availability', name, availability, reason);
+      });
+      driver.on('quarantine', () => {
+        publishAvailability();
+        this.bridge?.setInfo(this.info());
       });
       driver.on('alarm', (event) => void this.appendEvents([event]).catch(() => undefined));
       driver.on('notice', (notice) => {

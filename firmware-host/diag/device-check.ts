@@ -12,7 +12,7 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { type DevicePublicKey, parsePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
-import type { DeviceConfig } from '../config/schema.ts';
+import { type DeviceConfig, pairingPolicyOf } from '../config/schema.ts';
 import type { DriverCounters } from '../drivers/driver.ts';
 import { commodityReaderOpenAdvice, commodityReaderOutcome } from './commodity-reader-check.ts';
 import { keyOutcome } from './key-check.ts';
@@ -160,7 +160,7 @@ export async function checkDevice(
       data: { ...identity },
     });
     results.push(firmwareOutcome(prefix, name, device, identity, status.quarantined));
-    results.push(keyOutcome(prefix, name, status.auth));
+    results.push(keyOutcome(prefix, name, status.auth, pairingPolicyOf(device)));
     const reader = commodityReaderOutcome(prefix, device.transport, identity);
     if (reader) results.push(reader);
   }

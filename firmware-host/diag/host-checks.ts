@@ -34,7 +34,10 @@ export interface HostCheckOptions {
 export async function checkConfig(
   file: string | undefined,
 ): Promise<{ outcome: CheckOutcome[]; loaded: LoadedConfig | undefined }> {
-  const { loadConfig, configWarnings, configFileFrom } = await import('../config/loader.ts');
+  const { loadConfig, configWarnings, configFileFrom, pairingWarning } = await import(
+    '../config/loader.ts'
+  );
+  const { pairingPolicyOf, unpairedSetting } = await import('../config/schema.ts');
   const { isConfigError } = await import('../config/errors.ts');
   const chosen = configFileFrom(file);
   let loaded: LoadedConfig;
@@ -66,7 +69,21 @@ export async function checkConfig(
       data: { file: loaded.file ?? null, overrides: loaded.overrides },
     },
   ];
+  // An unpaired device on a real line is refused by the table: a failure here, not a warning.
+  const refusals = new Set<string>();
+  for (const [name, device] of Object.entries(loaded.config.devices)) {
+    if (pairingPolicyOf(device) !== 'refused') continue;
+    const warning = pairingWarning(name, device)!;
+    refusals.add(warning);
+    outcome.push({
+      name: `device ${name}: pairing`,
+      status: 'fail',
+      detail: warning,
+      advice: `pair it (tableside device pair ${name}) so that the table deals its cards; only on a bench, set ${unpairedSetting(name)}`,
+    });
+  }
   for (const warning of configWarnings(loaded.config)) {
+    if (refusals.has(warning)) continue;
     outcome.push({
       name: 'config: warning',
       status: 'warn',

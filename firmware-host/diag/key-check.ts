@@ -3,10 +3,16 @@
  * whether it proved its key on this connection, and what was refused.
  * Fingerprints only: never a key.
  */
+import { type PairingPolicy, unpairedSetting } from '../config/schema.ts';
 import type { DriverAuthStatus } from '../drivers/device-auth.ts';
 import type { CheckOutcome } from './report.ts';
 
-export function keyOutcome(prefix: string, name: string, auth: DriverAuthStatus): CheckOutcome {
+export function keyOutcome(
+  prefix: string,
+  name: string,
+  auth: DriverAuthStatus,
+  policy: PairingPolicy = 'simulated',
+): CheckOutcome {
   const row = `${prefix}: key`;
   const refused = Object.entries(auth.refused);
   const data = { ...auth };
@@ -38,6 +44,15 @@ export function keyOutcome(prefix: string, name: string, auth: DriverAuthStatus)
           ? `paired (${auth.pairedFingerprint}), but ${auth.detail}`
           : `paired (${auth.pairedFingerprint}), but the device proved no key`,
       advice: `the daemon would quarantine this device. If its key was rotated or the device replaced, check the fingerprint on the device and run \`${pair} --replace\``,
+      data,
+    };
+  }
+  if (policy === 'refused') {
+    return {
+      name: row,
+      status: 'fail',
+      detail: `not paired, so the table refuses this device's cards (${auth.state === 'authenticated' ? `it proves key ${auth.deviceFingerprint}` : (auth.detail ?? 'no key state yet')})`,
+      advice: `compare the fingerprint with the device's own and run \`${pair}\`; only on a bench, set ${unpairedSetting(name)}`,
       data,
     };
   }

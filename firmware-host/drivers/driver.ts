@@ -136,6 +136,13 @@ export interface DriverOptions {
   now?: () => number;
   /** The device's paired public key (`tableside device pair`): it must prove it (protocol 1.4). */
   pairedKey?: DevicePublicKey;
+  /**
+   * A device without `pairedKey`: `refuse` quarantines it at each HELLO (its
+   * cards ACKed and dropped), `allow` deals its cards (a bench); either way a
+   * `device_unpaired` alarm at each HELLO names `setting`, the config line
+   * that allows it. Absent: dealt without an alarm (simulators, tools).
+   */
+  unpaired?: { policy: 'allow' | 'refuse'; setting: string };
   /** Wall-clock milliseconds since the epoch (record `ts`). */
   clock?: () => number;
 }
@@ -235,6 +242,8 @@ export interface DriverEvents {
   notice: [notice: DeviceNotice];
   /** A card from a quarantined device, ACKed and dropped. */
   refused: [message: Message, reason: string];
+  /** The device was quarantined (why) or let out (undefined). */
+  quarantine: [reason: string | undefined];
   /**
    * Wheel: a ROTOR or BALL, part of the spin under way. ACK it once stored
    * (the daemon journals it); with no listener the driver ACKs it itself.
@@ -266,6 +275,12 @@ const DEFERRED_TYPES = [
   'NOSPIN',
   'NOMOREBETS',
 ];
+
+/** How the quarantine of an unpaired device refused by its config begins (DriverStatus.quarantined). */
+export const UNPAIRED_QUARANTINE = 'unpaired: ';
+
+/** At most one `device_unpaired` alarm a second per device. */
+const UNPAIRED_ALARM_EVERY_MS = 1000;
 
 function fingerprint(message: Message): string {
   return JSON.stringify(message);
@@ -332,6 +347,13 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   /** ACKs made in this turn, sent together once it ends (see writeAck). */
   private unwrittenAcks: string[] = [];
   private opens = 0;
+  /** Events NAKed `hello` since the device's last HELLO on this connection (PROTOCOL.md § 5). */
+  private withoutHello: { since: number; frames: number; first: string } | undefined;
+  /** This connection raised its alarm for events without a HELLO (once per connection). */
+  private withoutHelloAlarmed = false;
+  /** When the last `device_unpaired` alarm was raised (wall clock), and HELLOs since left unsaid. */
+  private unpairedAlarmAt = Number.NEGATIVE_INFINITY;
+  private unpairedUnsaid = 0;
   private started = false;
   private pingCounter = 0;
   private shuffles = 0;
@@ -620,6 +642,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.emit('link', change);
     if (change.state === 'open') {
       this.opens++;
+      this.withoutHello = undefined;
+      this.withoutHelloAlarmed = false;
       if (this.opens > 1) {
         this.counters.reconnects++;
         this.session.lineReopened();
@@ -642,6 +666,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private beat(): void {
     this.checkStall();
     if (!this.link.isOpen) return;
+    this.checkWithoutHello();
     const silentFor = this.now() - this.lastFrameAt;
     if (silentFor > this.timing.offlineAfterMs) {
       this.setAvailability('offline', `no frame for ${Math.round(silentFor)} ms`);
@@ -699,6 +724,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
           );
           break;
         }
+        case 'discarded':
+          if (action.reason === 'hello_required') {
+            this.withoutHello ??= { since: this.now(), frames: 0, first: action.detail };
+            this.withoutHello.frames++;
+          }
+          break;
         case 'unsupported':
           this.counters.unsupported++;
           break;
@@ -767,6 +798,24 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     );
   }
 
+  /**
+   * Events NAKed `hello` are normal for a moment after the host restarts
+   * (the device says HELLO at the NAK); a line still sending them with no
+   * HELLO after `offlineAfterMs` carries a device that does not say who it
+   * is: one alarm per connection, however many frames.
+   */
+  private checkWithoutHello(): void {
+    const pending = this.withoutHello;
+    if (pending === undefined || this.withoutHelloAlarmed) return;
+    if (this.now() - pending.since < this.timing.offlineAfterMs) return;
+    this.withoutHelloAlarmed = true;
+    this.alarm(
+      'device_unauthenticated',
+      `${this.name}: ${pending.frames} frame(s) with no HELLO (first: ${pending.first}): NAKed, never dealt; the device on this line does not say who it is`,
+      { reason: 'no_hello', frames: pending.frames },
+    );
+  }
+
   private setAvailability(availability: Availability, reason: string): void {
     if (this.availabilityState === availability) return;
     this.availabilityState = availability;
@@ -829,6 +878,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       case 'SHUFFLED':
       case 'SHUFFLED2':
       case 'ORDER':
+        // A quarantined shuffler's shuffle is no more the table's than its cards.
+        if (this.refuse(seq, message, false)) return;
         this.shufflePiece(seq, message);
         return;
       case 'COUNT':
@@ -912,6 +963,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   private hello(seq: number, message: HelloMessage): void {
     this.ledger.hello(seq);
+    this.withoutHello = undefined;
     const identity: DeviceIdentityReport = {
       model: message.model,
       serial: message.serial,
@@ -919,13 +971,20 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       firmware: message.firmware,
       firmwareSha256: message.firmwareSha256,
     };
-    const verdict = firmwareVerdict(message, this.options.allowedFirmware);
+    const firmware = firmwareVerdict(message, this.options.allowedFirmware);
+    const unpaired = this.options.pairedKey === undefined ? this.options.unpaired : undefined;
+    const verdict =
+      firmware ??
+      (unpaired?.policy === 'refuse'
+        ? `${UNPAIRED_QUARANTINE}the table holds no key for it (pair it: tableside device pair ${this.name}; on a bench only: ${unpaired.setting})`
+        : undefined);
     const wasQuarantined = this.quarantine;
     this.authQuarantine = undefined;
     this.identity = identity;
-    this.quarantine = verdict;
+    this.setQuarantine(verdict);
     this.emit('hello', identity, verdict);
-    if (verdict !== undefined && verdict !== wasQuarantined) {
+    if (unpaired !== undefined) this.unpairedAlarm(unpaired, identity);
+    if (firmware !== undefined && firmware !== wasQuarantined) {
       this.alarm(
         'device_quarantined',
         `${this.name} quarantined: ${verdict}; its cards are refused`,
@@ -966,23 +1025,65 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     );
   }
 
+  /**
+   * An unpaired device said HELLO (a new connection): dealt on a bench, or
+   * refused; said at every connect, so it cannot go unnoticed.
+   */
+  private unpairedAlarm(
+    unpaired: NonNullable<DriverOptions['unpaired']>,
+    identity: DeviceIdentityReport,
+  ): void {
+    // At most one a second, as device_unauthenticated: a line repeating HELLO is counted, not echoed.
+    const now = this.clock();
+    if (now - this.unpairedAlarmAt < UNPAIRED_ALARM_EVERY_MS) {
+      this.unpairedUnsaid++;
+      return;
+    }
+    this.unpairedAlarmAt = now;
+    const repeated = this.unpairedUnsaid;
+    this.unpairedUnsaid = 0;
+    const who = `${identity.model} serial ${identity.serial}, protocol ${identity.protocol}`;
+    const dealt = unpaired.policy === 'allow';
+    this.alarm(
+      'device_unpaired',
+      dealt
+        ? `${this.name}: unpaired device (${who}) dealing unauthenticated cards, allowed by ${unpaired.setting} (a bench only): pair it (tableside device pair ${this.name}) before live play`
+        : `${this.name}: unpaired device (${who}) refused, none of its cards is dealt: pair it (tableside device pair ${this.name}), or on a bench set ${unpaired.setting}`,
+      {
+        dealt,
+        setting: unpaired.setting,
+        model: identity.model,
+        serial: identity.serial,
+        protocol: identity.protocol,
+        firmwareSha256: identity.firmwareSha256,
+        ...(repeated > 0 ? { hellosSinceLastAlarm: repeated } : {}),
+      },
+    );
+  }
+
+  private setQuarantine(reason: string | undefined): void {
+    if (reason === this.quarantine) return;
+    this.quarantine = reason;
+    this.emit('quarantine', reason);
+  }
+
   /** The device failed to authenticate (protocol 1.4): quarantined until its next good handshake. */
   private quarantineFor(reason: string): void {
     this.authQuarantine = reason;
-    this.quarantine = reason;
+    this.setQuarantine(reason);
   }
 
   private clearAuthQuarantine(): void {
     if (this.authQuarantine !== undefined && this.quarantine === this.authQuarantine) {
-      this.quarantine = undefined;
+      this.setQuarantine(undefined);
     }
     this.authQuarantine = undefined;
   }
 
-  /** A quarantined device's card: ACKed (so it does not flood the line) and dropped. */
-  private refuse(seq: number, message: Message): boolean {
+  /** A quarantined device's card (`card`: counted as one) or other event: ACKed (so it does not flood the line) and dropped. */
+  private refuse(seq: number, message: Message, card = true): boolean {
     if (this.quarantine === undefined) return false;
-    this.counters.cardsRefused++;
+    if (card) this.counters.cardsRefused++;
     this.emit('refused', message, this.quarantine);
     this.settle(seq);
     return true;

@@ -292,7 +292,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     this.publishRetained(this.topics.bridgeInfo, JSON.stringify(info));
   }
 
-  setDeviceAvailability(device: string, availability: 'online' | 'offline'): void {
+  setDeviceAvailability(device: string, availability: 'online' | 'offline' | 'quarantined'): void {
     this.availability.set(device, availability);
     this.publishRetained(this.topics.deviceAvailability(device), availability);
   }

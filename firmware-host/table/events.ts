@@ -29,6 +29,8 @@ export type AlarmKind =
   /** An MQTT request refused for its signature (unsigned, unknown key, bad, stale, replayed). */
   | 'request_refused'
   | 'device_quarantined'
+  /** An unpaired device said HELLO on a real line: refused, or dealt on a bench (`devices.<name>.unpaired: allow`). */
+  | 'device_unpaired'
   | 'device_fault'
   /** A `round` record after the shoe ended (cut card, last hand, reshuffle required). */
   | 'round_after_shoe_end'

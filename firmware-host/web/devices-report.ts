@@ -1,7 +1,8 @@
 /** The Devices page's data: each device's status and firmware verdict, the broker, the journal. */
 import { statfs } from 'node:fs/promises';
+import { pairingPolicyOf, unpairedSetting } from '../config/schema.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
-import type { DriverStatus } from '../drivers/driver.ts';
+import { type DriverStatus, UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
 
 export interface Notice {
   ts: number;
@@ -27,6 +28,7 @@ export async function devicesReportOf(
     devices: daemon.deviceStatus().map((status) => ({
       ...status,
       firmwareVerdict: firmwareVerdict(daemon, status),
+      pairing: pairingOf(daemon, status),
       notices: notices.filter((notice) => notice.message.startsWith(`${status.name}:`)).slice(-5),
     })),
     broker: { url: daemon.brokerAddress, connected: daemon.brokerConnected },
@@ -37,11 +39,41 @@ export async function devicesReportOf(
 
 /** The device's firmware against the config's allow-list, in words. */
 export function firmwareVerdict(daemon: TableDaemon, status: DriverStatus): string {
-  if (status.quarantined) return `refused: ${status.quarantined}`;
+  // Refused for its pairing, not its firmware: the pairing row says so.
+  if (status.quarantined && !status.quarantined.startsWith(UNPAIRED_QUARANTINE))
+    return `refused: ${status.quarantined}`;
   const allowed = daemon.config.devices[status.name]?.firmware ?? [];
   if (!status.identity) return 'not identified yet';
   if (allowed.length === 0) return 'any firmware accepted (no allow-list configured)';
   return allowed.includes(status.identity.firmwareSha256.toLowerCase())
     ? 'on the allow-list'
     : 'not on the allow-list';
+}
+
+export interface PairingReport {
+  /** `quarantined`: connected, its cards refused now (whatever the reason). */
+  state: 'paired' | 'unpaired' | 'quarantined';
+  text: string;
+}
+
+/** Whether the device is paired, unpaired or quarantined, in words. */
+export function pairingOf(daemon: TableDaemon, status: DriverStatus): PairingReport {
+  if (status.quarantined) return { state: 'quarantined', text: status.quarantined };
+  const auth = status.auth;
+  if (auth.pairing === 'paired') {
+    const proved =
+      auth.state === 'authenticated'
+        ? 'proved on this connection'
+        : 'not proved on this connection';
+    return { state: 'paired', text: `paired, key ${auth.pairedFingerprint}, ${proved}` };
+  }
+  const device = daemon.config.devices[status.name];
+  const policy = device ? pairingPolicyOf(device) : 'simulated';
+  const text =
+    policy === 'bench'
+      ? `unpaired: its cards are dealt unauthenticated on a bench (${unpairedSetting(status.name)})`
+      : policy === 'refused'
+        ? `unpaired: the table refuses its cards (tableside device pair ${status.name})`
+        : 'unpaired: a simulated device';
+  return { state: 'unpaired', text };
 }

@@ -87,7 +87,7 @@ export async function writeDaemonConfig(
     JSON.stringify({
       table: options.table,
       ruleset: LANE_RULESET,
-      devices: { shoe: { kind: 'shoe', transport: options.devicePath } },
+      devices: { shoe: { kind: 'shoe', transport: options.devicePath, unpaired: 'allow' } },
       mqtt: { url: options.brokerUrl, baseTopic: LANE_BASE_TOPIC },
       journal: options.journal,
       session: { autoRound: true },

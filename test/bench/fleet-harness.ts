@@ -18,6 +18,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { formatPublicKey } from '../../device-protocol/auth/keys.ts';
+import { type DeviceKey, deviceKey } from '../../hardware/device/device-auth.ts';
+import { generatedSigner } from '../../hardware/keys/device-key.ts';
 import { SerialTransport } from '../../hardware/transports/serial.ts';
 import { SimulatedDevice } from '../../simulators/device.ts';
 import { parseScenarioText } from '../../simulators/scenario.ts';
@@ -141,16 +144,22 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
     // One cable and one daemon per table.
     const daemons: Spawned[] = [];
     const ptys: { a: string; b: string }[] = [];
+    // Each shoe paired with its own key, as a live table's (an unpaired one is refused).
+    const keys: DeviceKey[] = [];
     for (const [index, table] of tables.entries()) {
       const pty = await startPtyPair(group, dir, table);
       ptys.push(pty);
+      const key = await deviceKey(generatedSigner('ed25519'));
+      keys.push(key);
       const config = join(dir, `${table}.json`);
       await writeFile(
         config,
         JSON.stringify({
           table,
           ruleset: FLEET_RULESET,
-          devices: { shoe: { kind: 'shoe', transport: pty.a } },
+          devices: {
+            shoe: { kind: 'shoe', transport: pty.a, key: formatPublicKey(key.publicKey) },
+          },
           mqtt: { url: brokerOf(index).url, baseTopic: FLEET_BASE_TOPIC },
           journal: { dir: join(dir, table, 'journal') },
           // A shoe-only Punto Banco table: a card between coups starts the next coup.
@@ -197,6 +206,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
         ruleset: FLEET_RULESET,
         seed: 1000 + index,
         scenario: parseScenarioText(`steps:\n${steps}`),
+        key: keys[index]!,
       });
       shoe.on('played', (step) => {
         if (step.kind === 'card')

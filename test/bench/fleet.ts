@@ -163,7 +163,7 @@ export async function benchFleet(
     node_flags: nodeFlags.join(' '),
     daemon: 'built dist/firmware-host/cli.js, one process per table, the systemd unit flags',
     shoes:
-      'a socat pty pair per table; the shoe simulators (protocol 1.2) run in the bench process',
+      'a socat pty pair per table; the shoe simulators (each paired with its own key) run in the bench process',
     cards_per_second_per_table: FLEET_CARDS_PER_SECOND,
     tables_per_edge: TABLES_PER_EDGE,
     runs,

@@ -97,7 +97,8 @@ async function daemonConfig(
         shoe: {
           kind: 'shoe',
           transport: shoeTransport,
-          ...(pairedKey === undefined ? {} : { key: pairedKey }),
+          // The unpaired lane is a bench: it says so, or the table refuses the shoe.
+          ...(pairedKey === undefined ? { unpaired: 'allow' } : { key: pairedKey }),
         },
       },
       mqtt: { url: brokerUrl, baseTopic: BASE_TOPIC },

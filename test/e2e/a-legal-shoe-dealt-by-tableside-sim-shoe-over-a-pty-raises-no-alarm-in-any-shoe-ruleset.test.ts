@@ -10,7 +10,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatPublicKey } from '../../device-protocol/auth/keys.ts';
 import { getRuleset, rulesetNames } from '../../firmware-host/engine/rulesets/index.ts';
+import { deviceKey } from '../../hardware/device/device-auth.ts';
+import { createKeyFile } from '../../hardware/keys/device-key.ts';
 import { startTestBroker, type TestBroker } from '../helpers/broker.ts';
 import { PtyPair } from '../integration/hardware/pty-pair.ts';
 import { Consumer } from './helpers/consumer.ts';
@@ -60,10 +63,15 @@ describe.skipIf(missing !== undefined)(
         pty = new PtyPair(dir);
         await pty.start();
         consumer = await Consumer.connect({ url: broker.url, root: `${BASE_TOPIC}/${TABLE}` });
+        // Paired, as on a live table: the shoe proves its key file's key.
+        const keyFile = join(dir, 'shoe.key');
+        const key = await deviceKey(await createKeyFile(keyFile, 'ed25519'));
         const configFile = writeConfig(dir, {
           table: TABLE,
           ruleset,
-          devices: { shoe: { kind: 'shoe', transport: pty.a } },
+          devices: {
+            shoe: { kind: 'shoe', transport: pty.a, key: formatPublicKey(key.publicKey) },
+          },
           mqtt: { url: broker.url, baseTopic: BASE_TOPIC, keepalive: 5 },
           journal: { dir: join(dir, 'journal') },
           session: { autoRound: true },
@@ -96,6 +104,8 @@ describe.skipIf(missing !== undefined)(
             scenarioFile,
             '--rate',
             '400',
+            '--key',
+            keyFile,
           ]);
           expect(sim.code, sim.stderr).toBe(0);
           shoes += SHOES_PER_RUN;

@@ -30,7 +30,7 @@ describe.skipIf(missing !== undefined)(
       const key = await deviceKey(generatedSigner('ed25519'));
       table = await E2eTable.create('stalled', {
         shoeKey: key,
-        shoeSettings: { stalledAfterMs: STALLED_AFTER_MS },
+        shoe: { stalledAfterMs: STALLED_AFTER_MS },
       });
       const t = table;
       await t.startDaemon();

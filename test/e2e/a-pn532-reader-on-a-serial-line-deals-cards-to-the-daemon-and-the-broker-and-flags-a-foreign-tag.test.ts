@@ -43,7 +43,13 @@ describe.skipIf(missing !== undefined)(
         table: TABLE,
         ruleset: 'peru-triple-shot',
         devices: {
-          reader: { kind: 'reader', transport: `pn532:${pty.path}`, registry: registryFile },
+          // A PN532 has no key to pair: the config says this table deals it unpaired.
+          reader: {
+            kind: 'reader',
+            transport: `pn532:${pty.path}`,
+            registry: registryFile,
+            unpaired: 'allow',
+          },
         },
         mqtt: { url: broker.url, baseTopic: 'tableside', keepalive: 5 },
         journal: { dir: join(dir, 'journal') },
@@ -102,11 +108,13 @@ describe.skipIf(missing !== undefined)(
       // Let anything extra (a duplicate, a late alarm) arrive before judging.
       await new Promise((resolve) => setTimeout(resolve, 500));
 
-      // The broker saw three cards, in order, into the round, each once; one alarm, the foreign tag.
+      // The broker saw three cards, in order, into the round, each once; two alarms: the
+      // unpaired reader at its connect, and the foreign tag.
       const cards = consumer.ofType('card');
       expect(cards.map((card) => card.index)).toEqual([0, 1, 2]);
       for (const card of cards) expect(card.to).not.toBe('discard');
       expect(consumer.ofType('alarm').map((alarm) => [alarm.kind, alarm.uid])).toEqual([
+        ['device_unpaired', undefined],
         ['foreign_card', '04999999999999'],
       ]);
       expect(consumer.duplicates).toBe(0);

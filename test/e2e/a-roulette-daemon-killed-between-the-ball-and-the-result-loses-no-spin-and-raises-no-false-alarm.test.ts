@@ -8,7 +8,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatPublicKey } from '../../device-protocol/auth/keys.ts';
 import { readJournalRecords } from '../../firmware-host/journal/journal.ts';
+import { deviceKey } from '../../hardware/device/device-auth.ts';
+import { generatedSigner } from '../../hardware/keys/device-key.ts';
 import { SerialTransport } from '../../hardware/transports/serial.ts';
 import { SimulatedWheel } from '../../simulators/wheel.ts';
 import { startTestBroker, type TestBroker } from '../helpers/broker.ts';
@@ -44,10 +47,14 @@ describe.skipIf(missing !== undefined)(
       pty = new PtyPair(dir);
       await pty.start();
       const journalDir = join(dir, 'journal');
+      // Paired, as on a live table: the wheel proves its own key.
+      const key = await deviceKey(generatedSigner('ed25519'));
       const config = writeConfig(dir, {
         table: TABLE,
         ruleset: 'tdc-roulette',
-        devices: { wheel: { kind: 'wheel', transport: pty.a } },
+        devices: {
+          wheel: { kind: 'wheel', transport: pty.a, key: formatPublicKey(key.publicKey) },
+        },
         mqtt: { url: broker.url, baseTopic: 'tableside', keepalive: 5 },
         journal: { dir: journalDir },
       });
@@ -61,6 +68,7 @@ describe.skipIf(missing !== undefined)(
       const w = new SimulatedWheel({
         transport: new SerialTransport({ path: pty.b, baudRate: 115_200 }),
         seed: 12,
+        key,
         reconnect: { initialDelayMs: 50, maxDelayMs: 300 },
       });
       wheel = w;

@@ -51,7 +51,8 @@ describe.skipIf(missing !== undefined)(
       const config = writeConfig(dir, {
         table: TABLE,
         ruleset: RULESET,
-        devices: { shoe: { kind: 'shoe', transport: link.a } },
+        // The shoe firmware holds no key yet: this table deals it unpaired, and says so.
+        devices: { shoe: { kind: 'shoe', transport: link.a, unpaired: 'allow' } },
         mqtt: { url: broker.url, baseTopic: 'tableside', keepalive: 5 },
         journal: { dir: join(dir, 'journal') },
         session: { autoRound: true },

@@ -20,6 +20,8 @@ export async function loadDevices() {
           device.name,
           ' ',
           h('span', { class: `pill ${device.availability}` }, device.availability),
+          ' ',
+          h('span', { class: `pill pairing ${device.pairing.state}` }, device.pairing.state),
         ),
         h(
           'dl',
@@ -36,6 +38,8 @@ export async function loadDevices() {
               ? `${device.identity.model} · serial ${device.identity.serial} · firmware ${device.identity.firmware} · protocol ${device.identity.protocol}`
               : '—',
           ),
+          h('dt', {}, 'pairing'),
+          h('dd', { class: 'pairing' }, device.pairing.text),
           h('dt', {}, 'firmware'),
           h('dd', { class: 'verdict' }, device.firmwareVerdict),
           h('dt', {}, 'lines'),

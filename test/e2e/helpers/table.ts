@@ -10,10 +10,12 @@ import { formatPublicKey } from '../../../device-protocol/auth/keys.ts';
 import type { CardCode } from '../../../device-protocol/cards.ts';
 import { readJournalRecords } from '../../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
-import type { DeviceKey } from '../../../hardware/device/device-auth.ts';
+import { type DeviceKey, deviceKey } from '../../../hardware/device/device-auth.ts';
+import { generatedSigner } from '../../../hardware/keys/device-key.ts';
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { SimulatedDevice } from '../../../simulators/device.ts';
 import { parseScenarioText } from '../../../simulators/scenario.ts';
+import type { DeviceIdentity } from '../../../simulators/steps.ts';
 import { startTestBroker, type TestBroker } from '../../helpers/broker.ts';
 import { PtyPair } from '../../integration/hardware/pty-pair.ts';
 import { Consumer } from './consumer.ts';
@@ -34,10 +36,22 @@ export interface ShoeOptions {
   seed: number;
   /** Cards per second. */
   rate: number;
+  /** What the shoe's HELLO says (a rogue copying a genuine shoe's model and firmware hash). */
+  identity?: Partial<DeviceIdentity>;
   /** The scenario's steps (YAML list items); default: load, close the lid, deal the whole shoe. */
   steps?: string;
   faults?: readonly string[];
 }
+
+/**
+ * How the table holds its devices: `paired` (the default, as a live table:
+ * each device gets its own key), `bench` (unpaired, allowed by
+ * `unpaired: allow`) or `unpaired` (no key, no setting: the table refuses them).
+ */
+export type E2ePairing = 'paired' | 'bench' | 'unpaired';
+
+/** Extra config of the shoe (`model`, `firmware`, `stalledAfterMs`). */
+export type ShoeConfig = Record<string, unknown>;
 
 export class E2eTable {
   readonly dir: string;
@@ -59,6 +73,8 @@ export class E2eTable {
 
   /** The shoe's own key when the table has it paired (protocol 1.4). */
   readonly shoeKey: DeviceKey | undefined;
+  /** The shuffler's own key when the table has it paired. */
+  readonly shufflerKey: DeviceKey | undefined;
 
   private constructor(
     dir: string,
@@ -66,10 +82,17 @@ export class E2eTable {
     pty: PtyPair,
     consumer: Consumer,
     shufflerPty: PtyPair | undefined,
-    shoeKey?: DeviceKey,
-    shoeSettings: Record<string, unknown> = {},
+    devices: {
+      shoeKey: DeviceKey | undefined;
+      shufflerKey: DeviceKey | undefined;
+      pairing: E2ePairing;
+      shoeConfig: ShoeConfig;
+    },
   ) {
+    const { shoeKey, shufflerKey, pairing } = devices;
     this.shoeKey = shoeKey;
+    this.shufflerKey = shufflerKey;
+    const bench = pairing === 'bench' ? { unpaired: 'allow' } : {};
     this.dir = dir;
     this.journalDir = join(dir, 'journal');
     this.broker = broker;
@@ -83,10 +106,18 @@ export class E2eTable {
         shoe: {
           kind: 'shoe',
           transport: pty.a,
-          ...(shoeKey ? { key: formatPublicKey(shoeKey.publicKey) } : {}),
-          ...shoeSettings,
+          ...devices.shoeConfig,
+          ...(shoeKey ? { key: formatPublicKey(shoeKey.publicKey) } : bench),
         },
-        ...(shufflerPty ? { shuffler: { kind: 'shuffler', transport: shufflerPty.a } } : {}),
+        ...(shufflerPty
+          ? {
+              shuffler: {
+                kind: 'shuffler',
+                transport: shufflerPty.a,
+                ...(shufflerKey ? { key: formatPublicKey(shufflerKey.publicKey) } : bench),
+              },
+            }
+          : {}),
       },
       mqtt: { url: broker.url, baseTopic: BASE_TOPIC, keepalive: 5 },
       journal: { dir: this.journalDir },
@@ -98,7 +129,7 @@ export class E2eTable {
   /**
    * `persistentBroker`: a mosquitto that keeps sessions and queued messages across a restart;
    * `shuffler`: a card-reading shuffler on a second pty pair reports each shoe;
-   * `shoeSettings`: more of the shoe's config (`devices.shoe`).
+   * `pairing`: see E2ePairing; `shoeKey`: the shoe's key, when paired.
    */
   static async create(
     label: string,
@@ -106,9 +137,14 @@ export class E2eTable {
       persistentBroker?: boolean;
       shuffler?: boolean;
       shoeKey?: DeviceKey;
-      shoeSettings?: Record<string, unknown>;
+      pairing?: E2ePairing;
+      shoe?: ShoeConfig;
     } = {},
   ) {
+    const pairing = options.pairing ?? 'paired';
+    const newKey = () => deviceKey(generatedSigner('ed25519'));
+    const shoeKey = pairing === 'paired' ? (options.shoeKey ?? (await newKey())) : undefined;
+    const shufflerKey = pairing === 'paired' && options.shuffler ? await newKey() : undefined;
     const dir = tempDir(label);
     const broker = await startTestBroker({ persistence: options.persistentBroker === true });
     const pty = new PtyPair(dir);
@@ -122,15 +158,12 @@ export class E2eTable {
       url: broker.url,
       root: `${BASE_TOPIC}/${TABLE}`,
     });
-    return new E2eTable(
-      dir,
-      broker,
-      pty,
-      consumer,
-      shufflerPty,
-      options.shoeKey,
-      options.shoeSettings,
-    );
+    return new E2eTable(dir, broker, pty, consumer, shufflerPty, {
+      shoeKey,
+      shufflerKey,
+      pairing,
+      shoeConfig: options.shoe ?? {},
+    });
   }
 
   /** Starts the daemon without waiting for it. */
@@ -189,6 +222,7 @@ export class E2eTable {
       seed,
       rate: 50,
       scenario: parseScenarioText('steps:\n  - shuffle\n'),
+      ...(this.shufflerKey ? { key: this.shufflerKey } : {}),
     });
     this.shuffler = shuffler;
     shuffler.start();
@@ -246,6 +280,7 @@ export function shoeSimulator(
     rate: options.rate,
     scenario: parseScenarioText(`steps:\n${steps}`),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.identity ? { identity: options.identity } : {}),
     ...(key ? { key } : {}),
   });
   return { shoe, transport };

@@ -33,6 +33,8 @@ export interface WebTableOptions {
    * A card between coups then starts the next coup (`session.autoRound`).
    */
   shoeTransport?: string;
+  /** The config's `devices:` (default: one simulated shoe). */
+  devices?: Record<string, unknown>;
 }
 
 export class WebTable {
@@ -59,7 +61,12 @@ export class WebTable {
     const config = writeConfig(dir, {
       table: 'web-e2e',
       ruleset: options.ruleset ?? 'tdc-baccarat-no-commission',
-      devices: { shoe: { kind: 'shoe', transport: options.shoeTransport ?? 'simulate' } },
+      devices: options.devices ?? {
+        shoe: options.shoeTransport
+          ? // A simulator on a pty: a real line, so a bench that deals it unpaired.
+            { kind: 'shoe', transport: options.shoeTransport, unpaired: 'allow' }
+          : { kind: 'shoe', transport: 'simulate' },
+      },
       ...(options.shoeTransport ? { session: { autoRound: true } } : {}),
       mqtt: { port: mqttPort },
       journal: { dir: join(dir, 'journal') },

@@ -36,6 +36,8 @@ describe.skipIf(skip)('a one-process table runs a real shoe with transport firmw
             board: rig.pty.a,
             registry,
             outbox: join(rig.directory, 'hosted-outbox.jsonl'),
+            // The hosted firmware holds no key: dealt unpaired, as the config says.
+            unpaired: 'allow',
           },
         },
         mqtt: { url: 'embedded', port: await freePort() },

@@ -6,6 +6,7 @@ import {
   configWarnings,
   isConfigError,
   loadConfig,
+  pairingPolicyOf,
   parseTransportUrl,
   redactConfig,
   resolveConfig,
@@ -213,7 +214,7 @@ describe('configuration', () => {
     expect(configWarnings(config)).toEqual([
       expect.stringMatching(/^mqtt\.password: sent in clear text/),
       expect.stringMatching(/^devices\.shoe\.firmware: empty/),
-      expect.stringMatching(/^devices\.shoe\.key: not paired/),
+      expect.stringMatching(/^devices\.shoe\.key: not paired, so the table refuses its cards/),
     ]);
   });
 
@@ -266,6 +267,15 @@ describe('example configs', () => {
       await expect(loadConfig({ file: join(examplesDir, name), env: {} })).resolves.toBeTruthy();
     });
   }
+
+  it('pair every device on a real line, so the table deals their cards', async () => {
+    for (const name of examples) {
+      const { config } = await loadConfig({ file: join(examplesDir, name), env: {} });
+      for (const [device, settings] of Object.entries(config.devices)) {
+        expect(`${name} ${device}: ${pairingPolicyOf(settings)}`).toMatch(/: (paired|simulated)$/);
+      }
+    }
+  });
 });
 
 describe('tableside config', () => {
