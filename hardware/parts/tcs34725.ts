@@ -246,15 +246,22 @@ export class Tcs34725 {
     // AVALID was seen in begin(): the data registers go straight, saving a round trip.
     let raw = this.decode(await this.readRegisters(CDATAL, 8));
     const deadline = sinceMs + (options.budgetMs ?? 0);
+    let setting = this.current;
     for (let steps = 0; options.budgetMs !== undefined && steps < LADDER.length; steps++) {
-      const next = nextSetting(raw, this.current);
+      const next = nextSetting(raw, setting);
       if (!next) break;
       // Restart, one init cycle, one integration, the writes and the read.
       const cost = TCS34725_CYCLE_MS * (1 + next.cycles) + 2 * this.readMs;
-      if (performance.now() + cost > deadline) break;
-      raw = await this.measureAt(next);
+      if (performance.now() + cost > deadline) {
+        // No time for this card; the next one starts at the better setting.
+        await this.apply(next);
+        break;
+      }
+      await this.apply(next);
+      setting = next;
+      raw = await this.measure(next);
     }
-    return this.reading(raw, this.current);
+    return this.reading(raw, setting);
   }
 
   /** A reading at `setting`, as `readFresh` gives it, for a reading taken elsewhere. */
@@ -272,12 +279,12 @@ export class Tcs34725 {
   }
 
   /**
-   * Switches to `setting` and reads its first integration. RGBC is
-   * restarted (AEN off, on) so AVALID means an integration at the new
-   * setting completed ("since AEN was asserted"): a reading never mixes two
-   * settings, however late the writes reach the part.
+   * Switches to `setting`. RGBC is restarted (AEN off, on) so AVALID means
+   * an integration at the new setting completed ("since AEN was asserted"):
+   * a reading never mixes two settings, however late the writes reach the
+   * part.
    */
-  private async measureAt(setting: Tcs34725Setting): Promise<Rgbc> {
+  private async apply(setting: Tcs34725Setting): Promise<void> {
     await this.guard(() =>
       this.bus.write(
         this.address,
@@ -287,6 +294,10 @@ export class Tcs34725 {
     await this.writeRegister(CONTROL, GAIN_BITS[setting.gain]);
     await this.writeRegister(ENABLE, PON | AEN);
     this.current = setting;
+  }
+
+  /** The first integration at `setting`, just applied. */
+  private async measure(setting: Tcs34725Setting): Promise<Rgbc> {
     const integration = TCS34725_CYCLE_MS * setting.cycles;
     await sleep(TCS34725_CYCLE_MS + integration + 1);
     for (let attempt = 0; ; attempt++) {

@@ -122,10 +122,18 @@ describe('the TCS34725 driver reads the datasheet registers of the emulated sens
       expect(reading.c).toBeGreaterThanOrEqual(reading.range.saturated);
     });
 
-    it('tries no setting whose reading would end past the budget', async () => {
-      const { reading } = await readOver(brightRed, 0);
-      expect(reading.setting).toEqual({ gain: 4, cycles: 4 });
-      expect(reading.c).toBeGreaterThanOrEqual(reading.range.saturated);
+    it('tries no setting whose reading would end past the budget, but starts the next card at it', async () => {
+      const sensor = new Tcs34725Emulator();
+      const driver = new Tcs34725(busFor(sensor));
+      await driver.begin();
+      sensor.place(brightRed, performance.now());
+      const first = await driver.readFresh(performance.now(), { budgetMs: 0 });
+      expect(first.setting).toEqual({ gain: 4, cycles: 4 });
+      expect(first.c).toBeGreaterThanOrEqual(first.range.saturated);
+      const next = await driver.readFresh(performance.now(), { budgetMs: 0 });
+      expect(next.setting).toEqual({ gain: 1, cycles: 2 });
+      expect(next).toMatchObject({ c: 6400, r: 4256 });
+      expect(next.c).toBeLessThan(next.range.saturated);
     });
   });
 });
