@@ -64,6 +64,11 @@ export function register(program: Command): void {
       'shoe-outbox.jsonl',
     )
     .option('--serial <id>', 'serial number in HELLO', 'SHOE-0001')
+    .option(
+      '--beam-broken <level>',
+      "the beam receiver's level while a card breaks it: low (open-collector receiver, the wiring page's part) or high (LM393 slot module)",
+      'low',
+    )
     .action(
       async (options: {
         board: string;
@@ -72,7 +77,12 @@ export function register(program: Command): void {
         calibration?: string;
         outbox: string;
         serial: string;
+        beamBroken: string;
       }) => {
+        if (options.beamBroken !== 'low' && options.beamBroken !== 'high') {
+          fail(`--beam-broken ${options.beamBroken}: expected low or high`, 2);
+        }
+        const beamBroken = options.beamBroken;
         const [{ DeckRegistry }, { parseCalibration }, { ShoeFirmware }, { openTransport }, fs] =
           await Promise.all([
             import('../drivers/deck-registry.ts'),
@@ -107,6 +117,7 @@ export function register(program: Command): void {
           registry,
           serial: options.serial,
           outboxPath: options.outbox,
+          beamBroken,
           ...(calibration ? { calibration } : {}),
         });
         shoe.on('parts', (info) =>
@@ -161,7 +172,15 @@ export function register(program: Command): void {
     .requiredOption('--board <port>', 'the Firmata board of the shoe')
     .option('--out <file>', 'where to save the calibration', DEFAULT_CALIBRATION_FILE)
     .option('--backs <colours>', 'back colours to measure, comma-separated', 'red,blue')
-    .action(async (options: { board: string; out: string; backs: string }) => {
+    .option(
+      '--beam-broken <level>',
+      "the beam receiver's level while a card breaks it, as the shoe will run: low or high",
+      'low',
+    )
+    .action(async (options: { board: string; out: string; backs: string; beamBroken: string }) => {
+      if (options.beamBroken !== 'low' && options.beamBroken !== 'high') {
+        fail(`--beam-broken ${options.beamBroken}: expected low or high`, 2);
+      }
       const { calibrate } = await import('../firmware/calibrate.ts');
       const readline = await import('node:readline/promises');
       const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -170,6 +189,7 @@ export function register(program: Command): void {
           boardUrl: options.board,
           out: options.out,
           backs: options.backs.split(',').map((colour) => colour.trim()),
+          beamBroken: options.beamBroken,
           ask: async (question) => {
             await prompt.question(`${question} then press Enter `);
           },

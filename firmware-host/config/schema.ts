@@ -106,6 +106,12 @@ export const deviceSchema = z
     /** `transport: firmware`: the firmware's outbox file (cards kept until ACKed, across restarts). */
     outbox: z.string().min(1, 'expected a file path').optional(),
     /**
+     * `transport: firmware` shoes: the beam receiver's level while a card
+     * breaks the beam: `low` (default) for the wiring page's open-collector
+     * receiver, `high` for a module that drives HIGH when blocked (LM393).
+     */
+    beamBroken: z.enum(['low', 'high']).optional(),
+    /**
      * The device's paired public key (`tableside device pair`), `ed25519:…`
      * or `p256:…`: it must prove it on every connection (protocol 1.4).
      */
@@ -158,8 +164,12 @@ export const deviceSchema = z
       device.transport === 'firmware' ||
       (device.board === undefined &&
         device.calibration === undefined &&
-        device.outbox === undefined),
-    { message: 'board, calibration and outbox are for transport firmware', path: ['board'] },
+        device.outbox === undefined &&
+        device.beamBroken === undefined),
+    {
+      message: 'board, calibration, outbox and beamBroken are for transport firmware',
+      path: ['board'],
+    },
   )
   .refine((device) => device.firmware.length === 0 || device.model !== undefined, {
     message: 'a firmware allow-list needs the model it applies to (set model)',

@@ -3,11 +3,20 @@
  * card's face and the cut card over the shoe's colour sensor in turn; the
  * averaged readings become the references the shoe matches against. A
  * calibration whose references do not each match only themselves is
- * refused (two backs that read alike would be guessed between).
+ * refused (two backs that read alike would be guessed between). It also
+ * looks at the IR beam, which must read clear with the shoe at rest, and
+ * says which setting to change when it does not.
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { PartBoard } from '../../hardware/firmata/part-board.ts';
 import { type Rgbc, Tcs34725 } from '../../hardware/parts/tcs34725.ts';
+import {
+  type BeamBrokenLevel,
+  beamBlockedAdvice,
+  beamIsBroken,
+  DEFAULT_BEAM_BROKEN,
+  describeLevel,
+} from './beam.ts';
 import {
   type Calibration,
   CUT_CARD,
@@ -15,7 +24,9 @@ import {
   classifyColour,
   describeReading,
   FACE,
+  type ReadingRange,
 } from './colour.ts';
+import { SHOE_PINS } from './shoe.ts';
 
 export interface CalibrateOptions {
   boardUrl: string;
@@ -26,14 +37,24 @@ export interface CalibrateOptions {
   log(message: string): void;
   /** Readings averaged per reference. */
   samples?: number;
+  /** The beam receiver's level while broken, as the shoe will run (default low). */
+  beamBroken?: BeamBrokenLevel;
 }
 
 export async function calibrate(options: CalibrateOptions): Promise<Calibration> {
   const board = await PartBoard.open({ url: options.boardUrl });
   try {
+    const brokenLevel = options.beamBroken ?? DEFAULT_BEAM_BROKEN;
+    const beamHigh = await board.readLevel(SHOE_PINS.beam);
+    if (beamIsBroken(beamHigh, brokenLevel)) {
+      options.log(
+        `warning: the IR beam reads broken at rest (${describeLevel(SHOE_PINS.beam, beamHigh)}, --beam-broken ${brokenLevel}): ${beamBlockedAdvice(brokenLevel, (level) => `--beam-broken ${level} (beamBroken: ${level} in the config)`)}`,
+      );
+    }
     const sensor = new Tcs34725(board.i2c);
     await sensor.begin();
     const references: Record<string, Rgbc> = {};
+    const ranges: Record<string, ReadingRange> = {};
     const targets = [
       ...options.backs.map((back) => [
         back,
@@ -44,23 +65,24 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration>
     ] as const;
     for (const [name, question] of targets) {
       await options.ask(question);
-      const reading = await average(sensor, options.samples ?? 5);
-      if (reading.c < sensor.fullScale * 0.02) {
+      const { reading, range, dark, saturated } = await average(sensor, options.samples ?? 5);
+      if (dark) {
         throw new Error(
           `${name}: ${describeReading(reading)} is too dark: is the sensor's LED on and the card over it?`,
         );
       }
-      if (reading.c >= sensor.fullScale) {
+      if (saturated) {
         throw new Error(
-          `${name}: ${describeReading(reading)} saturates the sensor: lower the gain`,
+          `${name}: ${describeReading(reading)} saturates the sensor at its least sensitive setting: move it further from the card path or dim its LED`,
         );
       }
       options.log(`${name}: ${describeReading(reading)}`);
       references[name] = reading;
+      ranges[name] = range;
     }
     const calibration = calibrationFrom(references);
     for (const [name, reading] of Object.entries(references)) {
-      const verdict = classifyColour(reading, calibration, sensor.fullScale);
+      const verdict = classifyColour(reading, calibration, ranges[name]!);
       const matched =
         verdict.kind === 'back'
           ? verdict.back
@@ -82,19 +104,38 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration>
   }
 }
 
-async function average(sensor: Tcs34725, samples: number): Promise<Rgbc> {
+/**
+ * The mean of `samples` auto-ranged readings (in the reference scale), the
+ * last one's range, and whether any of them was dark or saturated.
+ */
+async function average(
+  sensor: Tcs34725,
+  samples: number,
+): Promise<{
+  reading: Rgbc;
+  range: { dark: number; saturated: number };
+  dark: boolean;
+  saturated: boolean;
+}> {
   const sum = { c: 0, r: 0, g: 0, b: 0 };
+  let dark = false;
+  let saturated = false;
+  let range = { dark: 0, saturated: Number.POSITIVE_INFINITY };
   for (let index = 0; index < samples; index++) {
-    const reading = await sensor.readFresh();
+    const reading = await sensor.readFresh(performance.now(), { budgetMs: 500 });
     sum.c += reading.c;
     sum.r += reading.r;
     sum.g += reading.g;
     sum.b += reading.b;
+    range = reading.range;
+    dark ||= reading.c < range.dark;
+    saturated ||= reading.c >= range.saturated;
   }
+  const mean = (total: number) => Math.round((total / samples) * 100) / 100;
   return {
-    c: Math.round(sum.c / samples),
-    r: Math.round(sum.r / samples),
-    g: Math.round(sum.g / samples),
-    b: Math.round(sum.b / samples),
+    reading: { c: mean(sum.c), r: mean(sum.r), g: mean(sum.g), b: mean(sum.b) },
+    range,
+    dark,
+    saturated,
   };
 }

@@ -10,7 +10,9 @@ import { Tcs34725 } from '../../hardware/parts/tcs34725.ts';
 import { Pn532, pn532OverI2c } from '../../hardware/pn532/index.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import type { CheckOutcome } from '../diag/report.ts';
+import { beamBlockedAdvice, beamIsBroken, DEFAULT_BEAM_BROKEN, describeLevel } from './beam.ts';
 import { describeReading } from './colour.ts';
+import { SHOE_PINS } from './shoe.ts';
 
 export async function checkFirmwareDevice(
   prefix: string,
@@ -69,21 +71,25 @@ export async function checkFirmwareDevice(
       });
     }
     if (device.kind === 'shoe') {
+      outcomes.push(await checkBeam(prefix, board, device.beamBroken ?? DEFAULT_BEAM_BROKEN));
       const sensor = new Tcs34725(board.i2c);
       try {
         await sensor.begin();
-        const reading = await sensor.readFresh();
-        const plausible = reading.c > sensor.fullScale * 0.005 && reading.c < sensor.fullScale;
+        // Auto-ranged as the shoe reads: only a sensor no setting reads usably is suspect.
+        const reading = await sensor.readFresh(performance.now(), { budgetMs: 500 });
+        const dark = reading.c < reading.range.dark;
+        const plausible = !dark && reading.c < reading.range.saturated;
+        const { raw, setting, range, ...counts } = reading;
         outcomes.push({
           name: `${prefix} tcs34725`,
           status: plausible ? 'pass' : 'warn',
-          detail: `colour sensor at I2C 0x29 reads ${describeReading(reading)}${plausible ? '' : reading.c === 0 ? ': dark' : ': saturated'}`,
+          detail: `colour sensor at I2C 0x29 reads ${describeReading(reading)} (${setting.gain}x, ${setting.cycles} cycles)${plausible ? '' : dark ? ': dark' : ': saturated'}`,
           ...(plausible
             ? {}
             : {
                 advice: 'check the sensor LED and its distance to the card path, then recalibrate',
               }),
-          data: { ...reading, fullScale: sensor.fullScale },
+          data: { ...counts, gain: setting.gain, cycles: setting.cycles, ...range },
         });
       } catch (error) {
         outcomes.push({
@@ -98,4 +104,40 @@ export async function checkFirmwareDevice(
     await board.close();
   }
   return outcomes;
+}
+
+/** The IR beam with nothing in it must read clear: broken means a blocked beam or the other kind of receiver. */
+async function checkBeam(
+  prefix: string,
+  board: PartBoard,
+  brokenLevel: 'low' | 'high',
+): Promise<CheckOutcome> {
+  const pin = SHOE_PINS.beam;
+  try {
+    const high = await board.readLevel(pin);
+    const level = describeLevel(pin, high);
+    if (!beamIsBroken(high, brokenLevel)) {
+      return {
+        name: `${prefix} beam`,
+        status: 'pass',
+        detail: `IR beam reads clear at rest (${level}; beamBroken: ${brokenLevel})`,
+      };
+    }
+    return {
+      name: `${prefix} beam`,
+      status: 'fail',
+      detail: `IR beam reads broken at rest (${level}; beamBroken: ${brokenLevel})`,
+      advice: beamBlockedAdvice(
+        brokenLevel,
+        (other) => `beamBroken: ${other} in this device's config`,
+      ),
+    };
+  } catch (error) {
+    return {
+      name: `${prefix} beam`,
+      status: 'fail',
+      detail: reasonOf(error),
+      advice: 'check the board (hardware/FIRMWARE-WIRING.md)',
+    };
+  }
 }

@@ -5,7 +5,9 @@
  * is by chromaticity (each channel's share of r+g+b, so the LED's strength
  * and the card's distance matter less) and, with a calibration, brightness.
  * A reading that matches no reference, or two, is `unmatched`: the shoe
- * raises an alarm rather than guess.
+ * raises an alarm rather than guess. Readings and references are counts in
+ * the colour sensor's reference scale (4x gain, 4 cycles of 2.4 ms), whatever
+ * setting its auto-range read them at (hardware/parts/tcs34725.ts).
  *
  * Calibration file (JSON, written by `tableside firmware calibrate`):
  *
@@ -100,25 +102,35 @@ function distance(a: Rgbc, b: Rgbc): number {
 }
 
 export function describeReading(reading: Rgbc): string {
-  return `r=${reading.r} g=${reading.g} b=${reading.b} c=${reading.c}`;
+  const count = (value: number) => String(Math.round(value * 10) / 10);
+  return `r=${count(reading.r)} g=${count(reading.g)} b=${count(reading.b)} c=${count(reading.c)}`;
 }
 
-/** `fullScale`: the clear channel's largest count at the sensor's integration time. */
+/**
+ * The clear counts, in the reading's scale, between which a reading can be
+ * trusted: below `dark` nothing lies under the sensor (or its LED is off),
+ * at or above `saturated` the counts are clipped. A number is a raw
+ * reading's full scale: dark below 2 % of it, saturated at it.
+ */
+export type ReadingRange = number | { readonly dark: number; readonly saturated: number };
+
 export function classifyColour(
   reading: Rgbc,
   calibration: Calibration,
-  fullScale: number,
+  range: ReadingRange,
 ): ColourVerdict {
-  if (reading.c < fullScale * DARK_FRACTION || reading.r + reading.g + reading.b === 0) {
+  const { dark, saturated } =
+    typeof range === 'number' ? { dark: range * DARK_FRACTION, saturated: range } : range;
+  if (reading.c < dark || reading.r + reading.g + reading.b === 0) {
     return {
       kind: 'unmatched',
-      reason: `too dark (${describeReading(reading)}): no card under the sensor, or its LED is off`,
+      reason: `too dark (${describeReading(reading)}) even at the most sensitive setting tried: no card under the sensor, or its LED is off`,
     };
   }
-  if (reading.c >= fullScale) {
+  if (reading.c >= saturated) {
     return {
       kind: 'unmatched',
-      reason: `saturated (${describeReading(reading)}): lower the gain or recalibrate`,
+      reason: `saturated (${describeReading(reading)}) even at the least sensitive setting tried: move the sensor further from the card or dim its LED`,
     };
   }
   const matches: string[] = [];

@@ -36,6 +36,7 @@ export async function startHostedFirmware(
     serial,
     ...(calibration ? { calibration } : {}),
     ...(device.outbox ? { outboxPath: device.outbox } : {}),
+    ...(device.beamBroken ? { beamBroken: device.beamBroken } : {}),
   });
   // The board may be slow to answer or absent: the firmware reports that as a
   // fault over the link and keeps trying, so the daemon does not wait for it.

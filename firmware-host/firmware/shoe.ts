@@ -34,6 +34,13 @@ import type { LinkOptionsInput } from '../../hardware/transports/reconnecting-li
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeckRegistry } from '../drivers/deck-registry.ts';
 import {
+  type BeamBrokenLevel,
+  beamBlockedAdvice,
+  beamIsBroken,
+  DEFAULT_BEAM_BROKEN,
+  describeLevel,
+} from './beam.ts';
+import {
   type Calibration,
   classifyColour,
   DEFAULT_CALIBRATION,
@@ -44,7 +51,7 @@ import { Outbox } from './outbox.ts';
 
 /** The wiring page's pins (Arduino Nano/Uno numbering). */
 export interface ShoePins {
-  /** IR beam receiver (open collector, pull-up): HIGH when a card breaks the beam. */
+  /** IR beam receiver (pull-up on): its level while a card breaks the beam is `beamBroken`. */
   beam: number;
   /** Lid reed switch to ground (pull-up): HIGH when the lid is open. */
   lid: number;
@@ -54,7 +61,7 @@ export interface ShoePins {
 
 export const SHOE_PINS: ShoePins = { beam: 2, lid: 3, statusLed: 13, buzzer: 8 };
 
-export type ShoePart = 'board' | 'pn532' | 'tcs34725' | 'colour' | 'registry';
+export type ShoePart = 'board' | 'pn532' | 'tcs34725' | 'colour' | 'registry' | 'beam';
 
 export interface ShoeFault {
   readonly part: ShoePart;
@@ -75,6 +82,18 @@ export interface ShoeFirmwareOptions {
   outboxPath?: string;
   serial: string;
   pins?: Partial<ShoePins>;
+  /**
+   * The beam receiver's level while a card breaks the beam: `low` for the
+   * wiring page's open-collector receiver (the default), `high` for a module
+   * that drives HIGH when blocked (an LM393 slot sensor).
+   */
+  beamBroken?: BeamBrokenLevel;
+  /**
+   * The colour reading's share of the card's time budget, from the beam
+   * break: auto-range tries another gain or integration time only if its
+   * reading completes by then. Default 50 ms, the beam-to-CARD target.
+   */
+  colourBudgetMs?: number;
   /** How long after the beam breaks a tag may still be read. */
   tagTimeoutMs?: number;
   boardReadyTimeoutMs?: number;
@@ -119,7 +138,12 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
   private parts: Parts | undefined;
   private fault: ShoeFault | undefined;
   private lidOpen: boolean | undefined;
-  private beamBroken = false;
+  /** Undefined until the board first reports the beam: that report is its state at rest. */
+  private beamBroken: boolean | undefined;
+  /** The PN532 and the sensor are configured (SAMConfiguration, gain): only then may a beam poll for a tag. */
+  private configured = false;
+  private readonly beamBrokenLevel: BeamBrokenLevel;
+  private readonly colourBudgetMs: number;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private blinkTimer: NodeJS.Timeout | undefined;
@@ -133,6 +157,8 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     this.calibration = options.calibration ?? DEFAULT_CALIBRATION;
     this.tagTimeoutMs = options.tagTimeoutMs ?? 45;
     this.retryMs = options.retryMs ?? 1_000;
+    this.beamBrokenLevel = options.beamBroken ?? DEFAULT_BEAM_BROKEN;
+    this.colourBudgetMs = options.colourBudgetMs ?? 50;
     this.outbox = options.outboxPath ? new Outbox(options.outboxPath) : undefined;
     const restored = this.outbox?.restored;
     this.core = new DeviceCore({
@@ -226,6 +252,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
       buzzer: board.output(this.pins.buzzer),
     };
     this.parts = parts;
+    this.configured = false;
     try {
       const version = await this.part('pn532', () => parts.pn532.firmwareVersion());
       await this.part('pn532', () => parts.pn532.samConfiguration());
@@ -235,7 +262,10 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
         pn532: `PN5${version.ic.toString(16)} v${version.ver}.${version.rev}`,
         tcs34725: id,
       });
+      this.configured = true;
       this.clearFault(['board', 'pn532', 'tcs34725']);
+      // A beam found broken at rest while another fault showed is reported now.
+      if (this.beamBroken && !this.fault) this.beamBlocked();
     } catch (error) {
       this.partFailed(error);
       this.scheduleRetry();
@@ -276,7 +306,8 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
 
   private boardLost(reason: string): void {
     this.parts = undefined;
-    this.beamBroken = false;
+    this.configured = false;
+    this.beamBroken = undefined;
     this.lidOpen = undefined;
     this.setFault({ part: 'board', code: 'board_lost', message: reason });
     this.scheduleRetry();
@@ -286,28 +317,38 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
 
   private input(pin: number, high: boolean): void {
     if (pin === this.pins.beam) {
-      const broken = high;
-      if (broken && !this.beamBroken) {
+      const broken = beamIsBroken(high, this.beamBrokenLevel);
+      const before = this.beamBroken;
+      this.beamBroken = broken;
+      if (before === undefined) {
+        // The first report is the beam at rest, not a card: broken then is a wiring question.
+        if (broken) this.beamBlocked();
+        return;
+      }
+      if (broken && !before) {
         const at = performance.now();
         this.work = this.work.then(() => this.cardCrossed(at)).catch(() => undefined);
       }
-      this.beamBroken = broken;
     } else if (pin === this.pins.lid) {
       const open = high;
       const before = this.lidOpen;
       this.lidOpen = open;
       if (before === undefined || before === open) return; // the first report is the state, not an event
       this.sendEvent({ type: 'LID', state: open ? 'open' : 'closed' });
-      // Closing the lid after an inspection acknowledges a reading fault.
-      if (!open) this.clearFault(['colour', 'registry']);
+      // Closing the lid after an inspection acknowledges a reading fault, and a
+      // blocked beam once it reads clear.
+      if (!open)
+        this.clearFault(this.beamBroken ? ['colour', 'registry'] : ['colour', 'registry', 'beam']);
     }
   }
 
   private async cardCrossed(beamAt: number): Promise<void> {
     const parts = this.parts;
-    if (this.fault || !parts) {
+    if (this.fault || !parts || !this.configured) {
       this.beep(400);
-      const why = this.fault ? `${this.fault.part} fault (${this.fault.code})` : 'board not ready';
+      const why = this.fault
+        ? `${this.fault.part} fault (${this.fault.code})`
+        : 'its parts are not yet configured';
       this.sendEvent({
         type: 'ERROR',
         code: 'refused',
@@ -321,7 +362,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     try {
       [uid, reading] = await Promise.all([
         this.part('pn532', () => parts.pn532.readPassiveTarget(this.tagTimeoutMs)),
-        this.part('tcs34725', () => parts.tcs.readFresh(beamAt)),
+        this.part('tcs34725', () => parts.tcs.readFresh(beamAt, { budgetMs: this.colourBudgetMs })),
       ]);
     } catch (error) {
       this.partFailed(error);
@@ -334,7 +375,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
       this.scheduleRetry();
       return;
     }
-    const verdict = classifyColour(reading, this.calibration, parts.tcs.fullScale);
+    const verdict = classifyColour(reading, this.calibration, reading.range);
     if (verdict.kind === 'unmatched') {
       this.setFault({
         part: 'colour',
@@ -395,6 +436,16 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
   private cardEvent(message: Message, beamAt: number): void {
     this.emit('event', message, beamAt);
     this.sendEvent(message);
+  }
+
+  /** The beam reads broken with no card moving: something lies in it, or the receiver is the other kind. */
+  private beamBlocked(): void {
+    const high = this.beamBrokenLevel === 'high';
+    this.setFault({
+      part: 'beam',
+      code: 'beam_blocked',
+      message: `IR beam reads broken at rest (${describeLevel(this.pins.beam, high)}): ${beamBlockedAdvice(this.beamBrokenLevel, shoeBeamSetting)}; then open and close the lid`,
+    });
   }
 
   // ------------------------------------------------------------ faults, lights
@@ -458,6 +509,11 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     // are ACKed by the link and otherwise ignored, as the status LED shows the shoe's own state.
     void message;
   }
+}
+
+/** The beam setting as the shoe's config and command line spell it. */
+export function shoeBeamSetting(level: BeamBrokenLevel): string {
+  return `beamBroken: ${level} (--beam-broken ${level})`;
 }
 
 /** ERROR details are 1-120 characters of field text. */

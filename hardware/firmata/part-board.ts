@@ -157,6 +157,27 @@ export class PartBoard extends EventEmitter<PartBoardEvents> {
     });
   }
 
+  /**
+   * A pin's level: watches it and resolves with the board's first report
+   * (StandardFirmata reports a port's state as soon as it is asked to).
+   */
+  readLevel(pin: number, timeoutMs = 2_000): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const onInput = (reported: number, high: boolean) => {
+        if (reported !== pin) return;
+        clearTimeout(timer);
+        this.off('input', onInput);
+        resolve(high);
+      };
+      const timer = setTimeout(() => {
+        this.off('input', onInput);
+        reject(new Error(`the board did not report pin D${pin} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.on('input', onInput);
+      this.watch(pin);
+    });
+  }
+
   /** A digital output (status LED, buzzer) as a johnny-five Led. */
   output(pin: number): Output {
     const led = new this.five.Led({ pin, board: this.board });

@@ -13,8 +13,10 @@ export interface Pn532Bus {
    * The next frame from the PN532, or undefined when none arrived within
    * `timeoutMs`. Rejects with Pn532Error('no_answer') when the link itself
    * refused every attempt in that time (an I2C address NACK).
+   * `expectedLength`: the bytes of the frame the driver expects (an ACK's 6,
+   * a response's), so a link that must ask for a byte count asks for that.
    */
-  receive(timeoutMs: number): Promise<Pn532Frame | undefined>;
+  receive(timeoutMs: number, expectedLength?: number): Promise<Pn532Frame | undefined>;
   /** Forgets buffered bytes and half-read frames, and wakes the part before the next frame. */
   resync(): void;
 }

@@ -2,10 +2,12 @@
  * The PN532's I2C host link (UM0701-02 § 6.2.4): every read transaction
  * starts with a status byte whose bit 0 is 1 when the PN532 has a frame
  * ready; the frame follows in the same read. A read that stops early leaves
- * the frame in place. So each poll reads the status with the 31 bytes after
- * it (a StandardFirmata I2C reply holds 32): an ACK and the usual responses
- * arrive in that one transaction; only a longer frame is read again whole,
- * as its LEN says — a Firmata round trip is several milliseconds.
+ * the frame in place. So a frame is read with its status in one
+ * transaction of 1 + the frame's expected length (an ACK's 6 bytes, the
+ * response the command gives): on a Firmata board every byte read costs two
+ * bytes of line time (a 32-byte read is a 70-byte reply, about 12 ms at
+ * 57600 baud). A frame longer than expected is read again whole, as its
+ * LEN says.
  */
 import type { I2cBus } from '../i2c/bus.ts';
 import { type Pn532Bus, sleep } from './bus.ts';
@@ -14,8 +16,8 @@ import { hex, type Pn532Frame, Pn532FrameReader } from './frame.ts';
 
 export const PN532_I2C_ADDRESS = 0x24;
 const STATUS_READY = 0x01;
-/** Status and frame in one read: what one StandardFirmata I2C reply carries. */
-const FIRST_READ = 32;
+/** The longest read: what one StandardFirmata I2C reply carries (status and 31 frame bytes). */
+const LONGEST_READ = 32;
 
 export interface Pn532I2cOptions {
   /** Pause between status polls (ms). */
@@ -72,16 +74,20 @@ export function pn532OverI2c(
         );
       }
     },
-    async receive(timeoutMs) {
+    async receive(timeoutMs, expectedLength = LONGEST_READ - 1) {
       const deadline = Date.now() + timeoutMs;
+      const length = Math.min(1 + Math.max(1, expectedLength), LONGEST_READ);
       let answered = false;
       let lastError: unknown;
+      // The PN532 takes about a millisecond to ACK a frame: a read sent with it finds it busy.
+      await sleep(pollMs);
       for (;;) {
         try {
-          const first = await bus.read(address, FIRST_READ);
+          // Status and frame in one transaction: the first read that finds it ready takes the frame.
+          const bytes = await bus.read(address, length);
           answered = true;
-          if (first[0] !== undefined && (first[0] & STATUS_READY) !== 0) {
-            const frame = await readFrame(first.subarray(1));
+          if (bytes[0] !== undefined && (bytes[0] & STATUS_READY) !== 0) {
+            const frame = await readFrame(bytes.subarray(1));
             if (frame) return frame;
           }
         } catch (error) {

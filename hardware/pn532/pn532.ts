@@ -54,6 +54,25 @@ export interface PassiveTarget {
   uid: Uint8Array;
 }
 
+/**
+ * The data (after TFI and the response code) each command's response
+ * carries, so the link reads the whole frame at once: GetFirmwareVersion
+ * IC Ver Rev Support; SAMConfiguration nothing; InListPassiveTarget one
+ * type A target with the wiring page's 7-byte NTAG UID (NbTg Tg SENS_RES(2)
+ * SEL_RES NFCIDLength NFCID1(7)). A longer response is read again whole.
+ */
+const RESPONSE_DATA: Readonly<Record<number, number>> = {
+  [CMD_GET_FIRMWARE_VERSION]: 4,
+  [CMD_SAM_CONFIGURATION]: 0,
+  [CMD_IN_LIST_PASSIVE_TARGET]: 6 + 7,
+};
+
+/** 00 00 FF LEN LCS, TFI and the response code, the data, DCS 00. */
+function responseFrameLength(code: number): number | undefined {
+  const data = RESPONSE_DATA[code];
+  return data === undefined ? undefined : 5 + 2 + data + 2;
+}
+
 const DEFAULTS: Required<Pn532Options> = { ackTimeoutMs: 250, responseTimeoutMs: 1000, retries: 2 };
 
 export class Pn532 {
@@ -184,7 +203,7 @@ export class Pn532 {
   }
 
   private async awaitAck(): Promise<'ack' | Pn532Error> {
-    const frame = await this.bus.receive(this.options.ackTimeoutMs);
+    const frame = await this.bus.receive(this.options.ackTimeoutMs, ACK_FRAME.length);
     if (frame?.kind === 'ack') return 'ack';
     return this.faultFor(frame, 'instead of an ACK');
   }
@@ -197,7 +216,7 @@ export class Pn532 {
     let nacks = 0;
     for (;;) {
       const left = deadline - Date.now();
-      const frame = left > 0 ? await this.bus.receive(left) : undefined;
+      const frame = left > 0 ? await this.bus.receive(left, responseFrameLength(code)) : undefined;
       if (!frame) return 'timeout';
       if (frame.kind === 'ack') continue; // a duplicate ACK
       if (frame.kind === 'info') {

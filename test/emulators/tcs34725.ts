@@ -52,6 +52,12 @@ export const SURFACES = {
   cutCard: { c: 120, r: 55, g: 50, b: 12 },
   /** Something no calibration matches: a green card. */
   green: { c: 60, r: 10, g: 40, b: 10 },
+  /** A red back nearer the sensor or under a brighter LED: past full scale at 4x, 4 cycles. */
+  brightRedBack: { c: 400, r: 266, g: 67, b: 67 },
+  /** A dark blue back: 64 counts at 4x, 4 cycles, too few to tell from an empty mouth. */
+  darkBlueBack: { c: 4, r: 0.6, g: 1.1, b: 2.3 },
+  /** Light that saturates even 1x and one cycle: the sensor touching a mirror-bright card. */
+  blinding: { c: 2000, r: 1000, g: 500, b: 500 },
 } as const satisfies Record<string, Surface>;
 
 export class Tcs34725Emulator implements I2cSlave {

@@ -14,8 +14,14 @@ describe.skipIf(skip)('diag checks a firmware device: board, PN532 and colour se
     await rig?.stop();
   });
 
-  const shoeOn = (board: string) =>
-    deviceSchema.parse({ kind: 'shoe', transport: 'firmware', board, registry: 'decks.json' });
+  const shoeOn = (board: string, beamBroken?: 'low' | 'high') =>
+    deviceSchema.parse({
+      kind: 'shoe',
+      transport: 'firmware',
+      board,
+      registry: 'decks.json',
+      ...(beamBroken ? { beamBroken } : {}),
+    });
 
   it('passes a board that answers, a PN532 with its version and a plausible reading', async () => {
     rig = new ShoeRig();
@@ -25,6 +31,7 @@ describe.skipIf(skip)('diag checks a firmware device: board, PN532 and colour se
     expect(outcomes.map((outcome) => [outcome.name, outcome.status])).toEqual([
       ['device shoe board', 'pass'],
       ['device shoe pn532', 'pass'],
+      ['device shoe beam', 'pass'],
       ['device shoe tcs34725', 'pass'],
     ]);
     expect(outcomes[0]!.detail).toMatch(/StandardFirmata/);
@@ -40,5 +47,25 @@ describe.skipIf(skip)('diag checks a firmware device: board, PN532 and colour se
     const byName = Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome]));
     expect(byName['device shoe pn532']).toMatchObject({ status: 'fail', advice: /I2C/ });
     expect(byName['device shoe tcs34725']).toMatchObject({ status: 'warn', detail: /dark/ });
+  });
+
+  it('fails a beam that reads broken at rest, naming the setting to change', async () => {
+    // An LM393 slot module drives LOW while clear: the listed part's "broken".
+    rig = new ShoeRig('firmata', 57_600, 'high');
+    await rig.startBoard();
+    rig.tcs.place(SURFACES.redBack, rig.board.now());
+    const beamOf = (outcomes: Awaited<ReturnType<typeof checkDevice>>) =>
+      outcomes.find((outcome) => outcome.name === 'device shoe beam');
+    const asListed = beamOf(await checkDevice('shoe', shoeOn(rig.pty.a)));
+    expect(asListed).toMatchObject({
+      status: 'fail',
+      detail: /IR beam reads broken at rest \(D2 LOW; beamBroken: low\)/,
+      advice: /set beamBroken: high in this device's config if nothing is in it/,
+    });
+    const asFitted = beamOf(await checkDevice('shoe', shoeOn(rig.pty.a, 'high')));
+    expect(asFitted).toMatchObject({
+      status: 'pass',
+      detail: /clear at rest \(D2 LOW; beamBroken: high\)/,
+    });
   });
 });

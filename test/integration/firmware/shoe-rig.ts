@@ -1,12 +1,15 @@
 /**
  * A smart shoe on the bench with no hardware: the shoe firmware, its board
  * an emulated StandardFirmata on a socat pty, hosting the emulated PN532
- * (PN's) and TCS34725 behind it; IR beam and lid driven by the test.
+ * (PN's) and TCS34725 behind it; IR beam and lid driven by the test. The
+ * beam is the wiring page's part unless told: an open-collector receiver
+ * behind the pull-up, HIGH while clear and LOW while a card breaks it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeckRegistry, REGISTRY_FORMAT } from '../../../firmware-host/drivers/deck-registry.ts';
+import type { BeamBrokenLevel } from '../../../firmware-host/firmware/beam.ts';
 import {
   SHOE_PINS,
   ShoeFirmware,
@@ -65,7 +68,14 @@ export class ShoeRig {
     private readonly behaviour: 'firmata' | 'silent' | 'garbage' = 'firmata',
     /** The board's serial speed: StandardFirmata's 57600, or 115200 in a sketch built for it. */
     readonly baudRate = 57_600,
+    /** The beam receiver's level while broken: `high` is an LM393 slot module. */
+    readonly beamBroken: BeamBrokenLevel = 'low',
   ) {}
+
+  /** The beam pin's level, broken or clear, as the fitted receiver drives it. */
+  beamLevel(broken: boolean): boolean {
+    return broken === (this.beamBroken === 'high');
+  }
 
   get outboxPath(): string {
     return join(this.directory, 'outbox.jsonl');
@@ -81,6 +91,7 @@ export class ShoeRig {
     });
     await this.board.start();
     this.board.setInput(SHOE_PINS.lid, false);
+    this.board.setInput(SHOE_PINS.beam, this.beamLevel(false));
   }
 
   /** Pulls the board's USB cable: the pty vanishes. */
@@ -124,19 +135,24 @@ export class ShoeRig {
     const now = this.board.now();
     this.tcs.place(card.surface, now);
     onBeam(now);
-    this.board.setInput(SHOE_PINS.beam, true);
+    this.board.setInput(SHOE_PINS.beam, this.beamLevel(true));
     await sleep(beamMs);
-    this.board.setInput(SHOE_PINS.beam, false);
+    this.board.setInput(SHOE_PINS.beam, this.beamLevel(false));
     // The card is gone; the sensor now sees the next card in the shoe, whose
     // surface the next deal places, so what it sees does not change here.
     this.pn532.removeTag();
     return now;
   }
 
-  /** Deals a card and waits until the firmware has reported it (or faulted). */
+  /**
+   * Deals a card and waits until the firmware has reported it (or faulted).
+   * `beamMs` longer than a dealer's 50 ms keeps the tag in the field for a
+   * test whose point is not the timing, on a loaded machine.
+   */
   async dealOne(
     card: { uid?: readonly number[]; surface: Surface },
     onBeam?: (atMs: number) => void,
+    beamMs = 50,
   ): Promise<void> {
     const firmware = this.firmware!;
     const reported = new Promise<void>((resolve) => {
@@ -150,7 +166,7 @@ export class ShoeRig {
       firmware.on('fault', done);
       firmware.on('refused', done);
     });
-    await this.deal(card, 50, onBeam);
+    await this.deal(card, beamMs, onBeam);
     await reported;
   }
 

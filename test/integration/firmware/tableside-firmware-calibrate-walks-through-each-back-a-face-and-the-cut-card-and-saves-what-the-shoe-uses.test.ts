@@ -96,6 +96,18 @@ describe.skipIf(skip)(
       });
     }, 60_000);
 
+    it('says which beam setting to change when the beam reads broken at rest', async () => {
+      // An LM393 slot module: LOW while clear, which the listed receiver means broken.
+      rig = new ShoeRig('firmata', 57_600, 'high');
+      await rig.startBoard();
+      const out = join(rig.directory, 'shoe-calibration.json');
+      const { code, stderr } = await calibrate(rig, out, { red: SURFACES.redBack });
+      expect(code, stderr).toBe(0);
+      expect(stderr).toMatch(
+        /IR beam reads broken at rest \(D2 LOW, --beam-broken low\): set --beam-broken high/,
+      );
+    }, 60_000);
+
     it('refuses two backs that read alike, and writes nothing', async () => {
       rig = new ShoeRig();
       await rig.startBoard();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isHardwareError } from '../../../hardware/errors.ts';
 import type { I2cBus } from '../../../hardware/i2c/bus.ts';
 import { Tcs34725 } from '../../../hardware/parts/tcs34725.ts';
-import { SURFACES, Tcs34725Emulator } from '../../emulators/tcs34725.ts';
+import { SURFACES, type Surface, Tcs34725Emulator } from '../../emulators/tcs34725.ts';
 
 /** The emulator on a bus of its own: a part driver's transactions, on performance.now(). */
 function busFor(sensor: Tcs34725Emulator, log: string[] = []): I2cBus {
@@ -78,6 +78,62 @@ describe('the TCS34725 driver reads the datasheet registers of the emulated sens
     sensor.place(SURFACES.blueBack, performance.now());
     const since = performance.now();
     const reading = await driver.readFresh(since);
-    expect(reading).toEqual({ c: 55 * 16, r: 8 * 16, g: 15 * 16, b: 32 * 16 });
+    expect(reading).toMatchObject({ c: 55 * 16, r: 8 * 16, g: 15 * 16, b: 32 * 16 });
+    expect(reading.setting).toEqual({ gain: 4, cycles: 4 });
+  });
+
+  describe('auto-ranges: steps the gain and integration time until the reading is usable', () => {
+    const { brightRedBack: brightRed, darkBlueBack: darkBlue, blinding } = SURFACES;
+
+    async function readOver(surface: Surface, budgetMs: number) {
+      const sensor = new Tcs34725Emulator();
+      const log: string[] = [];
+      const driver = new Tcs34725(busFor(sensor, log));
+      await driver.begin();
+      sensor.place(surface, performance.now());
+      return { reading: await driver.readFresh(performance.now(), { budgetMs }), log };
+    }
+
+    it('a card that saturates the default gain is read again at 1x, 2 cycles, scaled back', async () => {
+      const { reading, log } = await readOver(brightRed, 1_000);
+      expect(reading.setting).toEqual({ gain: 1, cycles: 2 });
+      expect(reading.raw).toEqual({ c: 800, r: 532, g: 134, b: 134 });
+      // In the 4x, 4-cycle scale a calibration is taken at: eight times the raw counts.
+      expect(reading).toMatchObject({ c: 6400, r: 4256, g: 1072, b: 1072 });
+      expect(reading.c).toBeLessThan(reading.range.saturated);
+      // RGBC off with ATIME 0xFE (2 cycles), gain 1x, RGBC on; then STATUS and data in one read.
+      expect(log).toContain('W 29 a001fe');
+      expect(log).toContain('W 29 8f00');
+      expect(log.at(-2)).toBe('W 29 b3');
+      expect(log.at(-1)).toMatch(/^R 29 01/);
+    });
+
+    it('a dark card is read again at 60x, finely enough to tell its colour', async () => {
+      const { reading } = await readOver(darkBlue, 1_000);
+      expect(reading.setting).toEqual({ gain: 60, cycles: 4 });
+      expect(reading.raw).toEqual({ c: 960, r: 144, g: 264, b: 552 });
+      expect(reading).toMatchObject({ c: 64, r: 9.6, g: 17.6, b: 36.8 });
+      expect(reading.c).toBeGreaterThanOrEqual(reading.range.dark);
+    });
+
+    it('reports saturated only when the least sensitive setting saturates too', async () => {
+      const { reading } = await readOver(blinding, 1_000);
+      expect(reading.setting).toEqual({ gain: 1, cycles: 1 });
+      expect(reading.c).toBeGreaterThanOrEqual(reading.range.saturated);
+    });
+
+    it('tries no setting whose reading would end past the budget, but starts the next card at it', async () => {
+      const sensor = new Tcs34725Emulator();
+      const driver = new Tcs34725(busFor(sensor));
+      await driver.begin();
+      sensor.place(brightRed, performance.now());
+      const first = await driver.readFresh(performance.now(), { budgetMs: 0 });
+      expect(first.setting).toEqual({ gain: 4, cycles: 4 });
+      expect(first.c).toBeGreaterThanOrEqual(first.range.saturated);
+      const next = await driver.readFresh(performance.now(), { budgetMs: 0 });
+      expect(next.setting).toEqual({ gain: 1, cycles: 2 });
+      expect(next).toMatchObject({ c: 6400, r: 4256 });
+      expect(next.c).toBeLessThan(next.range.saturated);
+    });
   });
 });
