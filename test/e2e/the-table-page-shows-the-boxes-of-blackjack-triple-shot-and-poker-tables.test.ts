@@ -1,10 +1,31 @@
 // (page.evaluate callbacks run in the browser)
 import { afterEach, describe, expect, it } from 'vitest';
+import type { JournalRecord } from '../../firmware-host/journal/record.ts';
+import { TableSession } from '../../firmware-host/table/table-session.ts';
+import { eventFrameData, screenedSnapshot } from '../../firmware-host/web/feed.ts';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
 import { skipReason, until } from './helpers/environment.ts';
-import { currentShoeCards, USERS, WebTable } from './helpers/web-table.ts';
+import { USERS, WebTable } from './helpers/web-table.ts';
 
 const skip = skipReason(chromiumMissing());
+const CARD_CODE = /\b[2-9TJQKA][SHDC]\b/g;
+
+/**
+ * The cards a viewer may see: those named by the console's feed (each event
+ * screened as the page gets it) and by the table's state after the journal
+ * (replayed through a table session: the state the page is sent).
+ */
+function exposedCards(records: readonly JournalRecord[], ruleset: string): Set<string> {
+  const session = TableSession.forRuleset(ruleset);
+  const text: string[] = [];
+  for (const record of records) {
+    if (record.kind === 'event') text.push(JSON.stringify(eventFrameData(record)));
+    if (record.kind === 'input') session.feed(record.data);
+  }
+  const state = screenedSnapshot(session.snapshot());
+  if (state.ok) text.push(JSON.stringify(state.snapshot));
+  return new Set(text.join('\n').match(CARD_CODE) ?? []);
+}
 
 const CASES = [
   { ruleset: 'tdc-blackjack', labels: /^Dealer,Box 1,Box 2/ },
@@ -43,17 +64,14 @@ describe.skipIf(skip)(
           20_000,
           () => table!.daemon.describe(),
         );
-        // Every card the page shows face up was dealt face up in this shoe.
+        // Every card the page shows face up is one the table exposed: named by the feed
+        // (a card dealt face up, a result) or by the table's state (a hole card turned when
+        // the dealer plays). The journal is read after the page, so it holds all the page saw.
         const shown = await page.$$eval('#hand [data-card]', (cards) =>
           cards.map((card) => card.getAttribute('data-card')!),
         );
-        const faceUp = new Set(
-          currentShoeCards(await table.journal())
-            .map((record) => record.data as { card: string; face?: string })
-            .filter((card) => card.face !== 'down')
-            .map((card) => card.card),
-        );
-        for (const card of shown) expect(faceUp.has(card), `${card} shown face up`).toBe(true);
+        const exposed = exposedCards(await table.journal(), ruleset);
+        for (const card of shown) expect(exposed.has(card), `${card} shown face up`).toBe(true);
         if (ruleset === 'spain-holdem-bonus') {
           // Hole cards are dealt face down: the boxes hold backs only until the showdown.
           await until(
