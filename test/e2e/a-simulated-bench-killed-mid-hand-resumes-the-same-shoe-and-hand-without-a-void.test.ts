@@ -55,68 +55,88 @@ describe('a simulated bench killed mid-hand resumes the same shoe and hand witho
     for (const daemon of daemons.splice(0)) await daemon.kill('SIGKILL');
   });
 
-  it('deals the next card of the same shoe and settles the hand after a kill -9', async () => {
-    const dir = tempDir('resume-mid-hand');
-    const journal = `${dir}/journal`;
-    const config = writeConfig(dir, {
-      mqtt: { port: await freePort() },
-      journal: { dir: journal },
-      // A dealer's pace slow enough to stop between two cards of a hand; no seed, as `npm start`.
-      simulation: { cardIntervalMs: 1000, roundIntervalMs: 50 },
-    });
-    const start = () => {
-      const daemon = new CliProcess(['run', '--config', config, '--no-view'], {
-        env: { TABLESIDE_LOG_LEVEL: 'warn' },
+  const CASES = [
+    { name: 'the default bench (baccarat, a shoe)', table: {} },
+    {
+      // A deck per round, checked card by card against the order its shuffler reported.
+      name: 'a Triple Shot bench with a card-reading shuffler',
+      table: {
+        ruleset: 'peru-triple-shot',
+        devices: {
+          shoe: { kind: 'shoe', transport: 'simulate' },
+          shuffler: { kind: 'shuffler', transport: 'simulate' },
+        },
+      },
+    },
+  ];
+
+  it.each(CASES)(
+    '$name: the next card of the same shoe, the hand settled, after a kill -9',
+    async ({ table }) => {
+      const dir = tempDir('resume-mid-hand');
+      const journal = `${dir}/journal`;
+      const config = writeConfig(dir, {
+        ...table,
+        mqtt: { port: await freePort() },
+        journal: { dir: journal },
+        // A dealer's pace slow enough to stop between two cards of a hand; no seed, as `npm start`.
+        simulation: { cardIntervalMs: 1000, roundIntervalMs: 50 },
       });
-      daemons.push(daemon);
-      return daemon;
-    };
+      const start = () => {
+        const daemon = new CliProcess(['run', '--config', config, '--no-view'], {
+          env: { TABLESIDE_LOG_LEVEL: 'warn' },
+        });
+        daemons.push(daemon);
+        return daemon;
+      };
 
-    // Killed as soon as a hand has its first card; again if the kill came too late for that.
-    let before: JournalRecord[] = [];
-    let round: number | undefined;
-    for (let attempt = 1; attempt <= 4 && round === undefined; attempt++) {
-      const first = start();
-      const from = before.at(-1)?.seq ?? 0;
+      // Killed as soon as a hand has its first card; again if the kill came too late for that.
+      let before: JournalRecord[] = [];
+      let round: number | undefined;
+      for (let attempt = 1; attempt <= 4 && round === undefined; attempt++) {
+        const first = start();
+        const from = before.at(-1)?.seq ?? 0;
+        await until(
+          async () =>
+            roundInProgress((await journalOf(journal)).filter((r) => r.seq > from)) !== undefined,
+          'a hand with its first card',
+          60_000,
+          () => first.describe(),
+        );
+        await first.kill('SIGKILL');
+        before = await journalOf(journal);
+        round = roundInProgress(before);
+      }
+      expect(round, 'a kill mid-hand').toBeDefined();
+      const lastSeq = before.at(-1)!.seq;
+      const lastCard = eventsOf(before)
+        .map(({ event }) => event)
+        .filter((event) => event.type === 'card')
+        .at(-1) as Extract<DomainEvent, { type: 'card' }>;
+
+      const second = start();
+      const sinceRestart = async () =>
+        eventsOf((await journalOf(journal)).filter((record) => record.seq > lastSeq));
       await until(
-        async () =>
-          roundInProgress((await journalOf(journal)).filter((r) => r.seq > from)) !== undefined,
-        'a hand with its first card',
+        async () => (await sinceRestart()).some(({ event }) => event.type === 'result'),
+        'the hand in progress settled',
         60_000,
-        () => first.describe(),
+        () => second.describe(),
       );
-      await first.kill('SIGKILL');
-      before = await journalOf(journal);
-      round = roundInProgress(before);
-    }
-    expect(round, 'a kill mid-hand').toBeDefined();
-    const lastSeq = before.at(-1)!.seq;
-    const lastCard = eventsOf(before)
-      .map(({ event }) => event)
-      .filter((event) => event.type === 'card')
-      .at(-1) as Extract<DomainEvent, { type: 'card' }>;
+      await second.kill('SIGINT');
 
-    const second = start();
-    const sinceRestart = async () =>
-      eventsOf((await journalOf(journal)).filter((record) => record.seq > lastSeq));
-    await until(
-      async () => (await sinceRestart()).some(({ event }) => event.type === 'result'),
-      'the hand in progress settled',
-      60_000,
-      () => second.describe(),
-    );
-    await second.kill('SIGINT');
-
-    const events = (await sinceRestart()).map(({ event }) => event);
-    const settled = events.findIndex((event) => event.type === 'result');
-    const upToResult = events.slice(0, settled + 1);
-    expect(upToResult.filter((event) => event.type === 'hand_voided')).toEqual([]);
-    expect(upToResult.filter((event) => event.type === 'shoe_start')).toEqual([]);
-    expect(upToResult.filter((event) => event.type === 'alarm')).toEqual([]);
-    const next = upToResult.find((event) => event.type === 'card') as
-      | Extract<DomainEvent, { type: 'card' }>
-      | undefined;
-    expect(next?.index, 'the next card of the same shoe').toBe((lastCard.index ?? -2) + 1);
-    expect(upToResult[settled]).toMatchObject({ type: 'result', round });
-  }, 300_000);
+      const events = (await sinceRestart()).map(({ event }) => event);
+      const settled = events.findIndex((event) => event.type === 'result');
+      const upToResult = events.slice(0, settled + 1);
+      expect(upToResult.filter((event) => event.type === 'hand_voided')).toEqual([]);
+      expect(upToResult.filter((event) => event.type === 'shoe_start')).toEqual([]);
+      expect(upToResult.filter((event) => event.type === 'alarm')).toEqual([]);
+      const next = upToResult.find((event) => event.type === 'card') as
+        | Extract<DomainEvent, { type: 'card' }>
+        | undefined;
+      expect(next?.index, 'the next card of the same shoe').toBe((lastCard.index ?? -2) + 1);
+      expect(upToResult[settled]).toMatchObject({ type: 'result', round });
+    },
+    300_000,
+  );
 });
