@@ -22,8 +22,6 @@ describe('a shoe simulator deals a whole shoe to the driver over an in-memory wi
     expect(driver.status().identity?.model).toBe('TS-SHOE-SIM');
     // A frame is sent again when its ACK is late (100 ms here: a loaded machine is that slow);
     // the driver drops each copy that reached it by seq. It dropped nothing the shoe did not resend.
-    expect(driver.status().counters.duplicatesDropped).toBeLessThanOrEqual(
-      sim.stats.retransmitted,
-    );
+    expect(driver.status().counters.duplicatesDropped).toBeLessThanOrEqual(sim.stats.retransmitted);
   });
 });
