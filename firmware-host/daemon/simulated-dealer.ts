@@ -228,8 +228,8 @@ export class SimulatedDealer {
   ): Promise<{ dealt: { card: string; back: string }[]; order: string[] | undefined }> {
     const dealt: { card: string; back: string }[] = [];
     let order: string[] | undefined;
-    // The shuffle input comes just before its `shoe_start` event.
-    let seq = Math.max(1, this.daemon.shoeStartSeq() - 1);
+    // The shuffle input comes just before its `shoe_start` event (other events of it may lie between).
+    let seq = Math.max(1, this.daemon.shoeStartSeq() - 16);
     while (seq <= journal.lastSeq) {
       const page = await journal.readRange(seq, 512);
       if (page.length === 0) break;
