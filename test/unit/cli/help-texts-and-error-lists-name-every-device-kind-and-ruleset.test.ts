@@ -28,6 +28,14 @@ describe('help texts and error lists name every device kind and ruleset', () => 
     expect(run.stderr).toContain(`say which device to simulate: ${KINDS.join(', ')}`);
   });
 
+  it('an unknown ruleset for tableside hand lists the card and the roulette rulesets', () => {
+    const run = runCliSync(['hand', '--ruleset', 'nope', '--cards', 'AS']);
+    expect(run.status).not.toBe(0);
+    for (const name of [...rulesetNames(), ...rouletteRulesetNames()]) {
+      expect(run.stderr).toContain(name);
+    }
+  });
+
   it('an unknown ruleset for a shoe lists the card rulesets and the roulette ones', () => {
     const run = runCliSync(['sim', 'shoe', '--ruleset', 'nope', '--link', '/nonexistent']);
     expect(run.status).not.toBe(0);
