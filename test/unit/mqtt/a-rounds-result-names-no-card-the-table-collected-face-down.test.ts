@@ -14,11 +14,13 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../firmware-host/engine/games.ts';
 import { getRuleset, listRulesets } from '../../../firmware-host/engine/rulesets/index.ts';
+import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { screenEvent } from '../../../firmware-host/mqtt/guard.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
 import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
+import { readHistoryDay } from '../../../firmware-host/web/history.ts';
 import { action, card, round, shuffle } from '../table/helpers.ts';
 
 type ResultEvent = Extract<DomainEvent, { type: 'result' }>;
@@ -145,5 +147,51 @@ describe("a round's result names no card the table collected face down", () => {
     expect(allFolded.qualifier.dealerQualifies).toBeNull();
     // The journal's own event keeps all five for surveillance.
     expect((none.outcome as { dealer: { cards: string[] } }).dealer.cards).toHaveLength(5);
+  });
+
+  it("the History page's hand shows the result as the feed does", async () => {
+    const ruleset = listRulesets().find((r) => r.game === 'caribbean-stud')!;
+    const session = new TableSession(sessionConfig(ruleset));
+    const dealt = 'AS KS QS JS TS 2H 3H 4H 5H 7C 9D 9C 8D 8C 6H'.split(' ');
+    const inputs = [
+      shuffle(1),
+      round([1, 2]),
+      ...dealt.map((c) => card(c as never)),
+      action('raise', 1),
+      action('fold', 2),
+    ];
+    const ts = Date.parse('2026-11-24T10:00:00Z');
+    const records: JournalRecord[] = [];
+    for (const input of inputs) {
+      records.push({
+        seq: records.length + 1,
+        ts,
+        prev: '0'.repeat(64),
+        kind: 'input',
+        data: input,
+      } as JournalRecord);
+      for (const event of session.apply(input)) {
+        records.push({
+          seq: records.length + 1,
+          ts,
+          prev: '0'.repeat(64),
+          kind: 'event',
+          data: event,
+        } as JournalRecord);
+      }
+    }
+    const journal = {
+      lastSeq: records.length,
+      readRange: async (from: number, max: number) =>
+        records.filter((r) => r.seq >= from).slice(0, max),
+      onDurable: () => () => undefined,
+    };
+    const day = await readHistoryDay(journal, '2026-11-24');
+    const hand = day.shoes[0]!.hands[0]!;
+    const result = records.find((r) => (r.data as DomainEvent).type === 'result')!;
+    expect(hand.result?.outcome).toEqual(published(result.data as ResultEvent).outcome);
+    const boxes = hand.result!.outcome.boxes as Array<Record<string, unknown>>;
+    const folded = boxes[1]!;
+    expect(folded).toMatchObject({ box: 2, cards: 5, hand: null });
   });
 });
