@@ -44,7 +44,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
  */
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('tableside')
-    .description('Table-side daemon and tools for casino card shoes, shufflers and card readers')
+    .description(
+      'Table-side daemon and tools for casino card shoes, shufflers, card readers and roulette wheels',
+    )
     .version(VERSION);
   const named = argv[2];
   const names =

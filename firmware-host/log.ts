@@ -2,19 +2,29 @@
  * Namespaced structured logs (pino) on stderr, so stdout stays clean for
  * command output (JSON lines, tables). Level from TABLESIDE_LOG_LEVEL.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type Logger, pino } from 'pino';
+
+/** Where the lines go now: stderr, or a file while a live terminal view owns the screen. */
+let sink: { write(line: string): unknown } = pino.destination({ fd: 2, sync: false });
 
 const root = pino(
   { level: process.env.TABLESIDE_LOG_LEVEL ?? 'info', base: undefined },
-  pino.destination({ fd: 2, sync: false }),
+  { write: (line: string) => sink.write(line) },
 );
 
-export type { Logger };
-
-/** Quiets the logs while a live terminal view owns the screen (TABLESIDE_LOG_LEVEL still wins). */
-export function setDefaultLogLevel(level: pino.Level): void {
-  if (process.env.TABLESIDE_LOG_LEVEL === undefined) root.level = level;
+/**
+ * Sends the logs to `path` (appended) from now on: a JSON line written on
+ * the terminal under a live view, or above a table a command prints, is
+ * noise to the person reading it. The level stays as it was.
+ */
+export function logToFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  sink = pino.destination({ dest: path, append: true, sync: true });
 }
+
+export type { Logger };
 
 export function logger(namespace: string): Logger {
   return root.child({ ns: namespace });

@@ -14,7 +14,7 @@ import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
 import type { LegalRound } from './legal-round.ts';
-import { ShoeDealer, shoeOrder } from './legal-shoe.ts';
+import { ShoeDealer, type SimShoe, shoeOrder } from './legal-shoe.ts';
 import { effectiveRecipe, planSession } from './plan.ts';
 import { createRandom, type Random } from './random.ts';
 import type { Scenario } from './scenario.ts';
@@ -91,6 +91,10 @@ export interface SimulatorOptions {
   now?: () => number;
   /** The device's own key (protocol 1.4, PROTOCOL.md § 8); absent: a device without a key. */
   key?: DeviceKey;
+  /** The first shoe, given whole (plan.ts `shoe`): a shoe the table holds, after a restart. */
+  shoe?: SimShoe;
+  /** Steps of the plan the table already has (a restart mid-shoe): skipped, never sent. */
+  resumeAt?: number;
 }
 
 export interface SimulatorEvents {
@@ -170,10 +174,12 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
     if (options.rounds !== undefined) planOptions.rounds = options.rounds;
     if (options.boxes !== undefined) planOptions.boxes = options.boxes;
     if (options.firstBack !== undefined) planOptions.firstBack = options.firstBack;
+    if (options.shoe !== undefined) planOptions.shoe = options.shoe;
     const legalRounds: LegalRound[] = [];
     planOptions.onRound = (round) => legalRounds.push(round);
     this.steps = planSession(planOptions);
     this.legalRounds = legalRounds;
+    this.position = Math.min(options.resumeAt ?? 0, this.steps.length);
     const random = createRandom(this.seed);
     this.wireRandom = random.fork(`wire/${this.kind}`);
     const recipe = effectiveRecipe(options.ruleset, this.behaviours);

@@ -19,7 +19,9 @@ import {
 import {
   rulesetNames as engineRulesetNames,
   getRuleset,
+  isRouletteRuleset,
   type Ruleset,
+  rouletteRulesetNames,
 } from '../firmware-host/engine/rulesets/index.ts';
 import { SimulatorError } from './errors.ts';
 import type { Random } from './random.ts';
@@ -80,10 +82,16 @@ export function rulesetNames(): string[] {
 }
 
 export function recipeFor(ruleset: string): ShoeRecipe {
+  if (isRouletteRuleset(ruleset)) {
+    throw new SimulatorError(
+      'unknown_ruleset',
+      `${ruleset} is a roulette ruleset: a wheel spins it (\`tableside sim wheel\`), not a shoe; card rulesets: ${rulesetNames().join(', ')}`,
+    );
+  }
   if (!engineRulesetNames().includes(ruleset)) {
     throw new SimulatorError(
       'unknown_ruleset',
-      `unknown ruleset ${JSON.stringify(ruleset)}: expected one of ${rulesetNames().join(', ')}`,
+      `unknown ruleset ${JSON.stringify(ruleset)}: expected one of ${rulesetNames().join(', ')} (roulette, for \`tableside sim wheel\`: ${rouletteRulesetNames().join(', ')})`,
     );
   }
   return recipeFromRuleset(getRuleset(ruleset));

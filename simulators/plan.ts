@@ -27,6 +27,11 @@ export interface PlanOptions {
   firstBack?: BackColour;
   /** Told each legal round as it is planned (the decisions a dealer makes at the console). */
   onRound?: (round: LegalRound, index: number) => void;
+  /**
+   * The first shoe, given whole and dealt as it lies, the cut card where it
+   * says: a shoe the table already holds, put back in after a restart.
+   */
+  shoe?: SimShoe;
 }
 
 /** The ruleset's recipe with the `two-colour` feature applied. */
@@ -99,13 +104,21 @@ export function planSession(options: PlanOptions): Step[] {
     shoes++;
     const stacked = spec.stacked === true || stackedArg === 'all' || stackedArg === String(shoes);
     // Without the legal-shoe feature only explicit orders are dealt: the script is the session.
-    shoe = spec.order
-      ? explicitShoe(spec.order, spec.backs ?? recipe.backs, spec.decks ?? recipe.decks)
-      : legalShoe
-        ? dealer.next(stacked ? 'stacked' : 'fair', spec.backs)
-        : explicitShoe([], spec.backs ?? recipe.backs, spec.decks ?? recipe.decks);
+    shoe =
+      shoes === 1 && options.shoe
+        ? { ...options.shoe, cards: [...options.shoe.cards] }
+        : spec.order
+          ? explicitShoe(spec.order, spec.backs ?? recipe.backs, spec.decks ?? recipe.decks)
+          : legalShoe
+            ? dealer.next(stacked ? 'stacked' : 'fair', spec.backs)
+            : explicitShoe([], spec.backs ?? recipe.backs, spec.decks ?? recipe.decks);
     if (spec.decks !== undefined && !spec.order) shoe.decks = spec.decks;
-    legalLoad = legalShoe && !spec.order && spec.decks === undefined && spec.backs === undefined;
+    legalLoad =
+      legalShoe &&
+      !spec.order &&
+      spec.decks === undefined &&
+      spec.backs === undefined &&
+      !(shoes === 1 && options.shoe);
     dealt = 0;
     cutDone = false;
     steps.push({

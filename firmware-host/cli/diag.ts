@@ -37,8 +37,8 @@ export function register(program: Command): void {
 }
 
 async function runDiag(options: DiagOptions): Promise<number> {
-  // The daemon's own logs would drown the table; TABLESIDE_LOG_LEVEL still wins.
-  process.env.TABLESIDE_LOG_LEVEL ??= 'warn';
+  // The daemon's own logs would drown the table (its findings are in the report); TABLESIDE_LOG_LEVEL still wins.
+  process.env.TABLESIDE_LOG_LEVEL ??= 'error';
   const { diagnose } = await import('../diag/diagnose.ts');
   const { formatReportTable, exitCodeOf } = await import('../diag/report.ts');
   const progress = process.stderr.isTTY ? await progressBar() : undefined;

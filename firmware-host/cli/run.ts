@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { isConfigError } from '../config/errors.ts';
 import { EXIT_BAD_CONFIG } from './config.ts';
@@ -47,9 +48,10 @@ export function register(program: Command): void {
       for (const warning of configWarnings(loaded.config)) {
         process.stderr.write(`warning: ${warning}\n`);
       }
-      // The live view owns the terminal: quiet the logs before anything starts.
+      // The live view owns the terminal: the logs go to a file beside the journal before anything starts.
       const live = options.view !== false && process.stdout.isTTY === true;
-      if (live) (await import('../log.ts')).setDefaultLogLevel('warn');
+      const logFile = live ? join(dirname(loaded.config.journal.dir), 'tableside.log') : undefined;
+      if (logFile) (await import('../log.ts')).logToFile(logFile);
       const { TableDaemon } = await import('../daemon/table-daemon.ts');
       const { TerminalView } = await import('../daemon/view.ts');
       const daemon = new TableDaemon({ config: loaded.config });
@@ -71,7 +73,12 @@ export function register(program: Command): void {
           'web console: no users, so nobody may make requests: tableside user add NAME --role supervisor --config FILE\n',
         );
       }
-      const view = new TerminalView({ daemon, out: process.stdout, live });
+      const view = new TerminalView({
+        daemon,
+        out: process.stdout,
+        live,
+        ...(logFile ? { logFile } : {}),
+      });
       view.start();
       let stopping = false;
       const shutdown = async (signal: string) => {

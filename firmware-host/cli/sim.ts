@@ -1,9 +1,15 @@
 /**
- * `tableside sim shoe|shuffler|reader`: runs a device simulator on its own,
+ * `tableside sim shoe|shuffler|reader|wheel`: runs a device simulator on its own,
  * for a technician testing a daemon (or a Pi over a USB-serial cable)
  * without the real kit. See simulators/README.md.
  */
 import type { Command } from 'commander';
+import { DEVICE_KINDS } from '../../simulators/steps.ts';
+
+/** The kind `tableside sim` hands to the wheel simulator (cli/sim-wheel.ts). */
+const WHEEL = 'wheel';
+/** Every kind there is a simulator for: the card devices' and the wheel. */
+const SIMULATED_KINDS: readonly string[] = [...DEVICE_KINDS, WHEEL];
 
 interface SimOptions {
   link?: string;
@@ -52,9 +58,9 @@ export function register(program: Command): void {
   program
     .command('sim')
     .description(
-      'run a device simulator (shoe, shuffler or reader) on a serial line, pty or TCP socket',
+      `run a device simulator (${SIMULATED_KINDS.join(', ')}) on a serial line, pty or TCP socket`,
     )
-    .argument('[kind]', 'shoe | shuffler | reader | wheel')
+    .argument('[kind]', SIMULATED_KINDS.join(' | '))
     .option(
       '--link <url>',
       'where the daemon is: a tty or pty path, serial:PATH?baud=N, or tcp://HOST:PORT (connects)',
@@ -105,7 +111,7 @@ export function register(program: Command): void {
 
 async function runSim(kindArg: string | undefined, options: SimOptions): Promise<void> {
   const { BEHAVIOURS } = await import('../../simulators/behaviours.ts');
-  if (kindArg === 'wheel') {
+  if (kindArg === WHEEL) {
     const { runWheelSim } = await import('./sim-wheel.ts');
     await runWheelSim(options, fail, wholeNumber);
     return;
@@ -124,7 +130,6 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
     process.stdout.write(lines.join(''));
     return;
   }
-  const { DEVICE_KINDS } = await import('../../simulators/steps.ts');
   const { isSimulatorError } = await import('../../simulators/errors.ts');
   const { loadScenario } = await import('../../simulators/scenario.ts');
   const { SimulatedDevice } = await import('../../simulators/device.ts');
@@ -137,7 +142,7 @@ async function runSim(kindArg: string | undefined, options: SimOptions): Promise
   const kind = kindArg ?? scenario?.device;
   if (!kind || !(DEVICE_KINDS as readonly string[]).includes(kind)) {
     fail(
-      `say which device to simulate: ${DEVICE_KINDS.join(', ')} (got ${JSON.stringify(kindArg ?? '')})`,
+      `say which device to simulate: ${SIMULATED_KINDS.join(', ')} (got ${JSON.stringify(kindArg ?? '')})`,
     );
   }
   const deviceKind = kind as (typeof DEVICE_KINDS)[number];

@@ -25,9 +25,23 @@ export class ConfigError extends Error {
   ) {
     super(
       `invalid configuration (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n` +
-        issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n'),
+        listed(issues),
     );
   }
+}
+
+/** Problems the message lists: a broken file can give thousands, and a screen of them helps nobody. */
+export const MAX_LISTED_ISSUES = 20;
+
+function listed(issues: readonly ConfigIssue[]): string {
+  const lines = issues
+    .slice(0, MAX_LISTED_ISSUES)
+    .map((issue) => `  ${issue.path}: ${issue.message}`);
+  const rest = issues.length - MAX_LISTED_ISSUES;
+  if (rest > 0) {
+    lines.push(`  … and ${rest} more (fix the first ones: the rest often follow from them)`);
+  }
+  return lines.join('\n');
 }
 
 export function isConfigError(value: unknown): value is ConfigError {

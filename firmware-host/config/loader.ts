@@ -9,7 +9,7 @@
  * directory.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
 import { allRulesetNames, isRouletteRuleset } from '../engine/rulesets/index.ts';
@@ -61,8 +61,19 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     file = resolve(cwd, options.file);
     let text: string;
     try {
+      const { size } = await stat(file);
+      // Checked before reading: a huge file would take the memory of a small board.
+      if (size > MAX_CONFIG_BYTES) {
+        throw new ConfigError('unreadable', [
+          {
+            path: '(file)',
+            message: `${file} is ${size} bytes; a config file may be at most ${MAX_CONFIG_BYTES} bytes (1 MiB): is it the right file?`,
+          },
+        ]);
+      }
       text = await readFile(file, 'utf8');
     } catch (error) {
+      if (error instanceof ConfigError) throw error;
       const reason =
         (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
       throw new ConfigError('unreadable', [
@@ -82,13 +93,15 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
  */
 export async function parseConfigText(text: string, origin = 'config'): Promise<unknown> {
   if (extname(origin).toLowerCase() === '.json') {
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (error) {
       throw new ConfigError('syntax', [
         { path: '(file)', message: `${origin}: invalid JSON: ${(error as Error).message}` },
       ]);
     }
+    return shallowEnough(value, origin);
   }
   const { parseDocument } = await import('yaml');
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
@@ -99,7 +112,8 @@ export async function parseConfigText(text: string, origin = 'config'): Promise<
         const where = error.linePos?.[0];
         const at = where ? `${origin}:${where.line}:${where.col}` : origin;
         const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-        return { path: '(file)', message: `${at}: ${message}` };
+        // The parser recurses per level and reports its own stack overflow.
+        return { path: '(file)', message: `${at}: ${tooDeep(message) ? TOO_DEEP : message}` };
       }),
     );
   }
@@ -108,8 +122,9 @@ export async function parseConfigText(text: string, origin = 'config'): Promise<
     // The yaml library refuses an alias that expands too far (a "billion laughs" bomb).
     value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
+    const message = (error as Error).message;
     throw new ConfigError('syntax', [
-      { path: '(file)', message: `${origin}: ${(error as Error).message}` },
+      { path: '(file)', message: `${origin}: ${tooDeep(message) ? TOO_DEEP : message}` },
     ]);
   }
   if (value === null || value === undefined) {
@@ -121,11 +136,42 @@ export async function parseConfigText(text: string, origin = 'config'): Promise<
       },
     ]);
   }
-  return value;
+  return shallowEnough(value, origin);
 }
 
 /** Aliases a YAML config may expand; a real config needs a handful. */
 const MAX_ALIAS_COUNT = 100;
+
+/** Bytes a config file may have: a real one has a few kB; a Pi has 1 GB for everything. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Levels a config may nest: a real one nests four or five. */
+export const MAX_CONFIG_DEPTH = 32;
+
+const TOO_DEEP = `nested more than ${MAX_CONFIG_DEPTH} levels deep; a config nests a few: is it the right file?`;
+
+function tooDeep(message: string): boolean {
+  return /maximum call stack size exceeded/i.test(message);
+}
+
+/** The value, unless it nests deeper than any config: validation would recurse as deep. */
+function shallowEnough(value: unknown, origin: string): unknown {
+  if (depthOf(value, MAX_CONFIG_DEPTH + 1) > MAX_CONFIG_DEPTH) {
+    throw new ConfigError('syntax', [{ path: '(file)', message: `${origin}: ${TOO_DEEP}` }]);
+  }
+  return value;
+}
+
+/** How deep a parsed value nests, counted no further than `limit`. */
+function depthOf(value: unknown, limit: number): number {
+  if (value === null || typeof value !== 'object' || limit === 0) return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) {
+    deepest = Math.max(deepest, depthOf(child, limit - 1));
+    if (deepest >= limit - 1) break;
+  }
+  return deepest + 1;
+}
 
 export interface ResolveOptions {
   env?: Environment;

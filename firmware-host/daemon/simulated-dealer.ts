@@ -16,11 +16,12 @@
  * (pressed, or taken as a card) in the same order; in the shoe games it
  * decides by its own preference.
  */
-import type { BackColour } from '../../device-protocol/cards.ts';
+import type { BackColour, PhysicalCard } from '../../device-protocol/cards.ts';
 import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { SimulatedDevice } from '../../simulators/device.ts';
 import type { PlannedMove } from '../../simulators/legal-round.ts';
+import type { SimShoe } from '../../simulators/legal-shoe.ts';
 import { createRandom, type Random } from '../../simulators/random.ts';
 import type { TablesideConfig } from '../config/schema.ts';
 import { getRuleset } from '../engine/rulesets/index.ts';
@@ -158,8 +159,98 @@ export class SimulatedDealer {
     return passed >= this.decks;
   }
 
+  /**
+   * After a restart the table may hold a shoe in play, mid-hand or between
+   * hands: the dealer carries on dealing that shoe, as a dealer back from a
+   * break does, instead of loading a new one (which would void the hand).
+   * The shoe is put back together from the journal: the cards dealt since
+   * its shuffle, then the rest of its set in the order the shuffler reported
+   * (a card-reading shuffler), else in a seeded order (the cards left in a
+   * shoe are unseen: any order of them is the shoe a dealer holds). The cut
+   * card stays where the ruleset puts it, unless it is already out.
+   */
+  private async resumeShoe(): Promise<boolean> {
+    const shoe = this.daemon.snapshot().shoe as {
+      dealt: number;
+      backs: BackColour[];
+      decks: number;
+      ended: string | null;
+      cutOut: boolean;
+    } | null;
+    const journal = this.daemon.journalFeed;
+    if (!shoe || shoe.ended !== null || !journal) return false;
+    const { dealt, order } = await this.shoeSoFar(journal);
+    if (dealt.length !== shoe.dealt) {
+      this.log.warn(
+        { journaled: dealt.length, dealt: shoe.dealt },
+        'the journal does not give the cards the shoe in play dealt: loading a new shoe',
+      );
+      return false;
+    }
+    const { ShoeDealer, recipeFor } = await import('../../simulators/legal-shoe.ts');
+    const recipe = { ...recipeFor(this.daemon.ruleset), decks: shoe.decks };
+    // The whole set, fairly shuffled: the cards not yet dealt keep this order, the cut card its place.
+    const full = new ShoeDealer(recipe, this.random.fork(`resume/${shoe.dealt}`)).next(
+      'fair',
+      shoe.backs,
+    );
+    const left = [...full.cards];
+    const take = (card: string, back?: string): PhysicalCard | undefined => {
+      const at = left.findIndex((c) => c.card === card && (back === undefined || c.back === back));
+      return at < 0 ? undefined : left.splice(at, 1)[0];
+    };
+    const dealtCards = dealt.map(
+      ({ card, back }) => take(card, back) ?? ({ card, back, face: 'down' } as PhysicalCard),
+    );
+    const rest: PhysicalCard[] = [];
+    for (const card of order?.slice(dealt.length) ?? []) {
+      const physical = take(card);
+      if (physical) rest.push(physical);
+    }
+    const resumed: SimShoe = {
+      decks: shoe.decks,
+      backs: shoe.backs,
+      cards: [...dealtCards, ...rest, ...left],
+      ...(full.cutAfter === undefined || shoe.cutOut
+        ? {}
+        : { cutAfter: Math.max(full.cutAfter, dealt.length) }),
+    };
+    // The shuffle step and the cards dealt are the table's already: skipped, never sent.
+    await this.createSimulators(undefined, { shoe: resumed, at: 1 + dealt.length });
+    this.decks = 1;
+    this.log.info({ dealt: dealt.length }, 'simulated dealer resumed the shoe in play');
+    return true;
+  }
+
+  /** The cards the shoe in play dealt (journal inputs since its shuffle) and the shuffler's order, if reported. */
+  private async shoeSoFar(
+    journal: NonNullable<TableDaemon['journalFeed']>,
+  ): Promise<{ dealt: { card: string; back: string }[]; order: string[] | undefined }> {
+    const dealt: { card: string; back: string }[] = [];
+    let order: string[] | undefined;
+    // The shuffle input comes just before its `shoe_start` event (other events of it may lie between).
+    let seq = Math.max(1, this.daemon.shoeStartSeq() - 16);
+    while (seq <= journal.lastSeq) {
+      const page = await journal.readRange(seq, 512);
+      if (page.length === 0) break;
+      for (const record of page) {
+        if (record.kind !== 'input') continue;
+        const data = record.data as { t?: string; card?: string; back?: string; order?: string[] };
+        if (data.t === 'shuffle' && record.seq < this.daemon.shoeStartSeq()) order = data.order;
+        if (data.t === 'card' && record.seq > this.daemon.shoeStartSeq()) {
+          dealt.push({ card: data.card ?? '', back: data.back ?? '' });
+        }
+      }
+      seq = page.at(-1)!.seq + 1;
+    }
+    return { dealt, order };
+  }
+
   /** New simulators: the shoe and the shuffler share the seed, so they agree on the order. */
-  private async createSimulators(firstBack: BackColour | undefined): Promise<void> {
+  private async createSimulators(
+    firstBack: BackColour | undefined,
+    resume?: { shoe: SimShoe; at: number },
+  ): Promise<void> {
     await this.stopSimulators();
     this.shoes++;
     this.decks = 0;
@@ -178,6 +269,17 @@ export class SimulatedDealer {
         seed,
         ...(boxes.length > 0 ? { boxes } : {}),
         ...(firstBack === undefined ? {} : { firstBack }),
+        ...(resume
+          ? {
+              shoe: resume.shoe,
+              resumeAt: resume.at,
+              scenario: {
+                on: [],
+                off: [],
+                steps: [{ op: 'shuffle' }, { op: 'deal', count: 'rest' }],
+              },
+            }
+          : {}),
       });
       sim.start();
       if (wire.kind === 'shoe') this.shoe = { name: wire.name, sim };
@@ -196,6 +298,9 @@ export class SimulatedDealer {
   }
 
   private async run(): Promise<void> {
+    await this.resumeShoe().catch((error: unknown) =>
+      this.log.warn({ err: error }, 'the shoe in play could not be resumed: loading a new shoe'),
+    );
     while (this.running) {
       const expecting = this.daemon.expecting();
       switch (expecting.kind) {

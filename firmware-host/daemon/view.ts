@@ -182,6 +182,8 @@ export interface TerminalViewOptions {
   out: NodeJS.WriteStream;
   /** Redraw in place (a TTY); otherwise one line per event. */
   live: boolean;
+  /** Where the logs go while the view owns the terminal (shown in its footer). */
+  logFile?: string;
 }
 
 export class TerminalView {
@@ -189,6 +191,7 @@ export class TerminalView {
   private readonly daemon: TableDaemon;
   private readonly out: NodeJS.WriteStream;
   private readonly live: boolean;
+  private readonly logFile: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private dirty = true;
 
@@ -196,6 +199,7 @@ export class TerminalView {
     this.daemon = options.daemon;
     this.out = options.out;
     this.live = options.live;
+    this.logFile = options.logFile;
     const { config } = options.daemon;
     this.model = {
       table: config.table,
@@ -231,6 +235,7 @@ export class TerminalView {
     if (daemon.webAddress) this.model.subscribe += `   web console: ${daemon.webAddress}`;
     if (daemon.webLoginLink)
       this.model.subscribe += `\nsupervisor login (once): ${daemon.webLoginLink}`;
+    if (this.logFile) this.model.subscribe += `\nlogs: ${this.logFile}`;
     daemon.on('journaled', (records) => this.onRecords(records));
     daemon.on('availability', (device, availability, reason) => {
       this.model.devices[device] = { availability, reason };

@@ -6,12 +6,20 @@
 import { createPuntoBancoEngine } from './baccarat/engine.ts';
 import { createBlackjackEngine } from './blackjack/engine.ts';
 import { EngineError } from './errors.ts';
-import { POKER_GAMES } from './poker/games.ts';
+import { POKER_EXPOSED_OUTCOMES, POKER_GAMES } from './poker/games.ts';
 import type { GameId, Ruleset, RulesetOf } from './rulesets/schema.ts';
 import { createTripleShotEngine } from './triple-shot/engine.ts';
-import type { GameEngine } from './types.ts';
+import type { GameEngine, Outcome } from './types.ts';
 
 export type EngineFactory = (ruleset: Ruleset) => GameEngine<unknown>;
+
+/**
+ * A game's outcome as the table exposed it: what consumers (MQTT, the web
+ * console) may see of a round's result. The journal keeps the whole outcome
+ * for surveillance; cards collected face down without being shown (a fold,
+ * a dealer hand nobody played against) leave only their number.
+ */
+export type ExposedOutcome = (outcome: Outcome) => Outcome;
 
 /** Narrows a ruleset to a game, for factories; a mismatch is an EngineError. */
 export function rulesetFor<G extends GameId>(ruleset: Ruleset, game: G): RulesetOf<G> {
@@ -41,4 +49,33 @@ export function createEngine(ruleset: Ruleset): GameEngine<unknown> {
     );
   }
   return factory(ruleset);
+}
+
+/** Every card of these games is exposed by the end of the round: their outcome is shown whole. */
+const shownWhole: ExposedOutcome = (outcome) => outcome;
+
+const EXPOSED_OUTCOMES: Readonly<Record<string, ExposedOutcome>> = {
+  // practice: every baccarat card is dealt face up.
+  'punto-banco': shownWhole,
+  // The boxes' cards are face up and a hole card, where a ruleset deals one, is turned when
+  // the dealer plays (000 § 9.b), and at the end of the round even when every box busted
+  // (practice: the dealer's hand is shown before the cards are collected).
+  blackjack: shownWhole,
+  'triple-shot': shownWhole,
+  ...POKER_EXPOSED_OUTCOMES,
+};
+
+/**
+ * The outcome of a result as the table exposed it. An outcome of a game
+ * this build does not know (an older or newer journal) shows only its bets:
+ * what it names of cards cannot be judged, so none of it goes out.
+ */
+export function exposedOutcome(outcome: Record<string, unknown>): Record<string, unknown> {
+  const game = outcome.game;
+  const expose =
+    typeof game === 'string' && Object.hasOwn(EXPOSED_OUTCOMES, game)
+      ? EXPOSED_OUTCOMES[game]
+      : undefined;
+  if (!expose) return { game, bets: outcome.bets, withheld: true };
+  return expose(outcome as Outcome);
 }

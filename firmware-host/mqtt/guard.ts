@@ -8,8 +8,11 @@
  * is the card of the input that raised the alarm and left the shoe face up.
  * The decision is structural (any field holding a card code, any card code
  * in the message), not a list of alarm kinds or message texts, so a new
- * alarm about a face-down card cannot leak it.
+ * alarm about a face-down card cannot leak it. A round's result shows its
+ * outcome as the table exposed it (engine/games.ts `exposedOutcome`): a hand
+ * collected face down, such as a fold, shows only its number of cards.
  */
+import { exposedOutcome } from '../engine/games.ts';
 import type { DomainEvent } from '../table/events.ts';
 
 /**
@@ -136,6 +139,10 @@ function screenKnown(event: DomainEvent): Screened {
         withheld: ['expected'],
       },
     };
+  }
+  if (event.type === 'result') {
+    // The journal keeps every card of the round for surveillance; consumers see what the table showed.
+    return { publish: true, event: { ...event, outcome: exposedOutcome(event.outcome) } };
   }
   if (event.type === 'alarm' && event.kind === 'unexpected_card') {
     // A card drawn out of turn unseen is held and used as the next card

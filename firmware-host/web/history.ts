@@ -119,10 +119,12 @@ export async function readHistoryDay(journal: JournalSource, day: string): Promi
             hand.voided = { ...hand.voided, reason: event.reason };
           }
           if (event.type === 'result') {
+            // As the feed shows it: the outcome the table exposed, not the journal's whole one.
+            const outcome = (shown.outcome ?? {}) as Record<string, unknown>;
             hand.result = {
-              winner: event.outcome.winner,
-              announcement: event.outcome.announcement,
-              outcome: event.outcome,
+              winner: outcome.winner,
+              announcement: outcome.announcement,
+              outcome,
             };
             hand = undefined;
           }

@@ -25,10 +25,10 @@ import { isLoopback, type WebConfig } from '../config/web-schema.ts';
 import type { DaemonError } from '../daemon/errors.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
 import {
+  allRulesetNames,
   getRouletteRuleset,
   getRuleset,
   isRouletteRuleset,
-  rulesetNames,
 } from '../engine/rulesets/index.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
@@ -368,7 +368,8 @@ export class WebConsole {
         ruleset: ruleset.name,
         rulesetTitle: ruleset.title,
         game: ruleset.game,
-        rulesets: rulesetNames(),
+        // Card and roulette rulesets alike: `set_ruleset` takes either between shoes or games.
+        rulesets: allRulesetNames(),
       };
     };
 

@@ -17,6 +17,7 @@ import {
   betName,
   type CappedPayout,
   capPayout,
+  collectedFaceDown,
   describeStep,
   type HandSummary,
   payOf,
@@ -62,6 +63,31 @@ export interface CasinoHoldemOutcome extends Outcome {
   /** Boxes whose hand beat a qualifying dealer. */
   readonly winners: readonly number[];
   readonly units: string;
+}
+
+/**
+ * The outcome as the table exposed it, for consumers: a folded box is
+ * collected face down (practice), its Bonus hand shown only when the Bonus
+ * is paid; the dealer's two cards are turned only against a box that called
+ * (004), so when every box folded they stay face down.
+ */
+export function exposedCasinoHoldemOutcome(outcome: CasinoHoldemOutcome): Outcome {
+  const dealerShown = outcome.boxes.some((box) => box.call === 'bet');
+  const boxes = outcome.boxes.map((box) =>
+    box.call === 'bet'
+      ? box
+      : {
+          ...collectedFaceDown(box, ['hand']),
+          bonus: box.bonus.result > 0 ? box.bonus : { ...box.bonus, hand: null },
+        },
+  );
+  if (dealerShown) return { ...outcome, boxes };
+  return {
+    ...outcome,
+    dealer: collectedFaceDown(outcome.dealer, ['hand']),
+    qualifier: { ...outcome.qualifier, dealerQualifies: null },
+    boxes,
+  };
 }
 
 export function createCasinoHoldemEngine(

@@ -297,6 +297,20 @@ export interface HandSummary {
   readonly best: readonly StandardCard[];
 }
 
+/**
+ * A hand as the table exposed it when it was collected face down (a fold, a
+ * dealer nobody played against): its cards become their number, and what
+ * they make (`derived`: rank, combinations) is withheld as null.
+ */
+export function collectedFaceDown<T extends { readonly cards: readonly unknown[] }>(
+  hand: T,
+  derived: readonly (keyof T & string)[],
+): Record<string, unknown> {
+  const shown: Record<string, unknown> = { ...hand, cards: hand.cards.length };
+  for (const key of derived) shown[key] = null;
+  return shown;
+}
+
 /** The best five of 5-7 cards, with what it chose from. */
 export function summarise(cards: readonly StandardCard[]): HandSummary {
   const best = bestFive(cards);

@@ -30,6 +30,7 @@ import {
   type CappedPayout,
   capPayout,
   categoryAtLeast,
+  collectedFaceDown,
   describeStep,
   firstDealStep,
   type HandSummary,
@@ -120,6 +121,38 @@ export interface DrawStudOutcome extends Outcome {
   /** Boxes whose main hand beat a qualifying dealer. */
   readonly winners: readonly number[];
   readonly units: string;
+}
+
+/**
+ * The outcome as the table exposed it, for consumers: the dealer turns the
+ * four hidden cards only when a box plays on (003 § 24(6)), so when every
+ * box folded the dealer's hand is collected face down; a folded box is
+ * collected face down (practice), and an exchanged card went down face down
+ * (003 § 24(4) 1), so `firstFive` and `discarded` are counts.
+ */
+export function exposedDrawStudOutcome(outcome: DrawStudOutcome): Outcome {
+  const dealerShown = outcome.boxes.some((box) => box.play === 'play');
+  const boxes = outcome.boxes.map((box) => ({
+    ...(box.play === 'play' ? box : collectedFaceDown(box, ['hand', 'combinations'])),
+    firstFive: box.firstFive.length,
+    discarded: box.discarded.length,
+    ...(dealerShown ? {} : { dealerQualifies: null }),
+  }));
+  if (dealerShown) return { ...outcome, boxes };
+  // Only the fifth card is dealt face up (003 § 24(3)).
+  const up = outcome.dealer.cards.slice(4);
+  return {
+    ...outcome,
+    dealer: {
+      cards: up,
+      hidden: outcome.dealer.cards.length - up.length,
+      hand: null,
+      qualifies: null,
+      purchase: null,
+    },
+    qualifier: { ...outcome.qualifier, dealerQualifies: null },
+    boxes,
+  };
 }
 
 /** What differs between the two games, read from their rulesets. */

@@ -20,6 +20,7 @@ import {
   betName,
   boxSeat,
   categoryAtLeast,
+  collectedFaceDown,
   describeStep,
   type HandSummary,
   rankValue,
@@ -82,6 +83,26 @@ export function twoCardKey(cards: readonly StandardCard[]): string {
     .sort((a, b) => rankValue(b) - rankValue(a))
     .map((card) => card[0])
     .join('');
+}
+
+/**
+ * The outcome as the table exposed it, for consumers: a folded box is
+ * collected face down (practice), its Bonus hand shown only when the Bonus
+ * is paid; the dealer's cards are turned only at a showdown (001 § 7), so
+ * when every box folded they stay face down.
+ */
+export function exposedHoldemBonusOutcome(outcome: HoldemBonusOutcome): Outcome {
+  const dealerShown = outcome.boxes.some((box) => box.result !== 'fold');
+  const boxes = outcome.boxes.map((box) =>
+    box.result !== 'fold'
+      ? box
+      : {
+          ...collectedFaceDown(box, ['hand']),
+          bonus: box.bonus.result > 0 ? box.bonus : { ...box.bonus, hand: null, suited: null },
+        },
+  );
+  if (dealerShown) return { ...outcome, boxes };
+  return { ...outcome, dealer: collectedFaceDown(outcome.dealer, ['hand']), boxes };
 }
 
 export function createHoldemBonusEngine(

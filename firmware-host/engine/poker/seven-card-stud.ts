@@ -117,6 +117,27 @@ function compareKeys(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/**
+ * The outcome as the table exposed it, for consumers: a player's down cards
+ * are shown only at a showdown, by a player still in (003 § 28(12)); a
+ * folded hand, or the last one left when all others folded, is collected
+ * face down with its down cards withheld.
+ */
+export function exposedSevenCardStudOutcome(outcome: SevenCardStudOutcome): Outcome {
+  return {
+    ...outcome,
+    players: outcome.players.map((player) =>
+      outcome.showdown && !player.folded
+        ? player
+        : {
+            ...player,
+            cards: player.cards.map((c) => (c.face === 'up' ? c : { card: null, face: c.face })),
+            hand: null,
+          },
+    ),
+  };
+}
+
 export function createSevenCardStudEngine(
   ruleset: SevenCardStudRuleset,
 ): GameEngine<SevenCardStudState, SevenCardStudOutcome> {

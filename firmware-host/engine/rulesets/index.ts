@@ -60,13 +60,16 @@ export function rulesetNames(): readonly string[] {
   return [...rulesets().keys()];
 }
 
-/** The ruleset of that name; the error lists the names there are. */
+/** The card ruleset of that name; the error lists the names there are, the roulette ones too. */
 export function getRuleset(name: string): Ruleset {
   const ruleset = rulesets().get(name);
   if (ruleset) return ruleset;
+  const cards = rulesetNames().join(', ');
   throw new EngineError(
     'unknown_ruleset',
-    `unknown ruleset ${JSON.stringify(name)}: known rulesets are ${rulesetNames().join(', ')}`,
+    isRouletteRuleset(name)
+      ? `${name} is a roulette ruleset; a card ruleset is needed here: ${cards}`
+      : `unknown ruleset ${JSON.stringify(name)}: known rulesets are ${cards} (cards) and ${rouletteRulesetNames().join(', ')} (roulette)`,
   );
 }
 

@@ -20,6 +20,8 @@ describe('a shoe simulator deals a whole shoe to the driver over an in-memory wi
     expect(observations.length - 1 - cutAt).toBeGreaterThanOrEqual(4);
     expect(observations.length - 1 - cutAt).toBeLessThanOrEqual(6);
     expect(driver.status().identity?.model).toBe('TS-SHOE-SIM');
-    expect(driver.status().counters.duplicatesDropped).toBe(0);
+    // A frame is sent again when its ACK is late (100 ms here: a loaded machine is that slow);
+    // the driver drops each copy that reached it by seq. It dropped nothing the shoe did not resend.
+    expect(driver.status().counters.duplicatesDropped).toBeLessThanOrEqual(sim.stats.retransmitted);
   });
 });

@@ -256,6 +256,7 @@ describe('example configs', () => {
   it('ship a baccarat, a Triple Shot, a roulette and a simulator-bench example', () => {
     expect(examples.sort()).toEqual([
       'baccarat-smart-shoe.yaml',
+      'pty-shoe.yaml',
       'roulette-wheel.yaml',
       'simulator-bench.yaml',
       'triple-shot-shuffler-reader.yaml',
