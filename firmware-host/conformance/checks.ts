@@ -149,7 +149,7 @@ export const CHECKS: readonly CheckDefinition[] = [
     section: '§ 3.2-3.4, § 3.6',
     title: 'reports an event when the device is used (a card, a shuffle, a spin)',
     required: true,
-    timeoutMs: 30_000,
+    timeoutMs: 20_000,
     humanTimeoutMs: 120_000,
   },
   {
@@ -176,7 +176,8 @@ export const CHECKS: readonly CheckDefinition[] = [
   {
     id: 'messages',
     section: '§ 3.2-3.4, § 3.6',
-    title: "completes its talker's report (a CARD; SHUFFLED with its ORDER; a TAG or CARD; a RESULT)",
+    title:
+      "goes on once the event is ACKed, to a whole report (a CARD; SHUFFLED with its ORDER; a TAG or CARD; a RESULT)",
     required: true,
     timeoutMs: 30_000,
     humanTimeoutMs: 120_000,
