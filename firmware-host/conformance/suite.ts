@@ -296,6 +296,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     return { fail: `${outcome.reason}: ${outcome.detail}`, required };
   });
 
+  if (wire.authState === 'failed' && lineDown === undefined) {
+    // § 8.4: the host drops every frame of a device that failed to authenticate.
+    lineDown = 'the device failed authentication, so a host drops its frames (§ 8.4)';
+  }
+
   const pingToken = 'cf1';
   let pingLine = '';
   let pingSeq = -1;
