@@ -28,8 +28,14 @@ export function register(program: Command): void {
     .description(
       'check that a device speaks the device protocol: a scripted suite over its serial line, pty or TCP socket',
     )
-    .option('--link <url>', 'the device: /dev/ttyUSB0, serial:PATH?baud=N, a pty path or tcp://HOST:PORT')
-    .option('--talker <SH|SF|RD|RW>', 'the talker the device must announce (default: its HELLO says)')
+    .option(
+      '--link <url>',
+      'the device: /dev/ttyUSB0, serial:PATH?baud=N, a pty path or tcp://HOST:PORT',
+    )
+    .option(
+      '--talker <SH|SF|RD|RW>',
+      'the talker the device must announce (default: its HELLO says)',
+    )
     .option(
       '--key <ed25519:...|p256:...>',
       "the device's paired public key (protocol 1.4): its PROOF must match it",
@@ -67,7 +73,9 @@ async function runConformanceCli(options: ConformanceCliOptions): Promise<number
   if (options.link === undefined) usage('--link URL is required (a tty path or tcp://HOST:PORT)');
   const talker = options.talker?.toUpperCase();
   if (talker !== undefined && !(DEVICE_TALKERS as readonly string[]).includes(talker)) {
-    usage(`--talker ${JSON.stringify(options.talker)}: expected one of ${DEVICE_TALKERS.join(', ')}`);
+    usage(
+      `--talker ${JSON.stringify(options.talker)}: expected one of ${DEVICE_TALKERS.join(', ')}`,
+    );
   }
   const { parsePublicKey } = await import('../../device-protocol/auth/keys.ts');
   let key: import('../../device-protocol/auth/keys.ts').DevicePublicKey | undefined;

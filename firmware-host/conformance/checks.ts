@@ -177,7 +177,7 @@ export const CHECKS: readonly CheckDefinition[] = [
     id: 'messages',
     section: '§ 3.2-3.4, § 3.6',
     title:
-      "goes on once the event is ACKed, to a whole report (a CARD; SHUFFLED with its ORDER; a TAG or CARD; a RESULT)",
+      'goes on once the event is ACKed, to a whole report (a CARD; SHUFFLED with its ORDER; a TAG or CARD; a RESULT)',
     required: true,
     timeoutMs: 30_000,
     humanTimeoutMs: 120_000,

@@ -129,10 +129,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   };
 
   /** Runs one check; a check that returns nothing was not applicable (reported skipped, optional). */
-  const check = async (
-    id: CheckId,
-    body: (timeoutMs: number) => Promise<Outcome>,
-  ) => {
+  const check = async (id: CheckId, body: (timeoutMs: number) => Promise<Outcome>) => {
     const definition = checkDefinition(id);
     if (lineDown !== undefined) {
       record(resultOf(id, 'skip', `not run: ${lineDown}`));
@@ -206,9 +203,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       }
       talker = frame.talker;
       hello = { received, message };
-      const naked = wire.trace.some(
-        (entry) => entry.dir === 'out' && entry.frame?.type === 'NAK',
-      );
+      const naked = wire.trace.some((entry) => entry.dir === 'out' && entry.frame?.type === 'NAK');
       return `${naked ? 'after NAK hello (it was running before the line opened): ' : ''}${frame.talker} ${message.model} ${message.serial} protocol ${message.protocol} firmware ${message.firmware}`;
     });
   }
@@ -320,7 +315,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const from = wire.inbox.length;
     const firstPong = wire.inbox.find((received) => pongOf(pingToken)(received.frame));
     await wire.sendLine(pingLine);
-    const ack = await wire.waitFor(`ACK of the repeated PING ${pingSeq}`, ackOf(pingSeq), timeoutMs, from);
+    const ack = await wire.waitFor(
+      `ACK of the repeated PING ${pingSeq}`,
+      ackOf(pingSeq),
+      timeoutMs,
+      from,
+    );
     await wire.pause(GRACE_MS);
     const second = wire.inbox
       .slice(from)
@@ -355,9 +355,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const from = wire.inbox.length;
     const seq = wire.nextSeq;
     // The damaged copy does not take a seq: the device never received it.
-    await wire.sendLine(
-      wire.badCrcLine({ talker: 'HO', seq, type: 'PING', fields: ['crc1'] }),
-    );
+    await wire.sendLine(wire.badCrcLine({ talker: 'HO', seq, type: 'PING', fields: ['crc1'] }));
     const nak = await wire.waitFor(
       `NAK,${seq},bad_crc`,
       (frame) => nakOf(seq, ['bad_crc'])(frame) || pongOf('crc1')(frame),
@@ -366,7 +364,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     );
     if (nak.frame.type === 'PONG') return { fail: 'answered a PING whose CRC was wrong' };
     if (nak.frame.fields[0] !== String(seq)) {
-      return { fail: `NAK without the seq (${describe(nak.frame)}): its head $HO,${seq}, was readable` };
+      return {
+        fail: `NAK without the seq (${describe(nak.frame)}): its head $HO,${seq}, was readable`,
+      };
     }
     return `${describe(nak.frame)}: NAK,${seq},bad_crc`;
   });
@@ -420,7 +420,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         text: 'INDICATE,green,on',
         send: () => wire.send({ type: 'INDICATE', light: 'green', mode: 'on' }),
       });
-      commands.push({ text: 'GATE,unlock', send: () => wire.send({ type: 'GATE', action: 'unlock' }) });
+      commands.push({
+        text: 'GATE,unlock',
+        send: () => wire.send({ type: 'GATE', action: 'unlock' }),
+      });
     } else if (talker === 'SF') {
       commands.push({ text: 'SHUFFLE,1', send: () => wire.send({ type: 'SHUFFLE', decks: 1 }) });
     } else {
@@ -440,7 +443,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     needHello();
     const already = wire.eventsSince(0).find((received) => !wire.acked.has(received.frame.seq));
     if (already === undefined && !options.scripted) {
-      options.instruct?.(`${HUMAN_STEP[talker!]} (waiting up to ${Math.round(timeoutMs / 1000)} s)`);
+      options.instruct?.(
+        `${HUMAN_STEP[talker!]} (waiting up to ${Math.round(timeoutMs / 1000)} s)`,
+      );
     }
     event =
       already ??
@@ -530,7 +535,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const wanted = completion(talker!);
     // The report counts from the withheld event, and must go on past it: an event the
     // device sends once that one is ACKed (stop and wait, § 4 item 5) and not a copy.
-    const before = new Set(wire.inbox.slice(0, ackedFrom).map((received) => encodeFrame(received.frame)));
+    const before = new Set(
+      wire.inbox.slice(0, ackedFrom).map((received) => encodeFrame(received.frame)),
+    );
     const frames: Frame[] = [];
     let moved = false;
     let detail: string | undefined;
@@ -542,7 +549,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     };
     if (wire.inbox.slice(first.index).some((received) => take(received.frame))) return detail!;
     if (!options.scripted) {
-      options.instruct?.(`${HUMAN_STEP[talker!]} (waiting up to ${Math.round(timeoutMs / 1000)} s)`);
+      options.instruct?.(
+        `${HUMAN_STEP[talker!]} (waiting up to ${Math.round(timeoutMs / 1000)} s)`,
+      );
     }
     await wire.waitFor(
       moved ? wanted.what : `${wanted.what}, after the ACK of ${describe(first.frame)}`,
@@ -585,9 +594,7 @@ function completion(talker: DeviceTalker): {
   done: (frames: readonly Frame[]) => string | undefined;
 } {
   const first = (frames: readonly Frame[], types: readonly string[]) =>
-    frames.find(
-      (frame) => types.includes(frame.type) && decodeMessage(frame).kind === 'message',
-    );
+    frames.find((frame) => types.includes(frame.type) && decodeMessage(frame).kind === 'message');
   switch (talker) {
     case 'SH':
       return {

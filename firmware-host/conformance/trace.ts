@@ -171,7 +171,10 @@ export function judgeSeqs(trace: readonly TraceEntry[]): CheckResult {
  * window: 32 for a 1.2 device (the host spoke 1.5), 1 for an older one, and
  * one alone after each HELLO until the host has ACKed an event.
  */
-export function judgeWindow(trace: readonly TraceEntry[], protocol: string | undefined): CheckResult {
+export function judgeWindow(
+  trace: readonly TraceEntry[],
+  protocol: string | undefined,
+): CheckResult {
   const limit = protocolAtLeast(protocol, '1.2') ? 32 : 1;
   const problems: string[] = [];
   const unacked = new Set<number>();
@@ -234,7 +237,8 @@ export function judgeTrace(
   // A line read before the device's first HELLO may hold what a device already running
   // wrote into it before the run (copies bunched up, a line cut off): judged from its HELLO on.
   const first = trace.findIndex(
-    (entry) => entry.dir === 'in' && entry.event.kind === 'frame' && entry.event.frame.type === 'HELLO',
+    (entry) =>
+      entry.dir === 'in' && entry.event.kind === 'frame' && entry.event.frame.type === 'HELLO',
   );
   const fromHello = first === -1 ? trace : trace.slice(first);
   const [frames, stray] = judgeFrames(fromHello);

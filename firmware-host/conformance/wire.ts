@@ -43,13 +43,20 @@ export interface Received {
 }
 
 export class WaitTimeout extends Error {
-  constructor(readonly what: string, readonly ms: number, readonly sawDetail: string) {
+  constructor(
+    readonly what: string,
+    readonly ms: number,
+    readonly sawDetail: string,
+  ) {
     super(`no ${what} within ${ms} ms; ${sawDetail}`);
   }
 }
 
 export class LineClosed extends Error {
-  constructor(readonly what: string, readonly info: TransportClose) {
+  constructor(
+    readonly what: string,
+    readonly info: TransportClose,
+  ) {
     super(`the line closed while waiting for ${what}: ${info.reason}`);
   }
 }

@@ -39,8 +39,8 @@ describe.skipIf(!port)(`a real device on ${port ?? '(no TABLESIDE_TEST_PORT)'}`,
       instruct: (text) => console.info(`>> ${text}`),
     });
     console.info(renderTable(report));
-    expect(
-      report.results.filter((result) => result.required && result.status !== 'pass'),
-    ).toEqual([]);
+    expect(report.results.filter((result) => result.required && result.status !== 'pass')).toEqual(
+      [],
+    );
   }, 600_000);
 });

@@ -53,9 +53,9 @@ describe.skipIf(SOCAT === undefined)('a shoe with a key', () => {
     const auth = report.results.find((result) => result.id === 'auth')!;
     expect(auth).toMatchObject({ status: 'pass', required: true });
     expect(auth.detail).toMatch(/proved key [0-9A-F]{4}(-[0-9A-F]{4}){3}, the paired one/);
-    expect(
-      report.results.filter((result) => result.required && result.status !== 'pass'),
-    ).toEqual([]);
+    expect(report.results.filter((result) => result.required && result.status !== 'pass')).toEqual(
+      [],
+    );
     expect(report.conforms).toBe(true);
   }, 90_000);
 

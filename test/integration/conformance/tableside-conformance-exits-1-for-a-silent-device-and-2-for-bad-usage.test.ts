@@ -26,15 +26,23 @@ describe('tableside conformance exit codes', () => {
     cleanups.push(async () => run.kill());
     const { code, stdout } = await run.done;
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^FAIL\s+hello\s+required\s+§ 5, § 3\.1\s+no HELLO within \d+ ms; the device sent nothing$/m);
+    expect(stdout).toMatch(
+      /^FAIL\s+hello\s+required\s+§ 5, § 3\.1\s+no HELLO within \d+ ms; the device sent nothing$/m,
+    );
     expect(stdout).toMatch(/^SKIP\s+ping\s+required\s+.*not run: no valid HELLO from the device$/m);
     expect(stdout).toMatch(/^DOES NOT CONFORM: \d+ of \d+ required checks did not pass: hello, /m);
   }, 60_000);
 
   it.each([
     [['conformance'], /--link URL is required/],
-    [['conformance', '--link', 'tcp://127.0.0.1:1', '--talker', 'XX'], /--talker "XX": expected one of SH, SF, RD, RW/],
-    [['conformance', '--link', 'tcp://127.0.0.1:1', '--key', 'rsa:abc'], /--key: expected "ed25519:<base64url>"/],
+    [
+      ['conformance', '--link', 'tcp://127.0.0.1:1', '--talker', 'XX'],
+      /--talker "XX": expected one of SH, SF, RD, RW/,
+    ],
+    [
+      ['conformance', '--link', 'tcp://127.0.0.1:1', '--key', 'rsa:abc'],
+      /--key: expected "ed25519:<base64url>"/,
+    ],
     [['conformance', '--link', 'ftp://x'], /transport URL "ftp:\/\/x"/],
     [['conformance', '--bogus'], /unknown option '--bogus'/],
   ])('exits 2 on bad usage: %j', (args, message) => {

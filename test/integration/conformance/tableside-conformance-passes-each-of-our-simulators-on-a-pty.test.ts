@@ -37,7 +37,12 @@ async function simulatorOnPty(kind: DeviceKind | 'wheel'): Promise<string> {
   const pair = await ptyPair();
   const sim =
     kind === 'wheel'
-      ? new SimulatedWheel({ transport: deviceEnd(pair.device), paceMs: 100, bettingMs: 200, games: 20 })
+      ? new SimulatedWheel({
+          transport: deviceEnd(pair.device),
+          paceMs: 100,
+          bettingMs: 200,
+          games: 20,
+        })
       : new SimulatedDevice({
           kind,
           transport: deviceEnd(pair.device),
@@ -74,20 +79,24 @@ describe.skipIf(SOCAT === undefined)('tableside conformance on a pty', () => {
     ['shuffler', 'SF'],
     ['reader', 'RD'],
     ['wheel', 'RW'],
-  ] as const)('passes the %s simulator (%s)', async (kind, talker) => {
-    const host = await simulatorOnPty(kind);
-    const report = await runConformance({
-      link: host,
-      transport: deviceEnd(host),
-      talker,
-      scripted: true,
-    });
-    expect(notPassed(report)).toEqual([]);
-    expect(report.conforms).toBe(true);
-    expect(report.device.talker).toBe(talker);
-    const messages = report.results.find((result) => result.id === 'messages');
-    expect(messages?.status).toBe('pass');
-    if (talker === 'SF') expect(messages?.detail).toMatch(/SHUFFLED2? of \d+ cards/);
-    if (talker === 'RW') expect(messages?.detail).toMatch(/RESULT|NOSPIN/);
-  }, 90_000);
+  ] as const)(
+    'passes the %s simulator (%s)',
+    async (kind, talker) => {
+      const host = await simulatorOnPty(kind);
+      const report = await runConformance({
+        link: host,
+        transport: deviceEnd(host),
+        talker,
+        scripted: true,
+      });
+      expect(notPassed(report)).toEqual([]);
+      expect(report.conforms).toBe(true);
+      expect(report.device.talker).toBe(talker);
+      const messages = report.results.find((result) => result.id === 'messages');
+      expect(messages?.status).toBe('pass');
+      if (talker === 'SF') expect(messages?.detail).toMatch(/SHUFFLED2? of \d+ cards/);
+      if (talker === 'RW') expect(messages?.detail).toMatch(/RESULT|NOSPIN/);
+    },
+    90_000,
+  );
 });

@@ -57,7 +57,9 @@ describe('a hand-written shoe', () => {
     const report = await conformanceOf('no-retransmit');
     expect(report.conforms).toBe(false);
     expect(statusOf(report, 'hello-retransmit').status).toBe('fail');
-    expect(statusOf(report, 'hello-retransmit').detail).toMatch(/no a second copy of HELLO \d+ within/);
+    expect(statusOf(report, 'hello-retransmit').detail).toMatch(
+      /no a second copy of HELLO \d+ within/,
+    );
     expect(statusOf(report, 'retransmit').status).toBe('fail');
     expect(statusOf(report, 'hello').status).toBe('pass');
   }, 60_000);
@@ -67,7 +69,9 @@ describe('a hand-written shoe', () => {
     expect(report.conforms).toBe(false);
     const seq = statusOf(report, 'seq');
     expect(seq.status).toBe('fail');
-    expect(seq.detail).toMatch(/seq \d+ reused: "SH,\d+,CARD,AS,red,down" then "SH,\d+,CARD,KH,red,down"/);
+    expect(seq.detail).toMatch(
+      /seq \d+ reused: "SH,\d+,CARD,AS,red,down" then "SH,\d+,CARD,KH,red,down"/,
+    );
   }, 60_000);
 
   it("that sends a card before its HELLO's ACK fails the hold-events check", async () => {
@@ -102,13 +106,17 @@ describe('a hand-written shoe', () => {
     expect(statusOf(report, 'ping').status).toBe('fail');
     expect(statusOf(report, 'ping').detail).toMatch(/the line closed while waiting for/);
     expect(statusOf(report, 'duplicate')).toMatchObject({ status: 'skip', required: true });
-    expect(statusOf(report, 'duplicate').detail).toMatch(/not run: the line closed .* did not reopen/);
+    expect(statusOf(report, 'duplicate').detail).toMatch(
+      /not run: the line closed .* did not reopen/,
+    );
   }, 60_000);
 
   it('that floods copies of its cards fails the flood check, naming the line', async () => {
     const report = await conformanceOf('flood');
     expect(report.conforms).toBe(false);
     expect(statusOf(report, 'no-flood').status).toBe('fail');
-    expect(statusOf(report, 'no-flood').detail).toMatch(/sent \$SH,\d+,CARD,AS,red,down \d+ times within one second/);
+    expect(statusOf(report, 'no-flood').detail).toMatch(
+      /sent \$SH,\d+,CARD,AS,red,down \d+ times within one second/,
+    );
   }, 60_000);
 });
