@@ -211,7 +211,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   await check('hello-retransmit', async (timeoutMs) => {
     const { received } = needHello();
     const copy = await wire.waitFor(
-      `a second copy of HELLO ${received.frame.seq}`,
+      `second copy of HELLO ${received.frame.seq}`,
       (frame) => frame.type === 'HELLO',
       timeoutMs,
       received.index + 1,
@@ -346,7 +346,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const stillAnswers = async (timeoutMs: number, token: string) => {
     const from = wire.inbox.length;
     const seq = await wire.send({ type: 'PING', token });
-    await wire.waitFor(`ACK of a PING ${seq} sent after that`, ackOf(seq), timeoutMs, from);
+    await wire.waitFor(`ACK of PING ${seq} sent after that`, ackOf(seq), timeoutMs, from);
     await wire.waitFor(`PONG ${token} after that`, pongOf(token), timeoutMs, from);
   };
 
@@ -450,7 +450,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     event =
       already ??
       (await wire.waitFor(
-        'an event (a card, a shuffle, a tag, a spin)',
+        'event (a card, a shuffle, a tag, a spin)',
         (frame) => !['HELLO', 'PING', 'PONG', 'ACK', 'NAK'].includes(frame.type),
         timeoutMs,
         0,
@@ -598,7 +598,7 @@ function completion(talker: DeviceTalker): {
   switch (talker) {
     case 'SH':
       return {
-        what: 'a CARD (or FOREIGN, NOTAG) from the shoe',
+        what: 'CARD (or FOREIGN, NOTAG) from the shoe',
         done: (frames) => {
           const card = first(frames, ['CARD', 'FOREIGN', 'NOTAG']);
           return card ? `${encodeFrame(card).trimEnd()}` : undefined;
@@ -606,7 +606,7 @@ function completion(talker: DeviceTalker): {
       };
     case 'RD':
       return {
-        what: 'a CARD or TAG from the reader',
+        what: 'CARD or TAG from the reader',
         done: (frames) => {
           const read = first(frames, ['CARD', 'TAG']);
           return read ? `${encodeFrame(read).trimEnd()}` : undefined;
@@ -614,7 +614,7 @@ function completion(talker: DeviceTalker): {
       };
     case 'RW':
       return {
-        what: 'a RESULT (or NOSPIN) from the wheel',
+        what: 'RESULT (or NOSPIN) from the wheel',
         done: (frames) => {
           const end = first(frames, ['RESULT', 'NOSPIN']);
           if (end === undefined) return undefined;
@@ -625,7 +625,7 @@ function completion(talker: DeviceTalker): {
       };
     case 'SF':
       return {
-        what: 'a SHUFFLED (or SHUFFLED2) and its ORDER chunks from the shuffler',
+        what: 'SHUFFLED (or SHUFFLED2) with its ORDER chunks from the shuffler',
         done: (frames) => shuffleDone(frames),
       };
   }

@@ -58,7 +58,7 @@ describe('a hand-written shoe', () => {
     expect(report.conforms).toBe(false);
     expect(statusOf(report, 'hello-retransmit').status).toBe('fail');
     expect(statusOf(report, 'hello-retransmit').detail).toMatch(
-      /no a second copy of HELLO \d+ within/,
+      /no second copy of HELLO \d+ within/,
     );
     expect(statusOf(report, 'retransmit').status).toBe('fail');
     expect(statusOf(report, 'hello').status).toBe('pass');
