@@ -91,7 +91,7 @@ async function runConformanceCli(options: ConformanceCliOptions): Promise<number
   } catch (error) {
     usage((error as Error).message);
   }
-  if (transport.kind !== 'serial' && transport.kind !== 'tcp' && transport.kind !== 'memory') {
+  if (transport.kind !== 'serial' && transport.kind !== 'tcp') {
     usage(`--link ${options.link}: a ${transport.kind} link carries no device protocol frames`);
   }
   const { runConformance } = await import('../conformance/suite.ts');

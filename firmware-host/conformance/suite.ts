@@ -595,12 +595,17 @@ function completion(talker: DeviceTalker): {
 } {
   const first = (frames: readonly Frame[], types: readonly string[]) =>
     frames.find((frame) => types.includes(frame.type) && decodeMessage(frame).kind === 'message');
+  // The latest card or tag: the one the device went on to after the withheld one.
+  const latest = (frames: readonly Frame[], types: readonly string[]) =>
+    frames.findLast(
+      (frame) => types.includes(frame.type) && decodeMessage(frame).kind === 'message',
+    );
   switch (talker) {
     case 'SH':
       return {
         what: 'CARD (or FOREIGN, NOTAG) from the shoe',
         done: (frames) => {
-          const card = first(frames, ['CARD', 'FOREIGN', 'NOTAG']);
+          const card = latest(frames, ['CARD', 'FOREIGN', 'NOTAG']);
           return card ? `${encodeFrame(card).trimEnd()}` : undefined;
         },
       };
@@ -608,7 +613,7 @@ function completion(talker: DeviceTalker): {
       return {
         what: 'CARD or TAG from the reader',
         done: (frames) => {
-          const read = first(frames, ['CARD', 'TAG']);
+          const read = latest(frames, ['CARD', 'TAG']);
           return read ? `${encodeFrame(read).trimEnd()}` : undefined;
         },
       };
