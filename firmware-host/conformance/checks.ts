@@ -25,6 +25,7 @@ export type CheckId =
   | 'event'
   | 'retransmit'
   | 'nak-resend'
+  | 'nak-hello'
   | 'reconnect'
   | 'messages'
   | 'frames'
@@ -165,6 +166,13 @@ export const CHECKS: readonly CheckDefinition[] = [
     title: 'resends a frame at once on a NAK naming it',
     required: true,
     timeoutMs: 2_000,
+  },
+  {
+    id: 'nak-hello',
+    section: '§ 5, § 7',
+    title: 'on NAK,<seq>,hello says HELLO again, then resends the event with its seq',
+    required: true,
+    timeoutMs: 10_000,
   },
   {
     id: 'reconnect',

@@ -184,7 +184,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
             `switch the device on, reset it or plug its cable in: it sends HELLO then (waiting up to ${Math.round((timeoutMs - soon) / 1000)} s)`,
           );
         }
-        return wire.waitFor('HELLO', isHello, timeoutMs - soon, 0);
+        return wire.waitFor('HELLO', isHello, timeoutMs - soon, 0).catch((late) => {
+          // Name the whole wait and all the device sent in it, not the second half's.
+          if (!(late instanceof WaitTimeout)) throw late;
+          throw new WaitTimeout('HELLO', timeoutMs, wire.sawSince(0));
+        });
       });
       const frame = received.frame;
       const decoded = decodeMessage(frame);
@@ -281,6 +285,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (outcome.kind === 'authenticated') {
       return {
         pass: `proved key ${keyFingerprint(outcome.key)}${outcome.paired ? ', the paired one' : ' (not compared: no --key)'}`,
+        required,
+      };
+    }
+    const proofs = wire.trace.filter(
+      (entry) =>
+        entry.dir === 'in' && entry.event.kind === 'frame' && entry.event.frame.type === 'PROOF',
+    ).length;
+    if (proofs === 0) {
+      // § 8.2: a 1.4 device answers every CHALLENGE, with PROOF,none if it has no key.
+      return {
+        fail: `announced ${message.protocol} but sent no PROOF: ${outcome.detail}`,
         required,
       };
     }
@@ -486,6 +501,36 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       from,
     );
     return `resent ${Math.round(copy.at - sentAt)} ms after the NAK`;
+  });
+
+  await check('nak-hello', async (timeoutMs) => {
+    const first = needEvent();
+    const from = wire.inbox.length;
+    // What a host that restarted says to an event from a device it has no HELLO of (§ 5).
+    await wire.send({ type: 'NAK', nakedSeq: first.frame.seq, reason: 'hello' });
+    const hello = await wire.waitFor(
+      `HELLO after NAK,${first.frame.seq},hello`,
+      (frame) => frame.type === 'HELLO',
+      timeoutMs,
+      from,
+    );
+    const copy = await wire.waitFor(
+      `${describe(first.frame)} again once HELLO ${hello.frame.seq} was ACKed`,
+      (frame) => frame.seq === first.frame.seq && !['ACK', 'NAK', 'HELLO'].includes(frame.type),
+      timeoutMs,
+      hello.index + 1,
+    );
+    if (!sameLine(first.frame)(copy.frame)) {
+      return {
+        fail: `after its new HELLO, seq ${first.frame.seq} is a different frame: ${encodeFrame(copy.frame).trimEnd()}`,
+      };
+    }
+    if (hello.frame.seq === 0 && first.frame.seq !== 0) {
+      return {
+        fail: 'its new HELLO took seq 0: it kept running, so it keeps counting (§ 4 item 8)',
+      };
+    }
+    return `HELLO ${hello.frame.seq}, then ${describe(first.frame)} again`;
   });
 
   await check('reconnect', async (timeoutMs) => {

@@ -50,9 +50,9 @@ describe.skipIf(skip)('tableside conformance and the shoe firmware', () => {
       },
     });
 
-    expect(
-      report.results.filter((result) => result.required && result.status !== 'pass'),
-    ).toEqual([]);
+    expect(report.results.filter((result) => result.required && result.status !== 'pass')).toEqual(
+      [],
+    );
     expect(report.device).toMatchObject({ model: 'TS-SHOE-FW', serial: 'SHOE-TEST-1' });
     expect(asked.filter((text) => text.startsWith('deal one card')).length).toBe(2);
     expect(report.results.find((result) => result.id === 'messages')?.detail).toMatch(

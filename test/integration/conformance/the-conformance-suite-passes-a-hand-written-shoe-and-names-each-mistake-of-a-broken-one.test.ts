@@ -43,7 +43,7 @@ describe('a hand-written shoe', () => {
     expect(report.device.model).toBe('TS-HAND-1');
     // A 1.0 device: the 1.4 handshake is not for it, and the run says so.
     expect(statusOf(report, 'auth').status).toBe('skip');
-  }, 60_000);
+  }, 120_000);
 
   it('with a bad CRC on its cards fails the frame check, naming bad_crc', async () => {
     const report = await conformanceOf('bad-crc');
@@ -51,7 +51,7 @@ describe('a hand-written shoe', () => {
     expect(statusOf(report, 'frames')).toMatchObject({ status: 'fail' });
     expect(statusOf(report, 'frames').detail).toContain('bad_crc');
     expect(statusOf(report, 'frames').detail).toContain('$SH,');
-  }, 60_000);
+  }, 120_000);
 
   it('that never retransmits fails the HELLO and the event retransmission checks', async () => {
     const report = await conformanceOf('no-retransmit');
@@ -62,7 +62,7 @@ describe('a hand-written shoe', () => {
     );
     expect(statusOf(report, 'retransmit').status).toBe('fail');
     expect(statusOf(report, 'hello').status).toBe('pass');
-  }, 60_000);
+  }, 120_000);
 
   it('that reuses a seq for its next card fails the seq check, naming both frames', async () => {
     const report = await conformanceOf('reused-seq');
@@ -72,7 +72,7 @@ describe('a hand-written shoe', () => {
     expect(seq.detail).toMatch(
       /seq \d+ reused: "SH,\d+,CARD,AS,red,down" then "SH,\d+,CARD,KH,red,down"/,
     );
-  }, 60_000);
+  }, 120_000);
 
   it("that sends a card before its HELLO's ACK fails the hold-events check", async () => {
     const report = await conformanceOf('early-events');
@@ -80,7 +80,7 @@ describe('a hand-written shoe', () => {
     const hold = statusOf(report, 'hold-events');
     expect(hold.status).toBe('fail');
     expect(hold.detail).toMatch(/\$SH,\d+,CARD,AS,red,down before the host ACKed HELLO 0/);
-  }, 60_000);
+  }, 120_000);
 
   it('that stays silent fails the HELLO check, says it heard nothing, and skips the rest', async () => {
     const report = await conformanceOf('silent');
@@ -89,7 +89,7 @@ describe('a hand-written shoe', () => {
     expect(statusOf(report, 'hello').detail).toContain('the device sent nothing');
     expect(statusOf(report, 'ping')).toMatchObject({ status: 'skip', required: true });
     expect(report.verdict).toMatch(/^DOES NOT CONFORM/);
-  }, 60_000);
+  }, 120_000);
 
   it('that answers garbage fails the HELLO and frame checks, naming the unreadable lines', async () => {
     const report = await conformanceOf('garbage');
@@ -97,7 +97,7 @@ describe('a hand-written shoe', () => {
     expect(statusOf(report, 'hello').detail).toMatch(/unreadable \((malformed|bad_crc)\)/);
     expect(statusOf(report, 'frames').status).toBe('fail');
     expect(statusOf(report, 'stray-bytes').status).toBe('fail');
-  }, 60_000);
+  }, 120_000);
 
   it('that hangs up mid-suite fails the check it was in, names the closed line and ends', async () => {
     const report = await conformanceOf('disconnect');
@@ -109,7 +109,7 @@ describe('a hand-written shoe', () => {
     expect(statusOf(report, 'duplicate').detail).toMatch(
       /not run: the line closed .* did not reopen/,
     );
-  }, 60_000);
+  }, 120_000);
 
   it('that floods copies of its cards fails the flood check, naming the line', async () => {
     const report = await conformanceOf('flood');
@@ -118,5 +118,5 @@ describe('a hand-written shoe', () => {
     expect(statusOf(report, 'no-flood').detail).toMatch(
       /sent \$SH,\d+,CARD,AS,red,down \d+ times within one second/,
     );
-  }, 60_000);
+  }, 120_000);
 });
