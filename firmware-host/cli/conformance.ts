@@ -13,6 +13,7 @@ interface ConformanceCliOptions {
   key?: string;
   json?: boolean;
   scripted?: boolean;
+  capture?: string;
 }
 
 const DEVICE_TALKERS = ['SH', 'SF', 'RD', 'RW'] as const;
@@ -41,6 +42,10 @@ export function register(program: Command): void {
       "the device's paired public key (protocol 1.4): its PROOF must match it",
     )
     .option('--json', 'print the report as JSON instead of a table')
+    .option(
+      '--capture <file>',
+      'write every line both ways to FILE (time in ms, `HO →` the host, `→ HO` the device)',
+    )
     .option(
       '--scripted',
       'the device acts by itself (a simulator running a scenario): print no instructions, use the shorter waits',
@@ -96,6 +101,8 @@ async function runConformanceCli(options: ConformanceCliOptions): Promise<number
   }
   const { runConformance } = await import('../conformance/suite.ts');
   const { renderJson, renderTable, exitCodeOf } = await import('../conformance/report.ts');
+  const { renderTrace } = await import('../conformance/trace.ts');
+  let capture: string | undefined;
   const report = await runConformance({
     link: options.link,
     transport,
@@ -106,7 +113,16 @@ async function runConformanceCli(options: ConformanceCliOptions): Promise<number
     onResult: options.json
       ? undefined
       : (result) => process.stderr.write(`   ${result.status} ${result.id}\n`),
+    ...(options.capture === undefined
+      ? {}
+      : { onTrace: (trace) => (capture = renderTrace(trace)) }),
   });
+  if (options.capture !== undefined && capture !== undefined) {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(options.capture, capture).catch((error: Error) =>
+      process.stderr.write(`tableside conformance: --capture: ${error.message}\n`),
+    );
+  }
   process.stdout.write(options.json ? renderJson(report) : renderTable(report));
   return exitCodeOf(report);
 }

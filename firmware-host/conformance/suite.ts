@@ -59,10 +59,10 @@ export interface ConformanceOptions {
   readonly openTimeoutMs?: number;
 }
 
-/** The host's HELLO: model `tableside` (§ 5), serial naming the suite. */
+/** The host's HELLO (model `tableside`, § 5) names no firmware image: the suite is not one. */
 const HOST_FIRMWARE_SHA256 = '0'.repeat(64);
 
-/** A sim's ACK and PONG arrive within this after the frame that asks for them; past it, none is coming. */
+/** How long the suite watches for something that must NOT come (a second PONG) after the ACK that did. */
 const GRACE_MS = 1_000;
 
 class NotRun extends Error {}
@@ -128,7 +128,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     return event;
   };
 
-  /** Runs one check; a check that returns nothing was not applicable (reported skipped, optional). */
+  /**
+   * Runs one check and records its result: a timeout or a closed line fails it (naming what
+   * the device did), a missing prerequisite reports it not run, `{ skip }` not applicable.
+   */
   const check = async (id: CheckId, body: (timeoutMs: number) => Promise<Outcome>) => {
     const definition = checkDefinition(id);
     if (lineDown !== undefined) {

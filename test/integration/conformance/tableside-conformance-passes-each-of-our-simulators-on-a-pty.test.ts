@@ -6,6 +6,7 @@
  * (its table, its JSON and its exit code); the others in process.
  */
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../../firmware-host/conformance/report.ts';
@@ -64,7 +65,18 @@ function notPassed(report: ConformanceReport): string[] {
 describe.skipIf(SOCAT === undefined)('tableside conformance on a pty', () => {
   it('passes the shoe simulator: a table of passes, JSON that says so, exit 0', async () => {
     const host = await simulatorOnPty('shoe');
-    const run = runCli(['conformance', '--link', host, '--talker', 'SH', '--scripted', '--json']);
+    const capture = join(tempDir('tableside-conformance-capture-'), 'run.txt');
+    const run = runCli([
+      'conformance',
+      '--link',
+      host,
+      '--talker',
+      'SH',
+      '--scripted',
+      '--json',
+      '--capture',
+      capture,
+    ]);
     cleanups.push(async () => run.kill());
     const { code, stdout, stderr } = await run.done;
     const report = JSON.parse(stdout) as ConformanceReport;
@@ -73,6 +85,10 @@ describe.skipIf(SOCAT === undefined)('tableside conformance on a pty', () => {
     expect(report.device).toMatchObject({ talker: 'SH', model: 'TS-SHOE-SIM' });
     expect(report.results.find((result) => result.id === 'reconnect')?.status).toBe('pass');
     expect(report.verdict).toMatch(/^CONFORMS/);
+    // The capture holds both directions: the device's HELLO and the host's deliberate bad CRC.
+    const lines = readFileSync(capture, 'utf8');
+    expect(lines).toMatch(/^\s*\d+ → HO \$SH,\d+,HELLO,TS-SHOE-SIM,/m);
+    expect(lines).toMatch(/^\s*\d+ HO → \$HO,\d+,PING,crc1\*[0-9A-F]{4}$/m);
   }, 90_000);
 
   it.each([
