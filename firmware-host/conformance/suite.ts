@@ -139,8 +139,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       return;
     }
     const started = clock.now();
+    const timeoutMs = timeoutOf(definition);
+    // A check waits at most a few times its timeout in all (its waits one after the other);
+    // this bound is a safety net, so that no check can outlast it whatever the line does.
+    const budgetMs = 4 * timeoutMs + 5_000;
     try {
-      const outcome = await body(timeoutOf(definition));
+      const outcome = await wire.within(
+        body(timeoutMs),
+        budgetMs,
+        `did not finish within ${budgetMs} ms`,
+      );
       const ms = Math.round(clock.now() - started);
       if (typeof outcome === 'string') record(resultOf(id, 'pass', outcome, { ms }));
       else if ('skip' in outcome) record(resultOf(id, 'skip', outcome.skip, { required: false }));
@@ -155,6 +163,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       }
       record(resultOf(id, 'fail', (error as Error).message, { ms }));
       if (error instanceof LineClosed) await recover(error);
+      else if (clock.now() - started >= budgetMs) lineDown = `${id} ${(error as Error).message}`;
     }
   };
 
@@ -574,7 +583,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const ackedFrom = wire.inbox.length;
   if (lineDown === undefined && wire.isOpen) {
     wire.ackEvents = true;
-    await wire.ackPending();
+    await wire.within(wire.ackPending(), 5_000, 'ACKs not written').catch(() => undefined);
   }
 
   await check('messages', async (timeoutMs) => {
@@ -610,7 +619,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   });
 
   if (wire.transport.isOpen) {
-    await wire.ackPending().catch(() => undefined);
+    await wire.within(wire.ackPending(), 5_000, 'ACKs not written').catch(() => undefined);
     await wire.close().catch(() => undefined);
   }
 

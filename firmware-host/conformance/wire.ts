@@ -85,6 +85,7 @@ export class HostWire {
   /** Lines dropped from the trace once it was full. */
   droppedTrace = 0;
   #seq = 0;
+  #pendingWrites = 0;
   #decoder = new FrameDecoder();
   #auth: HostAuth | undefined;
   #authTimer: unknown;
@@ -112,15 +113,21 @@ export class HostWire {
     this.transport.on('close', this.#onClose);
     this.#closed = undefined;
     this.#decoder = new FrameDecoder();
+    await this.within(
+      this.transport.open(),
+      timeoutMs,
+      `${this.transport.url}: did not open within ${timeoutMs} ms`,
+    );
+  }
+
+  /** `promise`, or a rejection with `message` once `ms` have passed on the wire's clock. */
+  async within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
     let timer: unknown;
     const timeout = new Promise<never>((_, reject) => {
-      timer = this.clock.setTimeout(
-        () => reject(new Error(`${this.transport.url}: did not open within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      timer = this.clock.setTimeout(() => reject(new Error(message)), ms);
     });
     try {
-      await Promise.race([this.transport.open(), timeout]);
+      return await Promise.race([promise, timeout]);
     } finally {
       this.clock.clearTimeout(timer);
     }
@@ -131,7 +138,7 @@ export class HostWire {
     this.transport.off('data', this.#onData);
     this.transport.off('close', this.#onClose);
     this.clock.clearTimeout(this.#authTimer);
-    await this.transport.close();
+    await this.within(this.transport.close(), 5_000, `${this.transport.url}: did not close`);
   }
 
   /** Drops the line and opens it again, as a cable pulled and plugged back. */
@@ -204,7 +211,13 @@ export class HostWire {
   async #write(line: string, frame: Frame | undefined): Promise<void> {
     this.#record({ dir: 'out', at: this.clock.now(), line, ...(frame ? { frame } : {}) });
     if (!this.transport.isOpen) return;
-    await this.transport.write(Buffer.from(line, 'latin1')).catch(() => undefined);
+    // Handed to the transport in order, not awaited: a line that stops taking bytes (flow
+    // control stuck) then shows as a device that does not answer, and no check waits on a write.
+    this.#pendingWrites++;
+    void this.transport
+      .write(Buffer.from(line, 'latin1'))
+      .catch(() => undefined)
+      .finally(() => this.#pendingWrites--);
   }
 
   // ------------------------------------------------------------ authentication
@@ -367,7 +380,11 @@ export class HostWire {
   /** What the device sent since trace index `from`, in a few words. */
   sawSince(from: number): string {
     const entries = this.trace.slice(from).filter((entry) => entry.dir === 'in');
-    if (entries.length === 0) return 'the device sent nothing';
+    const stuck =
+      this.#pendingWrites > 0
+        ? `; ${this.#pendingWrites} lines the host wrote are still not taken by the line`
+        : '';
+    if (entries.length === 0) return `the device sent nothing${stuck}`;
     const frames: string[] = [];
     const discards = new Map<string, number>();
     for (const entry of entries) {
@@ -382,10 +399,11 @@ export class HostWire {
     const parts: string[] = [];
     if (frames.length > 0) {
       const shown = frames.slice(0, 6).join(', ');
-      parts.push(`${frames.length} frames (${shown}${frames.length > 6 ? ', ...' : ''})`);
+      const noun = frames.length === 1 ? 'frame' : 'frames';
+      parts.push(`${frames.length} ${noun} (${shown}${frames.length > 6 ? ', ...' : ''})`);
     }
     for (const [reason, count] of discards) parts.push(`${count} unreadable (${reason})`);
-    return `the device sent ${parts.join(' and ')}`;
+    return `the device sent ${parts.join(' and ')}${stuck}`;
   }
 
   /** Events (not HELLO, PING, PONG) delivered from inbox index `from` on. */

@@ -7,6 +7,24 @@ import { describe, expect, it } from 'vitest';
 import { runConformance } from '../../../firmware-host/conformance/suite.ts';
 import type { WireClock } from '../../../firmware-host/conformance/wire.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
+import { BaseTransport } from '../../../hardware/transports/transport.ts';
+
+/** A line that says one HELLO, then takes no more bytes: every write hangs (flow control stuck). */
+class StuckLine extends BaseTransport {
+  readonly kind = 'memory' as const;
+  protected async doOpen(): Promise<void> {
+    const hello =
+      '$SH,0,HELLO,TS-SHOE-2,SH0042,1.0,2.3.1,e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855*5BEB\r\n';
+    setImmediate(() => {
+      this.received(Buffer.from(hello));
+      setImmediate(() => this.received(Buffer.from(hello)));
+    });
+  }
+  protected doWrite(): Promise<void> {
+    return new Promise(() => undefined);
+  }
+  protected async doClose(): Promise<void> {}
+}
 
 /** Fires the earliest timer whenever the event loop has nothing else to do. */
 class VirtualClock implements WireClock {
@@ -69,5 +87,22 @@ describe('the conformance runner on a virtual clock', () => {
     });
     expect(report.conforms).toBe(false);
     await wire.device.close();
+  });
+
+  it('ends a run on a line that takes no bytes, saying the host’s lines were never taken', async () => {
+    const clock = new VirtualClock();
+    const report = await runConformance({
+      link: 'memory://stuck',
+      transport: new StuckLine('memory://stuck'),
+      clock,
+      scripted: true,
+    });
+    const byId = new Map(report.results.map((result) => [result.id, result]));
+    expect(byId.get('hello')?.status).toBe('pass');
+    expect(byId.get('host-hello')).toMatchObject({ status: 'fail' });
+    expect(byId.get('host-hello')?.detail).toMatch(
+      /^no ACK of the host's HELLO 0 within 5000 ms; the device sent .*; \d+ lines the host wrote are still not taken by the line$/,
+    );
+    expect(report.conforms).toBe(false);
   });
 });
