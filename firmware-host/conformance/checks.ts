@@ -33,7 +33,8 @@ export type CheckId =
   | 'codecs'
   | 'seq'
   | 'window'
-  | 'no-flood';
+  | 'no-flood'
+  | 'ack-timeout';
 
 export interface CheckDefinition {
   readonly id: CheckId;
@@ -235,6 +236,14 @@ export const CHECKS: readonly CheckDefinition[] = [
     section: '§ 4 item 4',
     title: 'retransmits on its timer, not in a burst (at most 10 copies of a line a second)',
     required: true,
+    timeoutMs: 0,
+    trace: true,
+  },
+  {
+    id: 'ack-timeout',
+    section: '§ 4 (defaults)',
+    title: "waits at least the host's ACK timeout (500 ms) before it sends a line again unasked",
+    required: false,
     timeoutMs: 0,
     trace: true,
   },

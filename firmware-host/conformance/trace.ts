@@ -228,6 +228,67 @@ export function judgeFlood(trace: readonly TraceEntry[]): CheckResult {
     : resultOf('no-flood', 'fail', `sent ${worst.line} ${worst.count} times within one second`);
 }
 
+/** The host's ACK timeout (§ 4 defaults); a device "should use the same or a longer timeout". */
+export const HOST_ACK_TIMEOUT_MS = 500;
+/** Scheduling on either side shortens a measured wait a little: this much is not held against it. */
+const TIMER_SLACK_MS = 50;
+
+/**
+ * § 4 (defaults): the shortest wait between two copies of a line that nothing
+ * asked for (no NAK naming it, no HELLO either way, no reopened line between).
+ */
+export function judgeAckTimeout(trace: readonly TraceEntry[]): CheckResult {
+  const lastCopy = new Map<string, number>();
+  const helloSeqs = new Set<string>();
+  let shortest: { line: string; ms: number } | undefined;
+  for (const entry of trace) {
+    if (entry.dir === 'mark') {
+      lastCopy.clear();
+      continue;
+    }
+    if (entry.dir === 'out') {
+      const frame = entry.frame;
+      // The host's HELLO or CHALLENGE, or its ACK of the device's HELLO, sends the device's
+      // frames again (§ 4 item 4, § 5, § 8.2).
+      if (frame?.type === 'HELLO' || entry.line.includes(',CHALLENGE,')) lastCopy.clear();
+      if (frame?.type === 'ACK' && helloSeqs.has(frame.fields[0] ?? '')) lastCopy.clear();
+      if (frame?.type === 'NAK') {
+        // A NAK asks for the frame it names at once; one without a seq, for all of them.
+        const named = frame.fields[0];
+        for (const line of [...lastCopy.keys()]) {
+          if (!named || line.split(',')[1] === named) lastCopy.delete(line);
+        }
+      }
+      continue;
+    }
+    if (entry.event.kind !== 'frame') continue;
+    const frame = entry.event.frame;
+    // A PROOF ends the handshake: the events held back for it go at once (§ 8.2).
+    if (frame.type === 'PROOF') lastCopy.clear();
+    if (frame.type === 'HELLO') {
+      helloSeqs.add(String(frame.seq));
+      // A new HELLO of the device's own sends what it holds again at once (§ 4 item 9).
+      for (const line of [...lastCopy.keys()]) if (!line.includes(',HELLO,')) lastCopy.delete(line);
+    }
+    if (!isReliableType(frame.type)) continue;
+    const line = lineOf(frame);
+    const before = lastCopy.get(line);
+    if (before !== undefined) {
+      const ms = Math.round(entry.at - before);
+      if (shortest === undefined || ms < shortest.ms) shortest = { line, ms };
+    }
+    lastCopy.set(line, entry.at);
+  }
+  if (shortest === undefined) return resultOf('ack-timeout', 'pass', 'no line sent again unasked');
+  return shortest.ms + TIMER_SLACK_MS >= HOST_ACK_TIMEOUT_MS
+    ? resultOf('ack-timeout', 'pass', `shortest wait before a copy: ${shortest.ms} ms`)
+    : resultOf(
+        'ack-timeout',
+        'fail',
+        `sent ${shortest.line} again ${shortest.ms} ms after the last copy: the host waits ${HOST_ACK_TIMEOUT_MS} ms, a device as long or longer`,
+      );
+}
+
 /** Every trace check, in CHECKS order. */
 export function judgeTrace(
   trace: readonly TraceEntry[],
@@ -250,6 +311,7 @@ export function judgeTrace(
     judgeSeqs(trace),
     judgeWindow(trace, protocol),
     judgeFlood(fromHello),
+    judgeAckTimeout(fromHello),
   ];
 }
 

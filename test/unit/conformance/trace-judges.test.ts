@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeFrame, type Frame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import {
+  judgeAckTimeout,
   judgeCodecs,
   judgeFlood,
   judgeFrames,
@@ -131,5 +132,39 @@ describe('the trace judges', () => {
     const codecs = judgeCodecs(trace, 'SH');
     expect(codecs.status).toBe('fail');
     expect(codecs.detail).toMatch(/^2 times broken; first: \$SH,2,CARD,ZZ,red,down: /);
+  });
+});
+
+describe('the ACK timeout judge', () => {
+  const card = (at: number) => device(at, 1, 'CARD', 'AS', 'red', 'down');
+
+  it("names a line sent again sooner than the host's 500 ms, unasked", () => {
+    expect(judgeAckTimeout([hello(0, 0), card(10), card(310)])).toMatchObject({
+      status: 'fail',
+      required: false,
+      detail:
+        'sent $SH,1,CARD,AS,red,down again 300 ms after the last copy: the host waits 500 ms, a device as long or longer',
+    });
+    expect(judgeAckTimeout([hello(0, 0), card(10), card(530)]).status).toBe('pass');
+  });
+
+  it('does not count a copy a NAK or a HELLO asked for', () => {
+    expect(judgeAckTimeout([card(10), host(20, 3, 'NAK', '1', 'bad_crc'), card(25)]).status).toBe(
+      'pass',
+    );
+    expect(judgeAckTimeout([card(10), host(20, 3, 'HELLO'), card(25)]).status).toBe('pass');
+    expect(judgeAckTimeout([card(10), hello(20, 2), card(25)]).status).toBe('pass');
+  });
+});
+
+describe('the ACK timeout judge after a HELLO', () => {
+  it("does not count the copies the host's ACK of a HELLO asked for", () => {
+    const card = (at: number) => device(at, 1, 'CARD', 'AS', 'red', 'down');
+    expect(
+      judgeAckTimeout([card(10), hello(20, 2), host(22, 4, 'ACK', '2'), card(25), card(30)]),
+    ).toMatchObject({ status: 'fail', detail: expect.stringMatching(/ 5 ms after the last copy/) });
+    expect(
+      judgeAckTimeout([card(10), hello(300, 2), host(320, 4, 'ACK', '2'), card(325)]).status,
+    ).toBe('pass');
   });
 });
