@@ -296,7 +296,7 @@ export class HostWire {
       void this.send({ type: 'NAK', nakedSeq: frame.seq, reason: 'hello' });
     }
     if (this.autoAck && isReliableType(frame.type) && (this.ackEvents || !isEvent)) {
-      // A HELLO's ACK first, then the CHALLENGE HostAuth wrote is already on its way (§ 8.2).
+      // The ACK goes out now; a CHALLENGE HostAuth asked for follows it (§ 8.2: ACK, then CHALLENGE).
       void this.ack(frame.seq);
       if (frame.type === 'PING') {
         const token = frame.fields[0];
