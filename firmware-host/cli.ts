@@ -27,6 +27,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   replay: () => import('./cli/replay.ts'),
   devices: () => import('./cli/devices.ts'),
   device: () => import('./cli/device.ts'),
+  conformance: () => import('./cli/conformance.ts'),
   sim: () => import('./cli/sim.ts'),
   deck: () => import('./cli/deck.ts'),
   journal: () => import('./cli/journal.ts'),

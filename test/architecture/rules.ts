@@ -132,6 +132,13 @@ export const RULES: readonly FolderRule[] = [
     packages: [NODE, 'mqtt', 'mqtt-packet', 'aedes', 'zod'],
   },
   {
+    folder: 'firmware-host/conformance/',
+    holds:
+      "`conformance`: the protocol conformance suite's checks, host wire and trace judges (host-side I/O tooling)",
+    ours: ['firmware-host/conformance/', PROTOCOL, HARDWARE, ...HOST_FILES],
+    packages: [NODE],
+  },
+  {
     folder: 'firmware-host/console/',
     holds: "the dealer console's buttons and lights",
     ours: ['firmware-host/console/', TABLE, ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],

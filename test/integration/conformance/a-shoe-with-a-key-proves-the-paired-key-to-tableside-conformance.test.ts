@@ -1,0 +1,73 @@
+/**
+ * Protocol 1.4 in the conformance suite: a shoe simulator with its own key,
+ * on a real pty. Given its public key (`--key`), the auth check is required
+ * and passes, and every later check runs over MACed frames; given another
+ * device's key, the auth check fails and the device does not conform.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DevicePublicKey } from '../../../device-protocol/auth/keys.ts';
+import { runConformance } from '../../../firmware-host/conformance/suite.ts';
+import { deviceKey } from '../../../hardware/device/device-auth.ts';
+import { generatedSigner } from '../../../hardware/keys/device-key.ts';
+import { SerialTransport } from '../../../hardware/transports/serial.ts';
+import { SimulatedDevice } from '../../../simulators/device.ts';
+import { SOCAT, startSocatPair, stopSocat } from '../../helpers/socat.ts';
+import { tempDir } from '../../helpers/temp.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function runAgainstKeyedShoe(paired: (own: DevicePublicKey) => Promise<DevicePublicKey>) {
+  const directory = tempDir('tableside-conformance-auth-');
+  const host = join(directory, 'host');
+  const device = join(directory, 'device');
+  const socat: ChildProcess = await startSocatPair(host, device);
+  cleanups.push(() => stopSocat(socat));
+  const key = await deviceKey(generatedSigner('ed25519'));
+  const sim = new SimulatedDevice({
+    kind: 'shoe',
+    transport: new SerialTransport({ path: device, baudRate: 115_200 }),
+    ruleset: 'tdc-baccarat-no-commission',
+    seed: 3,
+    rate: 4,
+    key,
+  });
+  sim.start();
+  cleanups.push(() => sim.stop());
+  return runConformance({
+    link: host,
+    transport: new SerialTransport({ path: host, baudRate: 115_200 }),
+    talker: 'SH',
+    key: await paired(key.publicKey),
+    scripted: true,
+  });
+}
+
+describe.skipIf(SOCAT === undefined)('a shoe with a key', () => {
+  it('proves the paired key, and every check passes over MACed frames', async () => {
+    const report = await runAgainstKeyedShoe(async (own) => own);
+    const auth = report.results.find((result) => result.id === 'auth')!;
+    expect(auth).toMatchObject({ status: 'pass', required: true });
+    expect(auth.detail).toMatch(/proved key [0-9A-F]{4}(-[0-9A-F]{4}){3}, the paired one/);
+    expect(report.results.filter((result) => result.required && result.status !== 'pass')).toEqual(
+      [],
+    );
+    expect(report.conforms).toBe(true);
+  }, 90_000);
+
+  it('fails the required auth check when the paired key is another device’s', async () => {
+    const other = await deviceKey(generatedSigner('ed25519'));
+    const report = await runAgainstKeyedShoe(async () => other.publicKey);
+    const auth = report.results.find((result) => result.id === 'auth')!;
+    expect(auth).toMatchObject({ status: 'fail', required: true });
+    expect(auth.detail).toMatch(/key_mismatch/);
+    expect(report.conforms).toBe(false);
+    expect(report.results.find((result) => result.id === 'ping')?.detail).toMatch(
+      /not run: the device failed authentication/,
+    );
+  }, 90_000);
+});
