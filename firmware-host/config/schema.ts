@@ -122,7 +122,11 @@ export const deviceSchema = z
         if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
       })
       .optional(),
-    /** A `simulate` device's own private key file, so a bench can run paired. */
+    /**
+     * The device's own private key file (`tableside device key new`), for a
+     * device the daemon runs itself: a `simulate` device (a bench that runs
+     * paired) or tableside's shoe firmware (`transport: firmware`).
+     */
     keyFile: z.string().min(1, 'expected a file path').optional(),
     /**
      * A device that keeps sending this long with nothing new taken raises
@@ -142,10 +146,17 @@ export const deviceSchema = z
     message: 'a paired device (key) is never unpaired: remove unpaired or key',
     path: ['unpaired'],
   })
-  .refine((device) => device.keyFile === undefined || device.transport === 'simulate', {
-    message: 'only a simulated device has a key file here (a real device keeps its own key)',
-    path: ['keyFile'],
-  })
+  .refine(
+    (device) =>
+      device.keyFile === undefined ||
+      device.transport === 'simulate' ||
+      device.transport === 'firmware',
+    {
+      message:
+        'only a simulated device or transport firmware has a key file here (any other device keeps its own key)',
+      path: ['keyFile'],
+    },
+  )
   .refine((device) => device.transport !== 'firmware' || device.kind === 'shoe', {
     message:
       'the daemon runs the shoe firmware only; run a reader with tableside firmware reader --link',

@@ -5,6 +5,7 @@
  * table works with a real shoe on a StandardFirmata board.
  */
 import { readFile } from 'node:fs/promises';
+import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import { DeckRegistry } from '../drivers/deck-registry.ts';
@@ -21,6 +22,8 @@ export async function startHostedFirmware(
   device: DeviceConfig,
   link: Transport,
   serial: string,
+  /** The key of the config's `keyFile`: the firmware proves it to the daemon's driver. */
+  key?: DeviceKey,
 ): Promise<HostedFirmware> {
   if (device.kind !== 'shoe' || !device.board || !device.registry) {
     throw new Error(`devices.${name}: transport firmware runs a shoe with a board and a registry`);
@@ -34,6 +37,7 @@ export async function startHostedFirmware(
     link,
     registry,
     serial,
+    ...(key ? { key } : {}),
     ...(calibration ? { calibration } : {}),
     ...(device.outbox ? { outboxPath: device.outbox } : {}),
     ...(device.beamBroken ? { beamBroken: device.beamBroken } : {}),

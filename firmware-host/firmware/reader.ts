@@ -3,6 +3,7 @@
  * its I2C pins and nothing else, speaking the protocol's reader messages
  * (TAG) through PN's reader device (hardware/readers/), on the device core.
  */
+import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import { PartBoard } from '../../hardware/firmata/part-board.ts';
 import { Pn532, pn532OverI2c } from '../../hardware/pn532/index.ts';
 import { Pn532Poller } from '../../hardware/readers/pn532-poller.ts';
@@ -14,6 +15,8 @@ export interface ReaderFirmwareOptions {
   boardUrl: string;
   link: Transport;
   serial: string;
+  /** The reader's own key (protocol 1.4): without one, a table deals it only with `unpaired: allow`. */
+  key?: DeviceKey;
   boardReadyTimeoutMs?: number;
   log?: (message: string) => void;
 }
@@ -49,7 +52,12 @@ export async function startReaderFirmware(options: ReaderFirmwareOptions): Promi
   const identity = await source.start();
   const hello = firmwareHello(READER_MODEL, options.serial);
   log(`reader ready: ${identity.firmware}`);
-  const device = new ReaderDevice({ source, transport: options.link, hello });
+  const device = new ReaderDevice({
+    source,
+    transport: options.link,
+    hello,
+    ...(options.key ? { key: options.key } : {}),
+  });
   device.start();
   return {
     device,

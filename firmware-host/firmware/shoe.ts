@@ -19,6 +19,7 @@
 import { EventEmitter } from 'node:events';
 import type { Face } from '../../device-protocol/cards.ts';
 import { type Message, peerKnows } from '../../device-protocol/messages.ts';
+import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import { DeviceCore } from '../../hardware/device/device-core.ts';
 import { reasonOf } from '../../hardware/errors.ts';
 import { type Output, PartBoard } from '../../hardware/firmata/part-board.ts';
@@ -81,6 +82,12 @@ export interface ShoeFirmwareOptions {
   /** The outbox file; without one, cards survive a pulled cable but not a restart. */
   outboxPath?: string;
   serial: string;
+  /**
+   * The shoe's own key (protocol 1.4, PROTOCOL.md § 8): with one it proves
+   * who it is to a table that paired it; without, a table deals it only
+   * with `unpaired: allow` (a bench).
+   */
+  key?: DeviceKey;
   pins?: Partial<ShoePins>;
   /**
    * The beam receiver's level while a card breaks the beam: `low` for the
@@ -165,6 +172,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
       talker: 'SH',
       transport: options.link,
       hello: firmwareHello(SHOE_MODEL, options.serial),
+      ...(options.key ? { key: options.key } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
       ...(restored?.nextSeq !== undefined
         ? { restore: { frames: restored.sent, nextSeq: restored.nextSeq } }
