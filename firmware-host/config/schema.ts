@@ -129,6 +129,11 @@ export const deviceSchema = z
      */
     keyFile: z.string().min(1, 'expected a file path').optional(),
     /**
+     * `transport: firmware`: the firmware's key is the P-256 key of an
+     * ATECC608 on the board's I2C bus (0x60, slot 0), read at start.
+     */
+    atecc608: z.boolean().optional(),
+    /**
      * A device that keeps sending this long with nothing new taken raises
      * `link_stalled` (default 10 s, the driver's `LINK_STALLED_AFTER_MS`).
      */
@@ -157,6 +162,14 @@ export const deviceSchema = z
       path: ['keyFile'],
     },
   )
+  .refine((device) => !device.atecc608 || device.transport === 'firmware', {
+    message: 'atecc608 is the key of transport firmware (the chip on its board)',
+    path: ['atecc608'],
+  })
+  .refine((device) => !device.atecc608 || device.keyFile === undefined, {
+    message: 'one key: keyFile or atecc608, not both',
+    path: ['atecc608'],
+  })
   .refine((device) => device.transport !== 'firmware' || device.kind === 'shoe', {
     message:
       'the daemon runs the shoe firmware only; run a reader with tableside firmware reader --link',

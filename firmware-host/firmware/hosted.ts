@@ -10,6 +10,7 @@ import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import { DeckRegistry } from '../drivers/deck-registry.ts';
 import { parseCalibration } from './colour.ts';
+import { firmwareKeyFromAtecc608 } from './firmware-key.ts';
 import { ShoeFirmware } from './shoe.ts';
 
 export interface HostedFirmware {
@@ -22,7 +23,7 @@ export async function startHostedFirmware(
   device: DeviceConfig,
   link: Transport,
   serial: string,
-  /** The key of the config's `keyFile`: the firmware proves it to the daemon's driver. */
+  /** The key of the config's `keyFile` (`atecc608`: read here from the chip): the firmware proves it to the daemon's driver. */
   key?: DeviceKey,
 ): Promise<HostedFirmware> {
   if (device.kind !== 'shoe' || !device.board || !device.registry) {
@@ -32,12 +33,15 @@ export async function startHostedFirmware(
   const calibration = device.calibration
     ? parseCalibration(await readFile(device.calibration, 'utf8'), device.calibration)
     : undefined;
+  // The chip's key is read before the firmware starts: without its board the table does not start.
+  const onBoard = device.atecc608 ? await firmwareKeyFromAtecc608(device.board) : undefined;
   const firmware = new ShoeFirmware({
     boardUrl: device.board,
     link,
     registry,
     serial,
     ...(key ? { key } : {}),
+    ...(onBoard ? { key: onBoard.key, boardI2c: onBoard.boardI2c! } : {}),
     ...(calibration ? { calibration } : {}),
     ...(device.outbox ? { outboxPath: device.outbox } : {}),
     ...(device.beamBroken ? { beamBroken: device.beamBroken } : {}),

@@ -9,6 +9,7 @@ import { Pn532, pn532OverI2c } from '../../hardware/pn532/index.ts';
 import { Pn532Poller } from '../../hardware/readers/pn532-poller.ts';
 import { ReaderDevice } from '../../hardware/readers/reader-device.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
+import type { BoardI2c } from './firmware-key.ts';
 import { firmwareHello, READER_MODEL } from './identity.ts';
 
 export interface ReaderFirmwareOptions {
@@ -17,6 +18,8 @@ export interface ReaderFirmwareOptions {
   serial: string;
   /** The reader's own key (protocol 1.4): without one, a table deals it only with `unpaired: allow`. */
   key?: DeviceKey;
+  /** A key kept on the board (an ATECC608): its bus, given each board the firmware opens. */
+  boardI2c?: BoardI2c;
   boardReadyTimeoutMs?: number;
   log?: (message: string) => void;
 }
@@ -32,6 +35,7 @@ export async function startReaderFirmware(options: ReaderFirmwareOptions): Promi
   let board: PartBoard | undefined;
   const source = new Pn532Poller({
     connect: async () => {
+      options.boardI2c?.attach(undefined);
       await board?.close();
       const opened = await PartBoard.open({
         url: options.boardUrl,
@@ -40,6 +44,7 @@ export async function startReaderFirmware(options: ReaderFirmwareOptions): Promi
           : {}),
       });
       board = opened;
+      options.boardI2c?.attach(opened.i2c);
       const closed = new Promise<string>((resolve) => opened.once('lost', resolve));
       return { pn532: new Pn532(pn532OverI2c(opened.i2c)), closed, close: () => opened.close() };
     },
@@ -63,6 +68,7 @@ export async function startReaderFirmware(options: ReaderFirmwareOptions): Promi
     device,
     async stop() {
       await device.stop();
+      options.boardI2c?.attach(undefined);
       await board?.close();
     },
   };

@@ -47,6 +47,7 @@ import {
   DEFAULT_CALIBRATION,
   describeReading,
 } from './colour.ts';
+import type { BoardI2c } from './firmware-key.ts';
 import { firmwareHello, SHOE_MODEL } from './identity.ts';
 import { Outbox } from './outbox.ts';
 
@@ -88,6 +89,8 @@ export interface ShoeFirmwareOptions {
    * with `unpaired: allow` (a bench).
    */
   key?: DeviceKey;
+  /** A key kept on the board (an ATECC608): its bus, given each board the firmware opens. */
+  boardI2c?: BoardI2c;
   pins?: Partial<ShoePins>;
   /**
    * The beam receiver's level while a card breaks the beam: `low` for the
@@ -210,6 +213,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     this.parts = undefined;
     parts?.led.set(false);
     parts?.buzzer.set(false);
+    this.options.boardI2c?.attach(undefined);
     await parts?.board.close();
     await this.core.stop();
     this.outbox?.close();
@@ -237,6 +241,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
             ? { i2cTimeoutMs: this.options.i2cTimeoutMs }
             : {}),
         });
+        this.options.boardI2c?.attach(board.i2c);
         board.on('lost', (reason) => this.boardLost(reason));
         board.on('input', (pin, high) => this.input(pin, high));
         // Watched before the parts are checked: a card crossing a faulted shoe is still reported.
@@ -313,6 +318,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
   }
 
   private boardLost(reason: string): void {
+    this.options.boardI2c?.attach(undefined);
     this.parts = undefined;
     this.configured = false;
     this.beamBroken = undefined;
