@@ -137,10 +137,12 @@ async function pair(name: string, options: PairOptions): Promise<void> {
   const { keyFingerprint, formatPublicKey, parsePublicKey } = await import(
     '../../device-protocol/auth/keys.ts'
   );
+  const hosted =
+    url === 'firmware' ? await hostFirmware(name, configured, loaded.config.table) : undefined;
   const driver = new DeviceDriver({
     name,
     kind: configured.kind,
-    transport: openTransport(url),
+    transport: hosted?.link ?? openTransport(url),
     hostSerial: loaded.config.table,
   });
   const outcome = await new Promise<'authenticated' | 'unauthenticated' | 'failed' | 'timeout'>(
@@ -160,6 +162,7 @@ async function pair(name: string, options: PairOptions): Promise<void> {
   const status = driver.status();
   const proven = driver.provenKey;
   await driver.stop();
+  await hosted?.firmware.stop();
   if (outcome === 'timeout') fail(`${name} at ${url}: no device proved a key within ${seconds} s`);
   if (outcome !== 'authenticated' || proven === undefined) {
     fail(`${name} at ${url} cannot be paired: ${status.auth.detail ?? outcome}`);
@@ -197,4 +200,40 @@ async function pair(name: string, options: PairOptions): Promise<void> {
   process.stdout.write(
     `${name} paired (${fingerprint}) in ${file}${recorded?.ok ? `, replacing ${keyFingerprint(recorded.key)}` : ''}: restart the table for it to take effect\n`,
   );
+}
+
+/**
+ * `transport: firmware`: the daemon runs tableside's own firmware with the
+ * config's key (keyFile, or atecc608 on its board), so pairing runs it here
+ * the same way and lets it prove that key. Without its outbox: a card it
+ * still holds for the table is not handed to pairing.
+ */
+async function hostFirmware(
+  name: string,
+  configured: import('../config/schema.ts').DeviceConfig,
+  table: string,
+): Promise<{
+  link: import('../../hardware/transports/transport.ts').Transport;
+  firmware: import('../firmware/hosted.ts').HostedFirmware;
+}> {
+  const { createMemoryPair } = await import('../../hardware/transports/memory.ts');
+  const { loadDeviceKeys } = await import('../daemon/device-keys.ts');
+  const { startHostedFirmware } = await import('../firmware/hosted.ts');
+  const { outbox: _kept, key: _recorded, ...device } = configured;
+  try {
+    const keys = await loadDeviceKeys({ [name]: device });
+    const wire = createMemoryPair(`pair-${name}`);
+    const firmware = await startHostedFirmware(
+      name,
+      device,
+      wire.device,
+      `${table}-${name}`.slice(0, 32),
+      keys.simulated.get(name),
+    );
+    return { link: wire.host, firmware };
+  } catch (error) {
+    fail(
+      `${name} (transport firmware): ${(error as Error).message}; stop the table first if it runs this board`,
+    );
+  }
 }

@@ -3,7 +3,8 @@
  * board running StandardFirmata (wiring: hardware/FIRMWARE-WIRING.md).
  *
  *   tableside firmware shoe --board PORT --link URL --registry FILE [--calibration FILE] [--outbox FILE]
- *   tableside firmware reader --board PORT --link URL
+ *                           [--key-file FILE | --atecc608]
+ *   tableside firmware reader --board PORT --link URL [--key-file FILE | --atecc608]
  *   tableside firmware calibrate --board PORT [--out FILE]
  *
  * The link is any transport URL: the USB gadget serial line to the table's
@@ -20,6 +21,49 @@ function fail(message: string, code = 1): never {
 
 function say(message: string): void {
   process.stderr.write(`${message}\n`);
+}
+
+interface KeyOptions {
+  keyFile?: string;
+  atecc608?: boolean;
+}
+
+const KEY_FILE_HELP =
+  'the device key file (tableside device key new FILE), so the table can pair it';
+const ATECC608_HELP =
+  "the device key is the ATECC608's on the board's I2C bus (0x60, slot 0): it never leaves the chip";
+
+/**
+ * The firmware's key, or none; prints its fingerprint for the technician
+ * to compare when the table pairs it (`tableside device pair NAME`).
+ */
+async function firmwareKey(
+  options: KeyOptions,
+  boardUrl: string,
+): Promise<import('../firmware/firmware-key.ts').FirmwareKey | undefined> {
+  if (options.keyFile !== undefined && options.atecc608) {
+    fail('one key: --key-file or --atecc608, not both', 2);
+  }
+  if (options.keyFile === undefined && !options.atecc608) {
+    say(
+      'no device key (--key-file or --atecc608): a table deals this device only with unpaired: allow',
+    );
+    return undefined;
+  }
+  const [{ firmwareKeyFromAtecc608, firmwareKeyFromFile }, { keyFingerprint, formatPublicKey }] =
+    await Promise.all([
+      import('../firmware/firmware-key.ts'),
+      import('../../device-protocol/auth/keys.ts'),
+    ]);
+  const loaded = await (options.keyFile !== undefined
+    ? firmwareKeyFromFile(options.keyFile)
+    : firmwareKeyFromAtecc608(boardUrl)
+  ).catch((error: Error) => fail(error.message, 2));
+  say(
+    `device key ${loaded.key.publicKey.type} fingerprint ${keyFingerprint(loaded.key.publicKey)}` +
+      ` (public key ${formatPublicKey(loaded.key.publicKey)}): pair it on the table with tableside device pair NAME`,
+  );
+  return loaded;
 }
 
 /** Runs until SIGINT/SIGTERM, then stops `stop` and exits 0. */
@@ -64,21 +108,25 @@ export function register(program: Command): void {
       'shoe-outbox.jsonl',
     )
     .option('--serial <id>', 'serial number in HELLO', 'SHOE-0001')
+    .option('--key-file <file>', KEY_FILE_HELP)
+    .option('--atecc608', ATECC608_HELP)
     .option(
       '--beam-broken <level>',
       "the beam receiver's level while a card breaks it: low (open-collector receiver, the wiring page's part) or high (LM393 slot module)",
       'low',
     )
     .action(
-      async (options: {
-        board: string;
-        link: string;
-        registry: string;
-        calibration?: string;
-        outbox: string;
-        serial: string;
-        beamBroken: string;
-      }) => {
+      async (
+        options: {
+          board: string;
+          link: string;
+          registry: string;
+          calibration?: string;
+          outbox: string;
+          serial: string;
+          beamBroken: string;
+        } & KeyOptions,
+      ) => {
         if (options.beamBroken !== 'low' && options.beamBroken !== 'high') {
           fail(`--beam-broken ${options.beamBroken}: expected low or high`, 2);
         }
@@ -105,6 +153,7 @@ export function register(program: Command): void {
             fail((error as Error).message, 2);
           }
         }
+        const keyed = await firmwareKey(options, options.board);
         let link: import('../../hardware/transports/transport.ts').Transport;
         try {
           link = openTransport(options.link);
@@ -112,6 +161,8 @@ export function register(program: Command): void {
           fail(`--link: ${(error as Error).message}`, 2);
         }
         const shoe = new ShoeFirmware({
+          ...(keyed ? { key: keyed.key } : {}),
+          ...(keyed?.boardI2c ? { boardI2c: keyed.boardI2c } : {}),
           boardUrl: options.board,
           link,
           registry,
@@ -145,11 +196,14 @@ export function register(program: Command): void {
     )
     .requiredOption('--link <url>', 'the table: a tty, serial:PATH?baud=N, tcp://HOST:PORT')
     .option('--serial <id>', 'serial number in HELLO', 'READER-0001')
-    .action(async (options: { board: string; link: string; serial: string }) => {
+    .option('--key-file <file>', KEY_FILE_HELP)
+    .option('--atecc608', ATECC608_HELP)
+    .action(async (options: { board: string; link: string; serial: string } & KeyOptions) => {
       const [{ startReaderFirmware }, { openTransport }] = await Promise.all([
         import('../firmware/reader.ts'),
         import('../../hardware/transports/url.ts'),
       ]);
+      const keyed = await firmwareKey(options, options.board);
       let link: import('../../hardware/transports/transport.ts').Transport;
       try {
         link = openTransport(options.link);
@@ -157,6 +211,8 @@ export function register(program: Command): void {
         fail(`--link: ${(error as Error).message}`, 2);
       }
       const reader = await startReaderFirmware({
+        ...(keyed ? { key: keyed.key } : {}),
+        ...(keyed?.boardI2c ? { boardI2c: keyed.boardI2c } : {}),
         boardUrl: options.board,
         link,
         serial: options.serial,

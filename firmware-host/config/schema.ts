@@ -122,8 +122,17 @@ export const deviceSchema = z
         if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
       })
       .optional(),
-    /** A `simulate` device's own private key file, so a bench can run paired. */
+    /**
+     * The device's own private key file (`tableside device key new`), for a
+     * device the daemon runs itself: a `simulate` device (a bench that runs
+     * paired) or tableside's shoe firmware (`transport: firmware`).
+     */
     keyFile: z.string().min(1, 'expected a file path').optional(),
+    /**
+     * `transport: firmware`: the firmware's key is the P-256 key of an
+     * ATECC608 on the board's I2C bus (0x60, slot 0), read at start.
+     */
+    atecc608: z.boolean().optional(),
     /**
      * A device that keeps sending this long with nothing new taken raises
      * `link_stalled` (default 10 s, the driver's `LINK_STALLED_AFTER_MS`).
@@ -142,9 +151,24 @@ export const deviceSchema = z
     message: 'a paired device (key) is never unpaired: remove unpaired or key',
     path: ['unpaired'],
   })
-  .refine((device) => device.keyFile === undefined || device.transport === 'simulate', {
-    message: 'only a simulated device has a key file here (a real device keeps its own key)',
-    path: ['keyFile'],
+  .refine(
+    (device) =>
+      device.keyFile === undefined ||
+      device.transport === 'simulate' ||
+      device.transport === 'firmware',
+    {
+      message:
+        'only a simulated device or transport firmware has a key file here (any other device keeps its own key)',
+      path: ['keyFile'],
+    },
+  )
+  .refine((device) => !device.atecc608 || device.transport === 'firmware', {
+    message: 'atecc608 is the key of transport firmware (the chip on its board)',
+    path: ['atecc608'],
+  })
+  .refine((device) => !device.atecc608 || device.keyFile === undefined, {
+    message: 'one key: keyFile or atecc608, not both',
+    path: ['atecc608'],
   })
   .refine((device) => device.transport !== 'firmware' || device.kind === 'shoe', {
     message:

@@ -1,7 +1,8 @@
 /**
  * The device keys a table's config names (protocol 1.4): the paired public
- * keys its drivers hold devices to, and the key files of `simulate` devices
- * (a bench that runs paired). Loaded before any device starts: a key file
+ * keys its drivers hold devices to, and the key files of the devices the
+ * daemon runs itself: `simulate` devices (a bench that runs paired) and
+ * tableside's shoe firmware (`transport: firmware`). Loaded before any device starts: a key file
  * that is missing, unreadable or wrong stops the daemon with a message
  * naming the device and the file, rather than letting it run unprotected.
  * Keys never go into a log line: fingerprints do.
@@ -19,6 +20,7 @@ import { DaemonError } from './errors.ts';
 
 export interface DeviceKeys {
   readonly paired: ReadonlyMap<string, DevicePublicKey>;
+  /** The keys of `keyFile`s (simulated devices and hosted firmware), by device name. */
   readonly simulated: ReadonlyMap<string, DeviceKey>;
 }
 

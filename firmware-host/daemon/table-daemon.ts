@@ -1038,6 +1038,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           device,
           wire.device,
           `${this.table}-${name}`.slice(0, 32),
+          keys.simulated.get(name),
         );
         this.stoppers.push(() => hosted.stop());
       } else {

@@ -5,10 +5,12 @@
  * table works with a real shoe on a StandardFirmata board.
  */
 import { readFile } from 'node:fs/promises';
+import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import { DeckRegistry } from '../drivers/deck-registry.ts';
 import { parseCalibration } from './colour.ts';
+import { firmwareKeyFromAtecc608 } from './firmware-key.ts';
 import { ShoeFirmware } from './shoe.ts';
 
 export interface HostedFirmware {
@@ -21,6 +23,8 @@ export async function startHostedFirmware(
   device: DeviceConfig,
   link: Transport,
   serial: string,
+  /** The key of the config's `keyFile` (`atecc608`: read here from the chip): the firmware proves it to the daemon's driver. */
+  key?: DeviceKey,
 ): Promise<HostedFirmware> {
   if (device.kind !== 'shoe' || !device.board || !device.registry) {
     throw new Error(`devices.${name}: transport firmware runs a shoe with a board and a registry`);
@@ -29,11 +33,15 @@ export async function startHostedFirmware(
   const calibration = device.calibration
     ? parseCalibration(await readFile(device.calibration, 'utf8'), device.calibration)
     : undefined;
+  // The chip's key is read before the firmware starts: without its board the table does not start.
+  const onBoard = device.atecc608 ? await firmwareKeyFromAtecc608(device.board) : undefined;
   const firmware = new ShoeFirmware({
     boardUrl: device.board,
     link,
     registry,
     serial,
+    ...(key ? { key } : {}),
+    ...(onBoard ? { key: onBoard.key, boardI2c: onBoard.boardI2c! } : {}),
     ...(calibration ? { calibration } : {}),
     ...(device.outbox ? { outboxPath: device.outbox } : {}),
     ...(device.beamBroken ? { beamBroken: device.beamBroken } : {}),

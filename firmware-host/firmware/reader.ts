@@ -3,17 +3,23 @@
  * its I2C pins and nothing else, speaking the protocol's reader messages
  * (TAG) through PN's reader device (hardware/readers/), on the device core.
  */
+import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import { PartBoard } from '../../hardware/firmata/part-board.ts';
 import { Pn532, pn532OverI2c } from '../../hardware/pn532/index.ts';
 import { Pn532Poller } from '../../hardware/readers/pn532-poller.ts';
 import { ReaderDevice } from '../../hardware/readers/reader-device.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
+import type { BoardI2c } from './firmware-key.ts';
 import { firmwareHello, READER_MODEL } from './identity.ts';
 
 export interface ReaderFirmwareOptions {
   boardUrl: string;
   link: Transport;
   serial: string;
+  /** The reader's own key (protocol 1.4): without one, a table deals it only with `unpaired: allow`. */
+  key?: DeviceKey;
+  /** A key kept on the board (an ATECC608): its bus, given each board the firmware opens. */
+  boardI2c?: BoardI2c;
   boardReadyTimeoutMs?: number;
   log?: (message: string) => void;
 }
@@ -29,6 +35,7 @@ export async function startReaderFirmware(options: ReaderFirmwareOptions): Promi
   let board: PartBoard | undefined;
   const source = new Pn532Poller({
     connect: async () => {
+      options.boardI2c?.attach(undefined);
       await board?.close();
       const opened = await PartBoard.open({
         url: options.boardUrl,
@@ -37,6 +44,7 @@ export async function startReaderFirmware(options: ReaderFirmwareOptions): Promi
           : {}),
       });
       board = opened;
+      options.boardI2c?.attach(opened.i2c);
       const closed = new Promise<string>((resolve) => opened.once('lost', resolve));
       return { pn532: new Pn532(pn532OverI2c(opened.i2c)), closed, close: () => opened.close() };
     },
@@ -49,12 +57,18 @@ export async function startReaderFirmware(options: ReaderFirmwareOptions): Promi
   const identity = await source.start();
   const hello = firmwareHello(READER_MODEL, options.serial);
   log(`reader ready: ${identity.firmware}`);
-  const device = new ReaderDevice({ source, transport: options.link, hello });
+  const device = new ReaderDevice({
+    source,
+    transport: options.link,
+    hello,
+    ...(options.key ? { key: options.key } : {}),
+  });
   device.start();
   return {
     device,
     async stop() {
       await device.stop();
+      options.boardI2c?.attach(undefined);
       await board?.close();
     },
   };

@@ -19,6 +19,7 @@
 import { EventEmitter } from 'node:events';
 import type { Face } from '../../device-protocol/cards.ts';
 import { type Message, peerKnows } from '../../device-protocol/messages.ts';
+import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import { DeviceCore } from '../../hardware/device/device-core.ts';
 import { reasonOf } from '../../hardware/errors.ts';
 import { type Output, PartBoard } from '../../hardware/firmata/part-board.ts';
@@ -46,6 +47,7 @@ import {
   DEFAULT_CALIBRATION,
   describeReading,
 } from './colour.ts';
+import type { BoardI2c } from './firmware-key.ts';
 import { firmwareHello, SHOE_MODEL } from './identity.ts';
 import { Outbox } from './outbox.ts';
 
@@ -81,6 +83,14 @@ export interface ShoeFirmwareOptions {
   /** The outbox file; without one, cards survive a pulled cable but not a restart. */
   outboxPath?: string;
   serial: string;
+  /**
+   * The shoe's own key (protocol 1.4, PROTOCOL.md § 8): with one it proves
+   * who it is to a table that paired it; without, a table deals it only
+   * with `unpaired: allow` (a bench).
+   */
+  key?: DeviceKey;
+  /** A key kept on the board (an ATECC608): its bus, given each board the firmware opens. */
+  boardI2c?: BoardI2c;
   pins?: Partial<ShoePins>;
   /**
    * The beam receiver's level while a card breaks the beam: `low` for the
@@ -165,6 +175,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
       talker: 'SH',
       transport: options.link,
       hello: firmwareHello(SHOE_MODEL, options.serial),
+      ...(options.key ? { key: options.key } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
       ...(restored?.nextSeq !== undefined
         ? { restore: { frames: restored.sent, nextSeq: restored.nextSeq } }
@@ -202,6 +213,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     this.parts = undefined;
     parts?.led.set(false);
     parts?.buzzer.set(false);
+    this.options.boardI2c?.attach(undefined);
     await parts?.board.close();
     await this.core.stop();
     this.outbox?.close();
@@ -229,6 +241,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
             ? { i2cTimeoutMs: this.options.i2cTimeoutMs }
             : {}),
         });
+        this.options.boardI2c?.attach(board.i2c);
         board.on('lost', (reason) => this.boardLost(reason));
         board.on('input', (pin, high) => this.input(pin, high));
         // Watched before the parts are checked: a card crossing a faulted shoe is still reported.
@@ -305,6 +318,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
   }
 
   private boardLost(reason: string): void {
+    this.options.boardI2c?.attach(undefined);
     this.parts = undefined;
     this.configured = false;
     this.beamBroken = undefined;

@@ -80,6 +80,12 @@ export interface Atecc608Options {
   slot?: number;
   /** Waits; injectable so an emulated bus can run on its own clock. */
   delay?: (ms: number) => Promise<void>;
+  /**
+   * The most bytes the bus reads in one transaction (Firmata: 32, its Wire
+   * buffer); a longer response is read in pieces, which the chip allows: its
+   * output buffer's read pointer moves on with each byte read.
+   */
+  maxReadBytes?: number;
 }
 
 export class Atecc608 implements DeviceSigner {
@@ -88,6 +94,7 @@ export class Atecc608 implements DeviceSigner {
   readonly slot: number;
   private readonly bus: I2cBus;
   private readonly delay: (ms: number) => Promise<void>;
+  private readonly maxReadBytes: number;
   private cachedKey: DevicePublicKey | undefined;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -99,6 +106,13 @@ export class Atecc608 implements DeviceSigner {
       throw new HardwareError('bad_options', `ATECC608 slot ${this.slot}: expected 0-15`);
     }
     this.delay = options.delay ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.maxReadBytes = options.maxReadBytes ?? Number.POSITIVE_INFINITY;
+    if (!(this.maxReadBytes >= 4)) {
+      throw new HardwareError(
+        'bad_options',
+        `ATECC608 maxReadBytes ${this.maxReadBytes}: a status packet alone is 4 bytes`,
+      );
+    }
   }
 
   /** 32 random bytes from the chip's generator. */
@@ -208,7 +222,7 @@ export class Atecc608 implements DeviceSigner {
     for (let attempt = 1; ; attempt++) {
       await this.bus.write(this.address, atecc608Command(opcode, param1, param2, data));
       await this.delay(EXECUTION_MS[opcode] ?? 1);
-      const read = await this.poll(Math.max(4, dataLength + 3));
+      const read = await this.readResponse(Math.max(4, dataLength + 3));
       const count = read[0]!;
       if (count < 4 || count > read.length) {
         throw new HardwareError('secure_element', `ATECC608 ${name}: bad response count ${count}`);
@@ -227,6 +241,25 @@ export class Atecc608 implements DeviceSigner {
       }
       return new Uint8Array(payload);
     }
+  }
+
+  /**
+   * Reads a response of at most `expected` bytes: in one transaction when the
+   * bus allows, else its first piece (whose count byte says how long the
+   * packet is) and then the rest of the packet, piece by piece.
+   */
+  private async readResponse(expected: number): Promise<Uint8Array> {
+    const first = await this.poll(Math.min(expected, this.maxReadBytes));
+    const count = first[0]!;
+    if (first.length >= expected || count <= first.length || count > expected) return first;
+    const whole = new Uint8Array(count);
+    whole.set(first);
+    for (let got = first.length; got < count; ) {
+      const piece = await this.poll(Math.min(count - got, this.maxReadBytes));
+      whole.set(piece, got);
+      got += piece.length;
+    }
+    return whole;
   }
 
   private fault(name: string, status: number): HardwareError {

@@ -6,6 +6,7 @@
  * a protocol reader does.
  */
 import type { HelloMessage } from '../../device-protocol/messages.ts';
+import type { DeviceKey } from '../device/device-auth.ts';
 import { DeviceCore } from '../device/device-core.ts';
 import type { Transport } from '../transports/transport.ts';
 import { type TagSource, type TagSourceFault, uidHex } from './tag-source.ts';
@@ -16,6 +17,8 @@ export interface ReaderDeviceOptions {
   /** The device end of the link to the host. */
   transport: Transport;
   hello: HelloMessage;
+  /** The reader's own key (protocol 1.4, PROTOCOL.md § 8); absent: a reader without a key. */
+  key?: DeviceKey;
   /** Monotonic ms for the device core; injectable for tests. */
   now?: () => number;
 }
@@ -49,6 +52,7 @@ export class ReaderDevice {
       hello: options.hello,
     };
     if (options.now) coreOptions.now = options.now;
+    if (options.key) coreOptions.key = options.key;
     this.core = new DeviceCore(coreOptions);
   }
 

@@ -10,8 +10,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatPublicKey } from '../../device-protocol/auth/keys.ts';
 import type { Message } from '../../device-protocol/messages.ts';
 import { SHOE_PINS, type ShoeFirmware } from '../../firmware-host/firmware/shoe.ts';
+import { deviceKey } from '../../hardware/device/device-auth.ts';
+import { createKeyFile } from '../../hardware/keys/device-key.ts';
 import { SerialTransport } from '../../hardware/transports/serial.ts';
 import { BehaviourSet } from '../../simulators/behaviours.ts';
 import { planSession } from '../../simulators/plan.ts';
@@ -48,11 +51,12 @@ describe.skipIf(missing !== undefined)(
       cleanups.push(() => rig.stop());
       await rig.startBoard();
 
+      // The shoe firmware proves its key: a production table pairs it, no bench setting.
+      const key = await deviceKey(await createKeyFile(join(dir, 'shoe.key'), 'p256'));
       const config = writeConfig(dir, {
         table: TABLE,
         ruleset: RULESET,
-        // The shoe firmware holds no key yet: this table deals it unpaired, and says so.
-        devices: { shoe: { kind: 'shoe', transport: link.a, unpaired: 'allow' } },
+        devices: { shoe: { kind: 'shoe', transport: link.a, key: formatPublicKey(key.publicKey) } },
         mqtt: { url: broker.url, baseTopic: 'tableside', keepalive: 5 },
         journal: { dir: join(dir, 'journal') },
         session: { autoRound: true },
@@ -104,7 +108,13 @@ describe.skipIf(missing !== undefined)(
         const firmware = await rig.startFirmware(
           new SerialTransport({ path: link.b, baudRate: 115_200 }),
           // Generous timings: this runs beside other suites on a loaded machine.
-          { registry, tagTimeoutMs: 250, i2cTimeoutMs: 2_000, pn532: { ackTimeoutMs: 1_000 } },
+          {
+            registry,
+            key,
+            tagTimeoutMs: 250,
+            i2cTimeoutMs: 2_000,
+            pn532: { ackTimeoutMs: 1_000 },
+          },
         );
         watch(firmware);
         return firmware;
@@ -213,6 +223,10 @@ describe.skipIf(missing !== undefined)(
       expect(alarms).toContain('device_fault:card_unidentified');
       expect(alarms).toContain('device_fault:board_lost');
       expect(faults).toContain('board:board_lost');
+      // Paired: no bench alarm, and nothing it sent was refused as unauthenticated.
+      expect(
+        alarms.filter((alarm) => /^device_(unpaired|unauthenticated|quarantined):/.test(alarm)),
+      ).toEqual([]);
     }, 150_000);
   },
 );

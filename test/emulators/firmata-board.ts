@@ -21,7 +21,10 @@
  *   (write, read once with or without a register) → I2C_REPLY
  *   `F0 77 addr(2) register(2) {data pairs} F7`; a part that NACKs a read
  *   gets StandardFirmata's `STRING_DATA "I2C: Too few bytes received"` and a
- *   reply with no data bytes; the register is 0 when none was given;
+ *   reply with no data bytes; the register is 0 when none was given; a
+ *   write to the general-call address 0x00 puts its address byte on the
+ *   bus, SDA low for 9 bit times (90 µs at 100 kHz): the wake pulse of a
+ *   part that has one (ATECC608: SDA low for tWLO ≥ 60 µs), NACKed;
  * - SAMPLING_INTERVAL, REPORT_ANALOG, SYSTEM_RESET are accepted.
  *
  * Timing: bytes take their time on the line at the baud rate (10 bits a
@@ -369,6 +372,12 @@ export class FirmataBoardEmulator extends EventEmitter<FirmataBoardEvents> {
     const now = this.now();
     if (mode === 0) {
       this.seen.i2cWrites++;
+      if (address === 0x00) {
+        for (const part of this.slaves.values()) {
+          if ('wake' in part) (part as I2cSlave & { wake(atMs: number): void }).wake(now);
+        }
+        return;
+      }
       // Firmata reports nothing for a write; a NACK is silent.
       slave?.write(Uint8Array.from(words), now + i2cMs(words.length));
       return;

@@ -36,7 +36,7 @@ describe.skipIf(skip)('a one-process table runs a real shoe with transport firmw
             board: rig.pty.a,
             registry,
             outbox: join(rig.directory, 'hosted-outbox.jsonl'),
-            // The hosted firmware holds no key: dealt unpaired, as the config says.
+            // Given no key (no keyFile or atecc608): dealt unpaired on this bench, as the config says.
             unpaired: 'allow',
           },
         },

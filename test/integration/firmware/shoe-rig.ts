@@ -17,6 +17,7 @@ import {
 } from '../../../firmware-host/firmware/shoe.ts';
 import type { Transport } from '../../../hardware/transports/transport.ts';
 import { FirmataBoardEmulator } from '../../emulators/firmata-board.ts';
+import type { I2cSlave } from '../../emulators/i2c-slave.ts';
 import { Pn532Emulator } from '../../emulators/pn532.ts';
 import { type Surface, Tcs34725Emulator } from '../../emulators/tcs34725.ts';
 import { PtyPair } from '../devices/pty.ts';
@@ -63,6 +64,8 @@ export class ShoeRig {
   readonly tcs = new Tcs34725Emulator();
   board!: FirmataBoardEmulator;
   firmware: ShoeFirmware | undefined;
+  /** Other parts on the board's I2C bus (a secure element), added before `startBoard`. */
+  readonly otherParts: I2cSlave[] = [];
 
   constructor(
     private readonly behaviour: 'firmata' | 'silent' | 'garbage' = 'firmata',
@@ -85,7 +88,7 @@ export class ShoeRig {
     await this.pty.start();
     this.board = new FirmataBoardEmulator({
       path: this.pty.b,
-      slaves: [this.pn532, this.tcs],
+      slaves: [this.pn532, this.tcs, ...this.otherParts],
       behaviour: this.behaviour,
       baudRate: this.baudRate,
     });

@@ -1,11 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { compressP256, keyFingerprint } from '../../../device-protocol/auth/keys.ts';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
+import { firmwareKeyFromAtecc608 } from '../../../firmware-host/firmware/firmware-key.ts';
 import {
   type ReaderFirmware,
   startReaderFirmware,
 } from '../../../firmware-host/firmware/reader.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
+import { until } from '../../e2e/helpers/environment.ts';
+import { EmulatedAtecc608 } from '../../emulators/atecc608.ts';
 import { socatMissing } from '../devices/pty.ts';
 import { registryOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
 
@@ -66,6 +70,50 @@ describe.skipIf(skip)(
       expect(alarms).toEqual([
         expect.objectContaining({ kind: 'foreign_card', uid: '04ABABABABABAB' }),
       ]);
+    });
+
+    it('with the ATECC608 on its board, proves the chip key to a table that paired it', async () => {
+      const chip = new EmulatedAtecc608();
+      const publicKey = { type: 'p256' as const, raw: compressP256(chip.provision(0, 0xca4dn)) };
+      rig = new ShoeRig();
+      rig.otherParts.push(chip);
+      await rig.startBoard();
+      const wire = createMemoryPair(`fw-reader-${Math.random().toString(36).slice(2)}`);
+      driver = new DeviceDriver({
+        name: 'reader',
+        kind: 'reader',
+        transport: wire.host,
+        registry: registryOf(['blue']),
+        pairedKey: publicKey,
+      });
+      const observations: Observation[] = [];
+      driver.on('record', (observation) => {
+        observations.push(observation);
+        observation.ack();
+      });
+      driver.start();
+      const onBoard = await firmwareKeyFromAtecc608(rig.pty.a, {}, { readyTimeoutMs: 3_000 });
+      expect(keyFingerprint(onBoard.key.publicKey)).toBe(keyFingerprint(publicKey));
+      reader = await startReaderFirmware({
+        boardUrl: rig.pty.a,
+        link: wire.device,
+        serial: 'READER-TEST-2',
+        boardReadyTimeoutMs: 3_000,
+        key: onBoard.key,
+        ...(onBoard.boardI2c ? { boardI2c: onBoard.boardI2c } : {}),
+      });
+      const d = driver;
+      await until(
+        () => d.status().auth.state === 'authenticated',
+        'the reader authenticated',
+        30_000,
+      );
+      rig.pn532.placeTag({ uid: tagOf(1, 0), type: 'ntag21x' });
+      await until(() => observations.length >= 1, 'the tag as a card', 30_000);
+      rig.pn532.removeTag();
+      expect(observations[0]!.record).toMatchObject({ t: 'card', card: 'AS', back: 'blue' });
+      expect(reader.device.core.authenticated).toBe(true);
+      expect(chip.log).toContain('cmd 0x41');
     });
   },
 );

@@ -190,4 +190,22 @@ describe('ATECC608 secure element over I2C', () => {
     const driver = new Atecc608({ bus: wire, delay: wire.delay });
     await expect(driver.publicKey()).rejects.toThrow(/ATECC608 at 0x60 does not answer/);
   });
+
+  it('reads responses longer than the bus allows (Firmata: 32 bytes) in pieces', async () => {
+    const chip = new EmulatedAtecc608();
+    const wire = new EmulatedI2cWire([chip]);
+    const made = await new Atecc608({ bus: wire, delay: wire.delay }).generateKey();
+    const before = wire.transactions.length;
+    const short = new Atecc608({ bus: wire, delay: wire.delay, maxReadBytes: 32 });
+    expect(keyFingerprint(await short.publicKey())).toBe(keyFingerprint(made));
+    const signature = await short.sign(digest);
+    expect(verifyDigestSignature(made, digest, signature)).toBe(true);
+    const lengths = wire.transactions
+      .slice(before)
+      .filter((t) => t.startsWith('R 60 ') && !t.endsWith('NACK'))
+      .map((t) => (t.length - 'R 60 '.length) / 2);
+    // Every read fits the bus: each 67-byte response (GenKey, Sign) came as 32 + 32 + 3.
+    expect(Math.max(...lengths)).toBe(32);
+    expect(lengths.join(' ').match(/32 32 3/g)).toHaveLength(2);
+  });
 });

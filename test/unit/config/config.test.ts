@@ -248,6 +248,39 @@ describe('configuration', () => {
       ),
     ]);
   });
+
+  it('takes a key file or an ATECC608 for the shoe firmware, one of them, and atecc608 only there', () => {
+    const firmwareShoe = {
+      kind: 'shoe',
+      transport: 'firmware',
+      board: '/dev/ttyUSB0',
+      registry: 'd.json',
+    };
+    const { config } = resolveConfig({
+      devices: {
+        filed: { ...firmwareShoe, keyFile: 'shoe.key' },
+        chip: { ...firmwareShoe, board: '/dev/ttyUSB1', atecc608: true },
+      },
+    });
+    expect(config.devices.filed!.keyFile).toMatch(/shoe\.key$/);
+    expect(config.devices.chip!.atecc608).toBe(true);
+    const issues = issuesOf(() =>
+      resolveConfig({
+        devices: {
+          both: { ...firmwareShoe, keyFile: 'shoe.key', atecc608: true },
+          serial: { kind: 'shoe', transport: '/dev/ttyUSB2', atecc608: true, keyFile: 'x.key' },
+        },
+      }),
+    );
+    expect(issues).toEqual([
+      'devices.both.atecc608: one key: keyFile or atecc608, not both',
+      expect.stringMatching(
+        /^devices\.serial\.keyFile: only a simulated device or transport firmware has a key file/,
+      ),
+      'devices.serial.atecc608: atecc608 is the key of transport firmware (the chip on its board)',
+      'devices.serial.atecc608: one key: keyFile or atecc608, not both',
+    ]);
+  });
 });
 
 describe('example configs', () => {
