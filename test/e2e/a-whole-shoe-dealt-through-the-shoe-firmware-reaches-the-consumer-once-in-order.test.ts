@@ -15,6 +15,7 @@ import type { Message } from '../../device-protocol/messages.ts';
 import { SHOE_PINS, type ShoeFirmware } from '../../firmware-host/firmware/shoe.ts';
 import { deviceKey } from '../../hardware/device/device-auth.ts';
 import { createKeyFile } from '../../hardware/keys/device-key.ts';
+import type { LinkStateChange } from '../../hardware/transports/reconnecting-link.ts';
 import { SerialTransport } from '../../hardware/transports/serial.ts';
 import { BehaviourSet } from '../../simulators/behaviours.ts';
 import { planSession } from '../../simulators/plan.ts';
@@ -176,7 +177,18 @@ describe.skipIf(missing !== undefined)(
         }
         // The host cable is pulled; five cards are dealt into it; then the shoe loses
         // power with them unacknowledged, and comes back with the cable.
-        if (position === 200) await link.kill();
+        if (position === 200) {
+          // Deal into the pulled cable only once the shoe has seen it go: an ACK
+          // still on its way when the cable went would take a card out of the count.
+          let cableGone = false;
+          const onLink = (change: LinkStateChange) => {
+            if (change.state !== 'open') cableGone = true;
+          };
+          firmware.core.on('link', onLink);
+          await link.kill();
+          await until(() => cableGone, 'the shoe to see its host cable pulled');
+          firmware.core.off('link', onLink);
+        }
         await rig.dealOne({ uid: tagFor(step.card), surface: SURFACES.redBack });
         if (position === 204) {
           expect(firmware.outstanding).toBeGreaterThanOrEqual(5);
