@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../../firmware-host/version.ts';
 
@@ -11,6 +11,8 @@ describe('package', () => {
     expect(pkg.name).toBe('tableside');
     expect(pkg.type).toBe('module');
     expect(pkg.engines.node).toBe('>=20.19');
-    expect(pkg.bin.tableside).toBe('dist/firmware-host/cli.js');
+    // The launcher works before any build (the source through tsx) and after it.
+    expect(pkg.bin.tableside).toBe('firmware-host/bin/tableside.js');
+    expect(existsSync(new URL(`../../${pkg.bin.tableside}`, import.meta.url))).toBe(true);
   });
 });
