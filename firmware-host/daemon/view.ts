@@ -5,7 +5,6 @@
  * few times a second on a TTY, or prints one line per event elsewhere (a
  * systemd journal, a pipe).
  */
-
 import { pairingPolicyOf } from '../config/schema.ts';
 import { UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
 import type { JournalRecord } from '../journal/record.ts';
