@@ -139,6 +139,24 @@ describe('a paired device quarantined for refused frames', () => {
     expect(host.state).toBe('authenticated');
   });
 
+  it('leaves an unpaired line alone: nothing to prove, nothing to ask again', async () => {
+    const signer = generatedSigner('ed25519');
+    const publicKey = await signer.publicKey();
+    const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets });
+    const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
+    device.helloSent(HELLO);
+    const [challenge] = written(host.incoming(helloEvent, 0));
+    device.helloAcked(0);
+    host.incoming(parseFrameLine(answer(device, signer, challenge!)), 10);
+    const rogueKey = randomBytes(32);
+    const actions: HostAuthAction[] = [];
+    for (let seq = 2; seq < 40; seq++) {
+      actions.push(...host.incoming(parseFrameLine(sealLine(cardLine(seq), rogueKey)), 100));
+    }
+    expect(actions.every((a) => a.kind === 'refused')).toBe(true);
+    expect(host.nextDeadline()).toBeUndefined();
+  });
+
   it('starts the backoff again after a good PROOF', async () => {
     const { host, device, signer } = await authenticatedPair();
     const rogueKey = randomBytes(32);
