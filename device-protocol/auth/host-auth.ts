@@ -22,7 +22,8 @@
  *   After no PROOF, or one that does not decode (garbled past its CRC), the
  *   CHALLENGE goes on, every 4 `challengeEveryMs`: a good PROOF heals it.
  *   After refused frames (a rogue's bad MACs between the device's own, or
- *   line noise) a fresh CHALLENGE goes `requalifyFirstMs` later, then at
+ *   line noise), or a PROOF with another key or none (a rogue's answer before
+ *   the device's), a fresh CHALLENGE goes `requalifyFirstMs` later, then at
  *   doubling intervals up to `requalifyMaxMs`: only the key holder can
  *   answer it, and its PROOF (a new session) lifts the quarantine; a PROOF
  *   with another key, or none, does not stop the asking.
@@ -243,7 +244,7 @@ export class HostAuth {
   incoming(event: FrameEvent, now: number): HostAuthAction[] {
     if (event.kind === 'discard') return this.#discard(event);
     const frame = event.frame;
-    if (frame.type === PROOF_TYPE) return this.#proof(event);
+    if (frame.type === PROOF_TYPE) return this.#proof(event, now);
     if (frame.type === CHALLENGE_TYPE) {
       return [
         this.#refusal(
@@ -376,7 +377,7 @@ export class HostAuth {
     };
   }
 
-  #proof(event: Extract<FrameEvent, { kind: 'frame' }>): HostAuthAction[] {
+  #proof(event: Extract<FrameEvent, { kind: 'frame' }>, now: number): HostAuthAction[] {
     const frame = event.frame;
     const pending = this.#pending;
     if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
@@ -397,7 +398,10 @@ export class HostAuth {
       // quarantined device to prove itself again, that stops nothing (nor is it alarmed again).
       if (requalifying) return [{ kind: 'dropped', detail: 'PROOF,none to a fresh CHALLENGE' }];
       if (this.#options.paired !== undefined) {
-        return this.#fail('no_key', 'paired device answered PROOF,none: it has no key');
+        return this.#askAfresh(
+          now,
+          this.#fail('no_key', 'paired device answered PROOF,none: it has no key'),
+        );
       }
       this.#state = 'plain';
       this.#pending = undefined;
@@ -434,9 +438,12 @@ export class HostAuth {
           { kind: 'dropped', detail: `PROOF with another key ${keyFingerprint(proof.publicKey)}` },
         ];
       }
-      return this.#fail(
-        'key_mismatch',
-        `device key ${keyFingerprint(proof.publicKey)} is not the paired key ${keyFingerprint(paired)}`,
+      return this.#askAfresh(
+        now,
+        this.#fail(
+          'key_mismatch',
+          `device key ${keyFingerprint(proof.publicKey)} is not the paired key ${keyFingerprint(paired)}`,
+        ),
       );
     }
     let secret: Uint8Array;
@@ -480,23 +487,34 @@ export class HostAuth {
     const actions: HostAuthAction[] = [this.#refusal(reason, detail, frame)];
     this.#refusedInRow++;
     if (this.#options.paired !== undefined && this.#refusedInRow >= this.#options.maxRefusedInRow) {
+      // Those frames may be a rogue's, written between the device's own, or line noise.
       actions.push(
-        ...this.#fail(
-          'not_authenticating',
-          `${this.#refusedInRow} frames in a row failed authentication`,
+        ...this.#askAfresh(
+          now,
+          this.#fail(
+            'not_authenticating',
+            `${this.#refusedInRow} frames in a row failed authentication`,
+          ),
         ),
       );
-      // Those frames may be a rogue's, written between the device's own, or line noise, and a
-      // device whose HELLO was ACKed never says HELLO again: ask it to prove itself afresh
-      // (only the key holder can), slowly, so the quarantine can end.
-      const hello = this.#helloSeen;
-      if (hello !== undefined) {
-        const pending = this.#freshChallenge(hello.message, hello.line, now);
-        pending.backoffMs = this.#options.requalifyFirstMs;
-        this.#pending = pending;
-      }
     }
     return actions;
+  }
+
+  /**
+   * After a failure anyone on the line can cause (refused frames, a PROOF with
+   * another key or none), the device whose HELLO was ACKed never says HELLO
+   * again: ask it to prove itself afresh (only the key holder can), slowly, so
+   * the quarantine can end.
+   */
+  #askAfresh(now: number, failed: HostAuthAction[]): HostAuthAction[] {
+    const hello = this.#helloSeen;
+    if (hello !== undefined) {
+      const pending = this.#freshChallenge(hello.message, hello.line, now);
+      pending.backoffMs = this.#options.requalifyFirstMs;
+      this.#pending = pending;
+    }
+    return failed;
   }
 
   #fail(reason: AuthRefusal, detail: string): HostAuthAction[] {

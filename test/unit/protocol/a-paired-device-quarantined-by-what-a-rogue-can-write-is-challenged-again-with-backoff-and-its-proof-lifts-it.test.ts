@@ -5,7 +5,9 @@
  * and a device whose HELLO was ACKed never says HELLO again. So the host
  * asks it afresh: a new CHALLENGE 2 s later, then every 4, 8, 16 and 30 s at
  * most. A PROOF with another key, or none, stops nothing; the genuine
- * shoe's PROOF is a new session, and its frames pass again. Virtual time.
+ * shoe's PROOF is a new session, and its frames pass again. So too after a
+ * rogue's PROOF (none, or another key) beat the shoe's to the first
+ * CHALLENGE. Virtual time.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -174,5 +176,34 @@ describe('a paired device quarantined for refused frames', () => {
     burst(8_000);
     expect(host.state).toBe('failed');
     expect(host.nextDeadline()).toBe(10_000);
+  });
+});
+
+describe("a rogue's PROOF during a paired shoe's handshake", () => {
+  it('quarantines the shoe only until its own PROOF to a fresh CHALLENGE', async () => {
+    const signer = generatedSigner('ed25519');
+    const publicKey = await signer.publicKey();
+    const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+    const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
+    device.helloSent(HELLO);
+    const [challenge] = written(host.incoming(helloEvent, 0));
+    device.helloAcked(0);
+
+    // The rogue needs no key and no CHALLENGE to write PROOF,none.
+    const none = encodeFrame({ talker: 'SH', seq: 0, type: 'PROOF', fields: ['none'] });
+    expect(host.incoming(parseFrameLine(none), 5)).toMatchObject([
+      { kind: 'failed', reason: 'no_key' },
+    ]);
+    // The shoe's answer to the first CHALLENGE signs a nonce no longer asked.
+    const late = answer(device, signer, challenge!);
+    expect(host.incoming(parseFrameLine(late), 10)).toMatchObject([{ kind: 'dropped' }]);
+    expect(host.state).toBe('failed');
+
+    const [fresh] = challengesUntil(host, 2_005);
+    expect(fresh!.at).toBe(2_005);
+    expect(host.incoming(parseFrameLine(answer(device, signer, fresh!.line)), 2_010)).toMatchObject(
+      [{ kind: 'authenticated', paired: true }],
+    );
+    expect(host.incoming(fromDevice(device, cardLine(1)), 2_020)[0]!.kind).toBe('pass');
   });
 });
