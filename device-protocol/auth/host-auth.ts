@@ -21,6 +21,12 @@
  *   is `failed`: the driver quarantines it until its next good handshake.
  *   After no PROOF, or one that does not decode (garbled past its CRC), the
  *   CHALLENGE goes on, every 4 `challengeEveryMs`: a good PROOF heals it.
+ *   After refused frames (a rogue's bad MACs between the device's own, or
+ *   line noise), or a PROOF with another key or none (a rogue's answer before
+ *   the device's), a fresh CHALLENGE goes `requalifyFirstMs` later, then at
+ *   doubling intervals up to `requalifyMaxMs`: only the key holder can
+ *   answer it, and its PROOF (a new session) lifts the quarantine; a PROOF
+ *   with another key, or none, does not stop the asking.
  *
  * No I/O, no clock, no chance: `now` comes in, fresh nonces and X25519 keys
  * come from the caller's `fresh()`.
@@ -66,6 +72,10 @@ export interface HostAuthOptions {
   readonly maxChallenges?: number;
   /** Refused frames in a row, with no good one between, before a paired device counts as failed. */
   readonly maxRefusedInRow?: number;
+  /** After failing for refused frames: the wait before the first fresh CHALLENGE, doubled after each. */
+  readonly requalifyFirstMs?: number;
+  /** The longest wait between those CHALLENGEs. */
+  readonly requalifyMaxMs?: number;
 }
 
 export type AuthRefusal =
@@ -123,6 +133,8 @@ interface Pending {
   readonly line: string;
   sent: number;
   lastSentAt: number;
+  /** Asking a device quarantined for refused frames: the wait before the next CHALLENGE. */
+  backoffMs?: number;
 }
 
 const CONTROL = new Set(['ACK', 'NAK']);
@@ -135,12 +147,16 @@ export class HostAuth {
   #guard = new ReplayGuard();
   #refusedInRow = 0;
   #key: DevicePublicKey | undefined;
+  /** This connection's HELLO, signed again in the PROOF to a later CHALLENGE. */
+  #helloSeen: { readonly message: HelloMessage; readonly line: string } | undefined;
 
   constructor(options: HostAuthOptions) {
     this.#options = {
       challengeEveryMs: 500,
       maxChallenges: 8,
       maxRefusedInRow: 16,
+      requalifyFirstMs: 2_000,
+      requalifyMaxMs: 30_000,
       ...options,
     };
   }
@@ -164,6 +180,7 @@ export class HostAuth {
     this.#pending = undefined;
     this.#keys = undefined;
     this.#key = undefined;
+    this.#helloSeen = undefined;
     this.#refusedInRow = 0;
   }
 
@@ -196,11 +213,16 @@ export class HostAuth {
     }
     pending.sent++;
     pending.lastSentAt = now;
+    if (pending.backoffMs !== undefined) {
+      pending.backoffMs = Math.min(pending.backoffMs * 2, this.#options.requalifyMaxMs);
+    }
     actions.push({ kind: 'write', line: pending.line });
     return actions;
   }
 
   #interval(): number {
+    const backoff = this.#pending?.backoffMs;
+    if (backoff !== undefined) return backoff;
     return this.#state === 'failed'
       ? this.#options.challengeEveryMs * 4
       : this.#options.challengeEveryMs;
@@ -222,7 +244,7 @@ export class HostAuth {
   incoming(event: FrameEvent, now: number): HostAuthAction[] {
     if (event.kind === 'discard') return this.#discard(event);
     const frame = event.frame;
-    if (frame.type === PROOF_TYPE) return this.#proof(event);
+    if (frame.type === PROOF_TYPE) return this.#proof(event, now);
     if (frame.type === CHALLENGE_TYPE) {
       return [
         this.#refusal(
@@ -262,12 +284,13 @@ export class HostAuth {
           // MAC: not passed, and no alarm, since an ACK or NAK carries nothing to deal.
           return [{ kind: 'dropped', detail: opened.detail }];
         }
-        if (!opened.ok) return this.#refuse(opened.reason, opened.detail, frame);
+        if (!opened.ok) return this.#refuse(opened.reason, opened.detail, frame, now);
         if (!CONTROL.has(frame.type) && !this.#guard.accept(frame.seq)) {
           return this.#refuse(
             'replay',
             `${frame.type} ${frame.seq} was accepted long ago in this session: a replay`,
             frame,
+            now,
           );
         }
         this.#refusedInRow = 0;
@@ -310,6 +333,7 @@ export class HostAuth {
     this.#keys = undefined;
     this.#key = undefined;
     this.#pending = undefined;
+    this.#helloSeen = { message: hello, line };
     this.#guard = new ReplayGuard();
     this.#refusedInRow = 0;
     if (!protocolAtLeast(hello.protocol, AUTH_SINCE)) {
@@ -331,23 +355,29 @@ export class HostAuth {
         },
       ];
     }
-    const secrets = this.#options.fresh();
-    const challenge: Challenge = { nonce: secrets.nonce, ephemeral: secrets.ephemeral.publicKey };
-    const challengeLine = encodeFrame(challengeFrame(challenge));
-    this.#pending = {
-      hello,
-      helloLine: line,
-      challenge,
-      ephemeral: secrets.ephemeral,
-      line: challengeLine,
-      sent: 1,
-      lastSentAt: now,
-    };
+    const fresh = this.#freshChallenge(hello, line, now);
+    fresh.sent = 1;
+    this.#pending = fresh;
     this.#state = 'challenging';
-    return [pass, { kind: 'write', line: challengeLine }];
+    return [pass, { kind: 'write', line: fresh.line }];
   }
 
-  #proof(event: Extract<FrameEvent, { kind: 'frame' }>): HostAuthAction[] {
+  /** A CHALLENGE with a fresh nonce and X25519 key, for this HELLO: not sent yet. */
+  #freshChallenge(hello: HelloMessage, helloLine: string, now: number): Pending {
+    const secrets = this.#options.fresh();
+    const challenge: Challenge = { nonce: secrets.nonce, ephemeral: secrets.ephemeral.publicKey };
+    return {
+      hello,
+      helloLine,
+      challenge,
+      ephemeral: secrets.ephemeral,
+      line: encodeFrame(challengeFrame(challenge)),
+      sent: 0,
+      lastSentAt: now,
+    };
+  }
+
+  #proof(event: Extract<FrameEvent, { kind: 'frame' }>, now: number): HostAuthAction[] {
     const frame = event.frame;
     const pending = this.#pending;
     if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
@@ -362,9 +392,16 @@ export class HostAuth {
         ),
       ];
     }
+    const requalifying = this.#state === 'failed' && pending.backoffMs !== undefined;
     if (frame.fields.length === 1 && frame.fields[0] === 'none') {
+      // Anyone on the line can answer PROOF,none or prove another key: while we ask a
+      // quarantined device to prove itself again, that stops nothing (nor is it alarmed again).
+      if (requalifying) return [{ kind: 'dropped', detail: 'PROOF,none to a fresh CHALLENGE' }];
       if (this.#options.paired !== undefined) {
-        return this.#fail('no_key', 'paired device answered PROOF,none: it has no key');
+        return this.#askAfresh(
+          now,
+          this.#fail('no_key', 'paired device answered PROOF,none: it has no key'),
+        );
       }
       this.#state = 'plain';
       this.#pending = undefined;
@@ -396,9 +433,17 @@ export class HostAuth {
     }
     const paired = this.#options.paired;
     if (paired !== undefined && !samePublicKey(paired, proof.publicKey)) {
-      return this.#fail(
-        'key_mismatch',
-        `device key ${keyFingerprint(proof.publicKey)} is not the paired key ${keyFingerprint(paired)}`,
+      if (requalifying) {
+        return [
+          { kind: 'dropped', detail: `PROOF with another key ${keyFingerprint(proof.publicKey)}` },
+        ];
+      }
+      return this.#askAfresh(
+        now,
+        this.#fail(
+          'key_mismatch',
+          `device key ${keyFingerprint(proof.publicKey)} is not the paired key ${keyFingerprint(paired)}`,
+        ),
       );
     }
     let secret: Uint8Array;
@@ -411,6 +456,9 @@ export class HostAuth {
     this.#key = proof.publicKey;
     this.#state = 'authenticated';
     this.#pending = undefined;
+    // A new session (after a quarantine too): its seqs and its refusals count from here.
+    this.#guard = new ReplayGuard();
+    this.#refusedInRow = 0;
     return [
       {
         kind: 'authenticated',
@@ -434,18 +482,39 @@ export class HostAuth {
     reason: AuthRefusal,
     detail: string,
     frame: { type: string; seq: number },
+    now: number,
   ): HostAuthAction[] {
     const actions: HostAuthAction[] = [this.#refusal(reason, detail, frame)];
     this.#refusedInRow++;
     if (this.#options.paired !== undefined && this.#refusedInRow >= this.#options.maxRefusedInRow) {
+      // Those frames may be a rogue's, written between the device's own, or line noise.
       actions.push(
-        ...this.#fail(
-          'not_authenticating',
-          `${this.#refusedInRow} frames in a row failed authentication`,
+        ...this.#askAfresh(
+          now,
+          this.#fail(
+            'not_authenticating',
+            `${this.#refusedInRow} frames in a row failed authentication`,
+          ),
         ),
       );
     }
     return actions;
+  }
+
+  /**
+   * After a failure anyone on the line can cause (refused frames, a PROOF with
+   * another key or none), the device whose HELLO was ACKed never says HELLO
+   * again: ask it to prove itself afresh (only the key holder can), slowly, so
+   * the quarantine can end.
+   */
+  #askAfresh(now: number, failed: HostAuthAction[]): HostAuthAction[] {
+    const hello = this.#helloSeen;
+    if (hello !== undefined) {
+      const pending = this.#freshChallenge(hello.message, hello.line, now);
+      pending.backoffMs = this.#options.requalifyFirstMs;
+      this.#pending = pending;
+    }
+    return failed;
   }
 
   #fail(reason: AuthRefusal, detail: string): HostAuthAction[] {

@@ -21,7 +21,8 @@
  *   lastHand                   from `last_hand` until the shoe ends or a new one starts
  *   alarm                      blinks after an alarm, a voided hand or a required reshuffle,
  *                              until the next round or shoe starts
- *   deviceFault                while any device is unavailable, quarantined, faulted or stalled
+ *   deviceFault                while any device is unavailable, quarantined (refused unpaired too),
+ *                              faulted or stalled
  */
 import type {
   ButtonName,
@@ -196,15 +197,19 @@ export class DealerConsoleLogic {
         buzz.push('alarm');
         break;
       case 'alarm':
-        if (event.kind === 'link_resumed') {
-          // A stalled device's events flow again: its light goes out, nothing to act on.
+        if (event.kind === 'link_resumed' || event.kind === 'device_requalified') {
+          // A stalled device's events flow again, or a quarantined one proved its key again:
+          // its light goes out, nothing to act on.
           this.faulted.delete(typeof event.device === 'string' ? event.device : 'device');
           break;
         }
         if (
           event.kind === 'device_fault' ||
           event.kind === 'device_quarantined' ||
-          event.kind === 'link_stalled'
+          event.kind === 'link_stalled' ||
+          // Refused for want of a pairing: nothing it sends is dealt, as for a quarantine. On
+          // a bench that allows it (`dealt`), its cards are dealt: an alarm, not a fault.
+          (event.kind === 'device_unpaired' && event.dealt === false)
         ) {
           const device = typeof event.device === 'string' ? event.device : 'device';
           this.faulted.add(device);

@@ -5,6 +5,8 @@
  * few times a second on a TTY, or prints one line per event elsewhere (a
  * systemd journal, a pipe).
  */
+import { pairingPolicyOf } from '../config/schema.ts';
+import { UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { DomainEvent } from '../table/events.ts';
 import { describeRouletteEvent } from '../table/roulette-text.ts';
@@ -14,7 +16,7 @@ export interface ViewModel {
   table: string;
   ruleset: string;
   broker: { url: string; connected: boolean; detail: string };
-  devices: Record<string, { availability: string; reason: string }>;
+  devices: Record<string, ViewDevice>;
   snapshot: Record<string, unknown>;
   expecting: string;
   lastSeq: number;
@@ -23,6 +25,15 @@ export interface ViewModel {
   alarms: string[];
   notices: string[];
   subscribe: string;
+}
+
+export interface ViewDevice {
+  availability: string;
+  reason: string;
+  /** Why its frames are refused now (the driver's quarantine); absent when they are not. */
+  quarantined?: string;
+  /** Unpaired and allowed to deal on a bench (`devices.<name>.unpaired: allow`). */
+  bench?: boolean;
 }
 
 const MAX_RESULTS = 6;
@@ -138,13 +149,27 @@ export function rouletteLine(snapshot: Record<string, unknown>): string | undefi
   return `${state} · last: ${last || '—'}`;
 }
 
+/** A device's line: connected or not, and whether the table takes what it sends. */
+function deviceLine(name: string, device: ViewDevice): string {
+  const online = device.availability === 'online';
+  const state = `${device.availability}${device.reason ? ` (${device.reason})` : ''}`;
+  const quarantined = device.quarantined;
+  if (online && quarantined !== undefined) {
+    // Connected but refused: nothing it sends is dealt, whatever its link says.
+    const why = quarantined.startsWith(UNPAIRED_QUARANTINE)
+      ? `UNPAIRED, REFUSED: ${quarantined.slice(UNPAIRED_QUARANTINE.length)}`
+      : `QUARANTINED: ${quarantined}`;
+    return `  ✕ ${name.padEnd(10)} ${why}`;
+  }
+  const unpaired =
+    online && device.bench ? ' · unpaired: its cards are not authenticated (a bench)' : '';
+  return `  ${online ? '●' : '○'} ${name.padEnd(10)} ${state}${unpaired}`;
+}
+
 export function renderView(model: ViewModel): string[] {
   const roulette = rouletteLine(model.snapshot);
   const rule = '─'.repeat(64);
-  const devices = Object.entries(model.devices).map(
-    ([name, device]) =>
-      `  ${device.availability === 'online' ? '●' : '○'} ${name.padEnd(10)} ${device.availability}${device.reason ? ` (${device.reason})` : ''}`,
-  );
+  const devices = Object.entries(model.devices).map(([name, device]) => deviceLine(name, device));
   return [
     `tableside — table ${model.table} — ${model.ruleset}`,
     rule,
@@ -206,9 +231,13 @@ export class TerminalView {
       ruleset: options.daemon.ruleset,
       broker: { url: options.daemon.brokerAddress, connected: false, detail: '' },
       devices: Object.fromEntries(
-        Object.keys(config.devices).map((name) => [
+        Object.entries(config.devices).map(([name, device]) => [
           name,
-          { availability: 'offline', reason: 'starting' },
+          {
+            availability: 'offline',
+            reason: 'starting',
+            ...(pairingPolicyOf(device) === 'bench' ? { bench: true } : {}),
+          },
         ]),
       ),
       snapshot: {},
@@ -228,7 +257,7 @@ export class TerminalView {
     this.model.broker.url = daemon.brokerAddress;
     this.model.broker.connected = daemon.brokerConnected;
     for (const status of daemon.deviceStatus()) {
-      this.model.devices[status.name] = { availability: status.availability, reason: status.link };
+      this.setAvailability(status.name, status.availability, status.link);
     }
     this.model.subscribe = `mosquitto_sub -h ${url.hostname} -p ${url.port || 1883} -t '${daemon.config.mqtt.baseTopic}/${daemon.table}/#' -v`;
     // The live view redraws the screen: the console's address stays in it rather than scroll away.
@@ -238,7 +267,7 @@ export class TerminalView {
     if (this.logFile) this.model.subscribe += `\nlogs: ${this.logFile}`;
     daemon.on('journaled', (records) => this.onRecords(records));
     daemon.on('availability', (device, availability, reason) => {
-      this.model.devices[device] = { availability, reason };
+      this.setAvailability(device, availability, reason);
       this.line(`device ${device} ${availability} (${reason})`);
     });
     daemon.on('broker', (connected, detail) => {
@@ -267,8 +296,22 @@ export class TerminalView {
     }
   }
 
+  /** Availability changes; what the view knows of the device's pairing and quarantine stays. */
+  private setAvailability(name: string, availability: string, reason: string): void {
+    const device = this.model.devices[name];
+    if (device === undefined) this.model.devices[name] = { availability, reason };
+    else Object.assign(device, { availability, reason });
+  }
+
   private refresh(): ViewModel {
     this.model.ruleset = this.daemon.ruleset;
+    // A quarantine comes and goes with no availability change: read at each redraw.
+    for (const status of this.daemon.deviceStatus()) {
+      const device = this.model.devices[status.name];
+      if (device === undefined) continue;
+      if (status.quarantined === undefined) delete device.quarantined;
+      else device.quarantined = status.quarantined;
+    }
     this.model.snapshot = this.daemon.snapshot();
     this.model.expecting = this.daemon.expecting().text;
     this.model.lastSeq = this.daemon.lastSeq;

@@ -9,7 +9,8 @@
  * Alarms: a refused frame (no MAC, a wrong MAC, a replay) raises
  * `device_unauthenticated` at most once a second per reason (a flood is
  * counted, not echoed); a device that fails to authenticate is quarantined
- * with `device_quarantined`. An unpaired device works unauthenticated or
+ * with `device_quarantined`, and a good PROOF after that lifts the
+ * quarantine with `device_requalified`. An unpaired device works unauthenticated or
  * with an unpaired key, with a warning in the status. Keys never appear in
  * an alarm: only their fingerprints.
  */
@@ -78,6 +79,8 @@ export class DriverAuth {
   private droppedSeqs: number[] = [];
   private readonly refused: Record<string, number> = {};
   private readonly lastAlarm = new Map<string, number>();
+  /** Why the device was quarantined, until a good PROOF lifts it (a new HELLO does not). */
+  private quarantinedFor: string | undefined;
 
   constructor(options: DriverAuthOptions) {
     this.options = options;
@@ -147,6 +150,14 @@ export class DriverAuth {
             ? undefined
             : `unpaired key ${action.fingerprint}: pair it (tableside device pair ${this.options.name}) before play`;
           this.options.authenticated();
+          if (this.quarantinedFor !== undefined) {
+            this.options.alarm(
+              'device_requalified',
+              `${this.options.name} proved its paired key again: quarantine lifted (it was: ${this.quarantinedFor}); its frames are dealt again`,
+              { was: this.quarantinedFor, fingerprint: action.fingerprint },
+            );
+            this.quarantinedFor = undefined;
+          }
           this.askAgainForDropped();
           break;
         case 'unauthenticated':
@@ -173,6 +184,7 @@ export class DriverAuth {
           this.state = 'failed';
           this.detail = `${action.reason.replace('_', ' ')}: ${action.detail}`;
           const reason = `authentication failed (${this.detail})`;
+          this.quarantinedFor = this.detail;
           this.options.quarantine(reason);
           this.options.alarm(
             'device_quarantined',

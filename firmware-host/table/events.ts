@@ -29,6 +29,8 @@ export type AlarmKind =
   /** An MQTT request refused for its signature (unsigned, unknown key, bad, stale, replayed). */
   | 'request_refused'
   | 'device_quarantined'
+  /** A device quarantined for failing authentication proved its paired key again: dealt again. */
+  | 'device_requalified'
   /** An unpaired device said HELLO on a real line: refused, or dealt on a bench (`devices.<name>.unpaired: allow`). */
   | 'device_unpaired'
   | 'device_fault'

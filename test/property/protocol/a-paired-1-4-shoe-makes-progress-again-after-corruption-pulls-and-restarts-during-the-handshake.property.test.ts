@@ -2,7 +2,8 @@
  * Issue 24 item 6 as a property (auth-drill.ts): whatever a noisy line does
  * to a paired 1.4 shoe and its host for a while (corrupted and lost HELLO,
  * CHALLENGE, PROOF, ACK and card frames, pulls at any moment of a handshake,
- * restarts of either side), once the line is clean the pair makes progress
+ * restarts of either side, a rogue's bursts of bad MACs that quarantine the
+ * shoe), once the line is clean the pair makes progress
  * again within RECOVERY_BOUND_MS: every card dealt is journaled once, in the
  * order dealt, and the shoe holds nothing. A failing run prints its seed.
  */
@@ -32,6 +33,7 @@ describe('a paired 1.4 shoe on a noisy line', () => {
           pullOnHandshake: fc.double({ min: 0, max: 0.5, noNaN: true }),
           hostRestarts: fc.integer({ min: 0, max: 2 }),
           shoeRestarts: fc.integer({ min: 0, max: 2 }),
+          rogueBursts: fc.integer({ min: 0, max: 2 }),
         }),
         async (drill) => {
           const outcome = await runAuthDrill(drill, key);

@@ -5,15 +5,19 @@
  * garbles a few CHALLENGEs and PROOFs past their CRC, loses a few, delays
  * some, is pulled at random moments and right after handshake frames (the
  * shoe's end reopening into the dead line, the host's end noticing or not),
- * while either side restarts. Then the line turns clean, and the pair must
+ * while either side restarts, and while a rogue writes bursts of CRC-valid
+ * frames with a MAC of no session (each enough to quarantine the shoe for
+ * refused frames). Then the line turns clean, and the pair must
  * make progress again: every card dealt journaled once, in order, and
  * nothing left in the shoe, within `RECOVERY_BOUND_MS`. Virtual time, no
  * timers.
  */
+import { sealLine } from '../../../device-protocol/auth/frame-mac.ts';
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
+import { messageFrame } from '../../../device-protocol/messages.ts';
 import { createRandom } from '../../../simulators/random.ts';
 import { AuthPair, type PairKey } from './auth-pair.ts';
-import { corrupt } from './window-drill.ts';
+import { card, corrupt } from './window-drill.ts';
 
 export interface AuthDrill {
   seed: number;
@@ -33,6 +37,11 @@ export interface AuthDrill {
   pullOnHandshake: number;
   hostRestarts: number;
   shoeRestarts: number;
+  /**
+   * Bursts of 16 to 31 rogue frames with bad MACs (16 refused in a row quarantine
+   * the shoe), each at a random moment of the deal when the host has a session.
+   */
+  rogueBursts?: number;
 }
 
 export interface AuthOutcome {
@@ -44,6 +53,8 @@ export interface AuthOutcome {
   recoveredAfterMs: number | undefined;
   shoeHelloAcknowledged: boolean;
   hostAuth: string;
+  /** The host's alarms, in order. */
+  alarms: string[];
 }
 
 /**
@@ -64,7 +75,10 @@ function garble(line: string): string {
   return encodeFrame({ ...event.frame, fields });
 }
 
-type Happening = 'pull' | 'plug' | 'deadReopen' | 'restartHost' | 'restartShoe';
+type Happening = 'pull' | 'plug' | 'deadReopen' | 'restartHost' | 'restartShoe' | 'rogueBurst';
+
+/** Refused frames in a row that quarantine a paired device (host-auth.ts `maxRefusedInRow`). */
+const ROGUE_BURST = 16;
 
 export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<AuthOutcome> {
   const random = createRandom(drill.seed).float;
@@ -113,6 +127,11 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
   for (let restart = 0; restart < drill.shoeRestarts; restart++) {
     at(1 + pick(dealTime), 'restartShoe');
   }
+  for (let burst = 0; burst < (drill.rogueBursts ?? 0); burst++) {
+    at(1 + pick(dealTime), 'rogueBurst');
+  }
+  // A key of no session: the rogue's cards (ones the shoe deals too) fail their MAC.
+  const rogueKey = Uint8Array.from({ length: 32 }, () => pick(256));
   let hostNoticed = false;
   const happen = (what: Happening) => {
     switch (what) {
@@ -137,6 +156,17 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
       case 'restartShoe':
         pair.restartShoe();
         pair.shoeOpens();
+        return;
+      case 'rogueBurst':
+        // The rogue waits for a session to break into (some of its frames the noise eats).
+        if (pair.hostAuth.state !== 'authenticated') {
+          at(pair.now + 50, 'rogueBurst');
+          return;
+        }
+        for (let index = ROGUE_BURST + pick(ROGUE_BURST); index > 0; index--) {
+          const frame = messageFrame('SH', 1 + pick(200), card(pick(52)));
+          pair.rogueWrites(sealLine(encodeFrame(frame), rogueKey));
+        }
         return;
     }
   };
@@ -174,5 +204,6 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
     recoveredAfterMs,
     shoeHelloAcknowledged: pair.shoeHelloAcknowledged,
     hostAuth: pair.hostAuth.state,
+    alarms: pair.alarms,
   };
 }

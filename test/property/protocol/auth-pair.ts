@@ -184,6 +184,19 @@ export class AuthPair {
     this.#shoeRun(this.#shoe.send(message, this.now));
   }
 
+  /**
+   * Someone else on the line (a rogue on the shoe's tty, or noise) writes a
+   * line to the host: through the line's faults, never recorded as the shoe's.
+   */
+  rogueWrites(line: string): void {
+    if (!this.lineUp) return;
+    const faulted = this.fault({ to: 'host', type: 'ROGUE', line });
+    if (faulted === undefined) return;
+    const queue = this.wire.host;
+    const at = Math.max(queue.at(-1)?.at ?? 0, this.now + Math.max(1, this.hop('host')));
+    queue.push({ at, to: 'host', type: 'ROGUE', line: faulted });
+  }
+
   /** The daemon is killed and started again: a new driver; the journal keeps what it stored. */
   restartHost(): void {
     this.#newHost();

@@ -149,6 +149,50 @@ describe('dealer console lights', () => {
     expect(logic.deviceAvailability('shuffler', true).lights.deviceFault).toBe('off');
   });
 
+  it('lights device fault, not the alarm, while an unpaired device is refused', () => {
+    const logic = new DealerConsoleLogic(behaviour);
+    const refused = logic.event({
+      type: 'alarm',
+      kind: 'device_unpaired',
+      message: 'shoe: unpaired device refused, none of its cards is dealt',
+      device: 'shoe',
+      dealt: false,
+    });
+    expect(refused.lights).toMatchObject({ deviceFault: 'on', alarm: 'off' });
+    expect(refused.buzz).toEqual(['alarm']);
+    // It stays refused whatever the table does, until it is back as a device the table takes.
+    expect(logic.event({ type: 'round_start', round: 3 }).lights.deviceFault).toBe('on');
+    expect(logic.deviceAvailability('shoe', true).lights.deviceFault).toBe('off');
+    // On a bench that allows it, its cards are dealt: an alarm, not a device fault.
+    const bench = logic.event({
+      type: 'alarm',
+      kind: 'device_unpaired',
+      message: 'shoe: unpaired device dealing unauthenticated cards',
+      device: 'shoe',
+      dealt: true,
+    });
+    expect(bench.lights).toMatchObject({ deviceFault: 'off', alarm: 'blink' });
+  });
+
+  it('puts device fault out, silently, when a quarantined device proves its key again', () => {
+    const logic = new DealerConsoleLogic(behaviour);
+    const quarantined = logic.event({
+      type: 'alarm',
+      kind: 'device_quarantined',
+      message: 'shoe quarantined: 16 frames in a row failed authentication',
+      device: 'shoe',
+    });
+    expect(quarantined.lights).toMatchObject({ deviceFault: 'on', alarm: 'off' });
+    const requalified = logic.event({
+      type: 'alarm',
+      kind: 'device_requalified',
+      message: 'shoe proved its paired key again: quarantine lifted',
+      device: 'shoe',
+    });
+    expect(requalified.lights).toMatchObject({ deviceFault: 'off', alarm: 'off' });
+    expect(requalified.buzz).toEqual([]);
+  });
+
   it('lights device fault while a device is stalled, and puts it out, silently, when it resumes', () => {
     const logic = new DealerConsoleLogic(behaviour);
     const stalled = logic.event({

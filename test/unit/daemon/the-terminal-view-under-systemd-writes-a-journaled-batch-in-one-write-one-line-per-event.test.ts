@@ -11,7 +11,11 @@ import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 
 function fakeDaemon() {
   return Object.assign(new EventEmitter(), {
-    config: { table: 't1', devices: { shoe: {} }, mqtt: { baseTopic: 'tableside' } },
+    config: {
+      table: 't1',
+      devices: { shoe: { transport: 'simulate' } },
+      mqtt: { baseTopic: 'tableside' },
+    },
     table: 't1',
     ruleset: 'tdc-baccarat-no-commission',
     brokerAddress: 'mqtt://127.0.0.1:1883',

@@ -126,6 +126,7 @@ const ALARM_KINDS = [
   'illegal_action',
   'request_refused',
   'device_quarantined',
+  'device_requalified',
   'device_unpaired',
   'device_fault',
   'round_after_shoe_end',

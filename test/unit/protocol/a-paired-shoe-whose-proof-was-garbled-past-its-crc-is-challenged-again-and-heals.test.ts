@@ -35,7 +35,10 @@ describe('a paired shoe whose PROOF was garbled past its CRC', () => {
     expect(pair.hostAuth.state).toBe('authenticated');
     expect(pair.stored).toEqual(pair.expected);
     expect(pair.shoeSettled).toBe(true);
-    // One alarm for the one bad PROOF.
-    expect(pair.alarms).toHaveLength(1);
+    // One alarm for the one bad PROOF, and one when the good PROOF lifted the quarantine.
+    expect(pair.alarms).toEqual([
+      expect.stringMatching(/^device_quarantined: .*bad proof/),
+      expect.stringMatching(/^device_requalified: shoe proved its paired key again/),
+    ]);
   });
 });
