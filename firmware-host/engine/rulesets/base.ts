@@ -220,3 +220,11 @@ export type BurnPolicy = z.infer<typeof burnPolicy>;
 export type ShoeEndPolicy = z.infer<typeof shoeEndPolicy>;
 export type MisdealPolicy = z.infer<typeof misdealPolicy>;
 export type BacksPolicy = z.infer<typeof backsPolicy>;
+
+/** The seeds name no back colour for the shoe games: one back, as each deck has in 000 § 2.c. */
+export const ONE_BACK = {
+  kind: 'single',
+  colour: 'red',
+  source:
+    "practice: the seeds name no back colour for this game; a shoe's cards share one back, as a deck's do in 000 § 2.c",
+} as const;

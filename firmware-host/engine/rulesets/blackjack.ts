@@ -2,15 +2,8 @@
  * The blackjack rulesets. Both seeds deal without a hole card: the dealer's
  * second card comes after the boxes have played (004; 003 § 15(4), (6)).
  */
+import { ONE_BACK } from './base.ts';
 import type { RulesetInput } from './schema.ts';
-
-/** The seeds name no back colour for these games: one back, as each deck has in 000 § 2.c. */
-const ONE_BACK = {
-  kind: 'single',
-  colour: 'red',
-  source:
-    "practice: the seeds name no back colour for this game; a shoe's cards share one back, as a deck's do in 000 § 2.c",
-} as const;
 
 const BLACKJACK_MISDEAL = {
   faceUpInShoe: {

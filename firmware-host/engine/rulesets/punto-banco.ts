@@ -2,15 +2,8 @@
  * The Punto Banco family's rulesets. Every rule point cites its seed
  * article; `practice:` marks what the originals leave open.
  */
+import { ONE_BACK } from './base.ts';
 import type { RulesetInput } from './schema.ts';
-
-/** The seeds name no back colour for these games: one back, as each deck has in 000 § 2.c. */
-const ONE_BACK = {
-  kind: 'single',
-  colour: 'red',
-  source:
-    "practice: the seeds name no back colour for this game; a shoe's cards share one back, as a deck's do in 000 § 2.c",
-} as const;
 
 const CARD_RULES = {
   cardValues: '004 (Baccarat: card values)',
