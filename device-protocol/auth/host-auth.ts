@@ -27,13 +27,21 @@
  *   doubling intervals up to `requalifyMaxMs`: only the key holder can
  *   answer it, and its PROOF (a new session) lifts the quarantine; a PROOF
  *   with another key, or none, does not stop the asking.
+ * - A HELLO is only a claim until a PROOF signs it. A paired device that
+ *   fails while its current HELLO is unproven (no PROOF for it, a version
+ *   below 1.4, a PROOF of another key or none) may have had its HELLO
+ *   replaced by a rogue's, or by one garbled past its CRC: the genuine
+ *   device's PROOFs sign its own HELLO and never match, and it never says
+ *   HELLO again. So the host asks for a fresh HELLO (`NAK,<seq>,hello`,
+ *   PROTOCOL.md § 5) `requalifyFirstMs` later, then at doubling intervals
+ *   up to `requalifyMaxMs`, until a PROOF is taken.
  *
  * No I/O, no clock, no chance: `now` comes in, fresh nonces and X25519 keys
  * come from the caller's `fresh()`.
  */
 import type { DeviceTalker, FrameDiscard, FrameEvent } from '../frame.ts';
 import { encodeFrame } from '../frame.ts';
-import { decodeMessage, type HelloMessage, protocolAtLeast } from '../messages.ts';
+import { decodeMessage, type HelloMessage, messageFrame, protocolAtLeast } from '../messages.ts';
 import { openFrame, sealLine } from './frame-mac.ts';
 import {
   AUTH_SINCE,
@@ -148,7 +156,13 @@ export class HostAuth {
   #refusedInRow = 0;
   #key: DevicePublicKey | undefined;
   /** This connection's HELLO, signed again in the PROOF to a later CHALLENGE. */
-  #helloSeen: { readonly message: HelloMessage; readonly line: string } | undefined;
+  #helloSeen:
+    | { readonly message: HelloMessage; readonly line: string; readonly seq: number }
+    | undefined;
+  /** The HELLO a PROOF signed; any other is only a claim. */
+  #provenHelloLine: string | undefined;
+  /** Asking a paired device that failed on an unproven HELLO for a fresh one: when next, and the wait after. */
+  #helloAsk: { at: number; backoffMs: number } | undefined;
 
   constructor(options: HostAuthOptions) {
     this.#options = {
@@ -181,18 +195,37 @@ export class HostAuth {
     this.#keys = undefined;
     this.#key = undefined;
     this.#helloSeen = undefined;
+    this.#provenHelloLine = undefined;
+    this.#helloAsk = undefined;
     this.#refusedInRow = 0;
   }
 
   nextDeadline(): number | undefined {
+    const helloAsk = this.#state === 'failed' ? this.#helloAsk?.at : undefined;
     const pending = this.#pending;
     if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
-      return undefined;
+      return helloAsk;
     }
-    return pending.lastSentAt + this.#interval();
+    const challenge = pending.lastSentAt + this.#interval();
+    return helloAsk === undefined ? challenge : Math.min(challenge, helloAsk);
   }
 
   tick(now: number): HostAuthAction[] {
+    const actions = this.#challengeTick(now);
+    const ask = this.#helloAsk;
+    if (this.#state === 'failed' && ask !== undefined && now >= ask.at) {
+      ask.backoffMs = Math.min(ask.backoffMs * 2, this.#options.requalifyMaxMs);
+      ask.at = now + ask.backoffMs;
+      const message = { type: 'NAK', reason: 'hello' } as const;
+      const seq = this.#helloSeen?.seq;
+      const nak = seq === undefined ? message : { ...message, nakedSeq: seq };
+      // Outside the link session, as a CHALLENGE (seq 0): a host without a session may send it bare.
+      actions.push({ kind: 'write', line: encodeFrame(messageFrame('HO', 0, nak)) });
+    }
+    return actions;
+  }
+
+  #challengeTick(now: number): HostAuthAction[] {
     const pending = this.#pending;
     if (pending === undefined || (this.#state !== 'challenging' && this.#state !== 'failed')) {
       return [];
@@ -207,7 +240,7 @@ export class HostAuth {
         this.#pending = undefined;
         return [{ kind: 'unauthenticated', detail }];
       }
-      actions.push(...this.#fail('no_proof', detail));
+      actions.push(...this.#fail('no_proof', detail, now));
       // Keep asking, slowly: a PROOF that arrives late (a line that was down) still heals it.
       this.#pending = pending;
     }
@@ -333,7 +366,7 @@ export class HostAuth {
     this.#keys = undefined;
     this.#key = undefined;
     this.#pending = undefined;
-    this.#helloSeen = { message: hello, line };
+    this.#helloSeen = { message: hello, line, seq: event.frame.seq };
     this.#guard = new ReplayGuard();
     this.#refusedInRow = 0;
     if (!protocolAtLeast(hello.protocol, AUTH_SINCE)) {
@@ -343,6 +376,7 @@ export class HostAuth {
           ...this.#fail(
             'not_authenticating',
             `paired device announced protocol ${hello.protocol}, without authentication (${AUTH_SINCE})`,
+            now,
           ),
         ];
       }
@@ -400,7 +434,7 @@ export class HostAuth {
       if (this.#options.paired !== undefined) {
         return this.#askAfresh(
           now,
-          this.#fail('no_key', 'paired device answered PROOF,none: it has no key'),
+          this.#fail('no_key', 'paired device answered PROOF,none: it has no key', now),
         );
       }
       this.#state = 'plain';
@@ -411,7 +445,7 @@ export class HostAuth {
     if (!decoded.ok) {
       // Asked again below: the answer to that is dropped, not alarmed a second time.
       if (this.#state === 'failed') return [{ kind: 'dropped', detail: `PROOF: ${decoded.error}` }];
-      const actions = this.#fail('bad_proof', decoded.error);
+      const actions = this.#fail('bad_proof', decoded.error, now);
       // A PROOF garbled past its CRC reads as a bad one, and a device whose HELLO was ACKed
       // never says HELLO again: keep asking, slowly, as for a PROOF that never came; the
       // same CHALLENGE gets the same PROOF, intact this time.
@@ -443,6 +477,7 @@ export class HostAuth {
         this.#fail(
           'key_mismatch',
           `device key ${keyFingerprint(proof.publicKey)} is not the paired key ${keyFingerprint(paired)}`,
+          now,
         ),
       );
     }
@@ -450,12 +485,14 @@ export class HostAuth {
     try {
       secret = x25519Secret(pending.ephemeral, proof.ephemeral);
     } catch (error) {
-      return this.#fail('bad_proof', `PROOF X25519 key: ${(error as Error).message}`);
+      return this.#fail('bad_proof', `PROOF X25519 key: ${(error as Error).message}`, now);
     }
     this.#keys = deriveSessionKeys(secret, digest);
     this.#key = proof.publicKey;
     this.#state = 'authenticated';
     this.#pending = undefined;
+    this.#provenHelloLine = pending.helloLine;
+    this.#helloAsk = undefined;
     // A new session (after a quarantine too): its seqs and its refusals count from here.
     this.#guard = new ReplayGuard();
     this.#refusedInRow = 0;
@@ -494,6 +531,7 @@ export class HostAuth {
           this.#fail(
             'not_authenticating',
             `${this.#refusedInRow} frames in a row failed authentication`,
+            now,
           ),
         ),
       );
@@ -517,7 +555,20 @@ export class HostAuth {
     return failed;
   }
 
-  #fail(reason: AuthRefusal, detail: string): HostAuthAction[] {
+  #fail(reason: AuthRefusal, detail: string, now: number): HostAuthAction[] {
+    const hello = this.#helloSeen;
+    if (
+      this.#options.paired !== undefined &&
+      hello !== undefined &&
+      hello.line !== this.#provenHelloLine
+    ) {
+      // Failed on a HELLO no PROOF signed (perhaps a rogue's): ask the device for its own.
+      // A new HELLO that fails too keeps the backoff reached; only a PROOF ends the asking.
+      this.#helloAsk ??= {
+        at: now + this.#options.requalifyFirstMs,
+        backoffMs: this.#options.requalifyFirstMs,
+      };
+    }
     this.#state = 'failed';
     this.#pending = undefined;
     this.#keys = undefined;

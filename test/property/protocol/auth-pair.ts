@@ -17,7 +17,11 @@ import {
   type HelloMessage,
 } from '../../../device-protocol/messages.ts';
 import { DriverAuth, type DriverAuthStatus } from '../../../firmware-host/drivers/device-auth.ts';
-import { hostHello } from '../../../firmware-host/drivers/driver.ts';
+import {
+  type FirmwareAllowList,
+  firmwareVerdict,
+  hostHello,
+} from '../../../firmware-host/drivers/driver.ts';
 import { DEVICE_SESSION_DEFAULTS } from '../../../hardware/device/device-core.ts';
 import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
 import { card, cardKey } from './window-drill.ts';
@@ -81,6 +85,13 @@ export class AuthPair {
 
   /** Cards in the order the host's journal stored them. */
   readonly stored: string[] = [];
+  /**
+   * The driver's firmware allow-list (absent: any firmware): after a HELLO it
+   * refuses, cards are ACKed and dropped (`refused`), as the driver's quarantine does.
+   */
+  allowedFirmware: FirmwareAllowList | undefined;
+  readonly refused: string[] = [];
+  #firmwareRefused: string | undefined;
   readonly alarms: string[] = [];
   /** Lines written by either side (after authentication), for the reproductions to read. */
   readonly written: Array<{ from: Side; at: number; type: string; line: string }> = [];
@@ -425,7 +436,14 @@ export class AuthPair {
     for (const action of actions) {
       if (action.kind === 'send') {
         this.#put('shoe', action.type, this.#hostAuth.outgoing(action.line, action.type));
+      } else if (action.kind === 'deliver' && action.message.type === 'HELLO') {
+        this.#firmwareRefused = firmwareVerdict(action.message, this.allowedFirmware);
       } else if (action.kind === 'deliver' && action.message.type === 'CARD') {
+        if (this.#firmwareRefused !== undefined) {
+          this.refused.push(cardKey(action.message));
+          this.#hostRun(this.#host.ack(action.seq, 'SH'));
+          continue;
+        }
         // A card the journal already holds (the shoe keeps counting) is ACKed again, not stored twice.
         if (this.#storedSeqs.has(action.seq)) {
           this.#journal.push({ seq: action.seq, at: this.now });

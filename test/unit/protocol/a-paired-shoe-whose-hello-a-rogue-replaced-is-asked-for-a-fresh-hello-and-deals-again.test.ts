@@ -1,0 +1,128 @@
+/**
+ * Issue 24 item 6, the forged HELLO (PROTOCOL.md § 8.4): HELLO carries no
+ * MAC, and any HELLO starts a new handshake. A rogue (or line noise that kept
+ * its CRC) writes a HELLO unlike the paired shoe's after the shoe's was ACKed:
+ * one announcing 1.2, one with a firmware hash off the allow-list, or the
+ * shoe's own with a byte changed. The shoe's PROOFs sign its own HELLO and
+ * never match; the shoe never says HELLO again. So the host, once the
+ * handshake has failed on a HELLO no PROOF signed, asks for a fresh one with
+ * `NAK,<seq>,hello` (2 s, then 4, 8, 16 and every 30 s): the shoe says HELLO,
+ * proves it, and deals again, and nothing of the rogue's is dealt. Virtual
+ * time, the pure parts as the driver composes them (auth-pair.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
+import { type HelloMessage, messageFrame } from '../../../device-protocol/messages.ts';
+import { AuthPair, SHOE_HELLO } from '../../property/protocol/auth-pair.ts';
+import { card } from '../../property/protocol/window-drill.ts';
+
+/** The shoe's HELLO with one byte of its firmware version changed and its CRC made right. */
+function garbledHello(): string {
+  const event = parseFrameLine(encodeFrame(messageFrame('SH', 0, SHOE_HELLO)));
+  if (event.kind !== 'frame') throw new Error('the HELLO does not parse');
+  const fields = event.frame.fields.map((field) => (field === '2.3.1' ? '2.3.7' : field));
+  return encodeFrame({ ...event.frame, fields });
+}
+
+const ROGUE_HELLOS: Array<[string, () => string]> = [
+  ['announcing 1.2', () => encodeFrame(messageFrame('SH', 0, { ...SHOE_HELLO, protocol: '1.2' }))],
+  [
+    'with a firmware hash off the allow-list',
+    () =>
+      encodeFrame(
+        messageFrame('SH', 0, { ...SHOE_HELLO, firmwareSha256: 'f'.repeat(64) } as HelloMessage),
+      ),
+  ],
+  ['garbled past its CRC', garbledHello],
+];
+
+const isHelloNak = (line: string) => /^\$HO,\d+,NAK,\d*,hello\*/.test(line);
+
+/** A paired shoe on a clean line, its firmware allowed, that has dealt three cards. */
+async function dealingPair(): Promise<AuthPair> {
+  const pair = await AuthPair.create();
+  pair.allowedFirmware = { [SHOE_HELLO.model]: [SHOE_HELLO.firmwareSha256] };
+  pair.open();
+  for (let dealt = 0; dealt < 3; dealt++) {
+    pair.deal();
+    pair.runUntil(pair.now + 50);
+  }
+  pair.runUntil(pair.now + 1_000);
+  expect(pair.stored).toEqual(pair.expected);
+  expect(pair.hostAuth.state).toBe('authenticated');
+  return pair;
+}
+
+describe('a paired shoe whose ACKed HELLO a rogue replaced', () => {
+  it.each(ROGUE_HELLOS)(
+    'by a HELLO %s is asked for a fresh HELLO, proves it and deals again',
+    async (_, rogueHello) => {
+      const pair = await dealingPair();
+      const forgedAt = pair.now;
+      pair.rogueWrites(rogueHello());
+      // The rogue's cards (blue backs: the shoe deals red ones) after its HELLO.
+      for (let seq = 1; seq <= 3; seq++) {
+        pair.rogueWrites(encodeFrame(messageFrame('SH', seq, card(52 + seq))));
+      }
+      pair.runUntil(forgedAt + 100);
+      expect(pair.hostAuth.state).not.toBe('authenticated');
+      for (let dealt = 0; dealt < 3; dealt++) {
+        pair.deal();
+        pair.runUntil(pair.now + 50);
+      }
+      pair.runUntil(forgedAt + 40_000);
+
+      expect(pair.hostAuth.state).toBe('authenticated');
+      expect(pair.stored).toEqual(pair.expected);
+      const naks = pair.written.filter((w) => w.from === 'host' && isHelloNak(w.line));
+      expect(naks.length).toBeGreaterThan(0);
+      // 2 s after the handshake failed: at once for 1.2, after 8 CHALLENGEs (4 s) otherwise.
+      expect(naks[0]!.at - forgedAt).toBeLessThanOrEqual(6_200);
+      expect(pair.stored.filter((dealt) => dealt.endsWith('/blue'))).toEqual([]);
+      expect(pair.refused).toEqual([]);
+      expect(pair.shoeSettled).toBe(true);
+      expect(pair.alarms.filter((alarm) => alarm.startsWith('device_requalified'))).toHaveLength(1);
+
+      // Proven again: the asking has stopped.
+      const asked = naks.length;
+      pair.runUntil(forgedAt + 200_000);
+      expect(pair.written.filter((w) => w.from === 'host' && isHelloNak(w.line))).toHaveLength(
+        asked,
+      );
+    },
+  );
+
+  it('asks on the backoff schedule while no fresh HELLO comes (2, 4, 8, 16, then every 30 s)', async () => {
+    const pair = await dealingPair();
+    const forgedAt = pair.now;
+    pair.rogueWrites(
+      encodeFrame(messageFrame('SH', 0, { ...SHOE_HELLO, protocol: '1.2' } as HelloMessage)),
+    );
+    pair.runUntil(forgedAt + 10);
+    expect(pair.hostAuth.state).toBe('failed');
+    // The shoe's end hears nothing from now on: every NAK is lost, the host keeps asking.
+    pair.fault = ({ to, line }) => (to === 'shoe' ? undefined : line);
+    pair.runUntil(forgedAt + 125_000);
+    const failedAt = forgedAt + 1;
+    const naks = pair.written.filter((w) => w.from === 'host' && isHelloNak(w.line));
+    expect(naks.map((w) => w.at - failedAt)).toEqual([
+      2_000, 6_000, 14_000, 30_000, 60_000, 90_000, 120_000,
+    ]);
+  });
+
+  it('stays quarantined when it proves its key with a HELLO whose firmware is not allowed', async () => {
+    const pair = await AuthPair.create();
+    pair.allowedFirmware = { [SHOE_HELLO.model]: ['0'.repeat(64)] };
+    pair.open();
+    for (let dealt = 0; dealt < 3; dealt++) {
+      pair.deal();
+      pair.runUntil(pair.now + 50);
+    }
+    pair.runUntil(pair.now + 60_000);
+    expect(pair.hostAuth.state).toBe('authenticated');
+    expect(pair.stored).toEqual([]);
+    expect(pair.refused).toEqual(pair.expected);
+    // A verdict on a proven HELLO: nothing to ask again.
+    expect(pair.written.filter((w) => w.from === 'host' && isHelloNak(w.line))).toEqual([]);
+  });
+});
