@@ -7,7 +7,9 @@
  * shoe's end reopening into the dead line, the host's end noticing or not),
  * while either side restarts, and while a rogue writes bursts of CRC-valid
  * frames with a MAC of no session (each enough to quarantine the shoe for
- * refused frames). Then the line turns clean, and the pair must
+ * refused frames), and writes HELLOs unlike the shoe's (announcing 1.2, a
+ * firmware hash off the allow-list, the shoe's own garbled past its CRC).
+ * Then the line turns clean, and the pair must
  * make progress again: every card dealt journaled once, in order, and
  * nothing left in the shoe, within `RECOVERY_BOUND_MS`. Virtual time, no
  * timers.
@@ -16,7 +18,7 @@ import { sealLine } from '../../../device-protocol/auth/frame-mac.ts';
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { messageFrame } from '../../../device-protocol/messages.ts';
 import { createRandom } from '../../../simulators/random.ts';
-import { AuthPair, type PairKey } from './auth-pair.ts';
+import { AuthPair, type PairKey, SHOE_HELLO } from './auth-pair.ts';
 import { card, corrupt } from './window-drill.ts';
 
 export interface AuthDrill {
@@ -42,11 +44,15 @@ export interface AuthDrill {
    * the shoe), each at a random moment of the deal when the host has a session.
    */
   rogueBursts?: number;
+  /** Rogue HELLOs (1.2, a hash off the allow-list, the shoe's garbled), each at a random moment of the deal. */
+  rogueHellos?: number;
 }
 
 export interface AuthOutcome {
   stored: string[];
   expected: string[];
+  /** Cards the host ACKed and dropped as refused by the firmware allow-list. */
+  refused: string[];
   /** When the line turned clean (virtual ms). */
   cleanAt: number;
   /** How long after that every card was journaled and the shoe held nothing; undefined: never. */
@@ -63,6 +69,12 @@ export interface AuthOutcome {
  * shoe challenges it every 2 s; a shoe waits 3 s for a CHALLENGE).
  */
 export const RECOVERY_BOUND_MS = 5_000;
+/**
+ * After a rogue's HELLO the host asks for a fresh one 2 s after the handshake
+ * failed (4 s of CHALLENGEs), then 4, 8, 16 and every 30 s: asks lost to the
+ * noise before the line turned clean push the next one up to 30 s away.
+ */
+export const ROGUE_HELLO_RECOVERY_BOUND_MS = 40_000;
 const DEAL_EVERY_MS = 25;
 const HANDSHAKE_TYPES = new Set(['HELLO', 'CHALLENGE', 'PROOF']);
 
@@ -75,7 +87,21 @@ function garble(line: string): string {
   return encodeFrame({ ...event.frame, fields });
 }
 
-type Happening = 'pull' | 'plug' | 'deadReopen' | 'restartHost' | 'restartShoe' | 'rogueBurst';
+type Happening =
+  | 'pull'
+  | 'plug'
+  | 'deadReopen'
+  | 'restartHost'
+  | 'restartShoe'
+  | 'rogueBurst'
+  | 'rogueHello';
+
+/** HELLOs a rogue (or the noise) writes in place of the shoe's: each is refused or never proven. */
+const ROGUE_HELLOS: readonly string[] = [
+  encodeFrame(messageFrame('SH', 0, { ...SHOE_HELLO, protocol: '1.2' })),
+  encodeFrame(messageFrame('SH', 0, { ...SHOE_HELLO, firmwareSha256: 'f'.repeat(64) })),
+  encodeFrame(messageFrame('SH', 0, { ...SHOE_HELLO, firmware: '2.3.7' })),
+];
 
 /** Refused frames in a row that quarantine a paired device (host-auth.ts `maxRefusedInRow`). */
 const ROGUE_BURST = 16;
@@ -84,6 +110,7 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
   const random = createRandom(drill.seed).float;
   const pick = (below: number) => Math.floor(random() * below);
   const pair = await AuthPair.create(key);
+  pair.allowedFirmware = { [SHOE_HELLO.model]: [SHOE_HELLO.firmwareSha256] };
   const dealTime = drill.cards * DEAL_EVERY_MS;
   const cleanAt = dealTime + 50;
   let chaos = true;
@@ -130,6 +157,9 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
   for (let burst = 0; burst < (drill.rogueBursts ?? 0); burst++) {
     at(1 + pick(dealTime), 'rogueBurst');
   }
+  for (let hello = 0; hello < (drill.rogueHellos ?? 0); hello++) {
+    at(1 + pick(dealTime), 'rogueHello');
+  }
   // A key of no session: the rogue's cards (ones the shoe deals too) fail their MAC.
   const rogueKey = Uint8Array.from({ length: 32 }, () => pick(256));
   let hostNoticed = false;
@@ -168,6 +198,11 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
           pair.rogueWrites(sealLine(encodeFrame(frame), rogueKey));
         }
         return;
+      case 'rogueHello':
+        pair.rogueWrites(ROGUE_HELLOS[pick(ROGUE_HELLOS.length)]!);
+        // Its cards, with no MAC: blue backs, none of which the shoe deals in a drill.
+        pair.rogueWrites(encodeFrame(messageFrame('SH', 1, card(52 + pick(52)))));
+        return;
     }
   };
 
@@ -189,7 +224,8 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
   if (!pair.lineUp) happen('plug');
 
   let recoveredAfterMs: number | undefined;
-  for (let after = 0; after <= RECOVERY_BOUND_MS; after += 50) {
+  const bound = (drill.rogueHellos ?? 0) > 0 ? ROGUE_HELLO_RECOVERY_BOUND_MS : RECOVERY_BOUND_MS;
+  for (let after = 0; after <= bound; after += 50) {
     pair.runUntil(cleanAt + after);
     const done = pair.stored.length === pair.expected.length && pair.shoeSettled;
     if (done) {
@@ -200,6 +236,7 @@ export async function runAuthDrill(drill: AuthDrill, key: PairKey): Promise<Auth
   return {
     stored: pair.stored,
     expected: pair.expected,
+    refused: pair.refused,
     cleanAt,
     recoveredAfterMs,
     shoeHelloAcknowledged: pair.shoeHelloAcknowledged,
