@@ -47,17 +47,28 @@ async function eventsIn(dir: string): Promise<DomainEvent[]> {
   return events;
 }
 
+/** No process of the group is left (signal 0 tests for one and sends nothing). */
+function groupGone(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 const missing = skipReason(socatMissing());
 
 describe.skipIf(missing !== undefined)("the README's pty recipe", () => {
   const groups: ChildProcess[] = [];
   afterEach(async () => {
-    // Each line ran in its own process group (npx, npm, sh and node): ended as a group.
+    // Each line ran in its own process group (npx, npm, sh and node): ended as a group,
+    // and waited for until its last process is gone (the daemon closes its journal after
+    // npx has exited), so the temp folder is removed from under no one.
     for (const child of groups.splice(0).reverse()) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (groupGone(child.pid!)) continue;
       process.kill(-child.pid!, 'SIGTERM');
-      await exited;
+      await until(() => groupGone(child.pid!), `the process group of ${child.spawnfile}`, 30_000);
     }
   });
 

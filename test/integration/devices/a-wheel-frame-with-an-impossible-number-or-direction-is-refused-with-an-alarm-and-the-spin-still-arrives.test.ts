@@ -72,7 +72,8 @@ describe('a wheel driver fed by a hand-written wheel', () => {
     await send(line('RW,0,PROOF,none'));
     await send(line('RW,1,ROTOR,left,27'));
     await until(() => alarms.length === 1, 'the refused ROTOR alarmed');
-    expect(acked(1)).toBe(true);
+    // The alarm is raised as the frame is read; its ACK is written a moment later.
+    await until(() => acked(1), 'the refused ROTOR ACKed');
     expect(alarms[0]).toMatchObject({
       kind: 'device_fault',
       fault: 'invalid_message',
@@ -100,7 +101,7 @@ describe('a wheel driver fed by a hand-written wheel', () => {
         rpm: 27.5,
       }),
     ]);
-    expect(acked(5)).toBe(true);
+    await until(() => acked(5), 'the refused RESULT ACKed');
     // The result is the caller's to store first: no ACK until then.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(acked(6)).toBe(false);
