@@ -1,3 +1,5 @@
+import { CodedError } from './coded-error.ts';
+
 /**
  * The one coded error class of the device-protocol domain. Every failure a
  * caller can act on carries a stable `code` so that logs, tests and the CLI
@@ -12,14 +14,8 @@ export type ProtocolErrorCode =
   | 'bad_options'
   | 'unsupported_type';
 
-export class ProtocolError extends Error {
+export class ProtocolError extends CodedError<ProtocolErrorCode> {
   override readonly name = 'ProtocolError';
-  constructor(
-    readonly code: ProtocolErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function isProtocolError(value: unknown): value is ProtocolError {

@@ -43,6 +43,7 @@
  *   run(link.send({ type: 'CARD', card: 'AS', back: 'red', face: 'down' }, now)); // held until HELLO is ACKed
  */
 export * from './cards.ts';
+export * from './coded-error.ts';
 export { CRC_INITIAL, crc16, crc16Hex, crc16Update } from './crc.ts';
 export * from './errors.ts';
 export {

@@ -1,3 +1,5 @@
+import { CodedError } from '../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the hardware domain (transports, device
  * listing, the dealer-console board). `code` is stable: logs, tests and the
@@ -26,15 +28,8 @@ export type HardwareErrorCode =
   /** An I2C part (colour sensor, RFID reader) is missing, wrong or stopped answering. */
   | 'part_failed';
 
-export class HardwareError extends Error {
+export class HardwareError extends CodedError<HardwareErrorCode> {
   override readonly name = 'HardwareError';
-  constructor(
-    readonly code: HardwareErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function isHardwareError(value: unknown): value is HardwareError {

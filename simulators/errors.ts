@@ -1,3 +1,5 @@
+import { CodedError } from '../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the simulators: bad scenario files, bad fault
  * specs, unknown rulesets. `code` is stable for tests and the CLI.
@@ -9,15 +11,8 @@ export type SimulatorErrorCode =
   | 'unknown_ruleset'
   | 'not_running';
 
-export class SimulatorError extends Error {
+export class SimulatorError extends CodedError<SimulatorErrorCode> {
   override readonly name = 'SimulatorError';
-  constructor(
-    readonly code: SimulatorErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function isSimulatorError(value: unknown): value is SimulatorError {

@@ -185,6 +185,7 @@ export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
   /** Plays the next game at once (or `paceMs` apart when given); resolves with it. */
   playGame(paceMs = 0): Promise<WheelGame> {
     const next = this.playing.then(() => this.play(paceMs));
+    // The chain only orders games: each caller gets its own failure from `next`.
     this.playing = next.catch(() => undefined);
     return next;
   }
@@ -259,6 +260,7 @@ export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
         bytes[bytes.length - 1] = 0x0a;
         // Noise is no frame: straight onto the line, past the session and the MACs.
         const link = this.core.link;
+        // Noise is best effort: a closed line is reported by the link itself.
         if (link.isOpen) link.write(bytes).catch(() => undefined);
         return;
       }

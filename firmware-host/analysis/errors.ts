@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the analysis domain: bad parameters for an
  * exact analysis (deck counts, card counts, unknown or unsuitable rulesets).
@@ -8,14 +10,8 @@ export type AnalysisErrorCode =
   /** The ruleset exists but is not of the game analysed. */
   | 'wrong_game';
 
-export class AnalysisError extends Error {
+export class AnalysisError extends CodedError<AnalysisErrorCode> {
   override readonly name = 'AnalysisError';
-  constructor(
-    readonly code: AnalysisErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function isAnalysisError(value: unknown): value is AnalysisError {

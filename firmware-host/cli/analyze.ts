@@ -183,7 +183,8 @@ export function table(
 async function progressBar(
   total: number,
 ): Promise<{ update: (done: number) => void; stop: () => void }> {
-  if (process.stderr.isTTY !== true) return { update: () => {}, stop: () => {} };
+  // Not a terminal (a pipe, a log file): no progress line to draw or erase.
+  if (process.stderr.isTTY !== true) return { update: () => undefined, stop: () => undefined };
   const { SingleBar, Presets } = await import('cli-progress');
   const bar = new SingleBar(
     {
@@ -202,7 +203,8 @@ async function stagedProgressBar(): Promise<{
   update: (stage: string, done: number, total: number) => void;
   stop: () => void;
 }> {
-  if (process.stderr.isTTY !== true) return { update: () => {}, stop: () => {} };
+  // Not a terminal (a pipe, a log file): no progress line to draw or erase.
+  if (process.stderr.isTTY !== true) return { update: () => undefined, stop: () => undefined };
   const { SingleBar, Presets } = await import('cli-progress');
   const bar = new SingleBar(
     { stream: process.stderr, format: '{stage} {bar} {percentage}% | eta {eta}s', fps: 5 },

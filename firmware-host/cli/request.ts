@@ -160,6 +160,7 @@ async function send(op: string, fields: string[], options: RequestOptions): Prom
   } catch (error) {
     return fail((error as Error).message);
   } finally {
+    // The answer (or the failure) is already in hand: a client that will not close cleanly changes nothing.
     await client.endAsync(true).catch(() => undefined);
   }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the configuration domain. It carries every
  * issue found, not the first: an operator fixes a config in one round trip.
@@ -17,13 +19,14 @@ export interface ConfigIssue {
   message: string;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError<ConfigErrorCode> {
   override readonly name = 'ConfigError';
   constructor(
-    readonly code: ConfigErrorCode,
+    code: ConfigErrorCode,
     readonly issues: readonly ConfigIssue[],
   ) {
     super(
+      code,
       `invalid configuration (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n` +
         listed(issues),
     );

@@ -216,7 +216,7 @@ export class HostWire {
     this.#pendingWrites++;
     void this.transport
       .write(Buffer.from(line, 'latin1'))
-      .catch(() => undefined)
+      .catch(() => undefined) // a failed write shows as a line closed or a device that does not answer
       .finally(() => this.#pendingWrites--);
   }
 

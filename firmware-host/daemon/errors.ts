@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /** The daemon's coded error class: what stops a table from starting, or a request it refuses. */
 export type DaemonErrorCode =
   | 'not_running'
@@ -7,14 +9,8 @@ export type DaemonErrorCode =
   | 'unknown_ruleset'
   | 'start_failed';
 
-export class DaemonError extends Error {
+export class DaemonError extends CodedError<DaemonErrorCode> {
   override readonly name = 'DaemonError';
-  constructor(
-    readonly code: DaemonErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function isDaemonError(value: unknown): value is DaemonError {

@@ -337,7 +337,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     try {
       if (events.some((event) => event.type === 'shoe_start') && this.rotatesPerShoe) {
         // Queued before the append, so the shoe's records open the new file
-        // (after its checkpoint of the state before this shuffle).
+        // (after its checkpoint of the state before this shuffle). A failed
+        // rotation fails the journal: the append below rejects with it.
         journal.rotate('new shoe').catch(() => undefined);
       }
       // A change of day rotates inside this call: its checkpoint too sees `before`.
@@ -471,6 +472,16 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     );
   }
 
+  /**
+   * An alarm the journal refused: the journal's failure is reported where it
+   * fails, but the alarm itself would be lost from the record unseen.
+   */
+  private alarmNotJournaled(alarm: DomainEvent, error: unknown): void {
+    this.log.error({ err: error, alarm }, 'alarm not journaled');
+    const message = 'message' in alarm ? alarm.message : alarm.type;
+    this.emit('notice', 'error', `alarm not journaled (${message}): ${(error as Error).message}`);
+  }
+
   /** A new shoe from the ruleset's defaults (a shoe without a card-reading shuffler). */
   newShoe(reason: string, src = 'daemon'): Promise<readonly JournalRecord[]> {
     // A roulette table has no shoe: refused by name (the card rulesets know nothing of its game).
@@ -566,8 +577,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       }
     });
     this.stoppers.push(async () => {
-      // A clean stop leaves every record under a signed head.
-      await journal.seal().catch(() => undefined);
+      // A clean stop leaves every record under a signed head; a stop that cannot says so.
+      await journal
+        .seal()
+        .catch((error: unknown) => this.log.error({ err: error }, 'journal seal failed at stop'));
       await journal.close();
       this.journal = undefined;
     });
@@ -683,7 +696,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     // Runs before the bridge stops: the last head of this run is published too.
     this.stoppers.push(async () => {
       stopSealing();
-      await journal.seal().catch(() => undefined);
+      await journal
+        .seal()
+        .catch((error: unknown) => this.log.error({ err: error }, 'journal seal failed at stop'));
     });
   }
 
@@ -735,7 +750,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     bridge.on('refused', (op, code, error) => {
       this.emit('notice', 'warn', `MQTT request ${op} refused (${code}): ${error}`);
       const alarm = alarms.next(op, code, error);
-      if (alarm) void this.appendEvents([alarm]).catch(() => undefined);
+      if (alarm)
+        void this.appendEvents([alarm]).catch((error) => this.alarmNotJournaled(alarm, error));
     });
     bridge.on('withheld', (seq, reason) =>
       this.emit('notice', 'warn', `event ${seq} withheld from MQTT: ${reason}`),
@@ -747,7 +763,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       await bridge.stop();
       this.bridge = undefined;
       // A cursor write still in flight finishes before stop() resolves: nothing
-      // of the table writes to its folder after that.
+      // of the table writes to its folder after that. A cursor left behind only
+      // sends events again at the next start (consumers deduplicate by seq).
       await cursor.flush().catch(() => undefined);
     });
   }
@@ -1094,7 +1111,11 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         publishAvailability();
         this.bridge?.setInfo(this.info());
       });
-      driver.on('alarm', (event) => void this.appendEvents([event]).catch(() => undefined));
+      driver.on(
+        'alarm',
+        (event) =>
+          void this.appendEvents([event]).catch((error) => this.alarmNotJournaled(event, error)),
+      );
       driver.on('notice', (notice) => {
         this.emit('notice', 'info', `${name}: ${notice.type} ${JSON.stringify(notice)}`);
         if (notice.type !== 'LID') return;

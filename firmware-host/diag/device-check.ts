@@ -88,6 +88,7 @@ export async function checkDevice(
     await withTimeout(transport.open(), 5000, 'open did not finish within 5 s');
     await transport.close();
   } catch (error) {
+    // The open failure is the one reported; the close only releases what it left.
     await transport.close().catch(() => undefined);
     return [
       {

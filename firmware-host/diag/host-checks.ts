@@ -237,6 +237,7 @@ export async function checkBroker(
       });
     }
   } finally {
+    // The checks are done and reported: a client that will not close cleanly changes no result.
     await client.endAsync().catch(() => undefined);
   }
   return results;

@@ -139,6 +139,7 @@ export async function runWheelSimulation(options: {
       reconnectPeriod: 0,
     });
     cleanups.push(async () => {
+      // Cleanup: the run is over and reported; the broker may already be gone.
       await consumer.endAsync().catch(() => undefined);
     });
     consumer.on('message', (topic, payload) => {
@@ -197,6 +198,7 @@ export async function runWheelSimulation(options: {
   } catch (error) {
     run.error = error instanceof Error ? error.message : String(error);
   } finally {
+    // Cleanup: one failing does not stop the others, and the run already holds its verdict.
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
     run.durationMs = Math.round(performance.now() - started);
   }

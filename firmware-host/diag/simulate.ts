@@ -174,6 +174,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       reconnectPeriod: 0,
     });
     cleanups.push(async () => {
+      // Cleanup: the run is over and reported; the broker may already be gone.
       await consumer.endAsync().catch(() => undefined);
     });
     consumer.on('message', (topic, payload, packet) => {
@@ -295,6 +296,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     run.error = error instanceof Error ? error.message : String(error);
   } finally {
     for (const cleanup of cleanups.reverse()) {
+      // Cleanup: one failing does not stop the others, and the run already holds its verdict.
       await cleanup().catch(() => undefined);
     }
     run.durationMs = Math.round(performance.now() - started);

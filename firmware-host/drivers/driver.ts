@@ -555,6 +555,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       };
       this.countWaiters.push(waiter);
     });
+    // Marked handled until returned below: a timeout while DECKCHECK is sent is no unhandled rejection; the caller still gets it.
     counted.catch(() => undefined);
     await this.command({ type: 'DECKCHECK', decks });
     return counted;
@@ -583,6 +584,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private command(message: Message): Promise<void> {
     const run = () => this.sendCommand(message);
     const result = this.commandChain.then(run, run);
+    // The chain only orders commands: each caller gets its own command's failure from `result`.
     this.commandChain = result.catch(() => undefined);
     return result;
   }
@@ -767,6 +769,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   /** Any other frame: the ACKs before it first, so the line keeps the session's order. */
   private writeNow(line: string): void {
     this.flushAcks();
+    // A failed write closes the link, and the link reports that (offline, reconnect).
     if (this.link.isOpen) this.link.write(Buffer.from(line, 'latin1')).catch(() => undefined);
   }
 
@@ -776,6 +779,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.unwrittenAcks = [];
     if (!this.link.isOpen) return;
     const bytes = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(''), 'latin1');
+    // A failed write closes the link, and the link reports that (offline, reconnect).
     this.link.write(bytes).catch(() => undefined);
   }
 

@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the device drivers and the deck registry.
  * `code` is stable: the daemon, the CLI and tests tell failures apart by it.
@@ -16,15 +18,8 @@ export type DriverErrorCode =
   /** Enrolment could not finish (wrong count, timeout, device gone). */
   | 'enroll_failed';
 
-export class DriverError extends Error {
+export class DriverError extends CodedError<DriverErrorCode> {
   override readonly name = 'DriverError';
-  constructor(
-    readonly code: DriverErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function isDriverError(value: unknown): value is DriverError {

@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the game-engine domain (engines, rulesets,
  * the engine registry). Callers (table session, CLI, simulators) tell
@@ -23,14 +25,8 @@ export type EngineErrorCode =
   /** Input that cannot be parsed (a card code, an actions string, ...). */
   | 'bad_input';
 
-export class EngineError extends Error {
+export class EngineError extends CodedError<EngineErrorCode> {
   override readonly name = 'EngineError';
-  constructor(
-    readonly code: EngineErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function isEngineError(value: unknown): value is EngineError {

@@ -207,8 +207,9 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.blinkTimer) clearInterval(this.blinkTimer);
+    // Stopping: an open that failed was reported as a fault already; only its end matters here.
     await this.opening?.catch(() => undefined);
-    await this.work.catch(() => undefined);
+    await this.work.catch(() => undefined); // each card's failure was reported as it happened
     const parts = this.parts;
     this.parts = undefined;
     parts?.led.set(false);
@@ -341,6 +342,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
       }
       if (broken && !before) {
         const at = performance.now();
+        // cardCrossed reports a part's failure itself (ERROR over the link); this only keeps the chain going.
         this.work = this.work.then(() => this.cardCrossed(at)).catch(() => undefined);
       }
     } else if (pin === this.pins.lid) {

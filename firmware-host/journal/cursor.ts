@@ -109,6 +109,7 @@ export class CursorStore {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      // Not awaited: the failure, if any, is kept for the next call.
       void this.writeThrough(this.value).catch(() => undefined);
     }, defer.ms);
     // A pending cursor never keeps the process alive: losing it only resends.

@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the journal domain.
  */
@@ -13,15 +15,8 @@ export type JournalErrorCode =
   /** A record that cannot be journalled (not JSON-serialisable, wrong kind). */
   | 'bad_record';
 
-export class JournalError extends Error {
+export class JournalError extends CodedError<JournalErrorCode> {
   override readonly name = 'JournalError';
-  constructor(
-    readonly code: JournalErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function isJournalError(value: unknown): value is JournalError {

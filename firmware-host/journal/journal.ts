@@ -262,6 +262,7 @@ export class Journal {
       }
       return journal;
     } catch (error) {
+      // The open failure is the one thrown below; the close only releases the handle.
       await handle.close().catch(() => undefined);
       throw error;
     }
@@ -290,6 +291,7 @@ export class Journal {
     if (entries.length === 0) return Promise.resolve([]);
     const ts = at ?? this.clock();
     if (this.rotateDaily && this.currentDay !== undefined && this.dayOf(ts) !== this.currentDay) {
+      // A failed rotation fails the journal: this append and the next ones reject with it.
       void this.rotate('day').catch(() => undefined);
     }
     if (this.currentDay === undefined) this.currentDay = this.dayOf(ts);
@@ -529,6 +531,7 @@ export class Journal {
       await new Promise((resolve) => setImmediate(resolve));
       if (!this.draining && this.queue.length > 0) this.kick();
     }
+    // Every record is fsynced before this: a failing close loses nothing.
     await this.handle?.close().catch(() => undefined);
     this.handle = undefined;
     await rm(join(this.dir, LOCK_FILE), { force: true });
@@ -593,12 +596,14 @@ export class Journal {
       await next.datasync();
       await fsyncDir(this.dir);
     } catch (error) {
+      // The rotation failure is the one thrown below; the close only releases the new file.
       await next.close().catch(() => undefined);
       throw error;
     }
     const previous = this.handle;
     this.handle = next;
     this.fileFirstSeq.set(rotation.fileIndex, rotation.records[0]!.seq);
+    // The old file is fsynced and the new one is in use: a failing close of the old loses nothing.
     await previous?.close().catch(() => undefined);
   }
 

@@ -247,7 +247,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       await withTimeout(
         client.publishAsync(this.topics.bridgeState, 'offline', { qos: 1, retain: true }),
         timeoutMs,
-      ).catch(() => undefined);
+      ).catch(() => undefined); // stopping: the broker may be gone; the will says offline then
     }
     this.connected = false;
     // A deliberate stop ends the MQTT 5 session: requests sent while the table is
@@ -270,7 +270,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     await withTimeout(
       client.publishAsync(this.topics.events('alarm'), JSON.stringify(payload), { qos: 1 }),
       timeoutMs,
-    ).catch(() => undefined);
+    ).catch(() => undefined); // best effort: the failure is logged by the caller; a gone broker cannot hear it
   }
 
   get isConnected(): boolean {

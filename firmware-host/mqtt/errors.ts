@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the MQTT domain (bridge and embedded broker).
  */
@@ -17,15 +19,8 @@ export type MqttErrorCode =
   /** The bridge was stopped. */
   | 'stopped';
 
-export class MqttError extends Error {
+export class MqttError extends CodedError<MqttErrorCode> {
   override readonly name = 'MqttError';
-  constructor(
-    readonly code: MqttErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function isMqttError(value: unknown): value is MqttError {

@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the table-session domain. A bad record or a
  * bad option never crashes the session: the caller gets a TableError naming
@@ -13,14 +15,8 @@ export type TableErrorCode =
   /** A serialized session state (a journal checkpoint) that cannot be read back exactly. */
   | 'bad_checkpoint';
 
-export class TableError extends Error {
+export class TableError extends CodedError<TableErrorCode> {
   override readonly name = 'TableError';
-  constructor(
-    readonly code: TableErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function isTableError(value: unknown): value is TableError {

@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The one coded error class of the trust domain: key files, signed
  * requests, journal seals.
@@ -8,15 +10,8 @@ export type TrustErrorCode =
   /** A public key written in the config or on the command line is not `ed25519:<base64>`. */
   | 'bad_public_key';
 
-export class TrustError extends Error {
+export class TrustError extends CodedError<TrustErrorCode> {
   override readonly name = 'TrustError';
-  constructor(
-    readonly code: TrustErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function isTrustError(value: unknown): value is TrustError {

@@ -1,17 +1,19 @@
 /** The console's HTTP plumbing: JSON answers, bodies, errors with a status, security headers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CodedError } from '../../device-protocol/coded-error.ts';
 
 export const MAX_BODY = 16 * 1024;
 
 /** An answer other than 200: its status, a code for programs and a message for people. */
-export class HttpError extends Error {
+export class HttpError extends CodedError<string> {
+  override readonly name = 'HttpError';
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: string,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -293,6 +293,7 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
       const go = () => {
         if (!this.link.isOpen || this.isSilent()) return;
         this.emit('wrote', write.bytes.toString('latin1'));
+        // A failed write closes the link, and the link reports that (and reconnects).
         this.link.write(write.bytes).catch(() => undefined);
       };
       if (write.delayMs <= 0) {

@@ -193,6 +193,7 @@ export class PartBoard extends EventEmitter<PartBoardEvents> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Closing: a transport already gone is closed enough.
     await this.transport.close().catch(() => undefined);
   }
 

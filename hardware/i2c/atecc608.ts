@@ -161,10 +161,12 @@ export class Atecc608 implements DeviceSigner {
       try {
         return await work();
       } finally {
+        // Sleep is a courtesy: a chip left awake sleeps by its own watchdog.
         await this.bus.write(this.address, Uint8Array.of(0x01)).catch(() => undefined);
       }
     };
     const result = this.chain.then(run, run);
+    // The chain only orders commands: each caller gets its own failure from `result`.
     this.chain = result.catch(() => undefined);
     return result;
   }
@@ -173,6 +175,7 @@ export class Atecc608 implements DeviceSigner {
     // The general call is NACKed by design: the pulse is what matters.
     await this.bus.write(0x00, Uint8Array.of(0x00)).catch(() => undefined);
     await this.delay(WAKE_DELAY_MS);
+    // No status yet is handled below: the wake token is tried another way.
     let status = await this.poll(4).catch(() => undefined);
     if (status === undefined) {
       // A bus that cannot address 0x00: the wake token written to the chip's own address

@@ -1,3 +1,5 @@
+import { CodedError } from '../../device-protocol/coded-error.ts';
+
 /**
  * The PN532 driver's coded error. `code` is stable (tests, alarms and the
  * CLI tell failures apart by it); the message names the part, what went
@@ -17,15 +19,8 @@ export type Pn532ErrorCode =
   /** Bad options or arguments from the caller. */
   | 'bad_options';
 
-export class Pn532Error extends Error {
+export class Pn532Error extends CodedError<Pn532ErrorCode> {
   override readonly name = 'Pn532Error';
-  constructor(
-    readonly code: Pn532ErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function isPn532Error(value: unknown): value is Pn532Error {

@@ -160,6 +160,7 @@ export class Pn532 {
       () => this.exchange(code, params, pollTimeoutMs),
       () => this.exchange(code, params, pollTimeoutMs),
     );
+    // The queue only orders commands: each caller gets its own failure from `run`.
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -65,6 +65,7 @@ export class Pn532Poller extends EventEmitter<TagSourceEvents> implements TagSou
     try {
       identity = await this.configure(connection);
     } catch (error) {
+      // The configure failure is the one handled below; the close only releases the port.
       await connection.close().catch(() => undefined);
       throw error;
     }
@@ -81,6 +82,7 @@ export class Pn532Poller extends EventEmitter<TagSourceEvents> implements TagSou
     this.loop = undefined;
     const connection = this.connection;
     this.connection = undefined;
+    // Stopping: a connection already gone is closed enough.
     await connection?.close().catch(() => undefined);
   }
 
@@ -168,11 +170,13 @@ export class Pn532Poller extends EventEmitter<TagSourceEvents> implements TagSou
   private async reconnect(): Promise<void> {
     const old = this.connection;
     this.connection = undefined;
+    // Reconnecting because the old connection failed: its close may fail too.
     await old?.close().catch(() => undefined);
     const connection = await this.options.connect();
     try {
       await this.configure(connection);
     } catch (error) {
+      // The configure failure is the one handled below; the close only releases the port.
       await connection.close().catch(() => undefined);
       throw error;
     }

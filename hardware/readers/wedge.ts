@@ -75,6 +75,7 @@ export class WedgeReader extends EventEmitter<TagSourceEvents> implements TagSou
     this.retry = undefined;
     const device = this.device;
     this.device = undefined;
+    // Stopping: a device already unplugged is closed enough.
     await device?.close().catch(() => undefined);
   }
 
@@ -123,6 +124,7 @@ export class WedgeReader extends EventEmitter<TagSourceEvents> implements TagSou
     device.on('error', (error) => {
       if (this.device !== device) return;
       this.device = undefined;
+      // The error is the unplug being handled; the handle is useless whether it closes or not.
       void device.close().catch(() => undefined);
       this.fault(
         'wedge_unplugged',

@@ -102,6 +102,7 @@ export class HidTransport extends BaseTransport {
     device.on('error', (error: Error) => {
       // node-hid reports an unplug as a read error; the handle is useless after it.
       if (this.device === device) this.device = undefined;
+      // The error is the unplug being handled; the handle is useless whether it closes or not.
       void device.close().catch(() => undefined);
       this.ended(`device disconnected (${error.message})`, error);
     });
@@ -118,6 +119,7 @@ export class HidTransport extends BaseTransport {
   protected async doClose(): Promise<void> {
     const device = this.device;
     this.device = undefined;
+    // Closing: a device already unplugged is closed enough.
     if (device) await device.close().catch(() => undefined);
   }
 }

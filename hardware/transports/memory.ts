@@ -88,7 +88,9 @@ export class MemoryTransport extends BaseTransport {
     this.wire.deliver(this.end, bytes);
   }
 
-  protected async doClose(): Promise<void> {}
+  protected async doClose(): Promise<void> {
+    // Nothing to release: the peer is in memory.
+  }
 
   /** @internal */
   take(chunk: Buffer): void {

@@ -156,6 +156,7 @@ export class ReconnectingLink extends EventEmitter<LinkEvents> {
     if (this.current !== 'open' && this.current !== 'opening') return;
     this.generation++;
     this.clearTimers();
+    // Reopening: the old connection may already be dead, the next open starts clean.
     void this.transport.close().catch(() => undefined);
     this.scheduleReopen(reason);
   }
@@ -166,6 +167,7 @@ export class ReconnectingLink extends EventEmitter<LinkEvents> {
     this.clearTimers();
     const wasOpen = this.current !== 'closed';
     if (wasOpen) this.setState('closed', 'closed by host');
+    // Closing: a transport already gone is closed enough.
     await this.transport.close().catch(() => undefined);
   }
 

@@ -99,6 +99,7 @@ export class SerialTransport extends BaseTransport {
     this.io?.stop();
     this.io = undefined;
     this.port = undefined;
+    // Closing: a port already gone (unplugged) is closed enough.
     return port.isOpen ? port.close().catch(() => undefined) : Promise.resolve();
   }
 }
@@ -127,6 +128,7 @@ class BindingLoop implements PortIo {
 
   write(bytes: Uint8Array): Promise<void> {
     const write = this.writing.then(() => this.port.write(Buffer.from(bytes)));
+    // The chain only orders writes: each caller gets its own failure from `write`.
     this.writing = write.catch(() => undefined);
     return write;
   }

@@ -97,6 +97,7 @@ export abstract class BaseTransport extends EventEmitter<TransportEvents> implem
     if (this.opening) {
       // Closing while an open hangs (a TCP connect to a dead host) abandons the open.
       this.openAbort?.abort();
+      // The abandoned open fails by design; the caller asked to close.
       await this.opening.catch(() => undefined);
     }
     if (!this.opened) return;

@@ -117,7 +117,9 @@ class InstantSource extends EventEmitter<TagSourceEvents> implements TagSource {
       firmwareSha256: '0'.repeat(64),
     };
   }
-  async stop() {}
+  async stop() {
+    // Nothing runs in the background to stop.
+  }
 }
 
 export async function benchPn532Reader(count = 150): Promise<ReaderLatencyFigures> {

@@ -63,7 +63,9 @@ export class RecordingClient extends EventEmitter {
     return this;
   }
 
-  async endAsync(): Promise<void> {}
+  async endAsync(): Promise<void> {
+    // No connection to end: it only records.
+  }
 
   /** A message from the broker on a topic the client subscribed to, with its MQTT 5 properties if any. */
   deliver(

@@ -16,6 +16,7 @@ import {
 } from '../architecture/check.ts';
 import { KNOWN_VIOLATIONS, violationKey } from '../architecture/known-violations.ts';
 import { CHECKED_FOLDERS, renderRulesTable } from '../architecture/rules.ts';
+import { unexplainedSilentCatches } from '../architecture/silent-catches.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -208,5 +209,34 @@ describe('architecture', () => {
     const doc = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
     const between = /<!-- rules:begin -->\n([\s\S]*?)\n<!-- rules:end -->/.exec(doc);
     expect(between?.[1]).toBe(renderRulesTable());
+  });
+});
+
+describe('silent catches', () => {
+  it('every swallowed error in the sources says why it is safe to drop', () => {
+    expect(unexplainedSilentCatches(TREE)).toEqual([]);
+  });
+
+  it.each([
+    ['a promise catch that drops the error', 'await socket.close().catch(() => undefined);'],
+    ['an empty catch block', 'try {\n  parse(text);\n} catch {}'],
+    ['an empty catch block with a binding', 'try {\n  parse(text);\n} catch (error) {}'],
+  ])('fails on %s without a comment', (_kind, source) => {
+    const tree = new Map([['firmware-host/planted.ts', source]]);
+    expect(unexplainedSilentCatches(tree)).toHaveLength(1);
+  });
+
+  it('accepts the reason on the same line or the line above', () => {
+    const tree = new Map([
+      [
+        'firmware-host/planted.ts',
+        [
+          'await socket.close().catch(() => undefined); // may already be closed at shutdown',
+          '// The socket may already be closed at shutdown.',
+          'await socket.close().catch(() => undefined);',
+        ].join('\n'),
+      ],
+    ]);
+    expect(unexplainedSilentCatches(tree)).toEqual([]);
   });
 });

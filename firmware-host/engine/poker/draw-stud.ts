@@ -22,7 +22,7 @@ import type {
   DealerQualifier,
   RussianPokerRuleset,
 } from '../rulesets/poker.ts';
-import type { Action, Decision, GameEngine, Outcome, RoundSetup } from '../types.ts';
+import type { Action, Decision, GameEngine, NextStep, Outcome, RoundSetup } from '../types.ts';
 import {
   betName,
   boxSeat,
@@ -31,6 +31,7 @@ import {
   capPayout,
   categoryAtLeast,
   collectedFaceDown,
+  type DecisionAt,
   describeStep,
   firstDealStep,
   type HandSummary,
@@ -189,6 +190,7 @@ interface Settlement {
 
 type Phase = 'draw' | 'play' | 'insurance' | 'buy_game';
 type DrawLocated = Located<DrawStudState, { phase: Phase }>;
+type DrawDecisionAt = DecisionAt<DrawStudState, { phase: Phase }>;
 
 /** The highest card of a hand, the ace high: what the dealer gives back for a bought game. */
 function highestCard(cards: readonly StandardCard[]): StandardCard {
@@ -213,339 +215,411 @@ function dealerAfterPurchase(
   return { cards, discarded };
 }
 
-function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawStudOutcome> {
-  const drawOptions = (): Action[] => {
-    const options: Action[] = [];
-    if (variant.exchange.max > 0) options.push('exchange');
-    if (variant.buySixth) options.push('buy');
-    return [...options, variant.playAction, 'fold'];
+/** The round before the first card: the boxes seated, dark boxes already in. */
+function start(variant: Variant, setup: RoundSetup): DrawStudState {
+  const { boxes, dark } = seatAgainstDealer(setup, variant, variant.darkOffered);
+  return {
+    boxes: boxes.map(
+      (box): DrawBox => ({
+        box,
+        dark: dark.has(box),
+        cards: [],
+        firstFive: [],
+        discarded: [],
+        // 004: a dark box neither exchanges nor buys, and its Bet is in before the deal.
+        draw: dark.has(box) ? { kind: 'none' } : null,
+        play: dark.has(box) ? 'play' : null,
+        insurance: null,
+        buyGame: null,
+      }),
+    ),
+    dealer: [],
+    initialDealt: 0,
+    dealerDrawn: [],
+    stakes: setup.stakes ?? {},
   };
+}
 
-  function initialStep(state: DrawStudState): DrawLocated | undefined {
-    // Five rounds, one card at a time, box 1 first and the dealer last (practice);
-    // the dealer's fifth card face up (003 § 24(3); 004).
-    return firstDealStep(state, 5, {
-      dealer: (round) => ({
-        face: round === 4 ? 'up' : 'down',
-        purpose: `dealer card ${round + 1}${round === 4 ? ' (face up)' : ''}`,
-      }),
-      box: (box, round) => `box ${box.box} card ${round + 1}${box.dark ? ' (dark)' : ''}`,
-      put: (box, card) => ({
-        ...box,
-        cards: [...box.cards, card],
-        firstFive: [...box.firstFive, card],
-      }),
-    });
-  }
+// ------------------------------------------------------------- the plan
 
-  const dealerQualifies = (cards: readonly StandardCard[]) =>
-    qualifies(summarise(cards), variant.qualifier);
+function drawOptions(variant: Variant): Action[] {
+  const options: Action[] = [];
+  if (variant.exchange.max > 0) options.push('exchange');
+  if (variant.buySixth) options.push('buy');
+  return [...options, variant.playAction, 'fold'];
+}
 
-  function dealerCardsNeeded(state: DrawStudState): number {
-    if (!state.boxes.some((b) => b.buyGame === 'bought')) return 0;
-    const first = state.dealerDrawn[0];
-    if (first === undefined) return 1;
-    // 004: a card of the same rank as the one given back, making no combination, is replaced once more, free.
-    const gaveBack = highestCard(state.dealer);
-    const after = dealerAfterPurchase(state.dealer, [first]).cards;
-    const again =
-      variant.buyDealerGame?.freeRedrawOnSameRank === true &&
-      first[0] === gaveBack[0] &&
-      evaluate(after).category === 'high_card';
-    return again ? 2 : 1;
-  }
-
-  function locate(state: DrawStudState): DrawLocated {
-    const initial = initialStep(state);
-    if (initial) return initial;
-    for (let index = 0; index < state.boxes.length; index++) {
-      const box = state.boxes[index]!;
-      if (box.draw === null)
-        return { kind: 'decision', boxIndex: index, phase: 'draw', options: drawOptions() };
-      const draw = box.draw;
-      if (draw.kind === 'exchange' && draw.received < draw.positions.length) {
-        const position = draw.positions[draw.received]!;
-        return {
-          kind: 'card',
-          to: boxSeat(box.box),
-          face: 'down',
-          purpose: `box ${box.box} replacement for card ${position + 1}`,
-          put: (s, card) =>
-            withBox(s, index, (b) => ({
-              ...b,
-              cards: b.cards.map((c, p) => (p === position ? card : c)),
-              draw: { ...draw, received: draw.received + 1 },
-            })),
-        };
-      }
-      if (draw.kind === 'buy' && draw.received < 1) {
-        return {
-          kind: 'card',
-          to: boxSeat(box.box),
-          face: 'down',
-          purpose: `box ${box.box} sixth card (bought)`,
-          put: (s, card) =>
-            withBox(s, index, (b) => ({
-              ...b,
-              cards: [...b.cards, card],
-              draw: { kind: 'buy', received: 1 },
-            })),
-        };
-      }
-      if (box.play === null) {
-        return {
-          kind: 'decision',
-          boxIndex: index,
-          phase: 'play',
-          options: [variant.playAction, 'fold'],
-        };
-      }
-      if (
-        variant.insuranceFrom !== null &&
-        box.play === 'play' &&
-        box.insurance === null &&
-        categoryAtLeast(evaluate(box.cards).category, variant.insuranceFrom)
-      ) {
-        return {
-          kind: 'decision',
-          boxIndex: index,
-          phase: 'insurance',
-          options: ['insurance', 'no_insurance'],
-        };
-      }
-    }
-    if (variant.buyDealerGame && !dealerQualifies(state.dealer)) {
-      // 004: the dealer without a game; each box playing on may buy it one.
-      const buying = state.boxes.findIndex((b) => b.play === 'play' && b.buyGame === null);
-      if (buying >= 0) {
-        return {
-          kind: 'decision',
-          boxIndex: buying,
-          phase: 'buy_game',
-          options: ['buy_dealer_game', 'check'],
-        };
-      }
-      const needed = dealerCardsNeeded(state);
-      if (state.dealerDrawn.length < needed) {
-        const again = state.dealerDrawn.length === 1;
-        return {
-          kind: 'card',
-          to: 'dealer',
-          face: 'up',
-          purpose: again
-            ? 'dealer replaces the same-rank card once more, free (bought game)'
-            : `dealer replaces its highest card ${highestCard(state.dealer)} (bought game)`,
-          put: (s, card) => ({ ...s, dealerDrawn: [...s.dealerDrawn, card] }),
-        };
-      }
-    }
-    return { kind: 'complete' };
-  }
-
-  function exchangePositions(box: DrawBox, decision: Decision): number[] {
-    const positions = decision.cards ?? [];
-    const { min, max } = variant.exchange;
-    const say = `${decision.seat} exchange`;
-    if (positions.length < min || positions.length > max) {
-      throw new EngineError(
-        'illegal_decision',
-        `${say}: name ${rangeText(variant.exchange)} card position${max > 1 ? 's' : ''} (0-${box.cards.length - 1}), like ${decision.seat.replace(':', '')}:exchange:${min === 1 ? '2' : '0,3'}; got ${positions.length}`,
-      );
-    }
-    for (const position of positions) {
-      if (!Number.isInteger(position) || position < 0 || position >= box.cards.length) {
-        throw new EngineError(
-          'illegal_decision',
-          `${say}: card position ${position} does not exist (0-${box.cards.length - 1})`,
-        );
-      }
-    }
-    if (new Set(positions).size !== positions.length) {
-      throw new EngineError(
-        'illegal_decision',
-        `${say}: a card position is named twice (${positions.join(',')})`,
-      );
-    }
-    return [...positions].sort((a, b) => a - b);
-  }
-
-  const { next, deal, decide, expectComplete } = boxSteps<DrawStudState, { phase: Phase }>({
-    locate,
-    purpose(box, at) {
-      const purposes = {
-        draw: `box ${box.box}: exchange ${rangeText(variant.exchange)} card${variant.exchange.max > 1 ? 's' : ''}${variant.buySixth ? ' or buy a sixth' : ''} (${variant.drawFee} x Ante), or ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
-        play: `box ${box.box}: ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
-        insurance: `box ${box.box}: insure against the dealer having no game?`,
-        buy_game: `box ${box.box}: buy the dealer a game (${variant.buyDealerGame?.fee ?? 1} x Ante)?`,
-      };
-      return purposes[at.phase];
-    },
-    phase: (at) => `${at.phase.replace('_', ' ')} decision`,
-    apply: (state, at, decision) =>
-      withBox(state, at.boxIndex, (b): DrawBox => {
-        switch (at.phase) {
-          case 'draw':
-            if (decision.action === 'exchange') {
-              const positions = exchangePositions(b, decision);
-              return {
-                ...b,
-                draw: { kind: 'exchange', positions, received: 0 },
-                discarded: positions.map((p) => b.cards[p]!),
-              };
-            }
-            if (decision.action === 'buy') return { ...b, draw: { kind: 'buy', received: 0 } };
-            return {
-              ...b,
-              draw: { kind: 'none' },
-              play: decision.action === 'fold' ? 'fold' : 'play',
-            };
-          case 'play':
-            return { ...b, play: decision.action === 'fold' ? 'fold' : 'play' };
-          case 'insurance':
-            return { ...b, insurance: decision.action === 'insurance' ? 'taken' : 'declined' };
-          case 'buy_game':
-            return { ...b, buyGame: decision.action === 'buy_dealer_game' ? 'bought' : 'declined' };
-        }
-      }),
+function initialStep(state: DrawStudState): DrawLocated | undefined {
+  // Five rounds, one card at a time, box 1 first and the dealer last (practice);
+  // the dealer's fifth card face up (003 § 24(3); 004).
+  return firstDealStep(state, 5, {
+    dealer: (round) => ({
+      face: round === 4 ? 'up' : 'down',
+      purpose: `dealer card ${round + 1}${round === 4 ? ' (face up)' : ''}`,
+    }),
+    box: (box, round) => `box ${box.box} card ${round + 1}${box.dark ? ' (dark)' : ''}`,
+    put: (box, card) => ({
+      ...box,
+      cards: [...box.cards, card],
+      firstFive: [...box.firstFive, card],
+    }),
   });
+}
 
-  function outcome(state: DrawStudState): DrawStudOutcome {
-    expectComplete(state);
-    const dealerHand = summarise(state.dealer);
-    const originalQualifies = qualifies(dealerHand, variant.qualifier);
-    const purchased =
-      state.dealerDrawn.length > 0 ? dealerAfterPurchase(state.dealer, state.dealerDrawn) : null;
-    const purchase = purchased
-      ? (() => {
-          const hand = summarise(purchased.cards);
-          return {
-            discarded: purchased.discarded,
-            drawn: state.dealerDrawn,
-            hand,
-            qualifies: qualifies(hand, variant.qualifier),
-          };
-        })()
-      : null;
-    const bets: Record<string, number> = {};
-    const boxes = state.boxes.map((box): DrawBoxOutcome => {
-      const name = betName(box.box);
-      const hand = summarise(box.cards);
-      const draw = box.draw ?? { kind: 'none' };
-      // 003 § 24(4); 004 (Exchange and purchase): the draw costs a fee of one Ante, not returned.
-      if (draw.kind !== 'none') bets[name('draw')] = -variant.drawFee;
-      const bought = box.buyGame === 'bought' && purchase !== null;
-      const against = bought ? purchase.hand : dealerHand;
-      const qualifiesAgainst = bought ? purchase.qualifies : originalQualifies;
-      const play = box.play ?? 'fold';
-      let result: DrawBoxOutcome['result'] = 'fold';
-      if (play === 'fold') {
-        bets[name('ante')] = -1; // 003 § 24(5) item 1; 004: folding loses the Ante
-      } else {
-        const settled = variant.settle(box, hand, against, qualifiesAgainst);
-        result = settled.result;
-        bets[name('ante')] = settled.ante;
-        bets[name(variant.playAction)] = settled.play;
-      }
-      if (box.buyGame === 'bought') bets[name('buy_game')] = -(variant.buyDealerGame?.fee ?? 1);
-      if (box.insurance === 'taken' && variant.game === 'russian-poker') {
-        // Insurance against the dealer having no game, on the hand as turned (004).
-        bets[name('insurance')] = originalQualifies ? -1 : variant.insurancePays;
-      }
-      const bonus = variant.bonus(box);
-      if (bonus !== null) bets[name('bonus')] = bonus;
-      const ante = state.stakes[name('ante')];
-      let payoutLimit: DrawBoxOutcome['payoutLimit'] = null;
-      if (variant.payoutLimit !== null && ante !== undefined) {
-        const insuranceStake = state.stakes[name('insurance')];
-        payoutLimit = capPayout(
-          bets,
-          [name(variant.playAction), name('insurance')],
-          {
-            [name(variant.playAction)]: ante,
-            ...(insuranceStake === undefined ? {} : { [name('insurance')]: insuranceStake }),
-          },
-          variant.payoutLimit,
-        );
-      }
-      return {
-        box: box.box,
-        dark: box.dark,
-        cards: box.cards,
-        firstFive: box.firstFive,
-        discarded: box.discarded,
-        draw: draw.kind,
-        play,
-        hand,
-        combinations: variant.combinations(box, hand),
-        against: bought ? 'dealer_after_purchase' : 'dealer',
-        dealerQualifies: qualifiesAgainst,
-        result,
-        insurance: box.insurance,
-        buyGame: box.buyGame,
-        payoutLimit,
-      };
-    });
+function dealerQualifies(variant: Variant, cards: readonly StandardCard[]): boolean {
+  return qualifies(summarise(cards), variant.qualifier);
+}
+
+function dealerCardsNeeded(variant: Variant, state: DrawStudState): number {
+  if (!state.boxes.some((b) => b.buyGame === 'bought')) return 0;
+  const first = state.dealerDrawn[0];
+  if (first === undefined) return 1;
+  // 004: a card of the same rank as the one given back, making no combination, is replaced once more, free.
+  const gaveBack = highestCard(state.dealer);
+  const after = dealerAfterPurchase(state.dealer, [first]).cards;
+  const again =
+    variant.buyDealerGame?.freeRedrawOnSameRank === true &&
+    first[0] === gaveBack[0] &&
+    evaluate(after).category === 'high_card';
+  return again ? 2 : 1;
+}
+
+/** The card or decision a box is waiting for after the first deal; undefined once it waits for nothing. */
+function boxStep(variant: Variant, box: DrawBox, index: number): DrawLocated | undefined {
+  if (box.draw === null)
+    return { kind: 'decision', boxIndex: index, phase: 'draw', options: drawOptions(variant) };
+  const draw = box.draw;
+  if (draw.kind === 'exchange' && draw.received < draw.positions.length) {
+    const position = draw.positions[draw.received]!;
     return {
-      game: variant.game,
-      bets,
-      dealer: { cards: state.dealer, hand: dealerHand, qualifies: originalQualifies, purchase },
-      qualifier: { description: variant.qualifier.description, dealerQualifies: originalQualifies },
-      boxes,
-      winners: winnersOf(boxes),
-      units: UNITS_NOTE,
+      kind: 'card',
+      to: boxSeat(box.box),
+      face: 'down',
+      purpose: `box ${box.box} replacement for card ${position + 1}`,
+      put: (s, card) =>
+        withBox(s, index, (b) => ({
+          ...b,
+          cards: b.cards.map((c, p) => (p === position ? card : c)),
+          draw: { ...draw, received: draw.received + 1 },
+        })),
     };
   }
+  if (draw.kind === 'buy' && draw.received < 1) {
+    return {
+      kind: 'card',
+      to: boxSeat(box.box),
+      face: 'down',
+      purpose: `box ${box.box} sixth card (bought)`,
+      put: (s, card) =>
+        withBox(s, index, (b) => ({
+          ...b,
+          cards: [...b.cards, card],
+          draw: { kind: 'buy', received: 1 },
+        })),
+    };
+  }
+  if (box.play === null) {
+    return {
+      kind: 'decision',
+      boxIndex: index,
+      phase: 'play',
+      options: [variant.playAction, 'fold'],
+    };
+  }
+  if (
+    variant.insuranceFrom !== null &&
+    box.play === 'play' &&
+    box.insurance === null &&
+    categoryAtLeast(evaluate(box.cards).category, variant.insuranceFrom)
+  ) {
+    return {
+      kind: 'decision',
+      boxIndex: index,
+      phase: 'insurance',
+      options: ['insurance', 'no_insurance'],
+    };
+  }
+  return undefined;
+}
 
+/** 004: the dealer without a game; each box playing on may buy it one, then the dealer draws. */
+function boughtGameStep(variant: Variant, state: DrawStudState): DrawLocated | undefined {
+  if (!variant.buyDealerGame || dealerQualifies(variant, state.dealer)) return undefined;
+  const buying = state.boxes.findIndex((b) => b.play === 'play' && b.buyGame === null);
+  if (buying >= 0) {
+    return {
+      kind: 'decision',
+      boxIndex: buying,
+      phase: 'buy_game',
+      options: ['buy_dealer_game', 'check'],
+    };
+  }
+  if (state.dealerDrawn.length >= dealerCardsNeeded(variant, state)) return undefined;
+  const again = state.dealerDrawn.length === 1;
+  return {
+    kind: 'card',
+    to: 'dealer',
+    face: 'up',
+    purpose: again
+      ? 'dealer replaces the same-rank card once more, free (bought game)'
+      : `dealer replaces its highest card ${highestCard(state.dealer)} (bought game)`,
+    put: (s, card) => ({ ...s, dealerDrawn: [...s.dealerDrawn, card] }),
+  };
+}
+
+/** Where the round stands, derived from the state alone: the first deal, each box in turn, the dealer's bought game. */
+function locate(variant: Variant, state: DrawStudState): DrawLocated {
+  const initial = initialStep(state);
+  if (initial) return initial;
+  for (let index = 0; index < state.boxes.length; index++) {
+    const step = boxStep(variant, state.boxes[index]!, index);
+    if (step) return step;
+  }
+  return boughtGameStep(variant, state) ?? { kind: 'complete' };
+}
+
+// ------------------------------------------------------- the transitions
+
+function exchangePositions(variant: Variant, box: DrawBox, decision: Decision): number[] {
+  const positions = decision.cards ?? [];
+  const { min, max } = variant.exchange;
+  const say = `${decision.seat} exchange`;
+  if (positions.length < min || positions.length > max) {
+    throw new EngineError(
+      'illegal_decision',
+      `${say}: name ${rangeText(variant.exchange)} card position${max > 1 ? 's' : ''} (0-${box.cards.length - 1}), like ${decision.seat.replace(':', '')}:exchange:${min === 1 ? '2' : '0,3'}; got ${positions.length}`,
+    );
+  }
+  for (const position of positions) {
+    if (!Number.isInteger(position) || position < 0 || position >= box.cards.length) {
+      throw new EngineError(
+        'illegal_decision',
+        `${say}: card position ${position} does not exist (0-${box.cards.length - 1})`,
+      );
+    }
+  }
+  if (new Set(positions).size !== positions.length) {
+    throw new EngineError(
+      'illegal_decision',
+      `${say}: a card position is named twice (${positions.join(',')})`,
+    );
+  }
+  return [...positions].sort((a, b) => a - b);
+}
+
+function decisionPurpose(variant: Variant, box: DrawBox, at: DrawDecisionAt): string {
+  const purposes = {
+    draw: `box ${box.box}: exchange ${rangeText(variant.exchange)} card${variant.exchange.max > 1 ? 's' : ''}${variant.buySixth ? ' or buy a sixth' : ''} (${variant.drawFee} x Ante), or ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
+    play: `box ${box.box}: ${variant.playAction} (${variant.playAntes} x Ante) or fold`,
+    insurance: `box ${box.box}: insure against the dealer having no game?`,
+    buy_game: `box ${box.box}: buy the dealer a game (${variant.buyDealerGame?.fee ?? 1} x Ante)?`,
+  };
+  return purposes[at.phase];
+}
+
+function decisionPhase(at: DrawDecisionAt): string {
+  return `${at.phase.replace('_', ' ')} decision`;
+}
+
+/** What a legal decision changes in the box that made it. */
+function applyDecision(
+  variant: Variant,
+  state: DrawStudState,
+  at: DrawDecisionAt,
+  decision: Decision,
+): DrawStudState {
+  return withBox(state, at.boxIndex, (b): DrawBox => {
+    switch (at.phase) {
+      case 'draw':
+        if (decision.action === 'exchange') {
+          const positions = exchangePositions(variant, b, decision);
+          return {
+            ...b,
+            draw: { kind: 'exchange', positions, received: 0 },
+            discarded: positions.map((p) => b.cards[p]!),
+          };
+        }
+        if (decision.action === 'buy') return { ...b, draw: { kind: 'buy', received: 0 } };
+        return {
+          ...b,
+          draw: { kind: 'none' },
+          play: decision.action === 'fold' ? 'fold' : 'play',
+        };
+      case 'play':
+        return { ...b, play: decision.action === 'fold' ? 'fold' : 'play' };
+      case 'insurance':
+        return { ...b, insurance: decision.action === 'insurance' ? 'taken' : 'declined' };
+      case 'buy_game':
+        return { ...b, buyGame: decision.action === 'buy_dealer_game' ? 'bought' : 'declined' };
+    }
+  });
+}
+
+/** `next`, `deal`, `decide` and the completeness check of a variant: its plan and decisions wired through `boxSteps`. */
+function transitions(variant: Variant) {
+  return boxSteps<DrawStudState, { phase: Phase }>({
+    locate: (state) => locate(variant, state),
+    purpose: (box, at) => decisionPurpose(variant, box, at),
+    phase: decisionPhase,
+    apply: (state, at, decision) => applyDecision(variant, state, at, decision),
+  });
+}
+
+// ---------------------------------------------------------- the outcome
+
+type DealerOutcome = DrawStudOutcome['dealer'];
+
+/** The dealer's hand as dealt and, after a bought game, as it became. */
+function dealerOutcome(variant: Variant, state: DrawStudState): DealerOutcome {
+  const hand = summarise(state.dealer);
+  const purchased =
+    state.dealerDrawn.length > 0 ? dealerAfterPurchase(state.dealer, state.dealerDrawn) : null;
+  const purchase = purchased
+    ? (() => {
+        const after = summarise(purchased.cards);
+        return {
+          discarded: purchased.discarded,
+          drawn: state.dealerDrawn,
+          hand: after,
+          qualifies: qualifies(after, variant.qualifier),
+        };
+      })()
+    : null;
+  return {
+    cards: state.dealer,
+    hand,
+    qualifies: qualifies(hand, variant.qualifier),
+    purchase,
+  };
+}
+
+/** One box settled; its bets are written into `bets` (in the order the bets table lists them). */
+function boxOutcome(
+  variant: Variant,
+  state: DrawStudState,
+  dealer: DealerOutcome,
+  box: DrawBox,
+  bets: Record<string, number>,
+): DrawBoxOutcome {
+  const name = betName(box.box);
+  const hand = summarise(box.cards);
+  const draw = box.draw ?? { kind: 'none' };
+  // 003 § 24(4); 004 (Exchange and purchase): the draw costs a fee of one Ante, not returned.
+  if (draw.kind !== 'none') bets[name('draw')] = -variant.drawFee;
+  const purchase = dealer.purchase;
+  const bought = box.buyGame === 'bought' && purchase !== null;
+  const against = bought ? purchase.hand : dealer.hand;
+  const qualifiesAgainst = bought ? purchase.qualifies : dealer.qualifies;
+  const play = box.play ?? 'fold';
+  let result: DrawBoxOutcome['result'] = 'fold';
+  if (play === 'fold') {
+    bets[name('ante')] = -1; // 003 § 24(5) item 1; 004: folding loses the Ante
+  } else {
+    const settled = variant.settle(box, hand, against, qualifiesAgainst);
+    result = settled.result;
+    bets[name('ante')] = settled.ante;
+    bets[name(variant.playAction)] = settled.play;
+  }
+  if (box.buyGame === 'bought') bets[name('buy_game')] = -(variant.buyDealerGame?.fee ?? 1);
+  if (box.insurance === 'taken' && variant.game === 'russian-poker') {
+    // Insurance against the dealer having no game, on the hand as turned (004).
+    bets[name('insurance')] = dealer.qualifies ? -1 : variant.insurancePays;
+  }
+  const bonus = variant.bonus(box);
+  if (bonus !== null) bets[name('bonus')] = bonus;
+  return {
+    box: box.box,
+    dark: box.dark,
+    cards: box.cards,
+    firstFive: box.firstFive,
+    discarded: box.discarded,
+    draw: draw.kind,
+    play,
+    hand,
+    combinations: variant.combinations(box, hand),
+    against: bought ? 'dealer_after_purchase' : 'dealer',
+    dealerQualifies: qualifiesAgainst,
+    result,
+    insurance: box.insurance,
+    buyGame: box.buyGame,
+    payoutLimit: boxPayoutLimit(variant, state, box, bets),
+  };
+}
+
+/** The payout limit on a box's Bet and insurance (004), capping `bets`; null where the game has none. */
+function boxPayoutLimit(
+  variant: Variant,
+  state: DrawStudState,
+  box: DrawBox,
+  bets: Record<string, number>,
+): DrawBoxOutcome['payoutLimit'] {
+  const name = betName(box.box);
+  const ante = state.stakes[name('ante')];
+  if (variant.payoutLimit === null || ante === undefined) return null;
+  const insuranceStake = state.stakes[name('insurance')];
+  return capPayout(
+    bets,
+    [name(variant.playAction), name('insurance')],
+    {
+      [name(variant.playAction)]: ante,
+      ...(insuranceStake === undefined ? {} : { [name('insurance')]: insuranceStake }),
+    },
+    variant.payoutLimit,
+  );
+}
+
+/** The settled round; the caller has checked that it is complete. */
+function outcome(variant: Variant, state: DrawStudState): DrawStudOutcome {
+  const dealer = dealerOutcome(variant, state);
+  const bets: Record<string, number> = {};
+  const boxes = state.boxes.map((box) => boxOutcome(variant, state, dealer, box, bets));
   return {
     game: variant.game,
-    start(setup: RoundSetup) {
-      const { boxes, dark } = seatAgainstDealer(setup, variant, variant.darkOffered);
-      return {
-        boxes: boxes.map(
-          (box): DrawBox => ({
-            box,
-            dark: dark.has(box),
-            cards: [],
-            firstFive: [],
-            discarded: [],
-            // 004: a dark box neither exchanges nor buys, and its Bet is in before the deal.
-            draw: dark.has(box) ? { kind: 'none' } : null,
-            play: dark.has(box) ? 'play' : null,
-            insurance: null,
-            buyGame: null,
-          }),
-        ),
-        dealer: [],
-        initialDealt: 0,
-        dealerDrawn: [],
-        stakes: setup.stakes ?? {},
-      };
+    bets,
+    dealer,
+    qualifier: { description: variant.qualifier.description, dealerQualifies: dealer.qualifies },
+    boxes,
+    winners: winnersOf(boxes),
+    units: UNITS_NOTE,
+  };
+}
+
+function view(variant: Variant, state: DrawStudState, next: NextStep) {
+  return {
+    game: variant.game,
+    // Only the dealer's fifth card is face up until the showdown.
+    dealer: {
+      up: state.dealer[4] ?? null,
+      cards: state.dealer.length,
+      drawn: state.dealerDrawn,
     },
+    boxes: state.boxes.map((b) => ({
+      box: b.box,
+      dark: b.dark,
+      cards: b.cards.length,
+      draw: b.draw?.kind ?? null,
+      play: b.play,
+      insurance: b.insurance,
+      buyGame: b.buyGame,
+    })),
+    next: describeStep(next),
+  };
+}
+
+/** The engine of a variant: the state machine above, assembled into the GameEngine interface. */
+function createDrawStudEngine(variant: Variant): GameEngine<DrawStudState, DrawStudOutcome> {
+  const { next, deal, decide, expectComplete } = transitions(variant);
+  return {
+    game: variant.game,
+    start: (setup) => start(variant, setup),
     next,
     deal,
     decide,
-    outcome,
-    view(state) {
-      return {
-        game: variant.game,
-        // Only the dealer's fifth card is face up until the showdown.
-        dealer: {
-          up: state.dealer[4] ?? null,
-          cards: state.dealer.length,
-          drawn: state.dealerDrawn,
-        },
-        boxes: state.boxes.map((b) => ({
-          box: b.box,
-          dark: b.dark,
-          cards: b.cards.length,
-          draw: b.draw?.kind ?? null,
-          play: b.play,
-          insurance: b.insurance,
-          buyGame: b.buyGame,
-        })),
-        next: describeStep(next(state)),
-      };
+    outcome(state) {
+      expectComplete(state);
+      return outcome(variant, state);
     },
+    view: (state) => view(variant, state, next(state)),
   };
 }
 

@@ -136,455 +136,542 @@ function dealerCardCount(state: TripleShotState): number {
   return state.dealer.length + state.dealerPokerCards.length;
 }
 
+/** The ruleset-derived settings every transition reads. */
+export type TripleShotRules = TripleShotRuleset;
+
+/** A natural is two cards making 21, never after a split (000 § 9.b). */
+function isNatural(hand: TripleShotHand): boolean {
+  return !hand.fromSplit && isBlackjackPair(hand.cards);
+}
+
+/** The fixed opening deal: War cards, then blackjack second cards (000 § 9.a-b). */
+function initialSequence(state: TripleShotState): (NextStep & { kind: 'card' })[] {
+  const descending = [...state.positions].reverse();
+  const sequence: (NextStep & { kind: 'card' })[] = [];
+  // War: from the dealer's extreme right, then the dealer (000 § 9.a).
+  for (const { position } of descending) {
+    sequence.push({
+      kind: 'card',
+      to: `box:${position}`,
+      face: 'up',
+      purpose: `position ${position} War card`,
+    });
+  }
+  sequence.push({ kind: 'card', to: 'dealer', face: 'up', purpose: 'dealer War card' });
+  // Blackjack second cards from the dealer's extreme left; the dealer's face down (000 § 9.b).
+  for (const { position } of state.positions) {
+    sequence.push({
+      kind: 'card',
+      to: `box:${position}`,
+      face: 'up',
+      purpose: `position ${position} second card`,
+    });
+  }
+  sequence.push({
+    kind: 'card',
+    to: 'dealer',
+    face: 'down',
+    purpose: 'dealer second card, face down',
+  });
+  return sequence;
+}
+
+function positionCardCount(position: TripleShotPosition): number {
+  return (
+    position.hands.reduce((sum, hand) => sum + hand.cards.length, 0) + position.pokerCards.length
+  );
+}
+
+function handFinished(position: TripleShotPosition, hand: TripleShotHand): boolean {
+  if (hand.hitPending) return false;
+  if (hand.stood) return true;
+  if (hand.cards.length < 2) return false;
+  if (hand.doubled) return hand.cards.length >= 3;
+  const { total } = blackjackTotal(hand.cards);
+  if (total >= 21 || isNatural(hand)) return true;
+  // Split aces get one card each (000 § 9.b).
+  if (hand.fromSplit) return true;
+  // Six cards without busting: paid at once, and the hand is full (000 § 9.b; § 1.i).
+  return positionCardCount(position) >= TRIPLE_SHOT_HAND_CARDS;
+}
+
+function playOptions(
+  rules: TripleShotRules,
+  position: TripleShotPosition,
+  hand: TripleShotHand,
+): Action[] {
+  const bj = rules.blackjack;
+  const options: Action[] = ['hit', 'stand'];
+  if (hand.cards.length === 2 && !hand.fromSplit && bj.double.offered) options.push('double');
+  // Only a pair of aces, once (000 § 9.b).
+  if (
+    bj.splitAces.offered &&
+    position.hands.length === 1 &&
+    hand.cards.length === 2 &&
+    rankOf(hand.cards[0]!) === 'A' &&
+    rankOf(hand.cards[1]!) === 'A'
+  ) {
+    options.push('split');
+  }
+  return options;
+}
+
+function insuranceOffered(rules: TripleShotRules, state: TripleShotState): boolean {
+  const up = state.dealer[0];
+  return up !== undefined && (rules.blackjack.insurance?.on.includes(rankOf(up)) ?? false);
+}
+
+/** The first blackjack hand still in play, and what it waits for: a card or a decision. */
+function locatePlayerHand(rules: TripleShotRules, state: TripleShotState): Located | null {
+  for (let index = 0; index < state.positions.length; index++) {
+    const position = state.positions[index]!;
+    for (let h = 0; h < position.hands.length; h++) {
+      const hand = position.hands[h]!;
+      if (handFinished(position, hand)) continue;
+      const label = `position ${position.position}${position.hands.length > 1 ? ` hand ${h + 1}` : ''}`;
+      if (hand.hitPending) return { kind: 'hand_card', index, hand: h, purpose: `${label} hit` };
+      if (hand.cards.length < 2)
+        return {
+          kind: 'hand_card',
+          index,
+          hand: h,
+          purpose: `${label} card after splitting aces`,
+        };
+      if (hand.doubled)
+        return { kind: 'hand_card', index, hand: h, purpose: `${label} double card` };
+      return { kind: 'play', index, hand: h, options: playOptions(rules, position, hand) };
+    }
+  }
+  return null;
+}
+
+/** Poker: complete each position to six cards from the dealer's left, then the dealer (000 § 9.c). */
+function locatePokerCard(state: TripleShotState): Located {
+  for (let index = 0; index < state.positions.length; index++) {
+    const position = state.positions[index]!;
+    const count = positionCardCount(position);
+    if (count < TRIPLE_SHOT_HAND_CARDS) {
+      return {
+        kind: 'poker_card',
+        index,
+        purpose: `position ${position.position} poker card ${count + 1} of 6`,
+      };
+    }
+  }
+  const dealerCount = dealerCardCount(state);
+  if (dealerCount < TRIPLE_SHOT_HAND_CARDS) {
+    return { kind: 'dealer_poker_card', purpose: `dealer poker card ${dealerCount + 1} of 6` };
+  }
+  return { kind: 'complete' };
+}
+
+/** The plan: whose card or decision is next, derived from the state alone. */
+function locate(rules: TripleShotRules, state: TripleShotState): Located {
+  const sequence = initialSequence(state);
+  const initial = sequence[state.initialDealt];
+  if (initial) return { kind: 'initial', to: initial };
+
+  if (insuranceOffered(rules, state)) {
+    const index = state.positions.findIndex((p) => p.insurance === null);
+    if (index >= 0) return { kind: 'insurance', index };
+  }
+
+  const playerHand = locatePlayerHand(rules, state);
+  if (playerHand) return playerHand;
+
+  // The dealer turns its second card and plays its blackjack hand (000 § 9.b).
+  if (
+    state.dealer.length < TRIPLE_SHOT_HAND_CARDS &&
+    !isBlackjackPair(state.dealer) &&
+    dealerMustDraw(state.dealer, rules.blackjack.dealer.hitSoft17)
+  ) {
+    const { total, soft } = blackjackTotal(state.dealer);
+    return {
+      kind: 'dealer_card',
+      purpose: `dealer blackjack draws on ${soft ? 'soft ' : ''}${total}`,
+    };
+  }
+  return locatePokerCard(state);
+}
+
+function next(rules: TripleShotRules, state: TripleShotState): NextStep {
+  const at = locate(rules, state);
+  switch (at.kind) {
+    case 'initial':
+      return at.to;
+    case 'insurance':
+      return {
+        kind: 'decision',
+        seat: `box:${state.positions[at.index]!.position}`,
+        options: ['insurance', 'no_insurance'],
+        onCard: 'no_insurance',
+        purpose: 'insurance?',
+      };
+    case 'play': {
+      const position = state.positions[at.index]!;
+      return {
+        kind: 'decision',
+        seat: `box:${position.position}`,
+        hand: at.hand,
+        options: at.options,
+        onCard: 'hit',
+        purpose: `position ${position.position} blackjack`,
+      };
+    }
+    case 'hand_card':
+      return {
+        kind: 'card',
+        to: `box:${state.positions[at.index]!.position}`,
+        hand: at.hand,
+        face: 'up',
+        purpose: at.purpose,
+      };
+    case 'dealer_card':
+    case 'dealer_poker_card':
+      return { kind: 'card', to: 'dealer', face: 'up', purpose: at.purpose };
+    case 'poker_card':
+      return {
+        kind: 'card',
+        to: `box:${state.positions[at.index]!.position}`,
+        face: 'up',
+        purpose: at.purpose,
+      };
+    case 'complete':
+      return { kind: 'complete' };
+  }
+}
+
+/** One deck per round (000 § 2.c): a card seen twice is a foreign card, never a hand's. */
+function refuseDuplicate(state: TripleShotState, card: StandardCard): void {
+  const seen =
+    state.dealer.includes(card) ||
+    state.dealerPokerCards.includes(card) ||
+    state.positions.some((p) => positionCards(p).includes(card));
+  if (seen) {
+    throw new EngineError(
+      'duplicate_card',
+      `${card} was already dealt this round: Triple Shot deals from one 52-card deck per round (000 § 2.c)`,
+    );
+  }
+}
+
+function dealInitial(
+  state: TripleShotState,
+  to: NextStep & { kind: 'card' },
+  card: StandardCard,
+): TripleShotState {
+  const initialDealt = state.initialDealt + 1;
+  if (to.to === 'dealer') return { ...state, dealer: [...state.dealer, card], initialDealt };
+  const number = Number(to.to.slice(4));
+  return {
+    ...state,
+    initialDealt,
+    positions: state.positions.map((p) =>
+      p.position === number
+        ? withHand(p, 0, (hand) => ({ ...hand, cards: [...hand.cards, card] }))
+        : p,
+    ),
+  };
+}
+
+/** Transition: the card the plan expects goes where the plan says. */
+function deal(rules: TripleShotRules, state: TripleShotState, card: StandardCard): TripleShotState {
+  refuseDuplicate(state, card);
+  const at = locate(rules, state);
+  switch (at.kind) {
+    case 'initial':
+      return dealInitial(state, at.to, card);
+    case 'hand_card':
+      return withPosition(state, at.index, (p) =>
+        withHand(p, at.hand, (hand) => ({
+          ...hand,
+          cards: [...hand.cards, card],
+          hitPending: false,
+        })),
+      );
+    case 'dealer_card':
+      return { ...state, dealer: [...state.dealer, card] };
+    case 'poker_card':
+      return withPosition(state, at.index, (p) => ({
+        ...p,
+        pokerCards: [...p.pokerCards, card],
+      }));
+    case 'dealer_poker_card':
+      return { ...state, dealerPokerCards: [...state.dealerPokerCards, card] };
+    case 'complete':
+      throw new EngineError(
+        'unexpected_card',
+        `${card}: the round is complete, every hand has six cards; no card is due to anyone`,
+      );
+    default: {
+      const step = next(rules, state) as Extract<NextStep, { kind: 'decision' }>;
+      throw new EngineError(
+        'unexpected_card',
+        `${card}: ${step.seat} must decide first (${step.options.join(', ')})`,
+      );
+    }
+  }
+}
+
+function decideInsurance(
+  state: TripleShotState,
+  index: number,
+  decision: Decision,
+): TripleShotState {
+  // The dealer may close insurance for everyone still undecided.
+  if (decision.seat === 'dealer' && decision.action === 'next') {
+    return {
+      ...state,
+      positions: state.positions.map((p) =>
+        p.insurance === null ? { ...p, insurance: 'declined' } : p,
+      ),
+    };
+  }
+  const seat = `box:${state.positions[index]!.position}`;
+  check(decision, seat, ['insurance', 'no_insurance'], undefined);
+  return withPosition(state, index, (p) => ({
+    ...p,
+    insurance: decision.action === 'insurance' ? 'taken' : 'declined',
+  }));
+}
+
+function playAction(
+  position: TripleShotPosition,
+  hand: number,
+  action: Action,
+): TripleShotPosition {
+  switch (action) {
+    case 'hit':
+      return withHand(position, hand, (h) => ({ ...h, hitPending: true }));
+    case 'stand':
+      return withHand(position, hand, (h) => ({ ...h, stood: true }));
+    case 'double':
+      return withHand(position, hand, (h) => ({ ...h, doubled: true }));
+    case 'split': {
+      const [first, second] = position.hands[0]!.cards as [StandardCard, StandardCard];
+      return {
+        ...position,
+        hands: [
+          { ...NEW_HAND, cards: [first], fromSplit: true },
+          { ...NEW_HAND, cards: [second], fromSplit: true },
+        ],
+      };
+    }
+    default:
+      return position;
+  }
+}
+
+/** Transition: the decision the plan awaits, checked against the seat, hand and options. */
+function decide(
+  rules: TripleShotRules,
+  state: TripleShotState,
+  decision: Decision,
+): TripleShotState {
+  const at = locate(rules, state);
+  if (at.kind === 'insurance') return decideInsurance(state, at.index, decision);
+  if (at.kind !== 'play') {
+    const step = next(rules, state);
+    throw new EngineError(
+      'illegal_decision',
+      `${decision.seat} ${decision.action}: no decision is awaited (${step.kind === 'card' ? `next card: ${step.to}, ${step.purpose}` : 'the round is complete'})`,
+    );
+  }
+  const seat = `box:${state.positions[at.index]!.position}`;
+  check(decision, seat, at.options, at.hand);
+  return withPosition(state, at.index, (p) => playAction(p, at.hand, decision.action));
+}
+
+type DealerOutcome = TripleShotOutcome['dealer'];
+type PositionOutcome = TripleShotOutcome['positions'][number];
+type BlackjackHandOutcome = PositionOutcome['blackjack'][number];
+
+function threeWay(mine: number, theirs: number): ThreeWay {
+  return mine > theirs ? 'win' : mine === theirs ? 'tie' : 'lose';
+}
+
+/** The dealer's hands, and its poker value that every position's poker bet meets. */
+function dealerOutcome(state: TripleShotState): { dealer: DealerOutcome; pokerValue: number } {
+  const total = blackjackTotal(state.dealer).total;
+  const cards = [...state.dealer, ...state.dealerPokerCards];
+  const poker = bestFive(cards);
+  const dealer: DealerOutcome = {
+    cards,
+    war: state.dealer[0]!,
+    blackjack: {
+      cards: state.dealer,
+      total,
+      blackjack: isBlackjackPair(state.dealer),
+      bust: total > 21,
+    },
+    poker: { category: poker.hand.category, best: poker.cards },
+  };
+  return { dealer, pokerValue: poker.hand.value };
+}
+
+/** War: the higher card wins 1:1, a tie loses half (000 § 9.a; § 11). */
+function warBet(
+  rules: TripleShotRules,
+  position: TripleShotPosition,
+  dealer: DealerOutcome,
+): { war: ThreeWay; result: number } {
+  const war = threeWay(warRank(position.hands[0]!.cards[0]!), warRank(dealer.war));
+  const result = war === 'win' ? rules.war.win : war === 'tie' ? rules.war.tie : -1;
+  return { war, result };
+}
+
+function blackjackHandBet(
+  rules: TripleShotRules,
+  hand: TripleShotHand,
+  dealer: DealerOutcome,
+): BlackjackHandOutcome {
+  const bj = rules.blackjack;
+  const { total } = blackjackTotal(hand.cards);
+  const natural = isNatural(hand);
+  const bust = total > 21;
+  const sixCards = !bust && hand.cards.length >= TRIPLE_SHOT_HAND_CARDS;
+  const stake = hand.doubled ? 2 : 1;
+  const dealerBlackjack = dealer.blackjack.blackjack;
+  const dealerTotal = dealer.blackjack.total;
+  let result: number;
+  if (bust) result = -stake;
+  else if (sixCards)
+    result = bj.sixCards; // paid at once (000 § 9.b; § 11)
+  else if (natural)
+    result = dealerBlackjack ? 0 : bj.blackjack; // 000 § 11: 3 a 2
+  else if (dealerBlackjack) result = -stake;
+  else if (dealer.blackjack.bust || total > dealerTotal) result = stake * bj.win;
+  else if (total === dealerTotal) result = 0;
+  else result = -stake;
+  return { cards: hand.cards, total, blackjack: natural, bust, sixCards, result };
+}
+
+/** Poker: best five of six against the dealer's, paid by the table (000 § 9.c; § 10; § 11). */
+function pokerBet(
+  rules: TripleShotRules,
+  cards: readonly StandardCard[],
+  dealerPokerValue: number,
+): { poker: PositionOutcome['poker']; result: number } {
+  const mine = bestFive(cards);
+  const versusDealer = threeWay(mine.hand.value, dealerPokerValue);
+  const result =
+    versusDealer === 'win'
+      ? rules.poker.table[mine.hand.category]
+      : versusDealer === 'tie'
+        ? rules.poker.tie
+        : -1;
+  return { poker: { category: mine.hand.category, best: mine.cards, versusDealer }, result };
+}
+
+/** Settles one position's four bets, recording each result in `bets` in the order paid. */
+function positionOutcome(
+  rules: TripleShotRules,
+  position: TripleShotPosition,
+  dealer: DealerOutcome,
+  dealerPokerValue: number,
+  bets: Record<string, number>,
+): PositionOutcome {
+  const name = `box:${position.position}`;
+  const cards = positionCards(position);
+  const war = warBet(rules, position, dealer);
+  bets[`${name}.war`] = war.result;
+
+  const blackjack = position.hands.map((hand, h) => {
+    const settled = blackjackHandBet(rules, hand, dealer);
+    bets[h === 0 ? `${name}.blackjack` : `${name}.blackjack_split`] = settled.result;
+    return settled;
+  });
+  const insurance = rules.blackjack.insurance;
+  if (position.insurance === 'taken' && insurance) {
+    bets[`${name}.insurance`] = dealer.blackjack.blackjack ? insurance.pays : -1; // 000 § 11: 2 a 1
+  }
+
+  const poker = pokerBet(rules, cards, dealerPokerValue);
+  bets[`${name}.poker`] = poker.result;
+
+  // Bonus: War and Blackjack won or tied, and Poker won (000 § 9.d; § 11).
+  const blackjackHeld = blackjack.every((hand) => hand.result >= 0);
+  const bonus = war.war !== 'lose' && blackjackHeld && poker.poker.versusDealer === 'win';
+  bets[`${name}.bonus`] = bonus ? rules.bonus.pays : -1;
+
+  return { position: position.position, cards, war: war.war, blackjack, poker: poker.poker, bonus };
+}
+
+/** The settlement of a complete round: every bet of every position, then the payout limit. */
+function outcome(rules: TripleShotRules, state: TripleShotState): TripleShotOutcome {
+  if (locate(rules, state).kind !== 'complete') {
+    const step = next(rules, state);
+    throw new EngineError(
+      'not_complete',
+      `the round is not complete: ${step.kind === 'card' ? `next card: ${step.to} (${step.purpose})` : step.kind === 'decision' ? `${step.seat} decides: ${step.options.join(', ')}` : ''}`,
+    );
+  }
+  const { dealer, pokerValue } = dealerOutcome(state);
+  const bets: Record<string, number> = {};
+  const positions = state.positions.map((position) =>
+    positionOutcome(rules, position, dealer, pokerValue, bets),
+  );
+  const result: TripleShotOutcome = { game: 'triple-shot', dealer, positions, bets };
+  const limit = rules.payoutLimit.amount;
+  if (limit === null) return result;
+  return { ...result, ...applyPayoutLimit(bets, state.stakes, limit) };
+}
+
+function start(rules: TripleShotRules, setup: RoundSetup): TripleShotState {
+  refuseDarkBoxes(setup, rules.name);
+  const positions = boxesFromSetup(setup, rules.maxPositions, rules.name);
+  const stakes = setup.stakes ?? {};
+  for (const [bet, stake] of Object.entries(stakes)) {
+    if (!Number.isFinite(stake) || stake < 0) {
+      throw new EngineError(
+        'bad_setup',
+        `stake ${stake} for ${bet}: expected an amount of 0 or more`,
+      );
+    }
+  }
+  return {
+    positions: positions.map((position) => ({
+      position,
+      hands: [NEW_HAND],
+      insurance: null,
+      pokerCards: [],
+    })),
+    dealer: [],
+    dealerPokerCards: [],
+    initialDealt: 0,
+    stakes,
+  };
+}
+
+function view(rules: TripleShotRules, state: TripleShotState): Readonly<Record<string, unknown>> {
+  const phase = locate(rules, state).kind;
+  const holeHidden =
+    phase === 'initial' || phase === 'insurance' || phase === 'play' || phase === 'hand_card';
+  return {
+    game: 'triple-shot',
+    // The dealer's second card is face down until the dealer plays (000 § 9.b).
+    dealer: holeHidden
+      ? { cards: state.dealer.slice(0, 1), hidden: Math.max(0, state.dealer.length - 1) }
+      : { cards: [...state.dealer, ...state.dealerPokerCards] },
+    positions: state.positions.map((p) => ({
+      position: p.position,
+      cards: positionCards(p),
+      insurance: p.insurance,
+    })),
+  };
+}
+
 export function createTripleShotEngine(
   ruleset: TripleShotRuleset,
 ): GameEngine<TripleShotState, TripleShotOutcome> {
-  const bj = ruleset.blackjack;
-  const isNatural = (hand: TripleShotHand) => !hand.fromSplit && isBlackjackPair(hand.cards);
-
-  function initialSequence(state: TripleShotState): (NextStep & { kind: 'card' })[] {
-    const descending = [...state.positions].reverse();
-    const sequence: (NextStep & { kind: 'card' })[] = [];
-    // War: from the dealer's extreme right, then the dealer (000 § 9.a).
-    for (const { position } of descending) {
-      sequence.push({
-        kind: 'card',
-        to: `box:${position}`,
-        face: 'up',
-        purpose: `position ${position} War card`,
-      });
-    }
-    sequence.push({ kind: 'card', to: 'dealer', face: 'up', purpose: 'dealer War card' });
-    // Blackjack second cards from the dealer's extreme left; the dealer's face down (000 § 9.b).
-    for (const { position } of state.positions) {
-      sequence.push({
-        kind: 'card',
-        to: `box:${position}`,
-        face: 'up',
-        purpose: `position ${position} second card`,
-      });
-    }
-    sequence.push({
-      kind: 'card',
-      to: 'dealer',
-      face: 'down',
-      purpose: 'dealer second card, face down',
-    });
-    return sequence;
-  }
-
-  function positionCardCount(position: TripleShotPosition): number {
-    return (
-      position.hands.reduce((sum, hand) => sum + hand.cards.length, 0) + position.pokerCards.length
-    );
-  }
-
-  function handFinished(position: TripleShotPosition, hand: TripleShotHand): boolean {
-    if (hand.hitPending) return false;
-    if (hand.stood) return true;
-    if (hand.cards.length < 2) return false;
-    if (hand.doubled) return hand.cards.length >= 3;
-    const { total } = blackjackTotal(hand.cards);
-    if (total >= 21 || isNatural(hand)) return true;
-    // Split aces get one card each (000 § 9.b).
-    if (hand.fromSplit) return true;
-    // Six cards without busting: paid at once, and the hand is full (000 § 9.b; § 1.i).
-    return positionCardCount(position) >= TRIPLE_SHOT_HAND_CARDS;
-  }
-
-  function playOptions(position: TripleShotPosition, hand: TripleShotHand): Action[] {
-    const options: Action[] = ['hit', 'stand'];
-    if (hand.cards.length === 2 && !hand.fromSplit && bj.double.offered) options.push('double');
-    // Only a pair of aces, once (000 § 9.b).
-    if (
-      bj.splitAces.offered &&
-      position.hands.length === 1 &&
-      hand.cards.length === 2 &&
-      rankOf(hand.cards[0]!) === 'A' &&
-      rankOf(hand.cards[1]!) === 'A'
-    ) {
-      options.push('split');
-    }
-    return options;
-  }
-
-  function insuranceOffered(state: TripleShotState): boolean {
-    const up = state.dealer[0];
-    return up !== undefined && (bj.insurance?.on.includes(rankOf(up)) ?? false);
-  }
-
-  function locate(state: TripleShotState): Located {
-    const sequence = initialSequence(state);
-    const initial = sequence[state.initialDealt];
-    if (initial) return { kind: 'initial', to: initial };
-
-    if (insuranceOffered(state)) {
-      const index = state.positions.findIndex((p) => p.insurance === null);
-      if (index >= 0) return { kind: 'insurance', index };
-    }
-
-    for (let index = 0; index < state.positions.length; index++) {
-      const position = state.positions[index]!;
-      for (let h = 0; h < position.hands.length; h++) {
-        const hand = position.hands[h]!;
-        if (handFinished(position, hand)) continue;
-        const label = `position ${position.position}${position.hands.length > 1 ? ` hand ${h + 1}` : ''}`;
-        if (hand.hitPending) return { kind: 'hand_card', index, hand: h, purpose: `${label} hit` };
-        if (hand.cards.length < 2)
-          return {
-            kind: 'hand_card',
-            index,
-            hand: h,
-            purpose: `${label} card after splitting aces`,
-          };
-        if (hand.doubled)
-          return { kind: 'hand_card', index, hand: h, purpose: `${label} double card` };
-        return { kind: 'play', index, hand: h, options: playOptions(position, hand) };
-      }
-    }
-
-    // The dealer turns its second card and plays its blackjack hand (000 § 9.b).
-    if (
-      state.dealer.length < TRIPLE_SHOT_HAND_CARDS &&
-      !isBlackjackPair(state.dealer) &&
-      dealerMustDraw(state.dealer, bj.dealer.hitSoft17)
-    ) {
-      const { total, soft } = blackjackTotal(state.dealer);
-      return {
-        kind: 'dealer_card',
-        purpose: `dealer blackjack draws on ${soft ? 'soft ' : ''}${total}`,
-      };
-    }
-
-    // Poker: complete each position to six cards from the dealer's left, then the dealer (000 § 9.c).
-    for (let index = 0; index < state.positions.length; index++) {
-      const position = state.positions[index]!;
-      const count = positionCardCount(position);
-      if (count < TRIPLE_SHOT_HAND_CARDS) {
-        return {
-          kind: 'poker_card',
-          index,
-          purpose: `position ${position.position} poker card ${count + 1} of 6`,
-        };
-      }
-    }
-    const dealerCount = dealerCardCount(state);
-    if (dealerCount < TRIPLE_SHOT_HAND_CARDS) {
-      return { kind: 'dealer_poker_card', purpose: `dealer poker card ${dealerCount + 1} of 6` };
-    }
-    return { kind: 'complete' };
-  }
-
-  function next(state: TripleShotState): NextStep {
-    const at = locate(state);
-    switch (at.kind) {
-      case 'initial':
-        return at.to;
-      case 'insurance':
-        return {
-          kind: 'decision',
-          seat: `box:${state.positions[at.index]!.position}`,
-          options: ['insurance', 'no_insurance'],
-          onCard: 'no_insurance',
-          purpose: 'insurance?',
-        };
-      case 'play': {
-        const position = state.positions[at.index]!;
-        return {
-          kind: 'decision',
-          seat: `box:${position.position}`,
-          hand: at.hand,
-          options: at.options,
-          onCard: 'hit',
-          purpose: `position ${position.position} blackjack`,
-        };
-      }
-      case 'hand_card':
-        return {
-          kind: 'card',
-          to: `box:${state.positions[at.index]!.position}`,
-          hand: at.hand,
-          face: 'up',
-          purpose: at.purpose,
-        };
-      case 'dealer_card':
-      case 'dealer_poker_card':
-        return { kind: 'card', to: 'dealer', face: 'up', purpose: at.purpose };
-      case 'poker_card':
-        return {
-          kind: 'card',
-          to: `box:${state.positions[at.index]!.position}`,
-          face: 'up',
-          purpose: at.purpose,
-        };
-      case 'complete':
-        return { kind: 'complete' };
-    }
-  }
-
-  function deal(state: TripleShotState, card: StandardCard): TripleShotState {
-    // One deck per round (000 § 2.c): a card seen twice is a foreign card, never a hand's.
-    const seen =
-      state.dealer.includes(card) ||
-      state.dealerPokerCards.includes(card) ||
-      state.positions.some((p) => positionCards(p).includes(card));
-    if (seen) {
-      throw new EngineError(
-        'duplicate_card',
-        `${card} was already dealt this round: Triple Shot deals from one 52-card deck per round (000 § 2.c)`,
-      );
-    }
-    const at = locate(state);
-    switch (at.kind) {
-      case 'initial': {
-        const initialDealt = state.initialDealt + 1;
-        if (at.to.to === 'dealer')
-          return { ...state, dealer: [...state.dealer, card], initialDealt };
-        const number = Number(at.to.to.slice(4));
-        return {
-          ...state,
-          initialDealt,
-          positions: state.positions.map((p) =>
-            p.position === number
-              ? withHand(p, 0, (hand) => ({ ...hand, cards: [...hand.cards, card] }))
-              : p,
-          ),
-        };
-      }
-      case 'hand_card':
-        return withPosition(state, at.index, (p) =>
-          withHand(p, at.hand, (hand) => ({
-            ...hand,
-            cards: [...hand.cards, card],
-            hitPending: false,
-          })),
-        );
-      case 'dealer_card':
-        return { ...state, dealer: [...state.dealer, card] };
-      case 'poker_card':
-        return withPosition(state, at.index, (p) => ({
-          ...p,
-          pokerCards: [...p.pokerCards, card],
-        }));
-      case 'dealer_poker_card':
-        return { ...state, dealerPokerCards: [...state.dealerPokerCards, card] };
-      case 'complete':
-        throw new EngineError(
-          'unexpected_card',
-          `${card}: the round is complete, every hand has six cards; no card is due to anyone`,
-        );
-      default: {
-        const step = next(state) as Extract<NextStep, { kind: 'decision' }>;
-        throw new EngineError(
-          'unexpected_card',
-          `${card}: ${step.seat} must decide first (${step.options.join(', ')})`,
-        );
-      }
-    }
-  }
-
-  function decide(state: TripleShotState, decision: Decision): TripleShotState {
-    const at = locate(state);
-    if (at.kind === 'insurance') {
-      if (decision.seat === 'dealer' && decision.action === 'next') {
-        return {
-          ...state,
-          positions: state.positions.map((p) =>
-            p.insurance === null ? { ...p, insurance: 'declined' } : p,
-          ),
-        };
-      }
-      const seat = `box:${state.positions[at.index]!.position}`;
-      check(decision, seat, ['insurance', 'no_insurance'], undefined);
-      return withPosition(state, at.index, (p) => ({
-        ...p,
-        insurance: decision.action === 'insurance' ? 'taken' : 'declined',
-      }));
-    }
-    if (at.kind !== 'play') {
-      const step = next(state);
-      throw new EngineError(
-        'illegal_decision',
-        `${decision.seat} ${decision.action}: no decision is awaited (${step.kind === 'card' ? `next card: ${step.to}, ${step.purpose}` : 'the round is complete'})`,
-      );
-    }
-    const seat = `box:${state.positions[at.index]!.position}`;
-    check(decision, seat, at.options, at.hand);
-    return withPosition(state, at.index, (p) => {
-      switch (decision.action) {
-        case 'hit':
-          return withHand(p, at.hand, (hand) => ({ ...hand, hitPending: true }));
-        case 'stand':
-          return withHand(p, at.hand, (hand) => ({ ...hand, stood: true }));
-        case 'double':
-          return withHand(p, at.hand, (hand) => ({ ...hand, doubled: true }));
-        case 'split': {
-          const [first, second] = p.hands[0]!.cards as [StandardCard, StandardCard];
-          return {
-            ...p,
-            hands: [
-              { ...NEW_HAND, cards: [first], fromSplit: true },
-              { ...NEW_HAND, cards: [second], fromSplit: true },
-            ],
-          };
-        }
-        default:
-          return p;
-      }
-    });
-  }
-
-  function outcome(state: TripleShotState): TripleShotOutcome {
-    if (locate(state).kind !== 'complete') {
-      const step = next(state);
-      throw new EngineError(
-        'not_complete',
-        `the round is not complete: ${step.kind === 'card' ? `next card: ${step.to} (${step.purpose})` : step.kind === 'decision' ? `${step.seat} decides: ${step.options.join(', ')}` : ''}`,
-      );
-    }
-    const dealerWar = state.dealer[0]!;
-    const dealerTotal = blackjackTotal(state.dealer).total;
-    const dealerBlackjack = isBlackjackPair(state.dealer);
-    const dealerBust = dealerTotal > 21;
-    const dealerSix = [...state.dealer, ...state.dealerPokerCards];
-    const dealerPoker = bestFive(dealerSix);
-    const bets: Record<string, number> = {};
-
-    const positions = state.positions.map((position) => {
-      const name = `box:${position.position}`;
-      const cards = positionCards(position);
-      // War: the higher card wins 1:1, a tie loses half (000 § 9.a; § 11).
-      const warCard = position.hands[0]!.cards[0]!;
-      const war: ThreeWay =
-        warRank(warCard) > warRank(dealerWar)
-          ? 'win'
-          : warRank(warCard) === warRank(dealerWar)
-            ? 'tie'
-            : 'lose';
-      bets[`${name}.war`] = war === 'win' ? ruleset.war.win : war === 'tie' ? ruleset.war.tie : -1;
-
-      const blackjack = position.hands.map((hand, h) => {
-        const { total } = blackjackTotal(hand.cards);
-        const natural = isNatural(hand);
-        const bust = total > 21;
-        const sixCards = !bust && hand.cards.length >= TRIPLE_SHOT_HAND_CARDS;
-        const stake = hand.doubled ? 2 : 1;
-        let result: number;
-        if (bust) result = -stake;
-        else if (sixCards)
-          result = bj.sixCards; // paid at once (000 § 9.b; § 11)
-        else if (natural)
-          result = dealerBlackjack ? 0 : bj.blackjack; // 000 § 11: 3 a 2
-        else if (dealerBlackjack) result = -stake;
-        else if (dealerBust || total > dealerTotal) result = stake * bj.win;
-        else if (total === dealerTotal) result = 0;
-        else result = -stake;
-        bets[h === 0 ? `${name}.blackjack` : `${name}.blackjack_split`] = result;
-        return { cards: hand.cards, total, blackjack: natural, bust, sixCards, result };
-      });
-      if (position.insurance === 'taken' && bj.insurance) {
-        bets[`${name}.insurance`] = dealerBlackjack ? bj.insurance.pays : -1; // 000 § 11: 2 a 1
-      }
-
-      // Poker: best five of six against the dealer's, paid by the table (000 § 9.c; § 10; § 11).
-      const poker = bestFive(cards);
-      const versusDealer: ThreeWay =
-        poker.hand.value > dealerPoker.hand.value
-          ? 'win'
-          : poker.hand.value === dealerPoker.hand.value
-            ? 'tie'
-            : 'lose';
-      bets[`${name}.poker`] =
-        versusDealer === 'win'
-          ? ruleset.poker.table[poker.hand.category]
-          : versusDealer === 'tie'
-            ? ruleset.poker.tie
-            : -1;
-
-      // Bonus: War and Blackjack won or tied, and Poker won (000 § 9.d; § 11).
-      const blackjackHeld = blackjack.every((hand) => hand.result >= 0);
-      const bonus = war !== 'lose' && blackjackHeld && versusDealer === 'win';
-      bets[`${name}.bonus`] = bonus ? ruleset.bonus.pays : -1;
-
-      return {
-        position: position.position,
-        cards,
-        war,
-        blackjack,
-        poker: { category: poker.hand.category, best: poker.cards, versusDealer },
-        bonus,
-      };
-    });
-
-    const result: TripleShotOutcome = {
-      game: 'triple-shot',
-      dealer: {
-        cards: dealerSix,
-        war: dealerWar,
-        blackjack: {
-          cards: state.dealer,
-          total: dealerTotal,
-          blackjack: dealerBlackjack,
-          bust: dealerBust,
-        },
-        poker: { category: dealerPoker.hand.category, best: dealerPoker.cards },
-      },
-      positions,
-      bets,
-    };
-    const limit = ruleset.payoutLimit.amount;
-    if (limit === null) return result;
-    return { ...result, ...applyPayoutLimit(bets, state.stakes, limit) };
-  }
-
   return {
     game: 'triple-shot',
-    start(setup: RoundSetup): TripleShotState {
-      refuseDarkBoxes(setup, ruleset.name);
-      const positions = boxesFromSetup(setup, ruleset.maxPositions, ruleset.name);
-      const stakes = setup.stakes ?? {};
-      for (const [bet, stake] of Object.entries(stakes)) {
-        if (!Number.isFinite(stake) || stake < 0) {
-          throw new EngineError(
-            'bad_setup',
-            `stake ${stake} for ${bet}: expected an amount of 0 or more`,
-          );
-        }
-      }
-      return {
-        positions: positions.map((position) => ({
-          position,
-          hands: [NEW_HAND],
-          insurance: null,
-          pokerCards: [],
-        })),
-        dealer: [],
-        dealerPokerCards: [],
-        initialDealt: 0,
-        stakes,
-      };
-    },
-    next,
-    deal,
-    decide,
-    outcome,
-    view(state) {
-      const phase = locate(state).kind;
-      const holeHidden =
-        phase === 'initial' || phase === 'insurance' || phase === 'play' || phase === 'hand_card';
-      return {
-        game: 'triple-shot',
-        // The dealer's second card is face down until the dealer plays (000 § 9.b).
-        dealer: holeHidden
-          ? { cards: state.dealer.slice(0, 1), hidden: Math.max(0, state.dealer.length - 1) }
-          : { cards: [...state.dealer, ...state.dealerPokerCards] },
-        positions: state.positions.map((p) => ({
-          position: p.position,
-          cards: positionCards(p),
-          insurance: p.insurance,
-        })),
-      };
-    },
+    start: (setup) => start(ruleset, setup),
+    next: (state) => next(ruleset, state),
+    deal: (state, card) => deal(ruleset, state, card),
+    decide: (state, decision) => decide(ruleset, state, decision),
+    outcome: (state) => outcome(ruleset, state),
+    view: (state) => view(ruleset, state),
   };
 }
 

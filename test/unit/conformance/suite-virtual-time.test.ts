@@ -23,7 +23,9 @@ class StuckLine extends BaseTransport {
   protected doWrite(): Promise<void> {
     return new Promise(() => undefined);
   }
-  protected async doClose(): Promise<void> {}
+  protected async doClose(): Promise<void> {
+    // Nothing to release: the line is in memory.
+  }
 }
 
 /** Fires the earliest timer whenever the event loop has nothing else to do. */

@@ -176,8 +176,12 @@ describe('ReconnectingLink', () => {
           });
         });
       }
-      protected async doWrite(): Promise<void> {}
-      protected async doClose(): Promise<void> {}
+      protected async doWrite(): Promise<void> {
+        // The test never reads what is written.
+      }
+      protected async doClose(): Promise<void> {
+        // Nothing to release.
+      }
     }
     const transport = new HangingTransport('tcp://blackhole:4001');
     const link = makeLink(

@@ -56,7 +56,7 @@ describe('Framer stream', () => {
 
   it('never buffers more than the line limit while a line has no CR LF', async () => {
     const framer = new Framer();
-    framer.on('data', () => {});
+    framer.on('data', () => undefined);
     for (let index = 0; index < 200; index++) {
       framer.write(Buffer.alloc(997, 0x41));
       expect(framer.bufferedBytes).toBeLessThan(250);
