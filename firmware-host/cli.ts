@@ -9,7 +9,7 @@
  * thirteen commands' code; help and unknown commands load them all.
  */
 import { Command } from 'commander';
-import { VERSION } from './version.ts';
+import { VERSION } from '../device-protocol/version.ts';
 
 interface CommandModule {
   register(program: Command): void;

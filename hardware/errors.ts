@@ -2,7 +2,7 @@ import { CodedError } from '../device-protocol/coded-error.ts';
 
 /**
  * The one coded error class of the hardware domain (transports, device
- * listing, the dealer-console board). `code` is stable: logs, tests and the
+ * listing, the dealer-console board, the deck registry). `code` is stable: logs, tests and the
  * CLI tell failures apart by it, never by message text.
  */
 export type HardwareErrorCode =
@@ -26,7 +26,11 @@ export type HardwareErrorCode =
   /** A secure element (ATECC608) that does not answer, or answers with an error. */
   | 'secure_element'
   /** An I2C part (colour sensor, RFID reader) is missing, wrong or stopped answering. */
-  | 'part_failed';
+  | 'part_failed'
+  /** The deck registry file is not valid. */
+  | 'bad_registry'
+  /** A tag UID already stands for another card. */
+  | 'duplicate_tag';
 
 export class HardwareError extends CodedError<HardwareErrorCode> {
   override readonly name = 'HardwareError';

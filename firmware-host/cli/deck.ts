@@ -52,7 +52,7 @@ export function register(program: Command): void {
     .option('--registry <file>', 'the registry file', DEFAULT_REGISTRY)
     .option('--json', 'print JSON')
     .action(async (options: { registry: string; json?: boolean }) => {
-      const { DeckRegistry } = await import('../drivers/deck-registry.ts');
+      const { DeckRegistry } = await import('../../hardware/readers/deck-registry.ts');
       const registry = await DeckRegistry.load(options.registry, { missingOk: true }).catch(
         (error: Error) => fail(error.message, 2),
       );
@@ -83,10 +83,10 @@ export function register(program: Command): void {
 
 async function enroll(options: EnrollOptions): Promise<void> {
   const { parseBackColour, standardDeck } = await import('../../device-protocol/cards.ts');
-  const { DeckRegistry } = await import('../drivers/deck-registry.ts');
+  const { DeckRegistry } = await import('../../hardware/readers/deck-registry.ts');
   const { DeviceDriver } = await import('../drivers/driver.ts');
   const { openTransport } = await import('../../hardware/transports/url.ts');
-  const { isDriverError } = await import('../drivers/errors.ts');
+  const { isHardwareError } = await import('../../hardware/errors.ts');
 
   try {
     parseBackColour(options.back);
@@ -196,7 +196,7 @@ async function enroll(options: EnrollOptions): Promise<void> {
     });
     await registry.save(options.registry);
   } catch (error) {
-    if (isDriverError(error)) fail(error.message);
+    if (isHardwareError(error)) fail(error.message);
     throw error;
   }
   process.stdout.write(

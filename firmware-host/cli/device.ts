@@ -214,11 +214,11 @@ async function hostFirmware(
   table: string,
 ): Promise<{
   link: import('../../hardware/transports/transport.ts').Transport;
-  firmware: import('../firmware/hosted.ts').HostedFirmware;
+  firmware: import('../daemon/hosted-firmware.ts').HostedFirmware;
 }> {
   const { createMemoryPair } = await import('../../hardware/transports/memory.ts');
   const { loadDeviceKeys } = await import('../daemon/device-keys.ts');
-  const { startHostedFirmware } = await import('../firmware/hosted.ts');
+  const { startHostedFirmware } = await import('../daemon/hosted-firmware.ts');
   const { outbox: _kept, key: _recorded, ...device } = configured;
   try {
     const keys = await loadDeviceKeys({ [name]: device });

@@ -40,7 +40,7 @@ const ATECC608_HELP =
 async function firmwareKey(
   options: KeyOptions,
   boardUrl: string,
-): Promise<import('../firmware/firmware-key.ts').FirmwareKey | undefined> {
+): Promise<import('../../hardware/firmware/firmware-key.ts').FirmwareKey | undefined> {
   if (options.keyFile !== undefined && options.atecc608) {
     fail('one key: --key-file or --atecc608, not both', 2);
   }
@@ -52,7 +52,7 @@ async function firmwareKey(
   }
   const [{ firmwareKeyFromAtecc608, firmwareKeyFromFile }, { keyFingerprint, formatPublicKey }] =
     await Promise.all([
-      import('../firmware/firmware-key.ts'),
+      import('../../hardware/firmware/firmware-key.ts'),
       import('../../device-protocol/auth/keys.ts'),
     ]);
   const loaded = await (options.keyFile !== undefined
@@ -133,16 +133,16 @@ export function register(program: Command): void {
         const beamBroken = options.beamBroken;
         const [{ DeckRegistry }, { parseCalibration }, { ShoeFirmware }, { openTransport }, fs] =
           await Promise.all([
-            import('../drivers/deck-registry.ts'),
-            import('../firmware/colour.ts'),
-            import('../firmware/shoe.ts'),
+            import('../../hardware/readers/deck-registry.ts'),
+            import('../../hardware/firmware/colour.ts'),
+            import('../../hardware/firmware/shoe.ts'),
             import('../../hardware/transports/url.ts'),
             import('node:fs/promises'),
           ]);
         const registry = await DeckRegistry.load(options.registry).catch((error: Error) =>
           fail(error.message, 2),
         );
-        let calibration: import('../firmware/colour.ts').Calibration | undefined;
+        let calibration: import('../../hardware/firmware/colour.ts').Calibration | undefined;
         if (options.calibration) {
           const text = await fs
             .readFile(options.calibration, 'utf8')
@@ -200,7 +200,7 @@ export function register(program: Command): void {
     .option('--atecc608', ATECC608_HELP)
     .action(async (options: { board: string; link: string; serial: string } & KeyOptions) => {
       const [{ startReaderFirmware }, { openTransport }] = await Promise.all([
-        import('../firmware/reader.ts'),
+        import('../../hardware/firmware/reader.ts'),
         import('../../hardware/transports/url.ts'),
       ]);
       const keyed = await firmwareKey(options, options.board);
@@ -237,7 +237,7 @@ export function register(program: Command): void {
       if (options.beamBroken !== 'low' && options.beamBroken !== 'high') {
         fail(`--beam-broken ${options.beamBroken}: expected low or high`, 2);
       }
-      const { calibrate } = await import('../firmware/calibrate.ts');
+      const { calibrate } = await import('../../hardware/firmware/calibrate.ts');
       const readline = await import('node:readline/promises');
       const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
       try {

@@ -16,8 +16,8 @@ import {
   PROTOCOL_VERSION,
   protocolAtLeast,
 } from '../../device-protocol/messages.ts';
+import { VERSION } from '../../device-protocol/version.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
-import { VERSION } from '../version.ts';
 import {
   CHECKS,
   type CheckDefinition,

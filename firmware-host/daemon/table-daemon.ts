@@ -16,6 +16,7 @@
  * not by the table's history. A journal without checkpoints replays from seq 1.
  */
 import { EventEmitter } from 'node:events';
+import { VERSION } from '../../device-protocol/version.ts';
 import { pairingPolicyOf, type TablesideConfig, unpairedSetting } from '../config/schema.ts';
 import type { DeviceDriver, DriverStatus, Observation, SpinPart } from '../drivers/driver.ts';
 import {
@@ -55,7 +56,6 @@ import {
 import { type AnySession, isRouletteSession, openSession } from '../table/sessions.ts';
 import { parseRecord, sessionConfig, TableSession } from '../table/table-session.ts';
 import { fingerprint } from '../trust/keys.ts';
-import { VERSION } from '../version.ts';
 import { DaemonError } from './errors.ts';
 import { RestartDedupe } from './restart-dedupe.ts';
 import { RoadsFollower } from './roads-follower.ts';
@@ -1049,7 +1049,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         wires ??= await import('../../hardware/transports/memory.ts');
         const wire = wires.createMemoryPair(`firmware-${name}`);
         transport = wire.host;
-        const { startHostedFirmware } = await import('../firmware/hosted.ts');
+        const { startHostedFirmware } = await import('./hosted-firmware.ts');
         const hosted = await startHostedFirmware(
           name,
           device,
@@ -1163,7 +1163,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   }
 
   private async loadRegistry(path: string) {
-    const { DeckRegistry } = await import('../drivers/deck-registry.ts');
+    const { DeckRegistry } = await import('../../hardware/readers/deck-registry.ts');
     return DeckRegistry.load(path);
   }
 

@@ -50,7 +50,7 @@ export async function checkDevice(
   const helloTimeoutMs = Math.max(options.helloTimeoutMs ?? 5000, observeMs);
   if (device.transport === 'firmware') {
     // The daemon runs this device's firmware itself: check the board and its parts.
-    const { checkFirmwareDevice } = await import('../firmware/check.ts');
+    const { checkFirmwareDevice } = await import('../../hardware/firmware/check.ts');
     return checkFirmwareDevice(prefix, device);
   }
   if (device.transport === 'simulate') {

@@ -47,6 +47,8 @@ import {
   type RotorMessage,
 } from '../../device-protocol/messages.ts';
 import { ShuffleOrderAssembler } from '../../device-protocol/shuffle-order.ts';
+import { VERSION } from '../../device-protocol/version.ts';
+import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
 import {
   type LinkOptionsInput,
   type LinkStateChange,
@@ -55,8 +57,6 @@ import {
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { AlarmKind, DomainEvent } from '../table/events.ts';
 import type { CardRecord, cutRecord, RouletteRecord, ShuffleRecord } from '../table/log.ts';
-import { VERSION } from '../version.ts';
-import type { DeckRegistry } from './deck-registry.ts';
 import { DriverAuth, type DriverAuthStatus } from './device-auth.ts';
 import { DriverError } from './errors.ts';
 import { ReceiveLedger } from './ledger.ts';

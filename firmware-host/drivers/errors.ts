@@ -1,7 +1,7 @@
 import { CodedError } from '../../device-protocol/coded-error.ts';
 
 /**
- * The one coded error class of the device drivers and the deck registry.
+ * The one coded error class of the device drivers.
  * `code` is stable: the daemon, the CLI and tests tell failures apart by it.
  */
 export type DriverErrorCode =
@@ -11,10 +11,6 @@ export type DriverErrorCode =
   | 'command_failed'
   /** A command while the device is offline or the driver stopped. */
   | 'not_ready'
-  /** The deck registry file is not valid. */
-  | 'bad_registry'
-  /** A tag UID already stands for another card. */
-  | 'duplicate_tag'
   /** Enrolment could not finish (wrong count, timeout, device gone). */
   | 'enroll_failed';
 

@@ -24,8 +24,8 @@ const PROTOCOL = 'device-protocol/';
 const HARDWARE = 'hardware/';
 const ENGINE = 'firmware-host/engine/';
 const TABLE = 'firmware-host/table/';
-/** The host's own top-level files: the logger and the version. */
-const HOST_FILES = ['firmware-host/log.ts', 'firmware-host/version.ts'];
+/** The host's own top-level file: the logger. */
+const HOST_FILES = ['firmware-host/log.ts'];
 const COMPOSITION_ROOT_OURS = ['firmware-host/', PROTOCOL, HARDWARE, 'simulators/'];
 const NODE = 'node:*';
 
@@ -33,7 +33,8 @@ const NODE = 'node:*';
 export const RULES: readonly FolderRule[] = [
   {
     folder: PROTOCOL,
-    holds: 'cards, frame grammar, CRC, codecs, framer, link session; PROTOCOL.md',
+    holds:
+      'cards, frame grammar, CRC, codecs, framer, link session, the package version; PROTOCOL.md',
     ours: [PROTOCOL],
     // The stream-based framer (node:stream, the delimiter parser) is the one
     // `decode` still uses; the link endpoint work replaces it.
@@ -51,7 +52,8 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: HARDWARE,
     holds:
-      'transports, reconnecting link, device core, Firmata board, I2C, parts, PN532, readers, keys, console board, deploy files',
+      "code that runs on a device's computer: tableside's firmware (the smart shoe, the reader, colour calibration), device core, deck registry, transports, reconnecting link, Firmata board, I2C, parts, PN532, readers, keys, console board, deploy files",
+    // Never the host's code (`firmware-host/`): what both sides need lives here or in device-protocol/.
     ours: [HARDWARE, PROTOCOL],
     packages: [
       NODE,
@@ -161,12 +163,6 @@ export const RULES: readonly FolderRule[] = [
     packages: [NODE, 'zod'],
   },
   {
-    folder: 'firmware-host/firmware/',
-    holds: "tableside's device firmware: the smart shoe, the reader, colour calibration",
-    ours: ['firmware-host/firmware/', PROTOCOL, HARDWARE, ...HOST_FILES],
-    packages: [NODE, 'zod'],
-  },
-  {
     folder: 'firmware-host/daemon/',
     holds: 'the table daemon: the composition root of a table',
     ours: COMPOSITION_ROOT_OURS,
@@ -187,7 +183,7 @@ export const RULES: readonly FolderRule[] = [
   },
   {
     folder: 'firmware-host/',
-    holds: 'the entry point (`cli.ts`), the logger, the version',
+    holds: 'the entry point (`cli.ts`), the logger',
     ours: COMPOSITION_ROOT_OURS,
     packages: [NODE, 'commander', 'pino'],
   },

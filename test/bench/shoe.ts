@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { DeviceDriver } from '../../firmware-host/drivers/driver.ts';
-import type { ShoeFirmware } from '../../firmware-host/firmware/shoe.ts';
+import type { ShoeFirmware } from '../../hardware/firmware/shoe.ts';
 import { createMemoryPair } from '../../hardware/transports/memory.ts';
 import { SURFACES } from '../emulators/tcs34725.ts';
 import { registryOf, ShoeRig, sleep, tagOf } from '../integration/firmware/shoe-rig.ts';

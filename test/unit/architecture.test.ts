@@ -141,6 +141,13 @@ const PLANTED: PlantedViolation[] = [
     says: /imports firmware-host\/config\/schema\.ts, but hardware\//,
   },
   {
+    kind: 'firmware importing the host (a diag report type)',
+    file: 'hardware/firmware/planted.ts',
+    source:
+      "import type { CheckOutcome } from '../../firmware-host/diag/report.ts';\nexport type O = CheckOutcome;\n",
+    says: /imports firmware-host\/diag\/report\.ts, but hardware\//,
+  },
+  {
     kind: 'a package the folder may not use',
     file: 'firmware-host/web/planted.ts',
     source: "import mqtt from 'mqtt';\nexport const m = mqtt;\n",

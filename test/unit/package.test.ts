@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { VERSION } from '../../firmware-host/version.ts';
+import { VERSION } from '../../device-protocol/version.ts';
 
 describe('package', () => {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));

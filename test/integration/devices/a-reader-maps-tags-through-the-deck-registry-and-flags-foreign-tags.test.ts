@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
 import { simRegistryDocument } from '../../../simulators/tags.ts';
 import { benchPerTest, observedCards } from './helpers.ts';
 

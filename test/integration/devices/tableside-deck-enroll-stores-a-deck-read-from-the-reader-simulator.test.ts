@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { standardDeck } from '../../../device-protocol/cards.ts';
-import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
+import { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
 import { deckTags, simRegistryDocument } from '../../../simulators/tags.ts';
 import { type CliResult, runCli } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/temp.ts';

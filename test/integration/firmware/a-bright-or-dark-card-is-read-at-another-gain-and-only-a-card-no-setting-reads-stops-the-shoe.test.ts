@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../../device-protocol/messages.ts';
-import type { ShoeFault } from '../../../firmware-host/firmware/shoe.ts';
+import type { ShoeFault } from '../../../hardware/firmware/shoe.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
 import { socatMissing } from '../devices/pty.ts';

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../../device-protocol/messages.ts';
-import { SHOE_PINS } from '../../../firmware-host/firmware/shoe.ts';
+import { SHOE_PINS } from '../../../hardware/firmware/shoe.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { until } from '../../e2e/helpers/environment.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceDriver } from '../../../firmware-host/drivers/driver.ts';
-import type { ShoeFault } from '../../../firmware-host/firmware/shoe.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import type { ShoeFault } from '../../../hardware/firmware/shoe.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
 import { socatMissing } from '../devices/pty.ts';

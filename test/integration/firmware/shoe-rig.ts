@@ -8,13 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeckRegistry, REGISTRY_FORMAT } from '../../../firmware-host/drivers/deck-registry.ts';
-import type { BeamBrokenLevel } from '../../../firmware-host/firmware/beam.ts';
+import type { BeamBrokenLevel } from '../../../hardware/firmware/beam.ts';
 import {
   SHOE_PINS,
   ShoeFirmware,
   type ShoeFirmwareOptions,
-} from '../../../firmware-host/firmware/shoe.ts';
+} from '../../../hardware/firmware/shoe.ts';
+import { DeckRegistry, REGISTRY_FORMAT } from '../../../hardware/readers/deck-registry.ts';
 import type { Transport } from '../../../hardware/transports/transport.ts';
 import { FirmataBoardEmulator } from '../../emulators/firmata-board.ts';
 import type { I2cSlave } from '../../emulators/i2c-slave.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyColour, parseCalibration } from '../../../firmware-host/firmware/colour.ts';
+import { classifyColour, parseCalibration } from '../../../hardware/firmware/colour.ts';
 import { SURFACES, type Surface } from '../../emulators/tcs34725.ts';
 import { socatMissing } from '../devices/pty.ts';
 import { ShoeRig } from './shoe-rig.ts';

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { compressP256, keyFingerprint } from '../../../device-protocol/auth/keys.ts';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
-import { firmwareKeyFromAtecc608 } from '../../../firmware-host/firmware/firmware-key.ts';
-import {
-  type ReaderFirmware,
-  startReaderFirmware,
-} from '../../../firmware-host/firmware/reader.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { firmwareKeyFromAtecc608 } from '../../../hardware/firmware/firmware-key.ts';
+import { type ReaderFirmware, startReaderFirmware } from '../../../hardware/firmware/reader.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { until } from '../../e2e/helpers/environment.ts';
 import { EmulatedAtecc608 } from '../../emulators/atecc608.ts';

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
 import { DeviceDriver } from '../../../firmware-host/drivers/driver.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
 import { TagReaderTransport } from '../../../hardware/readers/tag-reader-transport.ts';
 import { WedgeReader } from '../../../hardware/readers/wedge.ts';
 import { parseTransportUrl } from '../../../hardware/transports/url.ts';

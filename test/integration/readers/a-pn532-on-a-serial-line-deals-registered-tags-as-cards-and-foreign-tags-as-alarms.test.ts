@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
+import { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
 import { readerOnPtyPerTest, socatMissing, until } from './pn532-on-a-pty.ts';
 
 const missing = socatMissing();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { standardDeck } from '../../../device-protocol/cards.ts';
-import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
+import { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
 import {
   type Pn532OnPty,
   pn532OnPty,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { standardDeck } from '../../../device-protocol/cards.ts';
-import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
+import { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
 import { type Pn532OnPty, pn532OnPty, socatMissing, until } from './pn532-on-a-pty.ts';
 

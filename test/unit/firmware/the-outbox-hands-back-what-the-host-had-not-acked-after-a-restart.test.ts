@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Outbox } from '../../../firmware-host/firmware/outbox.ts';
+import { Outbox } from '../../../hardware/firmware/outbox.ts';
 
 describe('the outbox hands back what the host had not ACKed after a restart', () => {
   const dirs: string[] = [];

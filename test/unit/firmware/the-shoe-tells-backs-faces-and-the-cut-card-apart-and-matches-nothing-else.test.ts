@@ -4,7 +4,7 @@ import {
   classifyColour,
   DEFAULT_CALIBRATION,
   parseCalibration,
-} from '../../../firmware-host/firmware/colour.ts';
+} from '../../../hardware/firmware/colour.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
 
 const FULL_SCALE = 4 * 1024;

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { VERSION } from '../../../device-protocol/version.ts';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import { CursorStore } from '../../../firmware-host/journal/cursor.ts';
@@ -41,7 +42,6 @@ import {
   privateKeyPem,
 } from '../../../firmware-host/trust/keys.ts';
 import { signRequest } from '../../../firmware-host/trust/signed-request.ts';
-import { VERSION } from '../../../firmware-host/version.ts';
 import {
   ajv,
   channelOf,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DeckRegistry } from '../../../firmware-host/drivers/deck-registry.ts';
-import { isDriverError } from '../../../firmware-host/drivers/errors.ts';
+import { isHardwareError } from '../../../hardware/errors.ts';
+import { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
 import { deckTags, simRegistryDocument } from '../../../simulators/tags.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
@@ -12,7 +12,7 @@ function code(run: () => unknown): string | undefined {
   try {
     run();
   } catch (error) {
-    return isDriverError(error) ? error.code : 'other';
+    return isHardwareError(error) ? error.code : 'other';
   }
   return undefined;
 }

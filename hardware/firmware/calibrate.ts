@@ -8,8 +8,8 @@
  * says which setting to change when it does not.
  */
 import { rename, writeFile } from 'node:fs/promises';
-import { PartBoard } from '../../hardware/firmata/part-board.ts';
-import { type Rgbc, Tcs34725 } from '../../hardware/parts/tcs34725.ts';
+import { PartBoard } from '../firmata/part-board.ts';
+import { type Rgbc, Tcs34725 } from '../parts/tcs34725.ts';
 import {
   type BeamBrokenLevel,
   beamBlockedAdvice,

@@ -4,21 +4,42 @@
  * version, and the colour sensor's reading is plausible (neither dark nor
  * saturated). The board is opened and closed again; nothing is dealt.
  */
-import { reasonOf } from '../../hardware/errors.ts';
-import { PartBoard } from '../../hardware/firmata/part-board.ts';
-import { Tcs34725 } from '../../hardware/parts/tcs34725.ts';
-import { Pn532, pn532OverI2c } from '../../hardware/pn532/index.ts';
-import type { DeviceConfig } from '../config/schema.ts';
-import type { CheckOutcome } from '../diag/report.ts';
-import { beamBlockedAdvice, beamIsBroken, DEFAULT_BEAM_BROKEN, describeLevel } from './beam.ts';
+import { reasonOf } from '../errors.ts';
+import { PartBoard } from '../firmata/part-board.ts';
+import { Tcs34725 } from '../parts/tcs34725.ts';
+import { Pn532, pn532OverI2c } from '../pn532/index.ts';
+import {
+  type BeamBrokenLevel,
+  beamBlockedAdvice,
+  beamIsBroken,
+  DEFAULT_BEAM_BROKEN,
+  describeLevel,
+} from './beam.ts';
 import { describeReading } from './colour.ts';
 import { SHOE_PINS } from './shoe.ts';
 
+/** What the check needs of a device the firmware runs (the host passes its config's entry). */
+export interface FirmwareDeviceSetup {
+  readonly kind: string;
+  /** Transport URL of the Firmata board. */
+  readonly board?: string | undefined;
+  readonly beamBroken?: BeamBrokenLevel | undefined;
+}
+
+/** One row of the check, in the shape `tableside diag` prints (its `CheckOutcome`). */
+export interface PartCheckOutcome {
+  name: string;
+  status: 'pass' | 'warn' | 'fail';
+  detail: string;
+  advice?: string;
+  data?: Record<string, unknown>;
+}
+
 export async function checkFirmwareDevice(
   prefix: string,
-  device: DeviceConfig,
+  device: FirmwareDeviceSetup,
   options: { readyTimeoutMs?: number } = {},
-): Promise<CheckOutcome[]> {
+): Promise<PartCheckOutcome[]> {
   if (!device.board) {
     return [
       {
@@ -45,7 +66,7 @@ export async function checkFirmwareDevice(
       },
     ];
   }
-  const outcomes: CheckOutcome[] = [
+  const outcomes: PartCheckOutcome[] = [
     {
       name: `${prefix} board`,
       status: 'pass',
@@ -110,8 +131,8 @@ export async function checkFirmwareDevice(
 async function checkBeam(
   prefix: string,
   board: PartBoard,
-  brokenLevel: 'low' | 'high',
-): Promise<CheckOutcome> {
+  brokenLevel: BeamBrokenLevel,
+): Promise<PartCheckOutcome> {
   const pin = SHOE_PINS.beam;
   try {
     const high = await board.readLevel(pin);

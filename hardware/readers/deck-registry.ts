@@ -16,6 +16,10 @@
  *
  * One UID stands for one card in one deck: parsing and enrolling refuse a
  * UID found twice.
+ *
+ * Shared by both sides: the shoe firmware names a card by its tag with it,
+ * and the host's reader driver does the same for readers with no registry
+ * of their own.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -25,7 +29,7 @@ import {
   isCardCode,
   parseBackColour,
 } from '../../device-protocol/cards.ts';
-import { DriverError } from './errors.ts';
+import { HardwareError } from '../errors.ts';
 
 export const REGISTRY_FORMAT = 'tableside-deck-registry';
 
@@ -94,7 +98,7 @@ export class DeckRegistry {
     const parsed = registrySchema.safeParse(document);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new DriverError(
+      throw new HardwareError(
         'bad_registry',
         `${where}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`,
       );
@@ -106,7 +110,7 @@ export class DeckRegistry {
       try {
         registry.add(name, entry);
       } catch (error) {
-        throw new DriverError('bad_registry', `${where}: ${(error as Error).message}`);
+        throw new HardwareError('bad_registry', `${where}: ${(error as Error).message}`);
       }
     }
     return registry;
@@ -117,7 +121,7 @@ export class DeckRegistry {
     try {
       document = JSON.parse(text);
     } catch (error) {
-      throw new DriverError('bad_registry', `${where}: not JSON: ${(error as Error).message}`);
+      throw new HardwareError('bad_registry', `${where}: not JSON: ${(error as Error).message}`);
     }
     return DeckRegistry.fromDocument(document, where);
   }
@@ -131,7 +135,7 @@ export class DeckRegistry {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' && options.missingOk) {
         return new DeckRegistry();
       }
-      throw new DriverError(
+      throw new HardwareError(
         'bad_registry',
         `cannot read deck registry ${path}: ${(error as Error).message}`,
       );
@@ -169,7 +173,7 @@ export class DeckRegistry {
     parseBackColour(back);
     const existing = this.decksByName.get(name);
     if (existing && !options.replace) {
-      throw new DriverError(
+      throw new HardwareError(
         'duplicate_tag',
         `deck ${name} is already enrolled (${Object.keys(existing.tags).length} tags); enrol it again with replace to overwrite it`,
       );
@@ -179,7 +183,7 @@ export class DeckRegistry {
     for (const [rawUid, card] of tags) {
       const uid = normaliseUid(rawUid);
       if (deck.tags[uid] !== undefined) {
-        throw new DriverError(
+        throw new HardwareError(
           'duplicate_tag',
           `tag ${uid} was read for ${deck.tags[uid]} and again for ${card}: one tag cannot be two cards`,
         );
@@ -190,7 +194,7 @@ export class DeckRegistry {
     for (const uid of Object.keys(deck.tags)) {
       const other = this.byUid.get(uid);
       if (other && other.deck !== name) {
-        throw new DriverError(
+        throw new HardwareError(
           'duplicate_tag',
           `tag ${uid} (${deck.tags[uid]}) is already enrolled as ${other.card} of deck ${other.deck}`,
         );
@@ -232,7 +236,7 @@ export class DeckRegistry {
       const uid = normaliseUid(rawUid);
       const other = this.byUid.get(uid);
       if (other) {
-        throw new DriverError(
+        throw new HardwareError(
           'duplicate_tag',
           `tag ${uid} stands for ${other.card} of deck ${other.deck} and for ${card} of deck ${name}`,
         );

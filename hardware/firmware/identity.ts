@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROTOCOL_VERSION } from '../../device-protocol/messages.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../../device-protocol/version.ts';
 
 export const SHOE_MODEL = 'TS-SHOE-FW';
 export const READER_MODEL = 'TS-READER-FW';
@@ -24,7 +24,8 @@ const CODE_FOLDERS = [
   'hardware/parts',
   'hardware/pn532',
   'hardware/i2c',
-  'firmware-host/firmware',
+  'hardware/firmware',
+  'hardware/readers',
 ];
 
 let cached: string | undefined;

@@ -19,21 +19,16 @@
 import { EventEmitter } from 'node:events';
 import type { Face } from '../../device-protocol/cards.ts';
 import { type Message, peerKnows } from '../../device-protocol/messages.ts';
-import type { DeviceKey } from '../../hardware/device/device-auth.ts';
-import { DeviceCore } from '../../hardware/device/device-core.ts';
-import { reasonOf } from '../../hardware/errors.ts';
-import { type Output, PartBoard } from '../../hardware/firmata/part-board.ts';
-import type { I2cBus } from '../../hardware/i2c/bus.ts';
-import { Tcs34725 } from '../../hardware/parts/tcs34725.ts';
-import {
-  isPn532Error,
-  Pn532,
-  type Pn532Options,
-  pn532OverI2c,
-} from '../../hardware/pn532/index.ts';
-import type { LinkOptionsInput } from '../../hardware/transports/reconnecting-link.ts';
-import type { Transport } from '../../hardware/transports/transport.ts';
-import type { DeckRegistry } from '../drivers/deck-registry.ts';
+import type { DeviceKey } from '../device/device-auth.ts';
+import { DeviceCore } from '../device/device-core.ts';
+import { reasonOf } from '../errors.ts';
+import { type Output, PartBoard } from '../firmata/part-board.ts';
+import type { I2cBus } from '../i2c/bus.ts';
+import { Tcs34725 } from '../parts/tcs34725.ts';
+import { isPn532Error, Pn532, type Pn532Options, pn532OverI2c } from '../pn532/index.ts';
+import type { DeckRegistry } from '../readers/deck-registry.ts';
+import type { LinkOptionsInput } from '../transports/reconnecting-link.ts';
+import type { Transport } from '../transports/transport.ts';
 import {
   type BeamBrokenLevel,
   beamBlockedAdvice,

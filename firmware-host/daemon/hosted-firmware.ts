@@ -6,12 +6,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { DeviceKey } from '../../hardware/device/device-auth.ts';
+import { parseCalibration } from '../../hardware/firmware/colour.ts';
+import { firmwareKeyFromAtecc608 } from '../../hardware/firmware/firmware-key.ts';
+import { ShoeFirmware } from '../../hardware/firmware/shoe.ts';
+import { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
-import { DeckRegistry } from '../drivers/deck-registry.ts';
-import { parseCalibration } from './colour.ts';
-import { firmwareKeyFromAtecc608 } from './firmware-key.ts';
-import { ShoeFirmware } from './shoe.ts';
 
 export interface HostedFirmware {
   readonly firmware: ShoeFirmware;
