@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TablesideConfig } from '../config/schema.ts';
 import { isLoopback } from '../config/web-schema.ts';
-import { sameToken } from './sessions.ts';
+import { sameToken } from './logins.ts';
 
 export const BENCH_LOGIN_PATH = '/bench-login';
 /** The session's user name: requests are journaled as `web:bench`. */

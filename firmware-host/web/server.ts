@@ -38,18 +38,18 @@ import { EventStream, type FeedSource, resumeSeq } from './feed.ts';
 import { parseDay, readHistoryDay } from './history.ts';
 import { consoleHostNames, hostOfHeader } from './hosts.ts';
 import { HttpError, readJson, SECURITY_HEADERS, sendJson } from './http.ts';
-import { verifyPassword } from './passwords.ts';
-import { applyConsoleRequest, parseConsoleRequest } from './requests.ts';
 import {
+  LOGIN_COOKIE,
+  type Login,
   LoginLimiter,
   type LoginRefusal,
+  LoginStore,
   parseCookies,
   type Role,
-  SESSION_COOKIE,
-  type Session,
-  SessionStore,
   sameToken,
-} from './sessions.ts';
+} from './logins.ts';
+import { verifyPassword } from './passwords.ts';
+import { applyConsoleRequest, parseConsoleRequest } from './requests.ts';
 import { loadStaticFiles, STATIC_FILES, serveStatic } from './static-files.ts';
 
 export interface WebConsoleOptions {
@@ -59,7 +59,7 @@ export interface WebConsoleOptions {
   clock?: () => number;
 }
 
-type Viewer = Pick<Session, 'user' | 'role'> & { csrf?: string; anonymous: boolean };
+type Viewer = Pick<Login, 'user' | 'role'> & { csrf?: string; anonymous: boolean };
 
 export class WebConsole {
   readonly url: string;
@@ -84,7 +84,7 @@ export class WebConsole {
     const { config, log } = options;
     const clock = options.clock ?? Date.now;
     const files = loadStaticFiles();
-    const sessions = new SessionStore(config.sessionHours * 3_600_000, clock);
+    const logins = new LoginStore(config.sessionHours * 3_600_000, clock);
     const limiter = new LoginLimiter({}, clock);
     const anonymous =
       config.anonymousViewer && isLoopback(config.host) && Object.keys(config.users).length === 0;
@@ -127,9 +127,8 @@ export class WebConsole {
     const streams = new Set<EventStream>();
 
     const viewerOf = (request: IncomingMessage): Viewer | undefined => {
-      const session = sessions.get(parseCookies(request.headers.cookie)[SESSION_COOKIE]);
-      if (session)
-        return { user: session.user, role: session.role, csrf: session.csrf, anonymous: false };
+      const login = logins.get(parseCookies(request.headers.cookie)[LOGIN_COOKIE]);
+      if (login) return { user: login.user, role: login.role, csrf: login.csrf, anonymous: false };
       return anonymous ? { user: 'anonymous', role: 'viewer', anonymous: true } : undefined;
     };
     const requireViewer = (request: IncomingMessage): Viewer => {
@@ -199,11 +198,11 @@ export class WebConsole {
               )
             : new HttpError(403, 'bad_login_link', 'refused: not the login link printed at start');
         }
-        const { token } = sessions.create(BENCH_USER, 'supervisor');
+        const { token } = logins.create(BENCH_USER, 'supervisor');
         log.info({ user: BENCH_USER, address }, 'logged in with the bench login link');
         response.writeHead(303, {
           ...SECURITY_HEADERS,
-          'set-cookie': sessionCookie(token, config.sessionHours * 3600, !!tls),
+          'set-cookie': loginCookie(token, config.sessionHours * 3600, !!tls),
           'cache-control': 'no-store',
           location: '/#table',
         });
@@ -235,18 +234,18 @@ export class WebConsole {
           log.warn({ user: name, address }, 'login failed');
           throw new HttpError(401, 'bad_login', 'wrong user name or password');
         }
-        const { token, session } = sessions.create(name, user.role);
+        const { token, login } = logins.create(name, user.role);
         log.info({ user: name, role: user.role, address }, 'logged in');
-        response.setHeader('set-cookie', sessionCookie(token, config.sessionHours * 3600, !!tls));
-        sendJson(response, 200, { user: name, role: session.role, csrf: session.csrf });
+        response.setHeader('set-cookie', loginCookie(token, config.sessionHours * 3600, !!tls));
+        sendJson(response, 200, { user: name, role: login.role, csrf: login.csrf });
         return;
       }
       if (path === '/api/logout' && method === 'POST') {
         requireSameSite(request);
-        sessions.delete(parseCookies(request.headers.cookie)[SESSION_COOKIE]);
+        logins.delete(parseCookies(request.headers.cookie)[LOGIN_COOKIE]);
         // The streams of that login end with it.
         for (const stream of streams) stream.revalidate();
-        response.setHeader('set-cookie', sessionCookie('', 0, !!tls));
+        response.setHeader('set-cookie', loginCookie('', 0, !!tls));
         sendJson(response, 200, { ok: true });
         return;
       }
@@ -261,7 +260,7 @@ export class WebConsole {
       }
       if (path === '/api/stream' && method === 'GET') {
         const viewer = requireViewer(request);
-        const token = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+        const token = parseCookies(request.headers.cookie)[LOGIN_COOKIE];
         const lastEventId = request.headers['last-event-id'];
         const stream = new EventStream(response, {
           source: source(),
@@ -271,7 +270,7 @@ export class WebConsole {
           ),
           hello: { user: viewer.user, role: viewer.role, ...tableInfo() },
           freshFrom: freshStart(options.daemon),
-          stillAllowed: () => viewer.anonymous || sessions.get(token) !== undefined,
+          stillAllowed: () => viewer.anonymous || logins.get(token) !== undefined,
         });
         streams.add(stream);
         response.on('close', () => streams.delete(stream));
@@ -450,9 +449,9 @@ function freshStart(daemon: TableDaemon): number | undefined {
   return Math.max(shoe - 1, daemon.lastSeq - 5000);
 }
 
-function sessionCookie(token: string, maxAge: number, secure: boolean): string {
+function loginCookie(token: string, maxAge: number, secure: boolean): string {
   return [
-    `${SESSION_COOKIE}=${encodeURIComponent(token)}`,
+    `${LOGIN_COOKIE}=${encodeURIComponent(token)}`,
     'Path=/',
     'HttpOnly',
     'SameSite=Strict',

@@ -1,18 +1,18 @@
-/** The console's access pieces: scrypt hashes, sessions, the login limiter, cookies, the web config. */
+/** The console's access pieces: scrypt hashes, logins, the login limiter, cookies, the web config. */
 import { describe, expect, it } from 'vitest';
 import { webSchema } from '../../../firmware-host/config/web-schema.ts';
 import { BenchLogin, isSimulatedBench } from '../../../firmware-host/web/bench-login.ts';
 import { consoleHostNames, hostOfHeader } from '../../../firmware-host/web/hosts.ts';
-import { webFromOption } from '../../../firmware-host/web/option.ts';
-import { hashPassword, verifyPassword } from '../../../firmware-host/web/passwords.ts';
-import { parseConsoleRequest } from '../../../firmware-host/web/requests.ts';
 import {
   type LoginAttempt,
   LoginLimiter,
+  LoginStore,
   parseCookies,
-  SessionStore,
   sameToken,
-} from '../../../firmware-host/web/sessions.ts';
+} from '../../../firmware-host/web/logins.ts';
+import { webFromOption } from '../../../firmware-host/web/option.ts';
+import { hashPassword, verifyPassword } from '../../../firmware-host/web/passwords.ts';
+import { parseConsoleRequest } from '../../../firmware-host/web/requests.ts';
 
 describe('passwords', () => {
   it('hashes with scrypt and a fresh salt, and verifies only the right password', async () => {
@@ -38,14 +38,14 @@ describe('passwords', () => {
   });
 });
 
-describe('sessions', () => {
+describe('logins', () => {
   it('gives each login its own token and CSRF token, and forgets it when it expires', () => {
     let now = 1_000;
-    const store = new SessionStore(60_000, () => now);
+    const store = new LoginStore(60_000, () => now);
     const a = store.create('alice', 'supervisor');
     const b = store.create('alice', 'supervisor');
     expect(a.token).not.toBe(b.token);
-    expect(a.session.csrf).not.toBe(b.session.csrf);
+    expect(a.login.csrf).not.toBe(b.login.csrf);
     expect(store.get(a.token)).toMatchObject({ user: 'alice', role: 'supervisor' });
     expect(store.get('forged')).toBeUndefined();
     expect(store.get(undefined)).toBeUndefined();
@@ -53,7 +53,7 @@ describe('sessions', () => {
     expect(store.get(a.token)).toBeUndefined();
   });
   it('logs out', () => {
-    const store = new SessionStore(60_000);
+    const store = new LoginStore(60_000);
     const { token } = store.create('bob', 'viewer');
     store.delete(token);
     expect(store.get(token)).toBeUndefined();

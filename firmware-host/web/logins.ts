@@ -1,23 +1,27 @@
 /**
- * Logins: opaque random session tokens (kept in memory: a daemon restart
- * logs everyone out, which on a table is the safe side), each with its own
- * CSRF token, and login limits per client address and per user name.
+ * The web console's logins: opaque random tokens in a cookie (kept in
+ * memory: a daemon restart logs everyone out, which on a table is the safe
+ * side), each with its own CSRF token, and login limits per client address
+ * and per user name. (A login, not a "session": that word is the device
+ * link's and the auth handshake's.)
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type Role = 'viewer' | 'supervisor';
 
-export interface Session {
+/** One user logged in: who, with which role, until when. */
+export interface Login {
   user: string;
   role: Role;
   csrf: string;
   expires: number;
 }
 
-export const SESSION_COOKIE = 'tableside_session';
+/** The cookie's name stays as browsers already hold it. */
+export const LOGIN_COOKIE = 'tableside_session';
 
-export class SessionStore {
-  private readonly sessions = new Map<string, Session>();
+export class LoginStore {
+  private readonly logins = new Map<string, Login>();
   private readonly lifetimeMs: number;
   private readonly clock: () => number;
 
@@ -26,43 +30,43 @@ export class SessionStore {
     this.clock = clock;
   }
 
-  create(user: string, role: Role): { token: string; session: Session } {
+  create(user: string, role: Role): { token: string; login: Login } {
     this.prune();
     const token = randomBytes(32).toString('base64url');
-    const session: Session = {
+    const login: Login = {
       user,
       role,
       csrf: randomBytes(24).toString('base64url'),
       expires: this.clock() + this.lifetimeMs,
     };
-    this.sessions.set(token, session);
-    return { token, session };
+    this.logins.set(token, login);
+    return { token, login };
   }
 
-  get(token: string | undefined): Session | undefined {
+  get(token: string | undefined): Login | undefined {
     if (!token) return undefined;
-    const session = this.sessions.get(token);
-    if (!session) return undefined;
-    if (session.expires <= this.clock()) {
-      this.sessions.delete(token);
+    const login = this.logins.get(token);
+    if (!login) return undefined;
+    if (login.expires <= this.clock()) {
+      this.logins.delete(token);
       return undefined;
     }
-    return session;
+    return login;
   }
 
   delete(token: string | undefined): void {
-    if (token) this.sessions.delete(token);
+    if (token) this.logins.delete(token);
   }
 
   private prune(): void {
     const now = this.clock();
-    for (const [token, session] of this.sessions) {
-      if (session.expires <= now) this.sessions.delete(token);
+    for (const [token, login] of this.logins) {
+      if (login.expires <= now) this.logins.delete(token);
     }
   }
 }
 
-/** Constant-time comparison of a submitted CSRF token with the session's. */
+/** Constant-time comparison of a submitted CSRF token with the login's. */
 export function sameToken(submitted: string | undefined, expected: string): boolean {
   if (submitted === undefined) return false;
   const a = Buffer.from(submitted);
