@@ -27,7 +27,7 @@ import type { TablesideConfig } from '../config/schema.ts';
 import { getRuleset } from '../engine/rulesets/index.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
-import type { Expectation } from '../table/session.ts';
+import type { Expectation } from '../table/card-table/index.ts';
 import type { TableDaemon } from './table-daemon.ts';
 
 type Kind = 'shoe' | 'shuffler' | 'reader';

@@ -39,6 +39,7 @@ import { type Logger, logger } from '../log.ts';
 import type { JournalSource, MqttBridge } from '../mqtt/bridge.ts';
 import type { EmbeddedBroker } from '../mqtt/broker.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
+import type { Expectation, SessionState } from '../table/card-table/index.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
 import {
@@ -47,7 +48,6 @@ import {
   type RouletteState,
   serializeRouletteState,
 } from '../table/roulette-session.ts';
-import type { Expectation, SessionState } from '../table/session.ts';
 import {
   deserializeTableSession,
   sameSessionOptions,

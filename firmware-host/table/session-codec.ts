@@ -19,8 +19,8 @@
  * Pure: no I/O, no clock.
  */
 import { z } from 'zod';
+import type { SessionConfig, SessionOptions, SessionState } from './card-table/index.ts';
 import { TableError } from './errors.ts';
-import type { SessionConfig, SessionOptions, SessionState } from './session.ts';
 
 /**
  * Bump when SessionState (or a game engine's state) changes shape or

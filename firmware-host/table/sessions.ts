@@ -4,8 +4,8 @@
  * sessions here, so neither needs to know which registry a ruleset is in.
  */
 import { isRouletteRuleset } from '../engine/rulesets/index.ts';
+import type { SessionOptionsInput } from './card-table/index.ts';
 import { RouletteSession } from './roulette-session.ts';
-import type { SessionOptionsInput } from './session.ts';
 import { sessionConfig, TableSession } from './table-session.ts';
 
 export type AnySession = TableSession | RouletteSession;

@@ -9,9 +9,6 @@ import { createEngine } from '../engine/games.ts';
 import { getRuleset } from '../engine/rulesets/index.ts';
 import type { Ruleset } from '../engine/rulesets/schema.ts';
 import type { GameEngine } from '../engine/types.ts';
-import { TableError } from './errors.ts';
-import type { DomainEvent } from './events.ts';
-import { type TableLogRecord, tableLogRecord } from './log.ts';
 import {
   type Expectation,
   expecting,
@@ -22,7 +19,10 @@ import {
   type SessionState,
   sessionOptionsSchema,
   snapshot,
-} from './session.ts';
+} from './card-table/index.ts';
+import { TableError } from './errors.ts';
+import type { DomainEvent } from './events.ts';
+import { type TableLogRecord, tableLogRecord } from './log.ts';
 
 export type FeedResult =
   | { readonly ok: true; readonly events: DomainEvent[] }

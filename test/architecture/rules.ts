@@ -75,7 +75,8 @@ export const RULES: readonly FolderRule[] = [
   },
   {
     folder: TABLE,
-    holds: 'the table session (validator + engine), roads, anomaly detector, legal deals',
+    holds:
+      'the card table reducer (`card-table/`: validator, shoe life, engine plan, misdeal policy, view), roads, anomaly detector, legal deals',
     ours: [TABLE, ENGINE, PROTOCOL],
     packages: ['zod'],
     pure: true,

@@ -19,10 +19,10 @@ import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import { isCheckpoint, readJournalRecords } from '../../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { verifyJournalDir } from '../../../firmware-host/journal/verify.ts';
+import type { SessionState } from '../../../firmware-host/table/card-table/index.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
-import type { SessionState } from '../../../firmware-host/table/session.ts';
 import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { freePort } from '../../helpers/ports.ts';
 

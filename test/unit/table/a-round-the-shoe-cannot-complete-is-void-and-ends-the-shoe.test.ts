@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../firmware-host/engine/games.ts';
 import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import { SHOE_EXHAUSTED } from '../../../firmware-host/table/card-table/index.ts';
 import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
-import { SHOE_EXHAUSTED } from '../../../firmware-host/table/session.ts';
 import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { alarms, ofType } from './helpers.ts';
 

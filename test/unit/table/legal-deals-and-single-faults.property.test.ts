@@ -14,6 +14,7 @@ import {
 import { createEngine, GAMES } from '../../../firmware-host/engine/games.ts';
 import { getRuleset, rulesetNames } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { Ruleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+import { initialState, reduce } from '../../../firmware-host/table/card-table/index.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import {
   type DealNote,
@@ -22,7 +23,6 @@ import {
   seededRandom,
 } from '../../../firmware-host/table/legal-deal.ts';
 import type { CardRecord, TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { initialState, reduce } from '../../../firmware-host/table/session.ts';
 import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { alarms } from './helpers.ts';
 

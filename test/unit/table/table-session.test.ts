@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { initialState, reduce } from '../../../firmware-host/table/card-table/index.ts';
 import { isTableError } from '../../../firmware-host/table/errors.ts';
-import { initialState, reduce } from '../../../firmware-host/table/session.ts';
 import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { alarms, BURN_TWO, card, cards, play, round, shuffle } from './helpers.ts';
 
