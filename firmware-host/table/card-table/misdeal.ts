@@ -15,8 +15,8 @@ import {
   describeStep,
   type HeldCard,
   roundDetail,
-  SESSION_PRACTICE,
   seatName,
+  TABLE_PRACTICE,
 } from './state.ts';
 
 /** Closes the round with a void; held cards go to the discard. `exhausted`: the shoe ends with it. */
@@ -144,7 +144,7 @@ export function onVoid(draft: Draft, reason: string): void {
     alarm(draft, 'illegal_action', `void (${reason}): no round in progress`);
     return;
   }
-  voidRound(draft, 'all', reason, SESSION_PRACTICE.supervisorVoid);
+  voidRound(draft, 'all', reason, TABLE_PRACTICE.supervisorVoid);
 }
 
 export function onMisdeal(draft: Draft, record: MisdealRecord): void {

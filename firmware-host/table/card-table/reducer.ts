@@ -37,9 +37,9 @@ import {
   cardEvent,
   type Draft,
   type Reduction,
-  SESSION_PRACTICE,
   type SessionConfig,
   type SessionState,
+  TABLE_PRACTICE,
 } from './state.ts';
 import {
   cardWithoutRound,
@@ -140,7 +140,7 @@ function onShuffle(draft: Draft, record: ShuffleRecord): void {
       draft,
       'all',
       `a new shuffle came before round ${draft.round.number} was complete`,
-      SESSION_PRACTICE.shuffleMidRound,
+      TABLE_PRACTICE.shuffleMidRound,
     );
   }
   if (draft.shoe) {

@@ -47,7 +47,7 @@ export interface HeldCard {
 }
 
 export interface ShoeState {
-  /** 1 for the session's first shoe. */
+  /** 1 for the table's first shoe (since its state began). */
   readonly number: number;
   readonly decks: number;
   readonly backs: readonly string[];
@@ -144,10 +144,10 @@ export interface Reduction {
 }
 
 /**
- * What the session's own alarms and voids cite where no ruleset point
+ * What the card table's own alarms and voids cite where no ruleset point
  * applies: the seeds give no procedure for these, so each says why.
  */
-export const SESSION_PRACTICE = {
+export const TABLE_PRACTICE = {
   noShuffle:
     'practice: cards are dealt from a shoe shuffled and cut first (000 § 7; 003 § 24(1)); one before any recorded shuffle belongs to no shoe and goes to the discard',
   beforeFirstRound:

@@ -18,8 +18,8 @@ import {
   type Draft,
   type Mutable,
   roundDetail,
-  SESSION_PRACTICE,
   type ShoeState,
+  TABLE_PRACTICE,
 } from './state.ts';
 
 /** The shoe a shuffle declares against the ruleset: deck count, back colours, their alternation. */
@@ -120,7 +120,7 @@ export function cardWithoutShoe(draft: Draft, record: CardRecord): void {
   const { card, back } = record;
   alarm(draft, 'unexpected_card', `${card} left the shoe before any shuffle was recorded`, {
     card,
-    rule: SESSION_PRACTICE.noShuffle,
+    rule: TABLE_PRACTICE.noShuffle,
   });
   cardEvent(draft, card, 'discard', back, record.face, -1);
 }
@@ -238,7 +238,7 @@ export function cardWithoutRound(
   } else {
     alarm(draft, 'unexpected_card', `${card} left the shoe before the first round began`, {
       ...at,
-      rule: SESSION_PRACTICE.beforeFirstRound,
+      rule: TABLE_PRACTICE.beforeFirstRound,
     });
   }
   cardEvent(draft, card, 'discard', back, 'down', index);
