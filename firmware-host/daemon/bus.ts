@@ -26,8 +26,6 @@ export interface DaemonEvents {
   deviceAvailability: [device: string, availability: PublishedAvailability];
   /** The table's identity changed (ruleset, a device's pairing state): `info()` says what it is now. */
   info: [];
-  /** The retained snapshot of the table, at most once per turn of the event loop. */
-  state: [snapshot: Record<string, unknown>];
   /** The scoreboard roads of the shoe in play changed (Punto Banco tables). */
   roads: [roads: Record<string, unknown>];
   /** A signed chain head was made durable. */

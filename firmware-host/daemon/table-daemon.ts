@@ -141,7 +141,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
   private spinParts = new SpinParts();
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
-  private statePending = false;
   private running = false;
   private recovered: readonly RecoveryWarning[] = [];
   /** The table's signing key (journal.signingKey): never logged, published or journaled. */
@@ -260,7 +259,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
       throw error;
     }
     this.running = true;
-    this.publishState();
     this.log.info(
       { table: this.table, ruleset: this.rulesetName, lastSeq: this.lastSeq },
       'table running',
@@ -418,7 +416,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
     return durable.then(
       (records) => {
         this.emit('journaled', records);
-        this.publishState();
         if (this.roadsFollower.follow(records)) this.publishRoads();
         return records;
       },
@@ -689,24 +686,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
           ? ['no_more_bets', 'closing', 'set_ruleset', 'health_check']
           : ['new_round', 'player_action', 'void_hand', 'new_shoe', 'set_ruleset', 'health_check'],
     };
-  }
-
-  /**
-   * The retained snapshot follows the table, but once per turn of the event
-   * loop at most: a burst of cards made durable together is one snapshot,
-   * not one per card (it is a view, the events carry every card).
-   */
-  private publishState(): void {
-    if (this.statePending) return;
-    this.statePending = true;
-    setImmediate(() => {
-      this.statePending = false;
-      try {
-        this.emit('state', this.session.snapshot());
-      } catch (error) {
-        this.log.error({ err: error }, 'state snapshot withheld');
-      }
-    });
   }
 
   /** Baccarat tables publish their scoreboard roads (retained), so any display can draw them. */
