@@ -38,6 +38,9 @@ export class DealerConsoleExtension implements Extension {
   private readonly teardown = new Teardown();
   private log: Logger | undefined;
 
+  /** `board.io`: tests hand a ready-made Firmata IO instead of the config's transport. */
+  constructor(private readonly board: { io?: unknown } = {}) {}
+
   async start({ config, bus, table, log }: ExtensionContext): Promise<void> {
     this.log = log;
     const settings = config.console;
@@ -45,6 +48,7 @@ export class DealerConsoleExtension implements Extension {
     const { DealerConsole } = await import('../../console/runner.ts');
     const dealerConsole = await DealerConsole.start({
       transport: settings.transport,
+      ...this.board,
       behaviour: { game: table.dealerConsoleGame() },
       ...(settings.pins ? { pins: settings.pins } : {}),
       onRecord: (record) => {
