@@ -28,12 +28,20 @@ import { getRuleset } from '../engine/rulesets/index.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
 import type { Expectation } from '../table/card-table/index.ts';
-import type { TableDaemon } from './table-daemon.ts';
+import type { DaemonBus } from './bus.ts';
+import type { TableHost } from './extensions/extension.ts';
 
 type Kind = 'shoe' | 'shuffler' | 'reader';
 
+/** What the dealer reads of the table and asks of it, and the bus it waits on: never the daemon class. */
+export type DealerTable = Pick<
+  TableHost,
+  'ruleset' | 'snapshot' | 'expecting' | 'journalFeed' | 'shoeStartSeq' | 'newShoe' | 'ingest'
+> &
+  Pick<DaemonBus, 'on' | 'off'>;
+
 export interface SimulatedDealerOptions {
-  daemon: TableDaemon;
+  daemon: DealerTable;
   devices: ReadonlyArray<{ name: string; kind: Kind; device: Transport; key?: DeviceKey }>;
   simulation: TablesideConfig['simulation'];
   ruleset: string;
@@ -52,7 +60,7 @@ const CARD_TIMEOUT_MS = 5_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class SimulatedDealer {
-  private readonly daemon: TableDaemon;
+  private readonly daemon: DealerTable;
   private readonly log: Logger;
   private readonly simulation: TablesideConfig['simulation'];
   private readonly wires: SimulatedDealerOptions['devices'];
@@ -224,7 +232,7 @@ export class SimulatedDealer {
 
   /** The cards the shoe in play dealt (journal inputs since its shuffle) and the shuffler's order, if reported. */
   private async shoeSoFar(
-    journal: NonNullable<TableDaemon['journalFeed']>,
+    journal: NonNullable<DealerTable['journalFeed']>,
   ): Promise<{ dealt: { card: string; back: string }[]; order: string[] | undefined }> {
     const dealt: { card: string; back: string }[] = [];
     let order: string[] | undefined;

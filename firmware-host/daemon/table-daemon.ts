@@ -3,8 +3,14 @@
  * lost. One instance per table process.
  *
  *   drivers ─► observation ─► TableSession (pure) ─► journal (fsync) ─► device ACK
- *   console / MQTT requests ─►┘                          ├─► MQTT bridge (from the journal)
- *                                                        └─► 'journaled' → view, console lights
+ *   console / MQTT / web requests ─►┘                    └─► bus (bus.ts) ─► extensions
+ *
+ * The table core (session, journal, replay and checkpoints, `ingest()`) is
+ * this class; the features are extensions (extensions/): the MQTT bridge and
+ * its broker, the journal's seal timer, the devices, the dealer console and
+ * the web console, started in that order after the journal is open and
+ * stopped in reverse. They follow the bus and reach the table through its
+ * port (`TableHost`); none of them sees this class.
  *
  * Every input goes through `ingest()`, which applies it to the session and
  * appends the input and its events to the journal in one call, so the order
@@ -25,9 +31,6 @@ import {
   getRuleset,
   isRouletteRuleset,
 } from '../engine/rulesets/index.ts';
-import type { NextStep } from '../engine/types.ts';
-import { CursorStore } from '../journal/cursor.ts';
-import { isJournalError } from '../journal/errors.ts';
 import {
   type FoundCheckpoint,
   Journal,
@@ -36,8 +39,7 @@ import {
 } from '../journal/journal.ts';
 import type { JournalEntry, JournalRecord } from '../journal/record.ts';
 import { type Logger, logger } from '../log.ts';
-import type { JournalSource, MqttBridge } from '../mqtt/bridge.ts';
-import type { EmbeddedBroker } from '../mqtt/broker.ts';
+import type { JournalSource } from '../mqtt/bridge.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
 import type { Expectation, SessionState } from '../table/card-table/index.ts';
 import type { DomainEvent } from '../table/events.ts';
@@ -56,38 +58,26 @@ import {
 import { type AnySession, isRouletteSession, openSession } from '../table/sessions.ts';
 import { parseRecord, sessionConfig, TableSession } from '../table/table-session.ts';
 import { fingerprint } from '../trust/keys.ts';
+import type { DaemonEvents } from './bus.ts';
 import { DaemonError } from './errors.ts';
+import { DealerConsoleExtension } from './extensions/dealer-console.ts';
+import {
+  type Extension,
+  type ExtensionContext,
+  ExtensionRunner,
+  type IngestOptions,
+  type TableHost,
+  Teardown,
+} from './extensions/extension.ts';
+import { JournalSealingExtension } from './extensions/journal-sealing.ts';
+import { announceJournalFailureAtStart, MqttBridgeExtension } from './extensions/mqtt-bridge.ts';
+import { WebConsoleExtension } from './extensions/web-console.ts';
 import { RestartDedupe } from './restart-dedupe.ts';
 import { RoadsFollower } from './roads-follower.ts';
 import { SpinParts, spinPartMeta } from './spin-parts.ts';
-import {
-  embeddedAccess,
-  headSealer,
-  loadTableKey,
-  RefusalAlarms,
-  requestVerifier,
-} from './trust-setup.ts';
+import { headSealer, loadTableKey } from './trust-setup.ts';
 
-/**
- * The MQTT cursor reaches the disk every 5 s, or at once 1000 events past
- * the value on disk, not per acknowledged event (issue 16): a rewrite costs
- * two fsyncs and a rename, about 1 ms of CPU, which once a second was still
- * 0.6 ms per card at a 500 ms pace. A crash resends at most that much.
- */
-const MQTT_CURSOR_DEFER = { ms: 5000, count: 1000 } as const;
-
-export interface DaemonEvents {
-  /** Records made durable, in journal order (inputs, events, meta). */
-  journaled: [records: readonly JournalRecord[]];
-  /** A device's availability changed. */
-  availability: [device: string, availability: 'online' | 'offline', reason: string];
-  /** The MQTT side connected or lost its broker. */
-  broker: [connected: boolean, detail: string];
-  /** The journal failed: the table cannot go on and must restart to recover. */
-  fatal: [error: Error];
-  /** Something the operator should read (recovery, refused requests, device notices). */
-  notice: [level: 'info' | 'warn' | 'error', message: string];
-}
+export type { DaemonEvents, IngestOptions };
 
 export interface DaemonOptions {
   config: TablesideConfig;
@@ -96,11 +86,6 @@ export interface DaemonOptions {
   log?: Logger;
   /** Start the simulators of `simulate` devices (default true); tests may drive them instead. */
   simulate?: boolean;
-}
-
-export interface IngestOptions {
-  /** Refuse (DaemonError 'refused', nothing journaled) a record the session would answer with an alarm: for requests. */
-  refuseIrregular?: boolean;
 }
 
 export interface DaemonHealth {
@@ -114,28 +99,6 @@ export interface DaemonHealth {
   expecting: Expectation | RouletteExpectation;
 }
 
-/** The dealer lights follow the engine's next step; between rounds there is none. */
-function consoleStep(expecting: Expectation | RouletteExpectation): NextStep | undefined {
-  if (expecting.kind === 'card') {
-    return {
-      kind: 'card',
-      to: expecting.to as NextStep & { kind: 'card' } extends { to: infer T } ? T : never,
-      face: expecting.face,
-      ...(expecting.hand === undefined ? {} : { hand: expecting.hand }),
-    };
-  }
-  if (expecting.kind === 'decision') {
-    return {
-      kind: 'decision',
-      seat: expecting.seat,
-      options: expecting.options as NextStep & { kind: 'decision' } extends { options: infer O }
-        ? O
-        : never,
-    };
-  }
-  return undefined;
-}
-
 function sessionFor(ruleset: string, autoRound: boolean): AnySession {
   return openSession(ruleset, { autoRound });
 }
@@ -146,7 +109,7 @@ function rulesetIdentity(name: string): { game: string; name: string; title: str
   return { game: ruleset.game, name: ruleset.name, title: ruleset.title };
 }
 
-export class TableDaemon extends EventEmitter<DaemonEvents> {
+export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost {
   readonly config: TablesideConfig;
   readonly log: Logger;
   private readonly clock: () => number;
@@ -155,11 +118,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private session: AnySession;
   private rulesetName: string;
   private journal: Journal | undefined;
-  private broker: EmbeddedBroker | undefined;
-  private bridge: MqttBridge | undefined;
-  /** The alarm of a failed journal, sent to the broker directly (see announceJournalFailure). */
-  private journalFailure: Promise<void> | undefined;
-  private brokerUrl = '';
+  /** The features, started after the journal opens and stopped before it closes. */
+  private readonly extensions: ExtensionRunner;
+  private mqtt = new MqttBridgeExtension();
+  private web = new WebConsoleExtension();
+  /** What the devices' start took: drivers, hosted firmware, simulators. */
+  private readonly deviceTeardown = new Teardown();
   private readonly drivers = new Map<string, DeviceDriver>();
   /** Recognises retransmissions of records journaled before the restart. */
   private dedupe = new RestartDedupe();
@@ -177,18 +141,12 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private spinParts = new SpinParts();
   private readonly stoppers: Array<() => Promise<void>> = [];
   private startedAt = 0;
-  private statePending = false;
   private running = false;
   private recovered: readonly RecoveryWarning[] = [];
   /** The table's signing key (journal.signingKey): never logged, published or journaled. */
   private tableKey: import('node:crypto').KeyObject | undefined;
-  private requestsSigned = false;
   /** The baccarat scoreboard of the shoe in play (retained on `<base>/<table>/roads`). */
   private readonly roadsFollower = new RoadsFollower();
-  /** Where the web console listens (http(s)://host:port), when it is on. */
-  webAddress: string | undefined;
-  /** The web console's one-time supervisor login link, on a simulated bench only. */
-  webLoginLink: string | undefined;
 
   constructor(options: DaemonOptions) {
     super();
@@ -198,6 +156,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     this.simulate = options.simulate ?? true;
     this.rulesetName = options.config.ruleset;
     this.session = sessionFor(this.rulesetName, this.autoRound);
+    this.extensions = new ExtensionRunner(this.log);
   }
 
   /**
@@ -224,11 +183,21 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   }
 
   get brokerAddress(): string {
-    return this.brokerUrl;
+    return this.mqtt.brokerAddress;
   }
 
   get brokerConnected(): boolean {
-    return this.bridge?.isConnected ?? false;
+    return this.mqtt.connected;
+  }
+
+  /** Where the web console listens (http(s)://host:port), when it is on. */
+  get webAddress(): string | undefined {
+    return this.web.url;
+  }
+
+  /** The web console's one-time supervisor login link, on a simulated bench only. */
+  get webLoginLink(): string | undefined {
+    return this.web.loginLink;
   }
 
   get recovery(): readonly RecoveryWarning[] {
@@ -259,7 +228,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     return this.drivers.get(name);
   }
 
-  /** Opens the journal and replays it, then the broker, the bridge, the devices and the console. */
+  /** Opens the journal and replays it, then starts the extensions: the broker and bridge, sealing, the devices, the consoles. */
   async start(): Promise<void> {
     if (this.running) return;
     this.startedAt = this.clock();
@@ -270,29 +239,36 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       );
       this.tableKey = await loadTableKey(this.config);
       await this.openJournal().catch(async (error: unknown) => {
-        await this.announceJournalFailureAtStart(error);
+        await announceJournalFailureAtStart(this.config, error);
         throw error;
       });
-      await this.startMqtt();
-      await this.startSealing();
-      await this.startDevices();
-      await this.startConsole();
-      await this.startWeb();
+      this.mqtt = new MqttBridgeExtension();
+      this.web = new WebConsoleExtension();
+      await this.extensions.start(
+        [
+          this.mqtt,
+          new JournalSealingExtension(),
+          this.devices(),
+          new DealerConsoleExtension(),
+          this.web,
+        ],
+        this.extensionContext(),
+      );
     } catch (error) {
       await this.stop();
       throw error;
     }
     this.running = true;
-    this.publishState();
     this.log.info(
       { table: this.table, ruleset: this.rulesetName, lastSeq: this.lastSeq },
       'table running',
     );
   }
 
-  /** Stops in reverse order: devices first (nothing new comes in), then the bridge (offline), the journal. */
+  /** Stops in reverse order: the consoles, the devices (nothing new comes in), the bridge (offline), the journal. */
   async stop(): Promise<void> {
     this.running = false;
+    await this.extensions.stop();
     for (const stop of this.stoppers.splice(0).reverse()) {
       try {
         await stop();
@@ -301,6 +277,29 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       }
     }
     this.drivers.clear();
+  }
+
+  private extensionContext(): ExtensionContext {
+    const journal = this.requireJournal();
+    return {
+      config: this.config,
+      log: this.log,
+      clock: this.clock,
+      startedAt: this.startedAt,
+      journal,
+      tableKey: this.tableKey,
+      bus: this,
+      table: this,
+    };
+  }
+
+  /** The devices' drivers (and the simulators of `simulate` devices), as one extension. */
+  private devices(): Extension {
+    return {
+      name: 'devices',
+      start: () => this.startDevices(),
+      stop: () => this.deviceTeardown.run(this.log),
+    };
   }
 
   // ------------------------------------------------------------------ inputs
@@ -417,49 +416,16 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     return durable.then(
       (records) => {
         this.emit('journaled', records);
-        this.publishState();
         if (this.roadsFollower.follow(records)) this.publishRoads();
         return records;
       },
       (error: unknown) => {
         this.log.fatal({ err: error }, 'journal failed: the table must restart to recover');
-        this.announceJournalFailure(error);
+        // Before `fatal`: the bridge sends its alarm before anything stops.
+        this.emit('journalFailed', error);
         this.emit('fatal', error instanceof Error ? error : new Error(String(error)));
         throw error;
       },
-    );
-  }
-
-  /**
-   * The journal failed (a full disk, a dead card): nothing more can be
-   * journaled, so the alarm goes to the broker directly, once, and the bridge
-   * waits for it before it says offline.
-   */
-  private announceJournalFailure(error: unknown): void {
-    if (this.journalFailure !== undefined) return;
-    const reason = (error as NodeJS.ErrnoException | undefined)?.code ?? 'error';
-    const message = `the journal failed (${reason}: ${error instanceof Error ? error.message : String(error)}); the table stops so that a restart recovers from the journal`;
-    this.journalFailure =
-      this.bridge?.publishUnjournaledAlarm('journal_failed', message) ?? Promise.resolve();
-  }
-
-  /**
-   * The journal cannot be opened (a full disk, a damaged file): the bridge
-   * never comes up, so the alarm goes to an outside broker on a connection
-   * of its own. An embedded broker has nobody connected before the daemon runs.
-   */
-  private async announceJournalFailureAtStart(error: unknown): Promise<void> {
-    // Locked: another daemon runs this table; its broker hears nothing false from this one.
-    if (this.config.mqtt.url === 'embedded' || (isJournalError(error) && error.code === 'locked'))
-      return;
-    const { publishAlarmWithoutBridge } = await import('../mqtt/bridge.ts');
-    const { connectionFromConfig } = await import('../mqtt/from-config.ts');
-    const reason = (error as NodeJS.ErrnoException | undefined)?.code ?? 'error';
-    const message = `the journal cannot be opened (${reason}: ${error instanceof Error ? error.message : String(error)}); the table does not start`;
-    await publishAlarmWithoutBridge(
-      connectionFromConfig(this.config, this.config.mqtt.url),
-      'journal_failed',
-      message,
     );
   }
 
@@ -572,7 +538,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     journal.onDurable((records) => {
       for (const record of records) {
         if (record.kind === 'meta' && record.data.type === 'head') {
-          this.bridge?.setJournalHead(record.data);
+          this.emit('head', record.data);
         }
       }
     });
@@ -678,97 +644,6 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
 
   // --------------------------------------------------------------------- MQTT
 
-  /** Seals the journal now (covering what the last run left), then `sealIntervalSeconds` after records come in. */
-  private async startSealing(): Promise<void> {
-    const journal = this.requireJournal();
-    if (!this.tableKey) {
-      this.warn('journal.signingKey is not set: the journal heads are not signed');
-      return;
-    }
-    this.log.info({ key: fingerprint(this.tableKey) }, 'journal heads signed with the table key');
-    await journal.seal();
-    const { sealWhileAppending } = await import('../journal/seal-timer.ts');
-    const stopSealing = sealWhileAppending(
-      journal,
-      this.config.journal.sealIntervalSeconds * 1000,
-      (error) => this.log.error({ err: error }, 'journal seal failed'),
-    );
-    // Runs before the bridge stops: the last head of this run is published too.
-    this.stoppers.push(async () => {
-      stopSealing();
-      await journal
-        .seal()
-        .catch((error: unknown) => this.log.error({ err: error }, 'journal seal failed at stop'));
-    });
-  }
-
-  private warn(message: string): void {
-    this.log.warn(message);
-    this.emit('notice', 'warn', message);
-  }
-
-  private async startMqtt(): Promise<void> {
-    const { startEmbeddedBroker } = await import('../mqtt/broker.ts');
-    const { MqttBridge } = await import('../mqtt/bridge.ts');
-    const { bridgeOptionsFromConfig, cursorPathFor } = await import('../mqtt/from-config.ts');
-    const access = this.config.mqtt.url === 'embedded' ? embeddedAccess(this.config) : undefined;
-    const verifier = requestVerifier(this.config, this.clock, this.startedAt);
-    this.requestsSigned = verifier.enforcing;
-    if (!verifier.enforcing) {
-      this.warn(
-        'requests.supervisors names no one: MQTT requests are taken unsigned (a bench, not a live table)',
-      );
-    }
-    const alarms = new RefusalAlarms(this.clock);
-    if (access) {
-      const brokerLog = logger('broker');
-      const broker = await startEmbeddedBroker({
-        port: this.config.mqtt.port,
-        access: access.policy,
-        onRefused: (what) => brokerLog.warn(what),
-      });
-      this.broker = broker;
-      this.stoppers.push(() => broker.close());
-    }
-    this.brokerUrl = this.broker?.url ?? this.config.mqtt.url;
-    // Deferred: a crash only resends what the broker had acknowledged (dedup by seq).
-    const cursor = await CursorStore.open(cursorPathFor(this.config), { defer: MQTT_CURSOR_DEFER });
-    const bridge = new MqttBridge(
-      bridgeOptionsFromConfig(this.config, this.brokerUrl, {
-        journal: this.requireJournal(),
-        cursor,
-        onRequest: (request, origin) => this.handleRequest(request, origin.signer),
-        authorize: (topic, payload) => verifier.check(topic, payload),
-        embeddedCredentials: access?.credentials,
-        info: this.info(),
-        log: logger('mqtt'),
-      }),
-    );
-    this.bridge = bridge;
-    bridge.on('connected', () => this.emit('broker', true, this.brokerUrl));
-    bridge.on('disconnected', (reason) => this.emit('broker', false, reason));
-    bridge.on('refused', (op, code, error) => {
-      this.emit('notice', 'warn', `MQTT request ${op} refused (${code}): ${error}`);
-      const alarm = alarms.next(op, code, error);
-      if (alarm)
-        void this.appendEvents([alarm]).catch((error) => this.alarmNotJournaled(alarm, error));
-    });
-    bridge.on('withheld', (seq, reason) =>
-      this.emit('notice', 'warn', `event ${seq} withheld from MQTT: ${reason}`),
-    );
-    await bridge.start();
-    this.publishRoads();
-    this.stoppers.push(async () => {
-      await this.journalFailure;
-      await bridge.stop();
-      this.bridge = undefined;
-      // A cursor write still in flight finishes before stop() resolves: nothing
-      // of the table writes to its folder after that. A cursor left behind only
-      // sends events again at the next start (consumers deduplicate by seq).
-      await cursor.flush().catch(() => undefined);
-    });
-  }
-
   /** bridge/info's pairing of a device, and why its cards are refused now (null: they are not). */
   private pairingInfo(
     name: string,
@@ -782,7 +657,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     };
   }
 
-  private info(): Record<string, unknown> {
+  info(): Record<string, unknown> {
     const ruleset = rulesetIdentity(this.rulesetName);
     return {
       version: VERSION,
@@ -803,7 +678,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       ),
       // Who the table trusts, by fingerprint: never a key.
       trust: {
-        requests: this.requestsSigned ? 'signed' : 'unsigned',
+        requests: this.mqtt.requestsSigned ? 'signed' : 'unsigned',
         journalKey: this.tableKey ? fingerprint(this.tableKey) : null,
       },
       requests:
@@ -813,28 +688,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
     };
   }
 
-  /**
-   * The retained snapshot follows the table, but once per turn of the event
-   * loop at most: a burst of cards made durable together is one snapshot,
-   * not one per card (it is a view, the events carry every card).
-   */
-  private publishState(): void {
-    if (this.statePending) return;
-    this.statePending = true;
-    setImmediate(() => {
-      this.statePending = false;
-      try {
-        this.bridge?.setState(this.session.snapshot());
-      } catch (error) {
-        this.log.error({ err: error }, 'state snapshot withheld');
-      }
-    });
-  }
-
   /** Baccarat tables publish their scoreboard roads (retained), so any display can draw them. */
   private publishRoads(): void {
     if (!this.dealsPuntoBanco) return;
-    this.bridge?.setRoads(this.roadsFollower.payload());
+    this.emit('roads', this.roadsFollower.payload());
   }
 
   /** The scoreboard roads of the shoe in play; undefined where the game is not Punto Banco. */
@@ -990,9 +847,19 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       return Promise.reject(error);
     }
     return this.whenDurable(durable).then(() => {
-      this.bridge?.setInfo(this.info());
+      this.emit('info');
       return { ruleset: name };
     });
+  }
+
+  /** Journals an alarm that has no input; one the journal refuses is reported, never dropped. */
+  journalAlarm(alarm: DomainEvent): void {
+    void this.appendEvents([alarm]).catch((error) => this.alarmNotJournaled(alarm, error));
+  }
+
+  /** The game the dealer console's buttons play. */
+  dealerConsoleGame(): 'cards' | 'roulette' {
+    return isRouletteSession(this.session) ? 'roulette' : 'cards';
   }
 
   health(): DaemonHealth {
@@ -1003,9 +870,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
       uptimeMs: this.clock() - this.startedAt,
       journal: { dir: this.config.journal.dir, lastSeq: this.lastSeq },
       mqtt: {
-        url: this.brokerUrl,
-        connected: this.bridge?.isConnected ?? false,
-        acknowledgedSeq: this.bridge?.acknowledgedSeq ?? 0,
+        url: this.mqtt.brokerAddress,
+        connected: this.mqtt.connected,
+        acknowledgedSeq: this.mqtt.acknowledgedSeq,
       },
       devices: this.deviceStatus(),
       expecting: this.session.expecting(),
@@ -1057,7 +924,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           `${this.table}-${name}`.slice(0, 32),
           keys.simulated.get(name),
         );
-        this.stoppers.push(() => hosted.stop());
+        this.deviceTeardown.add(() => hosted.stop());
       } else {
         transport = openTransport(device.transport);
       }
@@ -1090,42 +957,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
           ? { registry: await this.loadRegistry(device.registry) }
           : {}),
       });
-      driver.on('record', (observation) => void this.onObservation(observation));
-      if (device.kind === 'wheel') {
-        driver.restoreSpin(this.spinParts.of(name));
-        driver.on('spinPart', (part) => this.onSpinPart(part));
-      }
-      // A quarantined device is online but refused: MQTT says `quarantined`, not `online`.
-      const publishAvailability = () =>
-        this.bridge?.setDeviceAvailability(
-          name,
-          driver.availability === 'online' && driver.isQuarantined
-            ? 'quarantined'
-            : driver.availability,
-        );
-      driver.on('availability', (availability, reason) => {
-        publishAvailability();
-        this.emit('availability', name, availability, reason);
-      });
-      driver.on('quarantine', () => {
-        publishAvailability();
-        this.bridge?.setInfo(this.info());
-      });
-      driver.on(
-        'alarm',
-        (event) =>
-          void this.appendEvents([event]).catch((error) => this.alarmNotJournaled(event, error)),
-      );
-      driver.on('notice', (notice) => {
-        this.emit('notice', 'info', `${name}: ${notice.type} ${JSON.stringify(notice)}`);
-        if (notice.type !== 'LID') return;
-        if (notice.state === 'closed') this.onShoeLoaded(name, notice.ack);
-        else notice.ack();
-      });
-      this.bridge?.setDeviceAvailability(name, 'offline');
+      this.followDriver(name, driver);
       this.drivers.set(name, driver);
       driver.start();
-      this.stoppers.push(() => driver.stop());
+      this.deviceTeardown.add(() => driver.stop());
     }
     if (simulatedWheels.length > 0 && this.simulate) {
       const { SimulatedCroupier } = await import('./simulated-croupier.ts');
@@ -1137,7 +972,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         open: () => this.session.expecting().kind !== 'closed',
       });
       croupier.start();
-      this.stoppers.push(() => croupier.stop());
+      this.deviceTeardown.add(() => croupier.stop());
     }
     if (simulated.length > 0 && this.simulate) {
       const { SimulatedDealer } = await import('./simulated-dealer.ts');
@@ -1149,8 +984,42 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
         log: logger('sim'),
       });
       dealer.start();
-      this.stoppers.push(() => dealer.stop());
+      this.deviceTeardown.add(() => dealer.stop());
     }
+  }
+
+  /** Takes a driver's records, spin parts, alarms and notices in, and tells the bus of its availability. */
+  private followDriver(name: string, driver: DeviceDriver): void {
+    driver.on('record', (observation) => void this.onObservation(observation));
+    if (driver.kind === 'wheel') {
+      driver.restoreSpin(this.spinParts.of(name));
+      driver.on('spinPart', (part) => this.onSpinPart(part));
+    }
+    // A quarantined device is online but refused: MQTT says `quarantined`, not `online`.
+    const publishAvailability = () =>
+      this.emit(
+        'deviceAvailability',
+        name,
+        driver.availability === 'online' && driver.isQuarantined
+          ? 'quarantined'
+          : driver.availability,
+      );
+    driver.on('availability', (availability, reason) => {
+      publishAvailability();
+      this.emit('availability', name, availability, reason);
+    });
+    driver.on('quarantine', () => {
+      publishAvailability();
+      this.emit('info');
+    });
+    driver.on('alarm', (event) => this.journalAlarm(event));
+    driver.on('notice', (notice) => {
+      this.emit('notice', 'info', `${name}: ${notice.type} ${JSON.stringify(notice)}`);
+      if (notice.type !== 'LID') return;
+      if (notice.state === 'closed') this.onShoeLoaded(name, notice.ack);
+      else notice.ack();
+    });
+    this.emit('deviceAvailability', name, 'offline');
   }
 
   /** The back colours a shuffler's driver assumes when the shuffler does not name them. */
@@ -1165,49 +1034,5 @@ export class TableDaemon extends EventEmitter<DaemonEvents> {
   private async loadRegistry(path: string) {
     const { DeckRegistry } = await import('../../hardware/readers/deck-registry.ts');
     return DeckRegistry.load(path);
-  }
-
-  // ---------------------------------------------------------------- web console
-
-  private async startWeb(): Promise<void> {
-    const settings = this.config.web;
-    if (!settings) return;
-    const { WebConsole } = await import('../web/server.ts');
-    const web = await WebConsole.start({ daemon: this, config: settings, log: logger('web') });
-    this.webAddress = web.url;
-    this.webLoginLink = web.loginLink;
-    this.stoppers.push(() => web.stop());
-  }
-
-  // ------------------------------------------------------------------ console
-
-  private async startConsole(): Promise<void> {
-    const settings = this.config.console;
-    if (!settings) return;
-    const { DealerConsole } = await import('../console/runner.ts');
-    const dealerConsole = await DealerConsole.start({
-      transport: settings.transport,
-      behaviour: { game: isRouletteSession(this.session) ? 'roulette' : 'cards' },
-      ...(settings.pins ? { pins: settings.pins } : {}),
-      onRecord: (record) => {
-        this.ingest({ ...record, src: 'console' }).catch((error) =>
-          this.emit('notice', 'error', `console input not journaled: ${(error as Error).message}`),
-        );
-      },
-    });
-    const follow = (records: readonly JournalRecord[]) => {
-      for (const record of records) {
-        if (record.kind === 'event') dealerConsole.event(record.data as DomainEvent);
-      }
-      dealerConsole.nextStep(consoleStep(this.session.expecting()));
-    };
-    this.on('journaled', follow);
-    this.on('availability', (device, availability) =>
-      dealerConsole.deviceAvailability(device, availability === 'online'),
-    );
-    this.stoppers.push(async () => {
-      this.off('journaled', follow);
-      await dealerConsole.stop();
-    });
   }
 }

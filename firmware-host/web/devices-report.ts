@@ -1,8 +1,8 @@
 /** The Devices page's data: each device's status and firmware verdict, the broker, the journal. */
 import { statfs } from 'node:fs/promises';
 import { pairingPolicyOf, unpairedSetting } from '../config/schema.ts';
-import type { TableDaemon } from '../daemon/table-daemon.ts';
 import { type DriverStatus, UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
+import type { ConsolePort } from './port.ts';
 
 export interface Notice {
   ts: number;
@@ -11,11 +11,11 @@ export interface Notice {
 }
 
 export async function devicesReportOf(
-  daemon: TableDaemon,
+  port: ConsolePort,
   notices: readonly Notice[],
   lastVerify: Record<string, unknown> | undefined,
 ): Promise<Record<string, unknown>> {
-  const dir = daemon.config.journal.dir;
+  const dir = port.journalDir;
   let free: number | null = null;
   try {
     const stats = await statfs(dir);
@@ -24,25 +24,25 @@ export async function devicesReportOf(
     free = null;
   }
   return {
-    table: daemon.table,
-    devices: daemon.deviceStatus().map((status) => ({
+    table: port.table,
+    devices: port.deviceStatus().map((status) => ({
       ...status,
-      firmwareVerdict: firmwareVerdict(daemon, status),
-      pairing: pairingOf(daemon, status),
+      firmwareVerdict: firmwareVerdict(port, status),
+      pairing: pairingOf(port, status),
       notices: notices.filter((notice) => notice.message.startsWith(`${status.name}:`)).slice(-5),
     })),
-    broker: { url: daemon.brokerAddress, connected: daemon.brokerConnected },
-    journal: { dir, lastSeq: daemon.lastSeq, freeBytes: free, verify: lastVerify ?? null },
+    broker: { url: port.brokerAddress, connected: port.brokerConnected },
+    journal: { dir, lastSeq: port.lastSeq, freeBytes: free, verify: lastVerify ?? null },
     notices: notices.slice(-10),
   };
 }
 
 /** The device's firmware against the config's allow-list, in words. */
-export function firmwareVerdict(daemon: TableDaemon, status: DriverStatus): string {
+export function firmwareVerdict(port: ConsolePort, status: DriverStatus): string {
   // Refused for its pairing, not its firmware: the pairing row says so.
   if (status.quarantined && !status.quarantined.startsWith(UNPAIRED_QUARANTINE))
     return `refused: ${status.quarantined}`;
-  const allowed = daemon.config.devices[status.name]?.firmware ?? [];
+  const allowed = port.devices[status.name]?.firmware ?? [];
   if (!status.identity) return 'not identified yet';
   if (allowed.length === 0) return 'any firmware accepted (no allow-list configured)';
   return allowed.includes(status.identity.firmwareSha256.toLowerCase())
@@ -57,7 +57,7 @@ export interface PairingReport {
 }
 
 /** Whether the device is paired, unpaired or quarantined, in words. */
-export function pairingOf(daemon: TableDaemon, status: DriverStatus): PairingReport {
+export function pairingOf(port: ConsolePort, status: DriverStatus): PairingReport {
   if (status.quarantined) return { state: 'quarantined', text: status.quarantined };
   const auth = status.auth;
   if (auth.pairing === 'paired') {
@@ -67,7 +67,7 @@ export function pairingOf(daemon: TableDaemon, status: DriverStatus): PairingRep
         : 'not proved on this connection';
     return { state: 'paired', text: `paired, key ${auth.pairedFingerprint}, ${proved}` };
   }
-  const device = daemon.config.devices[status.name];
+  const device = port.devices[status.name];
   const policy = device ? pairingPolicyOf(device) : 'simulated';
   const text =
     policy === 'bench'

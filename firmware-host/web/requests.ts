@@ -4,7 +4,7 @@
  * user's name as the record's `src` (`web:<name>`).
  */
 import { z } from 'zod';
-import type { TableDaemon } from '../daemon/table-daemon.ts';
+import type { ConsoleRequestPort } from './port.ts';
 
 const reason = z.string().trim().min(3, 'a reason of at least 3 characters').max(200);
 
@@ -43,12 +43,12 @@ export function parseConsoleRequest(
 }
 
 /**
- * Makes a request through the daemon's own doors, as an MQTT request would
+ * Makes a request through the table's own doors, as an MQTT request would
  * be made, with `src: "web:<user>"` on what is journaled. A request the
- * table would answer with an alarm is refused (DaemonError) and changes nothing.
+ * table would answer with an alarm is refused (a coded error) and changes nothing.
  */
 export async function applyConsoleRequest(
-  daemon: TableDaemon,
+  port: ConsoleRequestPort,
   request: ConsoleRequest,
   user: string,
 ): Promise<Record<string, unknown>> {
@@ -56,14 +56,14 @@ export async function applyConsoleRequest(
   const seqOf = (records: readonly { seq: number }[]) => ({ seq: records.at(-1)?.seq });
   switch (request.op) {
     case 'new_shoe':
-      return seqOf(await daemon.newShoe(request.reason ?? `new shoe requested by ${user}`, src));
+      return seqOf(await port.newShoe(request.reason ?? `new shoe requested by ${user}`, src));
     case 'void_hand':
       return seqOf(
-        await daemon.ingest({ t: 'void', src, reason: request.reason }, { refuseIrregular: true }),
+        await port.ingest({ t: 'void', src, reason: request.reason }, { refuseIrregular: true }),
       );
     case 'new_round':
-      return seqOf(await daemon.ingest({ t: 'round', src }, { refuseIrregular: true }));
+      return seqOf(await port.ingest({ t: 'round', src }, { refuseIrregular: true }));
     case 'set_ruleset':
-      return daemon.setRuleset(request.ruleset, src);
+      return port.setRuleset(request.ruleset, src);
   }
 }

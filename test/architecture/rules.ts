@@ -149,7 +149,9 @@ export const RULES: readonly FolderRule[] = [
   },
   {
     folder: 'firmware-host/web/',
-    holds: 'the web console: HTTP API, SSE feed, logins, static pages',
+    holds:
+      'the web console: HTTP API, SSE feed, logins, static pages; it reads and asks the table through its port (`web/port.ts`), never `firmware-host/daemon/`',
+    // Never the daemon: the daemon implements the console's port (issue 26).
     ours: [
       'firmware-host/web/',
       'firmware-host/config/',

@@ -128,6 +128,13 @@ const PLANTED: PlantedViolation[] = [
     says: /imports firmware-host\/daemon\/table-daemon\.ts, but firmware-host\/journal\//,
   },
   {
+    kind: 'the web console importing the daemon',
+    file: 'firmware-host/web/planted.ts',
+    source:
+      "import type { TableDaemon } from '../daemon/table-daemon.ts';\nexport type D = TableDaemon;\n",
+    says: /imports firmware-host\/daemon\/table-daemon\.ts, but firmware-host\/web\//,
+  },
+  {
     kind: 'mqtt importing web',
     file: 'firmware-host/mqtt/planted.ts',
     source: "export { WebConsole } from '../web/server.ts';\n",

@@ -1,0 +1,82 @@
+/**
+ * The dealer console (buttons and lights): its buttons become table-log
+ * records through the table's `ingest`, its lights follow the journaled
+ * events, the engine's next step and the devices' availability on the bus.
+ */
+import type { NextStep } from '../../engine/types.ts';
+import type { JournalRecord } from '../../journal/record.ts';
+import type { Logger } from '../../log.ts';
+import type { Expectation } from '../../table/card-table/index.ts';
+import type { DomainEvent } from '../../table/events.ts';
+import type { RouletteExpectation } from '../../table/roulette-session.ts';
+import { type Extension, type ExtensionContext, Teardown } from './extension.ts';
+
+/** The dealer lights follow the engine's next step; between rounds there is none. */
+export function consoleStep(expecting: Expectation | RouletteExpectation): NextStep | undefined {
+  if (expecting.kind === 'card') {
+    return {
+      kind: 'card',
+      to: expecting.to as NextStep & { kind: 'card' } extends { to: infer T } ? T : never,
+      face: expecting.face,
+      ...(expecting.hand === undefined ? {} : { hand: expecting.hand }),
+    };
+  }
+  if (expecting.kind === 'decision') {
+    return {
+      kind: 'decision',
+      seat: expecting.seat,
+      options: expecting.options as NextStep & { kind: 'decision' } extends { options: infer O }
+        ? O
+        : never,
+    };
+  }
+  return undefined;
+}
+
+export class DealerConsoleExtension implements Extension {
+  readonly name = 'dealer-console';
+  private readonly teardown = new Teardown();
+  private log: Logger | undefined;
+
+  /** `board.io`: tests hand a ready-made Firmata IO instead of the config's transport. */
+  constructor(private readonly board: { io?: unknown } = {}) {}
+
+  async start({ config, bus, table, log }: ExtensionContext): Promise<void> {
+    this.log = log;
+    const settings = config.console;
+    if (!settings) return;
+    const { DealerConsole } = await import('../../console/runner.ts');
+    const dealerConsole = await DealerConsole.start({
+      transport: settings.transport,
+      ...this.board,
+      behaviour: { game: table.dealerConsoleGame() },
+      ...(settings.pins ? { pins: settings.pins } : {}),
+      onRecord: (record) => {
+        table
+          .ingest({ ...record, src: 'console' })
+          .catch((error) =>
+            bus.emit('notice', 'error', `console input not journaled: ${(error as Error).message}`),
+          );
+      },
+    });
+    const follow = (records: readonly JournalRecord[]) => {
+      for (const record of records) {
+        if (record.kind === 'event') dealerConsole.event(record.data as DomainEvent);
+      }
+      dealerConsole.nextStep(consoleStep(table.expecting()));
+    };
+    const availability = (device: string, state: 'online' | 'offline') =>
+      dealerConsole.deviceAvailability(device, state === 'online');
+    bus.on('journaled', follow);
+    bus.on('availability', availability);
+    this.teardown.add(async () => {
+      bus.off('journaled', follow);
+      bus.off('availability', availability);
+      await dealerConsole.stop();
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.log) await this.teardown.run(this.log);
+  }
+}
