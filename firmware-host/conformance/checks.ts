@@ -56,7 +56,7 @@ export interface CheckDefinition {
 export const CHECKS: readonly CheckDefinition[] = [
   {
     id: 'hello',
-    section: '§ 4, § 7.1',
+    section: '§ 4.1, § 7.1',
     title: 'sends a valid HELLO first',
     required: true,
     timeoutMs: 10_000,
@@ -70,7 +70,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'hold-events',
-    section: '§ 4',
+    section: '§ 4.1',
     title: 'sends no new event before its HELLO is ACKed',
     required: true,
     timeoutMs: 0,
@@ -78,7 +78,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'host-hello',
-    section: '§ 4, § 3.1',
+    section: '§ 4.3, § 3.1',
     title: "ACKs the host's HELLO",
     required: true,
     timeoutMs: 5_000,
@@ -92,7 +92,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'ping',
-    section: '§ 7.1, § 3.1',
+    section: '§ 3.10, § 3.1',
     title: 'ACKs a PING and answers PONG echoing its token',
     required: true,
     timeoutMs: 5_000,
@@ -170,7 +170,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'nak-hello',
-    section: '§ 4, § 10',
+    section: '§ 4.2',
     title: 'on NAK,<seq>,hello says HELLO again, then resends the event with its seq',
     required: true,
     timeoutMs: 10_000,
