@@ -38,7 +38,9 @@ describe('the conformance verdict', () => {
     expect(table).toMatch(
       /^FAIL {2}hello {2}required {2}§ 4\.1, § 7\.1\s+no HELLO within 10000 ms; the device sent nothing$/m,
     );
-    expect(table).toMatch(/^SKIP {2}ping {3}required {2}§ 3\.10, § 3\.1\s+not run: no valid HELLO/m);
+    expect(table).toMatch(
+      /^SKIP {2}ping {3}required {2}§ 3\.10, § 3\.1\s+not run: no valid HELLO/m,
+    );
     expect(JSON.parse(renderJson(report))).toMatchObject({ conforms: false, link: 'tcp://h:1' });
   });
 
