@@ -9,13 +9,14 @@
  */
 
 import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
+import { challengeFrame } from '../../../device-protocol/auth/handshake.ts';
 import type { DevicePublicKey } from '../../../device-protocol/auth/keys.ts';
-import { parseFrameLine } from '../../../device-protocol/frame.ts';
+import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { type LinkAction, LinkSession } from '../../../device-protocol/link.ts';
 import type { HelloMessage, Message } from '../../../device-protocol/messages.ts';
 import { DriverAuth } from '../../../firmware-host/drivers/device-auth.ts';
 import { DEVICE_SESSION_DEFAULTS } from '../../../hardware/device/device-core.ts';
-import { freshHandshakeSecrets } from '../../../hardware/keys/device-key.ts';
+import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
 
 /** What one input made the endpoint do: lines written (without CR LF), messages delivered. */
 export interface Output {
@@ -177,5 +178,59 @@ export function hostUnderTest(options: {
       session.lineReopened();
       return take();
     },
+  };
+}
+
+/** A new device key (Ed25519, in memory). */
+export async function newDeviceKey(): Promise<DeviceSigner> {
+  const signer = generatedSigner('ed25519');
+  return { publicKey: await signer.publicKey(), signNow: (digest) => signer.signNow(digest) };
+}
+
+/** A host's CHALLENGE with a fresh nonce and X25519 key. */
+export function challengeLine(): string {
+  const secrets = freshHandshakeSecrets();
+  return encodeFrame(
+    challengeFrame({ nonce: secrets.nonce, ephemeral: secrets.ephemeral.publicKey }),
+  ).trimEnd();
+}
+
+/**
+ * The device's part of a handshake alone, for driving a host: it answers the
+ * CHALLENGE of the HELLO it was told of, once that HELLO was ACKed, and
+ * seals lines with the session's key.
+ */
+export interface DeviceHandshake {
+  helloSent(line: string): void;
+  helloAcked(now: number): void;
+  /** The PROOF for a CHALLENGE line, if it answers one now. */
+  challenged(line: string): string | undefined;
+  /** The line as the device writes it: with a MAC once it has session keys. */
+  seal(line: string, type: string): string;
+}
+
+export function deviceHandshake(key: DeviceSigner | undefined): DeviceHandshake {
+  const auth = new DeviceAuth({
+    talker: 'SH',
+    ...(key === undefined ? {} : { publicKey: key.publicKey }),
+    fresh: freshHandshakeSecrets,
+  });
+  return {
+    helloSent: (line) => {
+      auth.outgoing(`${line}\r\n`, 'HELLO');
+    },
+    helloAcked: (now) => auth.helloAcked(now),
+    challenged: (line) => {
+      let proof: string | undefined;
+      for (const action of auth.incoming(parseFrameLine(`${line}\r\n`))) {
+        if (action.kind === 'write') proof = action.line.trimEnd();
+        if (action.kind === 'sign') {
+          for (const signed of auth.signed(action.id, key!.signNow(action.digest)))
+            if (signed.kind === 'write') proof = signed.line.trimEnd();
+        }
+      }
+      return proof;
+    },
+    seal: (line, type) => (auth.outgoing(`${line}\r\n`, type) ?? line).trimEnd(),
   };
 }

@@ -7,22 +7,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
-import { challengeFrame } from '../../../device-protocol/auth/handshake.ts';
-import type { DevicePublicKey } from '../../../device-protocol/auth/keys.ts';
 import { encodeFrame, type Frame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import {
   type HelloMessage,
   type Message,
   messageFrame,
 } from '../../../device-protocol/messages.ts';
-import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
 import {
+  challengeLine,
+  type DeviceHandshake,
   type DeviceSigner,
   type DeviceUnderTest,
+  deviceHandshake,
   deviceUnderTest,
   type HostUnderTest,
   hostUnderTest,
+  newDeviceKey,
   type Output,
 } from './endpoint-under-test.ts';
 
@@ -142,10 +142,7 @@ class DeviceRig {
   }
 
   static async create(config: string): Promise<DeviceRig> {
-    if (config !== '1.4 keyed') return new DeviceRig(config, undefined);
-    const signer = generatedSigner('ed25519');
-    const publicKey = await signer.publicKey();
-    return new DeviceRig(config, { publicKey, signNow: (digest) => signer.signNow(digest) });
+    return new DeviceRig(config, config === '1.4 keyed' ? await newDeviceKey() : undefined);
   }
 
   #seen(output: Output): Output {
@@ -198,10 +195,7 @@ class DeviceRig {
     return this.receive(this.#command!);
   }
   challenge(): Output {
-    const secrets = freshHandshakeSecrets();
-    return this.receive(
-      lineOf(challengeFrame({ nonce: secrets.nonce, ephemeral: secrets.ephemeral.publicKey })),
-    );
+    return this.receive(challengeLine());
   }
 }
 
@@ -313,50 +307,28 @@ class HostRig {
   gap: number | undefined;
   readonly #held: string[] = [];
   #lastEvent: string | undefined;
-  readonly #device: DeviceAuth;
-  readonly #signer: ReturnType<typeof generatedSigner>;
+  /** The device's side of the handshake, to answer the host's CHALLENGE and seal events. */
+  readonly #device: DeviceHandshake;
   #proof: string | undefined;
 
   private constructor(
     readonly config: string,
-    signer: ReturnType<typeof generatedSigner>,
-    publicKey: DevicePublicKey,
+    key: DeviceSigner,
   ) {
-    this.#signer = signer;
-    this.dut = hostUnderTest({
-      talker: 'SH',
-      ...(config === 'paired' ? { paired: publicKey } : {}),
-    });
-    // The device's side of the handshake, to answer the host's CHALLENGE and seal events.
-    this.#device = new DeviceAuth({
-      talker: 'SH',
-      ...(config === 'paired' ? { publicKey } : {}),
-      fresh: freshHandshakeSecrets,
-    });
+    const paired = config === 'paired';
+    this.dut = hostUnderTest({ talker: 'SH', ...(paired ? { paired: key.publicKey } : {}) });
+    this.#device = deviceHandshake(paired ? key : undefined);
   }
 
   static async create(config: string): Promise<HostRig> {
-    const signer = generatedSigner('ed25519');
-    return new HostRig(config, signer, await signer.publicKey());
+    return new HostRig(config, await newDeviceKey());
   }
 
   #seen(output: Output): Output {
     for (const line of output.written) {
       const type = nameOf(line);
       if (type === 'ACK') this.#device.helloAcked(this.now);
-      if (type === 'CHALLENGE') {
-        for (const action of this.#device.incoming(parseFrameLine(`${line}\r\n`))) {
-          if (action.kind === 'sign') {
-            for (const signed of this.#device.signed(
-              action.id,
-              this.#signer.signNow(action.digest),
-            ))
-              if (signed.kind === 'write') this.#proof = signed.line.trimEnd();
-          } else if (action.kind === 'write') {
-            this.#proof = action.line.trimEnd();
-          }
-        }
-      }
+      if (type === 'CHALLENGE') this.#proof = this.#device.challenged(line) ?? this.#proof;
     }
     return output;
   }
@@ -371,7 +343,7 @@ class HostRig {
   }
   hello(protocol: string): Output {
     const line = lineOf(messageFrame('SH', this.seq++, helloOf(protocol)));
-    this.#device.outgoing(line, 'HELLO');
+    this.#device.helloSent(line);
     return this.receive(line);
   }
   cardLine(seq: number): string {
@@ -407,8 +379,7 @@ class HostRig {
     return this.receive(lineOf({ talker: 'SH', seq: 0, type: 'PROOF', fields: ['none'] }));
   }
   sealedEvent(): Output {
-    const line = this.#device.outgoing(`${this.cardLine(this.seq++)}\r\n`, 'CARD')!;
-    return this.receive(line.trimEnd());
+    return this.receive(this.#device.seal(this.cardLine(this.seq++), 'CARD'));
   }
 }
 
