@@ -368,6 +368,12 @@ class HostRig {
     this.gap = undefined;
     return this.receive(this.cardLine(gap));
   }
+  /** Past the most the host holds: it stops waiting for the missing seq (§ 3.8). */
+  farPastTheGap(): Output {
+    this.seq = this.gap! + 65;
+    this.gap = undefined;
+    return this.receive(this.cardLine(this.seq++));
+  }
   heldAgain(): Output {
     return this.receive(this.#held.at(-1)!);
   }
@@ -417,6 +423,7 @@ const HOST_EVENTS: Record<string, (rig: HostRig) => Output> = {
   'line reopens': (rig) => rig.dut.reopen(rig.now),
   'event past a gap': (rig) => rig.pastAGap(),
   'missing event': (rig) => rig.missing(),
+  'event 65 past the gap': (rig) => rig.farPastTheGap(),
   'held event again': (rig) => rig.heldAgain(),
   'held event again, late': (rig) => {
     rig.now += 1_000;
