@@ -1,5 +1,5 @@
 /**
- * The frame grammar (PROTOCOL.md § Frames):
+ * The frame grammar (PROTOCOL.md § 2):
  *
  *   $<TALKER>,<SEQ>,<TYPE>[,<FIELD>]...*<CRC>\r\n
  *

@@ -1,6 +1,6 @@
 /**
  * The link session: reliable delivery over one line, as a pure state
- * machine (PROTOCOL.md § Link). No I/O and no clock: every input carries
+ * machine (PROTOCOL.md § 3). No I/O and no clock: every input carries
  * `now` (milliseconds, any monotonic origin) and returns the actions the
  * caller must carry out, in order (write `send.line` to the port, hand
  * `deliver.message` on, ...). Call `tick(now)` by `nextDeadline()` at the
@@ -25,7 +25,7 @@
  * - at most `maxInFlight` event frames are unacknowledged at once; HELLO,
  *   PING and PONG bypass that queue. Without protocol 1.2 on both sides,
  *   only 1 (stop and wait) keeps events in order;
- * - protocol 1.2, the in-order window (PROTOCOL.md § 4 item 9), keyed on the
+ * - protocol 1.2, the in-order window (PROTOCOL.md § 3.8), keyed on the
  *   HELLOs: a device announcing 1.2 numbers only its reliable frames (its
  *   ACK and NAK carry the next seq without taking it), uses its window only
  *   with a host that announced 1.2, and after each HELLO of its own sends
@@ -140,7 +140,7 @@ export type LinkDiscardReason =
   /**
    * A 1.2 device's frame arrived so far past a seq that never came that the
    * host stops waiting: the held frames are delivered without it. A device
-   * keeping to § 4 item 9 never causes this; it is counted so that one that
+   * keeping to § 3.8 never causes this; it is counted so that one that
    * does shows.
    */
   | 'order_gap';
@@ -236,7 +236,7 @@ interface Outgoing {
   reported: boolean;
 }
 
-/** A 1.2 peer's events in seq order (PROTOCOL.md § 4 item 9). */
+/** A 1.2 peer's events in seq order (PROTOCOL.md § 3.8). */
 interface Ordering {
   /** The seq to deliver next; undefined after a HELLO until its first event sets it. */
   next: number | undefined;
@@ -255,7 +255,7 @@ interface PeerState {
   readonly window: Map<number, 'acked' | 'pending'>;
   /**
    * Deferred ACKs still owed for frames delivered before the peer's latest
-   * HELLO. A reconnecting device keeps counting (PROTOCOL.md § 4 item 8),
+   * HELLO. A reconnecting device keeps counting (PROTOCOL.md § 3.7),
    * so frames whose seqs precede its new HELLO are still its own and still
    * await their ACK; forgetting them would stall it until its retransmission
    * timer. Not used for dedupe (the window is, and a HELLO empties it).
@@ -413,7 +413,7 @@ export class LinkSession {
 
   /**
    * Device side, before its first HELLO: takes back the events it kept
-   * across its own restart (an outbox on disk, PROTOCOL.md § 8.2),
+   * across its own restart (an outbox on disk, PROTOCOL.md § 3.9),
    * with the seqs they had, oldest first; they go once the HELLO is ACKed
    * like frames kept across a reconnect. Construct the session with
    * `initialSeq` past every seq the device ever used.
@@ -442,7 +442,7 @@ export class LinkSession {
   /**
    * Host side: the line was opened again on our end (a cable pulled and
    * plugged, a port reopened). Until each device says HELLO again, its events
-   * get NAK `hello` (PROTOCOL.md § 5): the HELLO it sent on the reconnect may
+   * get NAK `hello` (PROTOCOL.md § 4): the HELLO it sent on the reconnect may
    * have gone into the closed port.
    */
   lineReopened(): void {
@@ -518,7 +518,7 @@ export class LinkSession {
 
   /**
    * Asks the peer for a frame again that was read but not taken (dropped
-   * while the device's PROOF was awaited, PROTOCOL.md § 8.2): a NAK naming
+   * while the device's PROOF was awaited, PROTOCOL.md § 5.2): a NAK naming
    * it, which the peer answers at once if it still waits for its ACK and
    * ignores otherwise.
    */
@@ -529,7 +529,7 @@ export class LinkSession {
   /**
    * Counts a line that could not be read, without the NAK `receive` would
    * answer it with: for a host that would drop the copy a NAK asks for (it
-   * awaits the device's PROOF, PROTOCOL.md § 8.2).
+   * awaits the device's PROOF, PROTOCOL.md § 5.2).
    */
   discardUnanswered(event: FrameDiscard): LinkAction[] {
     return [this.#discarded(event.reason, event.detail, event)];
@@ -727,7 +727,7 @@ export class LinkSession {
    * A 1.2 device's new HELLO takes the seq of its HELLO the host has not
    * ACKed (sent into a dead line, or corrupted): that HELLO is replaced and
    * never sent again, and a seq of its own would be a hole the host's order
-   * waits at for ever (PROTOCOL.md § 4 item 9).
+   * waits at for ever (PROTOCOL.md § 3.8).
    */
   #unansweredHelloSeq(message: Message): number | undefined {
     if (this.#isHost || message.type !== 'HELLO') return undefined;
@@ -882,8 +882,8 @@ export class LinkSession {
   /**
    * A 1.2 device asked for a seq it no longer holds: a HELLO of ours the host
    * ACKed and we forgot, which a host that restarted since never saw, so its
-   * order waits there. A PING with that seq fills the hole (PROTOCOL.md § 4
-   * item 9). Undefined when the NAK is not about such a seq: a frame we hold
+   * order waits there. A PING with that seq fills the hole (PROTOCOL.md § 3.8).
+   * Undefined when the NAK is not about such a seq: a frame we hold
    * is sent again as usual, and a seq we have not used yet, or used too long
    * ago, is ignored.
    */

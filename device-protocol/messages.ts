@@ -1,6 +1,6 @@
 /**
  * Message codecs: one typed message per TYPE, validated field by field in
- * both directions (PROTOCOL.md § Messages). A codec also says which talkers
+ * both directions (PROTOCOL.md § 7). A codec also says which talkers
  * may send its type. Decoding never throws: a frame decodes to a message,
  * to `unsupported` (a TYPE this version does not know, which is not an
  * error) or to `invalid` (a known TYPE with bad fields, or from a talker
@@ -43,7 +43,7 @@ export function isCompatibleProtocol(version: string, ours: string = PROTOCOL_VE
 /**
  * Whether `version` (a HELLO's `major.minor`) is our major version at
  * `since` or later: for link rules added in a minor version, such as 1.2's
- * in-order window (PROTOCOL.md § 4 item 9).
+ * in-order window (PROTOCOL.md § 3.8).
  */
 export function protocolAtLeast(version: string | undefined, since: string): boolean {
   const theirs = version === undefined ? undefined : versionParts(version);
@@ -70,7 +70,7 @@ export const MESSAGE_SINCE: Readonly<Partial<Record<MessageType, string>>> = {
 /**
  * Whether a peer speaking `version` knows `type`: same major version, and a
  * minor at least the one that added it. A sender uses a type added in a
- * minor version only for a peer that knows it (PROTOCOL.md § 5); an older
+ * minor version only for a peer that knows it (PROTOCOL.md § 4); an older
  * peer would ACK it as unsupported and lose what it says.
  */
 export function peerKnows(type: MessageType, version: string | undefined): boolean {

@@ -89,7 +89,7 @@ export interface SimulatorOptions {
   firstBack?: BackColour;
   /** Monotonic milliseconds; injectable for tests. */
   now?: () => number;
-  /** The device's own key (protocol 1.4, PROTOCOL.md § 8); absent: a device without a key. */
+  /** The device's own key (protocol 1.4, PROTOCOL.md § 5); absent: a device without a key. */
   key?: DeviceKey;
   /** The first shoe, given whole (plan.ts `shoe`): a shoe the table holds, after a restart. */
   shoe?: SimShoe;

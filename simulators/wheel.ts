@@ -64,7 +64,7 @@ export interface WheelSimulatorOptions {
   identity?: Partial<DeviceIdentity>;
   reconnect?: LinkOptionsInput;
   now?: () => number;
-  /** The wheel's own key (protocol 1.4, PROTOCOL.md § 8); absent: a wheel without a key. */
+  /** The wheel's own key (protocol 1.4, PROTOCOL.md § 5); absent: a wheel without a key. */
   key?: DeviceKey;
 }
 

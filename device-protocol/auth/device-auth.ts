@@ -1,6 +1,6 @@
 /**
  * The device's side of authentication on one line (protocol 1.4,
- * PROTOCOL.md § 8), pure: framer events go through `incoming()` before the
+ * PROTOCOL.md § 5), pure: framer events go through `incoming()` before the
  * link session, every line the link session writes through `outgoing()`.
  *
  * - On a CHALLENGE the device asks its signer (`sign` action: a key file or
@@ -130,7 +130,7 @@ export class DeviceAuth {
       try {
         return sealLine(line, this.#keys.deviceToHost);
       } catch {
-        // Too long to seal (PROTOCOL.md § 8.3): sent bare, the host refuses it with an alarm.
+        // Too long to seal (PROTOCOL.md § 5.3): sent bare, the host refuses it with an alarm.
         return line;
       }
     }

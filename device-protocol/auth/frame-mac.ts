@@ -1,5 +1,5 @@
 /**
- * The frame MAC of protocol 1.4 (PROTOCOL.md § 8.3): once a device has
+ * The frame MAC of protocol 1.4 (PROTOCOL.md § 5.3): once a device has
  * proved itself, every frame either side sends carries a last field
  * `~<MAC>`, the first 128 bits of HMAC-SHA256 under the sender's session
  * key over the frame's body without that field (talker, seq, type, fields),
@@ -35,7 +35,7 @@ export function sealFrame(frame: Frame, key: Uint8Array): Frame {
  * Seals a line the link session encoded (CR LF included): the body between
  * `$` and `*` is exactly what the MAC covers, so the line is not parsed
  * again; the MAC is appended and the CRC computed anew. Throws RangeError
- * when the sealed line would pass 250 bytes (PROTOCOL.md § 8.3).
+ * when the sealed line would pass 250 bytes (PROTOCOL.md § 5.3).
  */
 export function sealLine(line: string, key: Uint8Array): string {
   const star = line.lastIndexOf('*');

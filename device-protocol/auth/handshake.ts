@@ -1,5 +1,5 @@
 /**
- * The 1.4 handshake (PROTOCOL.md § 8): after a device's HELLO the host sends
+ * The 1.4 handshake (PROTOCOL.md § 5): after a device's HELLO the host sends
  * `CHALLENGE,<host nonce>,<host X25519 key>`; the device answers
  * `PROOF,<key type>,<its public key>,<device nonce>,<device X25519 key>,<signature>`,
  * signing the digest of a statement that names the HELLO (model, serial,
@@ -136,7 +136,7 @@ export interface StatementParts {
   readonly deviceEphemeral: Uint8Array;
 }
 
-/** The statement a device signs (PROTOCOL.md § 8.2), as text so a firmware engineer can print it. */
+/** The statement a device signs (PROTOCOL.md § 5.2), as text so a firmware engineer can print it. */
 export function proofStatement(parts: StatementParts): string {
   return [
     `tableside device proof ${AUTH_SINCE}`,

@@ -1,6 +1,6 @@
 /**
  * The host's side of device authentication on one line (protocol 1.4,
- * PROTOCOL.md § 8), as a pure state machine that sits between the framer
+ * PROTOCOL.md § 5), as a pure state machine that sits between the framer
  * and the link session: every framer event goes through `incoming()` first,
  * every line the link session writes through `outgoing()`.
  *
@@ -33,7 +33,7 @@
  *   replaced by a rogue's, or by one garbled past its CRC: the genuine
  *   device's PROOFs sign its own HELLO and never match, and it never says
  *   HELLO again. So the host asks for a fresh HELLO (`NAK,<seq>,hello`,
- *   PROTOCOL.md § 5) `requalifyFirstMs` later, then at doubling intervals
+ *   PROTOCOL.md § 4) `requalifyFirstMs` later, then at doubling intervals
  *   up to `requalifyMaxMs`, until a PROOF is taken.
  *
  * No I/O, no clock, no chance: `now` comes in, fresh nonces and X25519 keys
@@ -269,7 +269,7 @@ export class HostAuth {
     try {
       return sealLine(line, this.#keys.hostToDevice);
     } catch {
-      // Too long to seal (PROTOCOL.md § 8.3): sent bare, the device refuses it, visibly.
+      // Too long to seal (PROTOCOL.md § 5.3): sent bare, the device refuses it, visibly.
       return line;
     }
   }

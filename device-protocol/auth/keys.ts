@@ -1,6 +1,6 @@
 /**
  * Device public keys as the protocol and the table config carry them (1.4,
- * PROTOCOL.md § 8): a key type and the raw key in base64url, `ed25519:<43>`
+ * PROTOCOL.md § 5): a key type and the raw key in base64url, `ed25519:<43>`
  * or `p256:<44>` (a compressed P-256 point, as a secure element's key is
  * sent in 33 bytes to fit a PROOF frame in one line). The fingerprint is
  * what a technician compares on the device's own display when pairing.
@@ -143,7 +143,7 @@ export function compressP256(xy: Uint8Array): Uint8Array {
 
 /**
  * Checks a device's signature of a 32-byte statement digest (PROTOCOL.md
- * § 8.2): Ed25519 over the digest bytes; ECDSA P-256 with SHA-256 over
+ * § 5.2): Ed25519 over the digest bytes; ECDSA P-256 with SHA-256 over
  * them, r || s (64 bytes).
  */
 export function verifyDigestSignature(

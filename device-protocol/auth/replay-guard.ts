@@ -1,5 +1,5 @@
 /**
- * Replays inside one authenticated session (PROTOCOL.md § 8.4). A frame
+ * Replays inside one authenticated session (PROTOCOL.md § 5.4). A frame
  * MACed under this session's key was sent by the device in this session;
  * sent again it is either a retransmission (its ACK was lost or is still
  * owed) or an attacker's replay of a frame the host has long stored. A

@@ -1,5 +1,5 @@
 /**
- * `tableside device`: device keys and pairing (protocol 1.4, PROTOCOL.md § 8).
+ * `tableside device`: device keys and pairing (protocol 1.4, PROTOCOL.md § 5).
  *
  *   device key new FILE [--type ed25519|p256]   a key file for a simulator or a vendor's device
  *   device key show FILE                        its fingerprint

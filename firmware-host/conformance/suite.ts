@@ -45,7 +45,7 @@ export interface ConformanceOptions {
   readonly transport: Transport;
   /** The talker the device must be; absent: whatever its HELLO says. */
   readonly talker?: DeviceTalker;
-  /** The device's paired key (§ 8.1): the auth check becomes required. */
+  /** The device's paired key (§ 5.1): the auth check becomes required. */
   readonly key?: DevicePublicKey;
   /** The device acts by itself (a simulator's scenario): no instructions, the shorter waits. */
   readonly scripted?: boolean;
@@ -59,7 +59,7 @@ export interface ConformanceOptions {
   readonly openTimeoutMs?: number;
 }
 
-/** The host's HELLO (model `tableside`, § 5) names no firmware image: the suite is not one. */
+/** The host's HELLO (model `tableside`, § 4) names no firmware image: the suite is not one. */
 const HOST_FIRMWARE_SHA256 = '0'.repeat(64);
 
 /** How long the suite watches for something that must NOT come (a second PONG) after the ACK that did. */
@@ -184,7 +184,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     record(resultOf('hello', 'fail', lineDown));
   }
 
-  // § 5: HELLO first, held back while its ACK is withheld (§ 4 item 4: sent again).
+  // § 4: HELLO first, held back while its ACK is withheld (§ 3.4: sent again).
   if (!results.has('hello')) {
     await check('hello', async (timeoutMs) => {
       const isHello = (frame: Frame) => frame.type === 'HELLO';
@@ -215,7 +215,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         return { fail: `HELLO from talker ${frame.talker}, expected ${options.talker}` };
       }
       if (!message.protocol.startsWith('1.')) {
-        return { fail: `protocol ${message.protocol}: the host speaks major version 1 (§ 5)` };
+        return { fail: `protocol ${message.protocol}: the host speaks major version 1 (§ 4)` };
       }
       talker = frame.talker;
       hello = { received, message };
@@ -233,7 +233,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       received.index + 1,
     );
     if (!sameLine(received.frame)(copy.frame)) {
-      // § 4 item 9: a new HELLO may replace an unACKed one; the seq must stay.
+      // § 3.8: a new HELLO may replace an unACKed one; the seq must stay.
       if (copy.frame.seq !== received.frame.seq) {
         return {
           fail: `sent a new HELLO ${copy.frame.seq} instead of HELLO ${received.frame.seq} again`,
@@ -244,7 +244,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     return `HELLO ${copy.frame.seq} again after ${Math.round(copy.at - received.at)} ms`;
   });
 
-  // The HELLO's ACK, then (1.4) the CHALLENGE, then the host's own HELLO (§ 5, § 8.2).
+  // The HELLO's ACK, then (1.4) the CHALLENGE, then the host's own HELLO (§ 4, § 5.2).
   let hostHelloSeq: number | undefined;
   if (hello !== undefined && lineDown === undefined) {
     wire.autoAck = true;
@@ -292,7 +292,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     );
     const required = options.key !== undefined;
     if (outcome === undefined) {
-      return { fail: `no PROOF within ${timeoutMs} ms of the CHALLENGE (§ 8.2)`, required };
+      return { fail: `no PROOF within ${timeoutMs} ms of the CHALLENGE (§ 5.2)`, required };
     }
     if (outcome.kind === 'authenticated') {
       return {
@@ -305,7 +305,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         entry.dir === 'in' && entry.event.kind === 'frame' && entry.event.frame.type === 'PROOF',
     ).length;
     if (proofs === 0) {
-      // § 8.2: a 1.4 device answers every CHALLENGE, with PROOF,none if it has no key.
+      // § 5.2: a 1.4 device answers every CHALLENGE, with PROOF,none if it has no key.
       return {
         fail: `announced ${message.protocol} but sent no PROOF: ${outcome.detail}`,
         required,
@@ -319,8 +319,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   });
 
   if (wire.authState === 'failed' && lineDown === undefined) {
-    // § 8.4: the host drops every frame of a device that failed to authenticate.
-    lineDown = 'the device failed authentication, so a host drops its frames (§ 8.4)';
+    // § 5.4: the host drops every frame of a device that failed to authenticate.
+    lineDown = 'the device failed authentication, so a host drops its frames (§ 5.4)';
   }
 
   const pingToken = 'cf1';
@@ -425,7 +425,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       });
     await stillAnswers(timeoutMs, 'long1');
     if (nak === undefined) {
-      return { fail: 'no NAK too_long for a 310-byte line (§ 4 item 3), though it still answers' };
+      return { fail: 'no NAK too_long for a 310-byte line (§ 3.3), though it still answers' };
     }
     return `${describe(nak.frame)}: NAK,${nak.frame.fields[0]},too_long; still answers a PING`;
   });
@@ -454,7 +454,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     } else if (talker === 'SF') {
       commands.push({ text: 'SHUFFLE,1', send: () => wire.send({ type: 'SHUFFLE', decks: 1 }) });
     } else {
-      return { skip: `${talker} takes no commands from the host (§ 3.4, § 3.6)` };
+      return { skip: `${talker} takes no commands from the host (§ 7.4, § 7.5)` };
     }
     const done: string[] = [];
     for (const command of commands) {
@@ -518,7 +518,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   await check('nak-hello', async (timeoutMs) => {
     const first = needEvent();
     const from = wire.inbox.length;
-    // What a host that restarted says to an event from a device it has no HELLO of (§ 5).
+    // What a host that restarted says to an event from a device it has no HELLO of (§ 4).
     await wire.send({ type: 'NAK', nakedSeq: first.frame.seq, reason: 'hello' });
     const hello = await wire.waitFor(
       `HELLO after NAK,${first.frame.seq},hello`,
@@ -539,7 +539,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
     if (hello.frame.seq === 0 && first.frame.seq !== 0) {
       return {
-        fail: 'its new HELLO took seq 0: it kept running, so it keeps counting (§ 4 item 8)',
+        fail: 'its new HELLO took seq 0: it kept running, so it keeps counting (§ 3.7)',
       };
     }
     return `HELLO ${hello.frame.seq}, then ${describe(first.frame)} again`;
@@ -573,7 +573,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       .find((received) => received.frame.type === 'HELLO');
     if (newHello !== undefined && newHello.frame.seq === 0 && first.frame.seq !== 0) {
       return {
-        fail: 'its new HELLO took seq 0: a reconnect keeps counting (§ 4 item 8)',
+        fail: 'its new HELLO took seq 0: a reconnect keeps counting (§ 3.7)',
       };
     }
     return `${describe(first.frame)} again${newHello ? ` after HELLO ${newHello.frame.seq}` : " after the host's HELLO"}`;
@@ -592,7 +592,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const first = needEvent();
     const wanted = completion(talker!);
     // The report counts from the withheld event, and must go on past it: an event the
-    // device sends once that one is ACKed (stop and wait, § 4 item 5) and not a copy.
+    // device sends once that one is ACKed (stop and wait, § 3.5) and not a copy.
     const before = new Set(
       wire.inbox.slice(0, ackedFrom).map((received) => encodeFrame(received.frame)),
     );
@@ -647,7 +647,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   return summarize(options.link, device, ordered);
 }
 
-/** When a talker's report is whole (§ 3.2-3.4, § 3.6): the detail to print, or undefined. */
+/** When a talker's report is whole (§ 7.2-7.4, § 7.5): the detail to print, or undefined. */
 function completion(talker: DeviceTalker): {
   what: string;
   done: (frames: readonly Frame[]) => string | undefined;
@@ -695,7 +695,7 @@ function completion(talker: DeviceTalker): {
   }
 }
 
-/** A SHUFFLED whose ORDER chunks (if it said `order`) cover positions 0 to count-1 once (§ 3.3). */
+/** A SHUFFLED whose ORDER chunks (if it said `order`) cover positions 0 to count-1 once (§ 7.3). */
 function shuffleDone(frames: readonly Frame[]): string | undefined {
   const seen = new Set<number>();
   const unique = frames.filter((frame) => {

@@ -16,9 +16,9 @@ export type TraceEntry =
   /** The host closed and reopened the line. */
   | { readonly dir: 'mark'; readonly at: number; readonly what: 'reopened' };
 
-/** Frames outside the link session (§ 8.2) and the link's own control frames (§ 4 item 1). */
+/** Frames outside the link session (§ 5.2) and the link's own control frames (§ 3.1). */
 const UNRELIABLE = new Set(['ACK', 'NAK', 'CHALLENGE', 'PROOF']);
-/** Reliable frames that do not wait behind events (§ 4 item 5). */
+/** Reliable frames that do not wait behind events (§ 3.5). */
 const NOT_EVENTS = new Set(['HELLO', 'PING', 'PONG']);
 
 export function isReliableType(type: string): boolean {
@@ -29,7 +29,7 @@ export function isEventType(type: string): boolean {
   return isReliableType(type) && !NOT_EVENTS.has(type);
 }
 
-/** The frame's text without a MAC (§ 8.3): a retransmission in a new session carries a new one. */
+/** The frame's text without a MAC (§ 5.3): a retransmission in a new session carries a new one. */
 export function unsealedBody(frame: Frame): string {
   const last = frame.fields.at(-1);
   const fields = last?.startsWith('~') ? frame.fields.slice(0, -1) : frame.fields;
@@ -85,7 +85,7 @@ export function judgeFrames(trace: readonly TraceEntry[]): CheckResult[] {
   ];
 }
 
-/** § 3: each known type decodes, from the talker the device announced. */
+/** § 7: each known type decodes, from the talker the device announced. */
 export function judgeCodecs(
   trace: readonly TraceEntry[],
   talker: DeviceTalker | undefined,
@@ -106,9 +106,9 @@ export function judgeCodecs(
 }
 
 /**
- * § 5: a device sends a new event (a seq it never used) only once its latest
+ * § 4: a device sends a new event (a seq it never used) only once its latest
  * HELLO is ACKed. Events it sent before, and sends again after a HELLO, are
- * retransmissions (§ 4 item 8), not new; events before its first HELLO in
+ * retransmissions (§ 3.7), not new; events before its first HELLO in
  * the run belong to a session that began before the line opened.
  */
 export function judgeHoldEvents(trace: readonly TraceEntry[]): CheckResult {
@@ -133,7 +133,7 @@ export function judgeHoldEvents(trace: readonly TraceEntry[]): CheckResult {
       continue;
     }
     if (!isEventType(frame.type)) continue;
-    // Before the first HELLO: frames of a session that began before this run (§ 5: NAK hello).
+    // Before the first HELLO: frames of a session that began before this run (§ 4: NAK hello).
     if (helloSeq !== undefined && !seen.has(frame.seq) && !helloAcked) {
       problems.push(`${lineOf(frame)} before the host ACKed HELLO ${helloSeq}`);
     }
@@ -143,9 +143,9 @@ export function judgeHoldEvents(trace: readonly TraceEntry[]): CheckResult {
 }
 
 /**
- * § 2, § 4 items 6 and 8: one seq never names two different frames (a HELLO
+ * § 2, § 3.6, § 3.7: one seq never names two different frames (a HELLO
  * at seq 0 is a restart and starts over). HELLOs are left out: a new HELLO
- * may take the seq of one the host has not ACKed (§ 4 item 9). Gaps are no
+ * may take the seq of one the host has not ACKed (§ 3.8). Gaps are no
  * fault here: a device numbers a frame when it queues it, so a PONG may run
  * ahead of events still waiting for the window.
  */
@@ -167,7 +167,7 @@ export function judgeSeqs(trace: readonly TraceEntry[]): CheckResult {
 }
 
 /**
- * § 4 items 5 and 9: events the host has not ACKed stay within the device's
+ * § 3.5, § 3.8: events the host has not ACKed stay within the device's
  * window: 32 for a 1.2 device (the host spoke 1.5), 1 for an older one, and
  * one alone after each HELLO until the host has ACKed an event.
  */
@@ -209,7 +209,7 @@ export function judgeWindow(
   return verdict('window', problems, `at most ${limit} in flight, one alone after each HELLO`);
 }
 
-/** § 4 item 4: a copy follows a timeout or a NAK; ten copies of one line within a second is a flood. */
+/** § 3.3, § 3.4: a copy follows a timeout or a NAK; ten copies of one line within a second is a flood. */
 export function judgeFlood(trace: readonly TraceEntry[]): CheckResult {
   const copies = new Map<string, number[]>();
   let worst: { line: string; count: number } | undefined;
@@ -228,13 +228,13 @@ export function judgeFlood(trace: readonly TraceEntry[]): CheckResult {
     : resultOf('no-flood', 'fail', `sent ${worst.line} ${worst.count} times within one second`);
 }
 
-/** The host's ACK timeout (§ 4 defaults); a device "should use the same or a longer timeout". */
+/** The host's ACK timeout (§ 3.11); a device "should use the same or a longer timeout". */
 export const HOST_ACK_TIMEOUT_MS = 500;
 /** Scheduling on either side shortens a measured wait a little: this much is not held against it. */
 const TIMER_SLACK_MS = 50;
 
 /**
- * § 4 (defaults): the shortest wait between two copies of a line that nothing
+ * § 3.11: the shortest wait between two copies of a line that nothing
  * asked for (no NAK naming it, no HELLO either way, no reopened line between).
  */
 export function judgeAckTimeout(trace: readonly TraceEntry[]): CheckResult {
@@ -249,7 +249,7 @@ export function judgeAckTimeout(trace: readonly TraceEntry[]): CheckResult {
     if (entry.dir === 'out') {
       const frame = entry.frame;
       // The host's HELLO or CHALLENGE, or its ACK of the device's HELLO, sends the device's
-      // frames again (§ 4 item 4, § 5, § 8.2).
+      // frames again (§ 3.4, § 4, § 5.2).
       if (frame?.type === 'HELLO' || entry.line.includes(',CHALLENGE,')) lastCopy.clear();
       if (frame?.type === 'ACK' && helloSeqs.has(frame.fields[0] ?? '')) lastCopy.clear();
       if (frame?.type === 'NAK') {
@@ -263,11 +263,11 @@ export function judgeAckTimeout(trace: readonly TraceEntry[]): CheckResult {
     }
     if (entry.event.kind !== 'frame') continue;
     const frame = entry.event.frame;
-    // A PROOF ends the handshake: the events held back for it go at once (§ 8.2).
+    // A PROOF ends the handshake: the events held back for it go at once (§ 5.2).
     if (frame.type === 'PROOF') lastCopy.clear();
     if (frame.type === 'HELLO') {
       helloSeqs.add(String(frame.seq));
-      // A new HELLO of the device's own sends what it holds again at once (§ 4 item 9).
+      // A new HELLO of the device's own sends what it holds again at once (§ 3.8).
       for (const line of [...lastCopy.keys()]) if (!line.includes(',HELLO,')) lastCopy.delete(line);
     }
     if (!isReliableType(frame.type)) continue;

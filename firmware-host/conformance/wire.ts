@@ -3,7 +3,7 @@
  * frames the suite scripts (none of a link session's own: no automatic
  * retransmission, ACKs only when told or in `autoAck` mode) and records
  * everything both ways in a trace. Waits take a stated timeout and end early
- * when the line closes, so no check can hang. Authentication (§ 8) runs
+ * when the line closes, so no check can hang. Authentication (§ 5) runs
  * through the pure `HostAuth` once the suite engages it.
  */
 import { HostAuth, type HostAuthAction } from '../../device-protocol/auth/host-auth.ts';
@@ -150,7 +150,7 @@ export class HostWire {
 
   // ------------------------------------------------------------ sending
 
-  /** Sends a message with the host's next seq (ACK and NAK carry it without taking it, § 4 item 9). */
+  /** Sends a message with the host's next seq (ACK and NAK carry it without taking it, § 3.8). */
   async send(message: Message): Promise<number> {
     const { type, fields } = encodeMessage(message);
     return this.sendFrame({ talker: 'HO', seq: this.#seq, type, fields });
@@ -224,7 +224,7 @@ export class HostWire {
 
   /**
    * Starts authentication with the device's HELLO (after the host ACKed it,
-   * § 8.2): from here on every frame passes HostAuth, which writes the
+   * § 5.2): from here on every frame passes HostAuth, which writes the
    * CHALLENGEs and checks and strips the MACs.
    */
   engageAuth(hello: Frame, talker: DeviceTalker, paired: DevicePublicKey | undefined): void {
@@ -290,13 +290,13 @@ export class HostWire {
     const isEvent = isEventType(frame.type);
     if (frame.type === 'HELLO') this.helloSeen = true;
     else if (isEvent && !this.helloSeen && !this.#nakedForHello.has(frame.seq)) {
-      // § 5: events from a device whose HELLO the host has not seen (it was running before
+      // § 4: events from a device whose HELLO the host has not seen (it was running before
       // the line opened) get NAK,<seq>,hello, which asks it for a new HELLO.
       this.#nakedForHello.add(frame.seq);
       void this.send({ type: 'NAK', nakedSeq: frame.seq, reason: 'hello' });
     }
     if (this.autoAck && isReliableType(frame.type) && (this.ackEvents || !isEvent)) {
-      // The ACK goes out now; a CHALLENGE HostAuth asked for follows it (§ 8.2: ACK, then CHALLENGE).
+      // The ACK goes out now; a CHALLENGE HostAuth asked for follows it (§ 5.2: ACK, then CHALLENGE).
       void this.ack(frame.seq);
       if (frame.type === 'PING') {
         const token = frame.fields[0];

@@ -184,7 +184,7 @@ export async function checkDevice(
       name: `${prefix}: ping`,
       status: 'fail',
       detail: 'the device said HELLO but answered no PING',
-      advice: 'the device firmware must answer PING with PONG (PROTOCOL.md § 3); update it',
+      advice: 'the device firmware must answer PING with PONG (PROTOCOL.md § 3.10); update it',
     });
   }
 
@@ -210,7 +210,7 @@ export async function checkDevice(
       status: 'fail',
       detail: `${status.counters.orderGaps} gap(s) in the device's seqs the host stopped waiting for`,
       advice:
-        'the firmware breaks the in-order window of protocol 1.2 (PROTOCOL.md § 4 item 9): it gave a frame up or skipped seqs. Update the firmware, or have it announce 1.1 until it is fixed',
+        'the firmware breaks the in-order window of protocol 1.2 (PROTOCOL.md § 3.8): it gave a frame up or skipped seqs. Update the firmware, or have it announce 1.1 until it is fixed',
       data: { orderGaps: status.counters.orderGaps },
     });
   }

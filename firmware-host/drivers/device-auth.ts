@@ -1,5 +1,5 @@
 /**
- * A driver's side of device authentication (protocol 1.4, PROTOCOL.md § 8):
+ * A driver's side of device authentication (protocol 1.4, PROTOCOL.md § 5):
  * the pure `HostAuth` with fresh handshake secrets, alarms and the state
  * `diag` and the status report show. Framer events come in through
  * `incoming`; what passes goes to the link session (`pass`); every line the
@@ -209,7 +209,7 @@ export class DriverAuth {
 
   /**
    * The handshake is over: the events dropped while it was on are asked for
-   * by NAK (PROTOCOL.md § 8.2), so the device sends them again at once
+   * by NAK (PROTOCOL.md § 5.2), so the device sends them again at once
    * rather than after its ACK timeout (300 ms of a stalled window).
    */
   private askAgainForDropped(): void {

@@ -19,7 +19,7 @@
  *   retransmits after a reconnect (same seq, same content);
  * - sends commands (shuffle, deck check, indicate, gate) and awaits their ACK;
  * - counts what went wrong on the line;
- * - authenticates a device that speaks protocol 1.4 (PROTOCOL.md § 8,
+ * - authenticates a device that speaks protocol 1.4 (PROTOCOL.md § 5,
  *   `device-auth.ts`): a paired device must prove its key, and every frame
  *   after that carries a MAC; a frame that fails is refused with an alarm,
  *   never delivered, and a paired device that fails to authenticate is
@@ -187,9 +187,9 @@ export interface DriverCounters {
   naksReceived: number;
   retransmits: number;
   duplicatesDropped: number;
-  /** Events of a 1.2 device held until a missing one arrived (PROTOCOL.md § 4 item 9). */
+  /** Events of a 1.2 device held until a missing one arrived (PROTOCOL.md § 3.8). */
   heldForOrder: number;
-  /** Times the host stopped waiting for a missing seq (a device breaking § 4 item 9). */
+  /** Times the host stopped waiting for a missing seq (a device breaking § 3.8). */
   orderGaps: number;
   reconnects: number;
   cardsRefused: number;
@@ -347,7 +347,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   /** ACKs made in this turn, sent together once it ends (see writeAck). */
   private unwrittenAcks: string[] = [];
   private opens = 0;
-  /** Events NAKed `hello` since the device's last HELLO on this connection (PROTOCOL.md § 5). */
+  /** Events NAKed `hello` since the device's last HELLO on this connection (PROTOCOL.md § 4). */
   private withoutHello: { since: number; frames: number; first: string } | undefined;
   /** This connection raised its alarm for events without a HELLO (once per connection). */
   private withoutHelloAlarmed = false;

@@ -1,6 +1,6 @@
 /**
  * Puts a roulette spin together from the wheel's reports (PROTOCOL.md
- * § 3.6): ROTOR and BALL as they happen, then the RESULT that ends the spin
+ * § 7.5): ROTOR and BALL as they happen, then the RESULT that ends the spin
  * or a NOSPIN that voids it. A RESULT without a BALL (or a ROTOR) before it
  * becomes a spin record without that direction: the table session raises
  * it as a result with no spin. The daemon journals each ROTOR and BALL

@@ -1,5 +1,5 @@
 /**
- * The device side of protocol 1.4's authentication (PROTOCOL.md § 8) for a
+ * The device side of protocol 1.4's authentication (PROTOCOL.md § 5) for a
  * device core: wraps the pure `DeviceAuth` with the device's signer (a key
  * file, or a secure element such as the ATECC608), fresh handshake secrets
  * and a timer. The device core calls it at four points: every framer event

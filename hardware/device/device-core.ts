@@ -38,7 +38,7 @@ import { DeviceAuthLink, type DeviceKey } from './device-auth.ts';
  * Link-session settings of a device: a real device never gives a card up
  * (`maxAttempts: 0`, retransmit until ACKed), every 300 ms. It speaks
  * protocol 1.2 or later, so with a 1.2 host it may have 32 events
- * unacknowledged (the in-order window, PROTOCOL.md § 4 item 9: a reconnect
+ * unacknowledged (the in-order window, PROTOCOL.md § 3.8: a reconnect
  * replays its backlog at line speed); with an older host, one.
  */
 export const DEVICE_SESSION_DEFAULTS = {
@@ -81,7 +81,7 @@ export interface DeviceCoreOptions {
   reconnect?: LinkOptionsInput;
   hooks?: DeviceWireHooks;
   restore?: RestoredFrames;
-  /** The device's own key (protocol 1.4, PROTOCOL.md § 8); absent: a device without a key. */
+  /** The device's own key (protocol 1.4, PROTOCOL.md § 5); absent: a device without a key. */
   key?: DeviceKey;
   /** Monotonic milliseconds; injectable for tests. */
   now?: () => number;
@@ -224,7 +224,7 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
     this.emit('link', change);
     if (change.state === 'open') {
       // HELLO first on every connection; what was not ACKed before goes
-      // again right after it, with its old seq (PROTOCOL.md § 4 item 8).
+      // again right after it, with its old seq (PROTOCOL.md § 3.7).
       this.decoder.end();
       const now = this.now();
       this.run(this.session.send(this.options.hello, now));

@@ -79,7 +79,7 @@ export interface ShoeFirmwareOptions {
   outboxPath?: string;
   serial: string;
   /**
-   * The shoe's own key (protocol 1.4, PROTOCOL.md § 8): with one it proves
+   * The shoe's own key (protocol 1.4, PROTOCOL.md § 5): with one it proves
    * who it is to a table that paired it; without, a table deals it only
    * with `unpaired: allow` (a bench).
    */

@@ -1,6 +1,6 @@
 /**
  * Driver of the Microchip ATECC608 secure element that holds the key of a
- * device built on tableside's firmware (PROTOCOL.md § 8). It is a
+ * device built on tableside's firmware (PROTOCOL.md § 5). It is a
  * `DeviceSigner`: `publicKey()` (GenKey, public mode) and `sign(digest)`
  * (Nonce pass-through of SHA-256(digest) into TempKey, then Sign of that
  * external message), ECDSA P-256. The private key never leaves the chip.
@@ -145,7 +145,7 @@ export class Atecc608 implements DeviceSigner {
     if (digest.length !== 32) {
       return Promise.reject(new RangeError(`expected a 32-byte digest, got ${digest.length}`));
     }
-    // ECDSA with SHA-256 over the digest (PROTOCOL.md § 8.2): the chip signs the hash it is given.
+    // ECDSA with SHA-256 over the digest (PROTOCOL.md § 5.2): the chip signs the hash it is given.
     const message = new Uint8Array(createHash('sha256').update(digest).digest());
     return this.session(async () => {
       const loaded = await this.execute('Nonce', OPCODE.nonce, 0x03, 0, 1, message);

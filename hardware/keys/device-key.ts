@@ -1,5 +1,5 @@
 /**
- * A device's own key pair as the device side uses it (PROTOCOL.md § 8): a
+ * A device's own key pair as the device side uses it (PROTOCOL.md § 5): a
  * signer that gives its public key and signs 32-byte statement digests.
  * Two kinds: a key file (simulators, a vendor's device: PKCS#8 PEM, Ed25519
  * or P-256, readable by its owner only) and a secure element

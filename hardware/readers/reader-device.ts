@@ -17,13 +17,13 @@ export interface ReaderDeviceOptions {
   /** The device end of the link to the host. */
   transport: Transport;
   hello: HelloMessage;
-  /** The reader's own key (protocol 1.4, PROTOCOL.md § 8); absent: a reader without a key. */
+  /** The reader's own key (protocol 1.4, PROTOCOL.md § 5); absent: a reader without a key. */
   key?: DeviceKey;
   /** Monotonic ms for the device core; injectable for tests. */
   now?: () => number;
 }
 
-/** ERROR detail: 1-120 printable ASCII characters without $ , * (PROTOCOL.md § 3). */
+/** ERROR detail: 1-120 printable ASCII characters without $ , * (PROTOCOL.md § 7). */
 export function errorDetail(text: string): string {
   const clean = text
     .replace(/[$,*]/g, ';')

@@ -51,7 +51,7 @@ async function handshake(maxRefusedInRow = 16) {
     firmware: '2.3.1',
     firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   });
-  // The host ACKs the HELLO before it challenges (PROTOCOL.md § 8.2).
+  // The host ACKs the HELLO before it challenges (PROTOCOL.md § 5.2).
   device.helloAcked(0);
   const challenge = host.incoming(frameEvent(HELLO), 0).find((a) => a.kind === 'write');
   if (challenge?.kind !== 'write') throw new Error('no CHALLENGE');

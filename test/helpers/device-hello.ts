@@ -1,4 +1,4 @@
-/** The HELLO of the shoe the protocol tests talk to (PROTOCOL.md § 3.1's example), at a given protocol. */
+/** The HELLO of the shoe the protocol tests talk to (PROTOCOL.md § 7.1's example), at a given protocol. */
 import type { HelloMessage } from '../../device-protocol/messages.ts';
 
 export function shoeHello(protocol = '1.0'): HelloMessage {

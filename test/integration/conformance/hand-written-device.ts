@@ -92,7 +92,7 @@ export class HandWrittenDevice {
       this.#noise = setInterval(() => socket.write('#@!noise*ZZ\r\n$$$,,*\r\n'), 50);
       return;
     }
-    // § 5: HELLO first on every connection, then (§ 4 item 4) what is still unACKed.
+    // § 4: HELLO first on every connection, then (§ 3.4) what is still unACKed.
     this.#hello();
     if (this.#mistake !== 'no-retransmit') {
       for (const [seq, line] of this.#unacked) if (seq !== this.#helloSeq) socket.write(line);
@@ -154,7 +154,7 @@ export class HandWrittenDevice {
       if (line !== undefined && this.#mistake !== 'no-retransmit') this.#socket?.write(line);
       return;
     }
-    // § 4 item 1: every valid frame is ACKed; § 4 item 6: a repeat is not acted on twice.
+    // § 3.1: every valid frame is ACKed; § 3.6: a repeat is not acted on twice.
     this.#send('ACK', [String(seq)]);
     if (type === 'HELLO') {
       this.#seenFromHost.clear();

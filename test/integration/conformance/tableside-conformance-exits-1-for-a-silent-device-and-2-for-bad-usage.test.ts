@@ -27,7 +27,7 @@ describe('tableside conformance exit codes', () => {
     const { code, stdout } = await run.done;
     expect(code).toBe(1);
     expect(stdout).toMatch(
-      /^FAIL\s+hello\s+required\s+§ 5, § 3\.1\s+no HELLO within \d+ ms; the device sent nothing$/m,
+      /^FAIL\s+hello\s+required\s+§ 4\.1, § 7\.1\s+no HELLO within \d+ ms; the device sent nothing$/m,
     );
     expect(stdout).toMatch(/^SKIP\s+ping\s+required\s+.*not run: no valid HELLO from the device$/m);
     expect(stdout).toMatch(/^DOES NOT CONFORM: \d+ of \d+ required checks did not pass: hello, /m);

@@ -1,6 +1,6 @@
 /**
  * Issue 24 item 6, the forged HELLO, through the real driver and the
- * simulated shoe's device core (PROTOCOL.md § 8.4): after the paired shoe's
+ * simulated shoe's device core (PROTOCOL.md § 5.4): after the paired shoe's
  * HELLO was ACKed, a rogue on its line writes a HELLO unlike the shoe's (one
  * announcing 1.2, one with a firmware hash off the allow-list, the shoe's own
  * with a byte changed) and a card of its own. The shoe's PROOFs sign its own

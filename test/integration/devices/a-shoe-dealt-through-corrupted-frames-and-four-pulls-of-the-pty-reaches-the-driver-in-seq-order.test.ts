@@ -2,7 +2,7 @@
  * Issue 17, item 1, over a real socat pty: a 1.2 shoe whose frames arrive
  * corrupted one in five (`corrupt-bytes=0.2`) deals a whole eight-deck shoe
  * while the pty is pulled four times. The driver must pass every card on once
- * and in the shoe's seq order (PROTOCOL.md § 4 item 9), without giving up on
+ * and in the shoe's seq order (PROTOCOL.md § 3.8), without giving up on
  * a gap, and the shoe's retransmissions must stay within a small multiple of
  * the cards (the drill once saw 18,620 for 416 cards).
  */

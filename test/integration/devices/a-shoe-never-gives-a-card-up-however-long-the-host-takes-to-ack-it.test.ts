@@ -1,5 +1,5 @@
 /**
- * A device never gives a card up (PROTOCOL.md § 4): the simulated shoe
+ * A device never gives a card up (PROTOCOL.md § 3.4): the simulated shoe
  * retransmits an unacknowledged card for as long as it takes (the old
  * simulator stopped after 100 attempts), and the card reaches the table once.
  */

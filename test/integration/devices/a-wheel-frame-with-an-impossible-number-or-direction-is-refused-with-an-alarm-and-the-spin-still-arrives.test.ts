@@ -1,5 +1,5 @@
 /**
- * A wheel written by hand from PROTOCOL.md § 3.6 (its own CRC, no production
+ * A wheel written by hand from PROTOCOL.md § 7.5 (its own CRC, no production
  * codec) talks to the real wheel driver over an in-memory wire. A frame with
  * a direction the protocol lacks or a number off the wheel is ACKed (its CRC
  * was fine), raised as a device_fault alarm naming the field, and stores
@@ -66,7 +66,7 @@ describe('a wheel driver fed by a hand-written wheel', () => {
     await until(() => /\$HO,\d+,HELLO,/.test(received), "the host's HELLO");
     await send(line(`RW,0,HELLO,TS-WHEEL-1,RW0001,1.5,1.0.0,${SHA}`));
     await until(() => acked(0), 'the HELLO ACKed');
-    // A wheel says 1.5 (>= 1.4), so the host challenges it (PROTOCOL.md § 8.2); a wheel
+    // A wheel says 1.5 (>= 1.4), so the host challenges it (PROTOCOL.md § 5.2); a wheel
     // without a key answers PROOF,none and runs unauthenticated on this unpaired line.
     await until(() => /\$HO,0,CHALLENGE,/.test(received), "the host's CHALLENGE");
     await send(line('RW,0,PROOF,none'));

@@ -1,7 +1,7 @@
 /**
  * A wheel simulator whose key is not the one its line is paired with proves
  * the wrong key: the driver quarantines it with an alarm and delivers none
- * of its spins (PROTOCOL.md § 8).
+ * of its spins (PROTOCOL.md § 5).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../../device-protocol/auth/keys.ts';

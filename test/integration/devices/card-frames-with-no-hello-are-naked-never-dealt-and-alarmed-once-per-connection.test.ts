@@ -1,7 +1,7 @@
 /**
  * A device that writes well-framed CARD frames but never says HELLO (a
  * rogue on the line that does not say who it is) has each frame NAKed
- * `hello` (PROTOCOL.md § 5) and none dealt, as before; now the table also
+ * `hello` (PROTOCOL.md § 4) and none dealt, as before; now the table also
  * hears of it: one `device_unauthenticated` alarm (reason `no_hello`) per
  * connection, not one per frame. A device that answers the NAK with its
  * HELLO (a host restart) raises none: see

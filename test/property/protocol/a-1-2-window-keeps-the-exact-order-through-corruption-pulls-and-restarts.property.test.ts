@@ -1,5 +1,5 @@
 /**
- * PROTOCOL.md § 4 item 9 at the LinkSession level, under the drill that broke
+ * PROTOCOL.md § 3.8 at the LinkSession level, under the drill that broke
  * it (issue 17): a 1.2 shoe deals at a dealer's pace to a 1.2 host that PINGs
  * it, over a line that corrupts up to one frame in five, is pulled several
  * times (the shoe reopens its end, sometimes more than once, into a dead

@@ -5,7 +5,7 @@
  * behind its authentication (the device's `DeviceAuth`, the driver's own
  * `DriverAuth`), a virtual clock, and a line the caller can corrupt, lose,
  * pull and plug again; either side can restart (the shoe keeps its outbox,
- * PROTOCOL.md § 9.2; the host its journal). The reproductions drive it step
+ * PROTOCOL.md § 3.9; the host its journal). The reproductions drive it step
  * by step, the drill at random.
  */
 import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
@@ -215,7 +215,7 @@ export class AuthPair {
     this.wire.host = [];
   }
 
-  /** The shoe restarts and reads its outbox back (PROTOCOL.md § 9.2). */
+  /** The shoe restarts and reads its outbox back (PROTOCOL.md § 3.9). */
   restartShoe(): void {
     this.#newShoe();
     this.wire.shoe = [];

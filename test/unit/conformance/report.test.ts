@@ -36,10 +36,10 @@ describe('the conformance verdict', () => {
     const table = renderTable(report);
     expect(table).toContain('tableside conformance: tcp://h:1: no HELLO from the device');
     expect(table).toMatch(
-      /^FAIL {2}hello {2}required {2}§ 5, § 3\.1\s+no HELLO within 10000 ms; the device sent nothing$/m,
+      /^FAIL {2}hello {2}required {2}§ 4\.1, § 7\.1\s+no HELLO within 10000 ms; the device sent nothing$/m,
     );
     expect(table).toMatch(
-      /^SKIP {2}ping {3}required {2}§ 3\.1, § 4 item 1\s+not run: no valid HELLO/m,
+      /^SKIP {2}ping {3}required {2}§ 3\.10, § 3\.1\s+not run: no valid HELLO/m,
     );
     expect(JSON.parse(renderJson(report))).toMatchObject({ conforms: false, link: 'tcp://h:1' });
   });

@@ -49,7 +49,7 @@ describe('the trace judges', () => {
       status: 'fail',
       detail: 'broken: $SH,1,CARD,AS,red,down before the host ACKed HELLO 0',
     });
-    // A reconnect: HELLO 5, then the unACKed card 4 again at once (§ 4 item 8) is allowed.
+    // A reconnect: HELLO 5, then the unACKed card 4 again at once (§ 3.7) is allowed.
     const replay = [
       hello(0, 3),
       host(1, 0, 'ACK', '3'),

@@ -1,5 +1,5 @@
 /**
- * PROTOCOL.md § 3.1: the host PINGs a device it has heard nothing from for a
+ * PROTOCOL.md § 3.10: the host PINGs a device it has heard nothing from for a
  * heartbeat, not one whose frames keep coming (those frames, and the ACKs
  * they draw, already prove both ends alive). A PONG does not count as
  * talking: a device that only answers PINGs keeps being PINGed every beat.

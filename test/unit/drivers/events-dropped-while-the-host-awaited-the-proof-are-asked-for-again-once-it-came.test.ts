@@ -1,5 +1,5 @@
 /**
- * PROTOCOL.md § 8.2: while the host waits for a device's PROOF it drops the
+ * PROTOCOL.md § 5.2: while the host waits for a device's PROOF it drops the
  * device's events. A device without a key sends them right after its HELLO
  * is ACKed, before its `PROOF,none` crosses the CHALLENGE; the host then
  * NAKs each one it dropped (`before_proof`) as soon as the handshake is over,

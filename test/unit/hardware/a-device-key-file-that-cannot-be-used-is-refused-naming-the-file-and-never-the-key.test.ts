@@ -1,5 +1,5 @@
 /**
- * Device key files (PROTOCOL.md § 8.1): a usable one loads and signs; one
+ * Device key files (PROTOCOL.md § 5.1): a usable one loads and signs; one
  * that is missing, readable by others, not a private key, or a key of
  * another type is refused with a message naming the file and what is wrong,
  * and never the key. Creating one never overwrites an existing file.

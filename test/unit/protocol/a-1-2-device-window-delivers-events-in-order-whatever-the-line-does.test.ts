@@ -1,5 +1,5 @@
 /**
- * Protocol 1.2's in-order window (PROTOCOL.md § 4 item 9): a device may
+ * Protocol 1.2's in-order window (PROTOCOL.md § 3.8): a device may
  * have several events unacknowledged, and the host still delivers them in
  * the order they happened, whatever the line loses, corrupts, duplicates or
  * reorders.

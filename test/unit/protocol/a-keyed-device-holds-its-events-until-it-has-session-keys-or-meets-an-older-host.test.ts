@@ -1,5 +1,5 @@
 /**
- * The device side of 1.4 (PROTOCOL.md § 8.2): a device with a key holds its
+ * The device side of 1.4 (PROTOCOL.md § 5.2): a device with a key holds its
  * events until its session keys exist, or until the host turns out to be
  * older than 1.4 (its HELLO says so, or no CHALLENGE within 3 s of our HELLO
  * being ACKed); control frames go at once. Once keyed, it seals what it sends

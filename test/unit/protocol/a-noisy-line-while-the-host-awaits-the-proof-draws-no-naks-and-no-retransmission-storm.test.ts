@@ -1,5 +1,5 @@
 /**
- * PROTOCOL.md § 8.2 over a noisy line: while the host waits for a device's
+ * PROTOCOL.md § 5.2 over a noisy line: while the host waits for a device's
  * PROOF it drops the device's frames without ACKing them. If it NAKed every
  * line it could not read meanwhile, each NAK without seq would make the
  * device send all it holds again (its oldest event and every PONG the host's

@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 6, the quarantine that could never end (PROTOCOL.md § 8.4):
+ * Issue 24 item 6, the quarantine that could never end (PROTOCOL.md § 5.4):
  * 16 refused frames in a row (a rogue's bad MACs written between a paired
  * shoe's own frames, or CRC-valid line noise) quarantine a paired device,
  * and a device whose HELLO was ACKed never says HELLO again. So the host

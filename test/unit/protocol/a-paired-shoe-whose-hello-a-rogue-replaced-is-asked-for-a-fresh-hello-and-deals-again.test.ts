@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 6, the forged HELLO (PROTOCOL.md § 8.4): HELLO carries no
+ * Issue 24 item 6, the forged HELLO (PROTOCOL.md § 5.4): HELLO carries no
  * MAC, and any HELLO starts a new handshake. A rogue (or line noise that kept
  * its CRC) writes a HELLO unlike the paired shoe's after the shoe's was ACKed:
  * one announcing 1.2, one with a firmware hash off the allow-list, or the

@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 6, the sequence the line captures showed (PROTOCOL.md § 8.2):
+ * Issue 24 item 6, the sequence the line captures showed (PROTOCOL.md § 5.2):
  * a paired 1.4 shoe's PROOF arrives corrupted, so the host keeps challenging
  * that connection's HELLO; the cable is pulled twice in quick succession (the
  * shoe's HELLO of the first reopen goes into the dead line); on the next

@@ -4,7 +4,7 @@
  * the shoe at once (`bad_proof`). It used to forget the CHALLENGE too, and a
  * shoe whose HELLO was ACKed never says HELLO again: quarantined for good,
  * its cards held. The host keeps asking, slowly, as for a PROOF that never
- * came (PROTOCOL.md § 8.2): the same CHALLENGE gets the same PROOF, intact
+ * came (PROTOCOL.md § 5.2): the same CHALLENGE gets the same PROOF, intact
  * this time, and the shoe deals. Pure parts on a simulated line (auth-pair.ts).
  */
 import { describe, expect, it } from 'vitest';

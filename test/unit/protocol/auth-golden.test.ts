@@ -1,5 +1,5 @@
 /**
- * PROTOCOL.md § 8.5 is a golden vector: its handshake lines, statement,
+ * PROTOCOL.md § 8.1 is a golden vector: its handshake lines, statement (§ 5.2),
  * digest and session keys are what the code computes from the documented
  * test keys, and the host's own state machine, given the documented host
  * secrets, authenticates that PROOF and accepts the sealed CARD.
@@ -13,7 +13,8 @@ import { parseFrameLine } from '../../../device-protocol/frame.ts';
 import { authVectors, VECTOR_SEEDS } from './auth-vectors.ts';
 
 const spec = readFileSync(new URL('../../../device-protocol/PROTOCOL.md', import.meta.url), 'utf8');
-const section = spec.slice(spec.indexOf('## 8. Device authentication'));
+// The statement is in § 5.2, the handshake's lines and keys in § 8.1.
+const section = spec.slice(spec.indexOf('## 5. Authentication'));
 const vectors = authVectors();
 
 function hostSecrets() {
@@ -38,7 +39,7 @@ function frameOf(line: string) {
   return event;
 }
 
-describe('PROTOCOL.md § 8 golden handshake', () => {
+describe('PROTOCOL.md § 8.1 golden handshake', () => {
   it('shows the lines, statement, digest and keys the code computes', () => {
     expect(section).toContain(`SH→HO ${vectors.lines.hello}\n`);
     expect(section).toContain(`HO→SH ${vectors.lines.challenge}\n`);

@@ -1,5 +1,5 @@
 /**
- * The worked example of PROTOCOL.md § 8, computed by the real codec from
+ * The worked example of PROTOCOL.md § 8.1, computed by the real codec from
  * fixed test keys (never use them on a table): `npx tsx
  * test/unit/protocol/auth-vectors.ts` prints it; `auth-golden.test.ts`
  * checks PROTOCOL.md against it line by line.

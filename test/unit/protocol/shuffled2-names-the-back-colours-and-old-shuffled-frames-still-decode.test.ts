@@ -1,7 +1,7 @@
 /**
  * Protocol 1.1 adds SHUFFLED2 (SHUFFLED plus the back colours) as a new
  * type, because the fields of an existing type never change within a major
- * version (PROTOCOL.md § 5): a 1.0 SHUFFLED still decodes as it did, and a
+ * version (PROTOCOL.md § 4): a 1.0 SHUFFLED still decodes as it did, and a
  * shuffler sends SHUFFLED2 only to a host that knows it.
  */
 import { describe, expect, it } from 'vitest';

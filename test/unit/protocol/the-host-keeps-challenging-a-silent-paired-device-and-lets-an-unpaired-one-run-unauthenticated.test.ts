@@ -1,5 +1,5 @@
 /**
- * The host's handshake timer (PROTOCOL.md § 8.2): a paired device that sends
+ * The host's handshake timer (PROTOCOL.md § 5.2): a paired device that sends
  * no PROOF after 8 CHALLENGEs fails (quarantine) but is still asked, slowly,
  * so a PROOF that arrives late heals it; an unpaired device that says 1.4
  * and never proves anything runs unauthenticated, as a bench device.

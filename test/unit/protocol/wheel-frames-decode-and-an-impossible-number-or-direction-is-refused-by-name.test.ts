@@ -95,7 +95,7 @@ describe('the roulette wheel talker RW (protocol 1.5)', () => {
     expect(() => messageFrame('HO', 1, { type: 'NOMOREBETS' })).toThrow(/may not come from HO/);
   });
 
-  it('shows refused frames in PROTOCOL.md § 3.6 that have real CRCs and really are refused', () => {
+  it('shows refused frames in PROTOCOL.md § 7.5 that have real CRCs and really are refused', () => {
     const refused = spec
       .split('\n')
       .flatMap((line) => /^refused: (\$.*)$/.exec(line)?.slice(1, 2) ?? []);
