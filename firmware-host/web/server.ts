@@ -24,12 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { isLoopback, type WebConfig } from '../config/web-schema.ts';
 import type { DaemonError } from '../daemon/errors.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
-import {
-  allRulesetNames,
-  getRouletteRuleset,
-  getRuleset,
-  isRouletteRuleset,
-} from '../engine/rulesets/index.ts';
+import { allRulesetNames } from '../engine/rulesets/index.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import { BENCH_LOGIN_PATH, BENCH_USER, BenchLogin, isSimulatedBench } from './bench-login.ts';
@@ -51,6 +46,8 @@ import {
   sameToken,
 } from './sessions.ts';
 import { loadStaticFiles, STATIC_FILES, serveStatic } from './static-files.ts';
+import { rouletteRulesetOf, rulesetIdentityOf, webViewOf } from './table-view.ts';
+import { WheelWatch } from './wheel-watch.ts';
 
 export interface WebConsoleOptions {
   daemon: TableDaemon;
@@ -97,13 +94,20 @@ export class WebConsole {
       for (const listener of changeListeners) listener();
     };
     options.daemon.on('journaled', onChange);
+    const wheel = new WheelWatch({
+      ruleset: () => rouletteRulesetOf(options.daemon.ruleset),
+      onLoaded: onChange,
+      onError: (error) => log.error({ err: error }, 'wheel watch: the journal is not readable'),
+    });
     const source = (): FeedSource => {
       const journal = options.daemon.journalFeed;
       if (!journal) throw new HttpError(503, 'not_ready', 'the journal is not open yet');
+      wheel.attach(journal);
       return {
         journal,
         snapshot: () => options.daemon.snapshot(),
         roads: () => options.daemon.roads(),
+        wheel: () => wheel.payload(),
         onChange: (listener) => {
           changeListeners.add(listener);
           return () => changeListeners.delete(listener);
@@ -270,7 +274,7 @@ export class WebConsole {
             url.searchParams.get('since'),
           ),
           hello: { user: viewer.user, role: viewer.role, ...tableInfo() },
-          freshFrom: freshStart(options.daemon),
+          freshFrom: freshStart(options.daemon) ?? wheel.replayFrom(),
           stillAllowed: () => viewer.anonymous || sessions.get(token) !== undefined,
         });
         streams.add(stream);
@@ -360,14 +364,13 @@ export class WebConsole {
     };
 
     const tableInfo = () => {
-      // A roulette ruleset is in a registry of its own, not the card rulesets'.
-      const name = options.daemon.ruleset;
-      const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
+      const ruleset = rulesetIdentityOf(options.daemon.ruleset);
       return {
         table: options.daemon.table,
         ruleset: ruleset.name,
         rulesetTitle: ruleset.title,
         game: ruleset.game,
+        view: webViewOf(ruleset.game),
         // Card and roulette rulesets alike: `set_ruleset` takes either between shoes or games.
         rulesets: allRulesetNames(),
       };
@@ -417,6 +420,7 @@ export class WebConsole {
       options.daemon.off('journaled', onChange);
       options.daemon.off('notice', onNotice);
       options.daemon.off('availability', onAvailability);
+      wheel.stop();
       for (const stream of streams) stream.close();
     });
     return web;
