@@ -135,9 +135,10 @@ function renderBias(wheel) {
   );
 }
 
-/** Events the view keeps something of: the article of closing time. */
+/** Events the view keeps something of: the article of closing time (drawn again: a backlog's events come after the state). */
 export function onRouletteEvent(event) {
   if (event.type === 'closing' || event.type === 'games_left' || event.type === 'table_closed') {
     app.closingRule = event.rule;
+    renderRoulette();
   }
 }
