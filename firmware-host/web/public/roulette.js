@@ -66,7 +66,10 @@ function renderClosing(roulette) {
   );
 }
 
-/** The game in play: betting open or closed, the rotor's next turn; the latest result with its spin. */
+/**
+ * The game in play: betting open or closed, the rotor's next turn; the latest number (the
+ * snapshot's, as on the marquee) and, named by its game, the latest spin the wheel watch has.
+ */
 function renderSpin(roulette, last) {
   const betting = roulette.closed ? 'closed-table' : roulette.betting;
   $('spin').dataset.betting = betting;
@@ -78,11 +81,11 @@ function renderSpin(roulette, last) {
       : 'No more bets';
   $('spin-betting').className = `betting ${betting}`;
   const result = $('spin-result');
-  if (last) {
-    result.textContent = String(last.number);
-    result.className = `spin-result pocket ${last.colour}`;
-    result.dataset.number = String(last.number);
-    result.title = `game ${last.game}: ${last.number} ${last.colour}`;
+  const number = roulette.lastNumbers[0];
+  if (number !== undefined) {
+    result.textContent = String(number);
+    result.className = `spin-result pocket ${roulette.lastColours[0]}`;
+    result.dataset.number = String(number);
   } else {
     result.textContent = '–';
     result.className = 'spin-result pocket empty';
