@@ -10,6 +10,7 @@
  *   hello  {from, user, role, csrf, table, ruleset, game}   (no id)
  *   state  the table snapshot                                (no id)
  *   roads  the scoreboard (baccarat tables)                  (no id)
+ *   wheel  the wheel watch (roulette tables, wheel-watch.ts)  (no id)
  *   (message) {seq, ts, after, type, ...event}               id: seq
  */
 import type { ServerResponse } from 'node:http';
@@ -29,6 +30,8 @@ export interface FeedSource {
   readonly journal: JournalSource;
   snapshot(): Record<string, unknown>;
   roads(): Record<string, unknown> | undefined;
+  /** The wheel watch (roulette tables: last spins, hot and cold numbers, bias verdicts). */
+  wheel?(): Record<string, unknown> | undefined;
   /** Called after each durable batch (and ruleset change); returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
 }
@@ -197,6 +200,8 @@ export class EventStream {
     else this.frame('notice', { level: 'error', message: screened.reason });
     const roads = this.source.roads();
     if (roads) this.frame('roads', roads);
+    const wheel = this.source.wheel?.();
+    if (wheel) this.frame('wheel', wheel);
   }
 
   private frame(name: string, data: unknown): void {

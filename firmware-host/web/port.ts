@@ -19,6 +19,8 @@ export interface ConsoleEvents {
 
 /** The doors a supervisor's request goes through: the same an MQTT request uses. */
 export interface ConsoleRequestPort {
+  /** The ruleset in force: the requests a table takes are its game's. */
+  readonly ruleset: string;
   newShoe(reason: string, src?: string): Promise<readonly JournalRecord[]>;
   /** `refuseIrregular`: a record the table would answer with an alarm is refused and changes nothing. */
   ingest(
@@ -30,7 +32,6 @@ export interface ConsoleRequestPort {
 
 export interface ConsolePort extends ConsoleRequestPort {
   readonly table: string;
-  readonly ruleset: string;
   readonly lastSeq: number;
   /** The journal's durable records, in order; undefined until it is open. */
   readonly journalFeed: JournalSource | undefined;

@@ -4,7 +4,9 @@
  * user's name as the record's `src` (`web:<name>`).
  */
 import { z } from 'zod';
+import { HttpError } from './http.ts';
 import type { ConsoleRequestPort } from './port.ts';
+import { rulesetIdentityOf, type WebView, webViewOf } from './table-view.ts';
 
 const reason = z.string().trim().min(3, 'a reason of at least 3 characters').max(200);
 
@@ -13,14 +15,30 @@ const schemas = {
   void_hand: z.strictObject({ reason }),
   new_round: z.strictObject({}),
   set_ruleset: z.strictObject({ ruleset: z.string().min(1).max(64) }),
+  // Roulette: the croupier's "no more bets", and closing time (003 § 11(2), § 13(2)).
+  no_more_bets: z.strictObject({}),
+  closing: z.strictObject({}),
 } as const;
 
 export type ConsoleOp = keyof typeof schemas;
+/**
+ * The console requests each view offers, and the only ones the console
+ * takes at such a table: the MQTT request ops of its game (bridge/info
+ * `requests`). A table session ignores the other game's records, so a
+ * request of the wrong kind would be journaled for nothing and answered done.
+ */
+export const CONSOLE_REQUESTS: Readonly<Record<WebView, readonly ConsoleOp[]>> = {
+  cards: ['new_round', 'new_shoe', 'void_hand', 'set_ruleset'],
+  roulette: ['no_more_bets', 'closing', 'set_ruleset'],
+};
+
 export type ConsoleRequest =
   | { op: 'new_shoe'; reason?: string | undefined }
   | { op: 'void_hand'; reason: string }
   | { op: 'new_round' }
-  | { op: 'set_ruleset'; ruleset: string };
+  | { op: 'set_ruleset'; ruleset: string }
+  | { op: 'no_more_bets' }
+  | { op: 'closing' };
 
 export function parseConsoleRequest(
   op: string,
@@ -45,7 +63,8 @@ export function parseConsoleRequest(
 /**
  * Makes a request through the table's own doors, as an MQTT request would
  * be made, with `src: "web:<user>"` on what is journaled. A request the
- * table would answer with an alarm is refused (a coded error) and changes nothing.
+ * table would answer with an alarm is refused (a coded error) and changes
+ * nothing; so is one of another game's (HttpError `not_for_this_table`).
  */
 export async function applyConsoleRequest(
   port: ConsoleRequestPort,
@@ -53,6 +72,15 @@ export async function applyConsoleRequest(
   user: string,
 ): Promise<Record<string, unknown>> {
   const src = `web:${user}`;
+  const table = rulesetIdentityOf(port.ruleset);
+  const takes = CONSOLE_REQUESTS[webViewOf(table.game)];
+  if (!takes.includes(request.op)) {
+    throw new HttpError(
+      409,
+      'not_for_this_table',
+      `${request.op} is not a request of this table: it plays ${table.name} (${table.game}), whose requests are ${takes.join(', ')}`,
+    );
+  }
   const seqOf = (records: readonly { seq: number }[]) => ({ seq: records.at(-1)?.seq });
   switch (request.op) {
     case 'new_shoe':
@@ -65,5 +93,9 @@ export async function applyConsoleRequest(
       return seqOf(await port.ingest({ t: 'round', src }, { refuseIrregular: true }));
     case 'set_ruleset':
       return port.setRuleset(request.ruleset, src);
+    case 'no_more_bets':
+      return seqOf(await port.ingest({ t: 'no_more_bets', src }, { refuseIrregular: true }));
+    case 'closing':
+      return seqOf(await port.ingest({ t: 'closing', src }, { refuseIrregular: true }));
   }
 }

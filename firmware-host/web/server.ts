@@ -76,7 +76,9 @@ export class WebConsole {
     const bench = isSimulatedBench({ devices: port.devices, web: config })
       ? new BenchLogin()
       : undefined;
-    const watch = new TableWatch(port, clock);
+    const watch = new TableWatch(port, clock, (error) =>
+      log.error({ err: error }, 'wheel watch: the journal is not readable'),
+    );
     const streams = new Set<EventStream>();
     const router = new Router([
       ...staticRoutes(loadStaticFiles()),

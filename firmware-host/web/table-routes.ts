@@ -4,12 +4,7 @@
  * supervisor's requests.
  */
 
-import {
-  allRulesetNames,
-  getRouletteRuleset,
-  getRuleset,
-  isRouletteRuleset,
-} from '../engine/rulesets/index.ts';
+import { allRulesetNames } from '../engine/rulesets/index.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import type { ConsoleAccess } from './access.ts';
@@ -21,6 +16,7 @@ import { LOGIN_COOKIE, type LoginStore, parseCookies } from './logins.ts';
 import type { ConsolePort } from './port.ts';
 import { applyConsoleRequest, parseConsoleRequest } from './requests.ts';
 import type { Route, RouteCall } from './router.ts';
+import { rulesetIdentityOf, webViewOf } from './table-view.ts';
 import type { TableWatch } from './table-watch.ts';
 
 export interface TableRoutesContext {
@@ -96,7 +92,7 @@ function openStream(
       url.searchParams.get('since'),
     ),
     hello: { user: viewer.user, role: viewer.role, ...tableInfo(port) },
-    freshFrom: freshStart(port),
+    freshFrom: freshStart(port) ?? watch.wheel.replayFrom(),
     stillAllowed: () => viewer.anonymous || logins.get(token) !== undefined,
   });
   streams.add(stream);
@@ -144,14 +140,13 @@ async function request(
 }
 
 function tableInfo(port: ConsolePort) {
-  // A roulette ruleset is in a registry of its own, not the card rulesets'.
-  const name = port.ruleset;
-  const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
+  const ruleset = rulesetIdentityOf(port.ruleset);
   return {
     table: port.table,
     ruleset: ruleset.name,
     rulesetTitle: ruleset.title,
     game: ruleset.game,
+    view: webViewOf(ruleset.game),
     // Card and roulette rulesets alike: `set_ruleset` takes either between shoes or games.
     rulesets: allRulesetNames(),
   };

@@ -8,6 +8,8 @@ import type { Notice } from './devices-report.ts';
 import type { FeedSource } from './feed.ts';
 import { HttpError } from './http.ts';
 import type { ConsolePort } from './port.ts';
+import { rouletteRulesetOf } from './table-view.ts';
+import { WheelWatch } from './wheel-watch.ts';
 
 const KEPT_NOTICES = 50;
 
@@ -15,15 +17,26 @@ export class TableWatch {
   readonly notices: Notice[] = [];
   private readonly changeListeners = new Set<() => void>();
   private readonly unsubscribe: Array<() => void>;
+  /** The wheel watch of a roulette table (wheel-watch.ts): last spins, hot and cold, bias verdicts. */
+  readonly wheel: WheelWatch;
 
   constructor(
     private readonly port: ConsolePort,
     private readonly clock: () => number,
+    onWheelError: (error: unknown) => void = () => {
+      // No log given (unit tests): the watch shows nothing until the journal reads again.
+    },
   ) {
+    const changed = () => {
+      for (const listener of this.changeListeners) listener();
+    };
+    this.wheel = new WheelWatch({
+      ruleset: () => rouletteRulesetOf(port.ruleset),
+      onLoaded: changed,
+      onError: onWheelError,
+    });
     this.unsubscribe = [
-      port.subscribe('journaled', () => {
-        for (const listener of this.changeListeners) listener();
-      }),
+      port.subscribe('journaled', changed),
       port.subscribe('notice', (level, message) => this.remember(level, message)),
       port.subscribe('availability', (device, availability, reason) =>
         this.remember(
@@ -38,10 +51,12 @@ export class TableWatch {
   source(): FeedSource {
     const journal = this.port.journalFeed;
     if (!journal) throw new HttpError(503, 'not_ready', 'the journal is not open yet');
+    this.wheel.attach(journal);
     return {
       journal,
       snapshot: () => this.port.snapshot(),
       roads: () => this.port.roads(),
+      wheel: () => this.wheel.payload(),
       onChange: (listener) => {
         this.changeListeners.add(listener);
         return () => this.changeListeners.delete(listener);
@@ -51,6 +66,7 @@ export class TableWatch {
 
   stop(): void {
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+    this.wheel.stop();
   }
 
   private remember(level: string, message: string): void {

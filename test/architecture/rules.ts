@@ -158,6 +158,8 @@ export const RULES: readonly FolderRule[] = [
       'firmware-host/drivers/',
       'firmware-host/journal/',
       'firmware-host/mqtt/',
+      // The roulette view's wheel watch (web/wheel-watch.ts) runs the pure bias tests.
+      'firmware-host/analysis/',
       TABLE,
       ENGINE,
       PROTOCOL,

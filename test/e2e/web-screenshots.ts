@@ -2,7 +2,8 @@
 /**
  * `npm run screenshots`: the web console's pages as PNGs in
  * docs/screenshots/, at 1920x1080 (a pit display) and on a phone, from a
- * real daemon dealing a simulated baccarat shoe. The README shows them.
+ * real daemon dealing a simulated baccarat shoe, and the roulette view
+ * (`roulette-*.png`) from one spinning a simulated wheel. The README shows them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,44 @@ async function main(): Promise<void> {
     return;
   }
   mkdirSync(OUT, { recursive: true });
+  await cardPages();
+  await rouletteView();
+}
+
+/** The Table page of a roulette table, once every test of the bias watch has spins enough to run. */
+async function rouletteView(): Promise<void> {
+  const table = await WebTable.start('screenshots-roulette', {
+    ruleset: 'tdc-roulette',
+    devices: { wheel: { kind: 'wheel', transport: 'simulate' } },
+    cardIntervalMs: 2,
+    roundIntervalMs: 4,
+    seed: 42,
+  });
+  try {
+    for (const screen of SCREENS) {
+      const browser = await launchBrowser(screen.viewport, screen.options);
+      try {
+        const { page } = browser;
+        await logIn(page, table.url, 'alice', USERS.alice.password);
+        await until(
+          async () => (await page.locator('#bias tr[data-verdict=not_run]').count()) === 0,
+          'spins enough for every test of the bias watch',
+          120_000,
+        );
+        await page.waitForTimeout(300);
+        const file = join(OUT, `roulette-${screen.name}.png`);
+        await page.screenshot({ path: file, fullPage: screen.name === 'phone' });
+        process.stdout.write(`${file}\n`);
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    await table.stop();
+  }
+}
+
+async function cardPages(): Promise<void> {
   const table = await WebTable.start('screenshots', {
     cardIntervalMs: 4,
     roundIntervalMs: 8,

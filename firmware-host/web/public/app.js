@@ -6,6 +6,7 @@ import { loadDevices } from './devices.js';
 import { $, banner, h } from './dom.js';
 import { connect } from './feed.js';
 import { loadHistory } from './history.js';
+import { showRequests } from './requests.js';
 import { scrollRoadsToLatest } from './scoreboard.js';
 import { app } from './state.js';
 
@@ -43,14 +44,15 @@ function signedIn(me) {
   $('login').hidden = true;
   $('who').textContent = `${me.user} (${me.role})`;
   $('logout').hidden = !!me.anonymous;
-  $('requests').hidden = me.role !== 'supervisor';
+  showRequests(me.role);
   document.body.dataset.role = me.role;
-  const select = $('ruleset-select');
-  select.replaceChildren(
-    ...(me.rulesets || []).map((name) =>
-      h('option', { value: name, selected: name === me.ruleset }, name),
-    ),
-  );
+  for (const select of document.querySelectorAll('select.ruleset-select')) {
+    select.replaceChildren(
+      ...(me.rulesets || []).map((name) =>
+        h('option', { value: name, selected: name === me.ruleset }, name),
+      ),
+    );
+  }
   connect();
   showPage();
 }

@@ -2,7 +2,8 @@
 import { $, banner, cardEl, h } from './dom.js';
 import { renderScoreboard } from './scoreboard.js';
 import { app } from './state.js';
-import { renderAlarms, renderTable } from './table.js';
+import { renderAlarms } from './table.js';
+import { renderView, showView, viewOnEvent } from './views.js';
 
 export function connect() {
   if (app.stream) app.stream.close();
@@ -24,13 +25,26 @@ export function connect() {
     }
     app.covered = hello.from;
     app.table = hello;
+    showView();
     $('table-name').textContent = `${hello.table} · ${hello.rulesetTitle || hello.ruleset}`;
     document.title = `tableside · ${hello.table}`;
     publishDiagnostics();
   });
   stream.addEventListener('state', (message) => {
     app.state = JSON.parse(message.data);
-    renderTable();
+    // A ruleset changed to another game's: the hello of a new connection names its view.
+    if (app.state.ruleset && app.table && app.state.ruleset !== app.table.ruleset) {
+      if (app.reconnectingFor !== app.state.ruleset) {
+        app.reconnectingFor = app.state.ruleset;
+        connect();
+        return;
+      }
+    }
+    renderView();
+  });
+  stream.addEventListener('wheel', (message) => {
+    app.wheel = JSON.parse(message.data);
+    renderView();
   });
   stream.addEventListener('roads', (message) => {
     app.roads = JSON.parse(message.data);
@@ -88,7 +102,7 @@ function onEvent(event) {
   }
   if (event.type === 'result') {
     app.lastResult = event;
-    renderTable();
+    renderView();
   }
   if (event.type === 'round_start') app.lastResult = null;
   if (event.type === 'shoe_start') $('shoe-strip').replaceChildren();
@@ -96,12 +110,14 @@ function onEvent(event) {
     event.type === 'alarm' ||
     event.type === 'event_withheld' ||
     event.type === 'hand_voided' ||
-    event.type === 'reshuffle_required'
+    event.type === 'reshuffle_required' ||
+    event.type === 'game_voided'
   ) {
     app.alarms.unshift(event);
     app.alarms.length = Math.min(app.alarms.length, 30);
     renderAlarms();
   }
+  viewOnEvent(event);
 }
 
 function stripCard(event) {

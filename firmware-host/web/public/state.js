@@ -1,4 +1,4 @@
-// What the page knows: the user, the feed's position, the latest snapshot and roads.
+// What the page knows: the user, the feed's position, the latest snapshot, roads and wheel watch.
 
 export const app = {
   me: null,
@@ -6,6 +6,9 @@ export const app = {
   table: null,
   state: null,
   roads: null,
+  wheel: null,
+  closingRule: null,
+  reconnectingFor: null,
   covered: null,
   gaps: 0,
   duplicates: 0,

@@ -1,5 +1,4 @@
-// The Table page: the hand in play, the result, the shoe's progress, alarms; the supervisor's requests.
-import { api } from './api.js';
+// The card view of the Table page: the hand in play, the result, the shoe's progress, alarms.
 import { $, capital, cardEl, h } from './dom.js';
 import { app } from './state.js';
 
@@ -122,61 +121,20 @@ function outcomeSummary(outcome) {
   return bets.length > 8 ? `${text} …` : text;
 }
 
+/** Alarms with their articles, newest first, in every view's list (`ol.alarms`). */
 export function renderAlarms() {
-  $('alarms').replaceChildren(
-    ...app.alarms.map((alarm) =>
-      h(
-        'li',
-        { class: `alarm ${alarm.type}`, 'data-seq': alarm.seq },
-        h('span', { class: 'kind' }, alarm.kind || alarm.type),
-        ' ',
-        alarm.message || alarm.reason || '',
-        alarm.rule ? h('span', { class: 'rule' }, ` (${alarm.rule})`) : null,
-      ),
+  for (const list of document.querySelectorAll('ol.alarms')) list.replaceChildren(...alarmItems());
+}
+
+function alarmItems() {
+  return app.alarms.map((alarm) =>
+    h(
+      'li',
+      { class: `alarm ${alarm.type}`, 'data-seq': alarm.seq },
+      h('span', { class: 'kind' }, alarm.kind || alarm.type),
+      ' ',
+      alarm.message || alarm.reason || '',
+      alarm.rule ? h('span', { class: 'rule' }, ` (${alarm.rule})`) : null,
     ),
   );
-}
-
-const REQUEST_TEXT = {
-  new_round: () => 'Start the next coup / round?',
-  new_shoe: () => 'Start a new shoe? The shoe in play ends.',
-  void_hand: (body) =>
-    `Void the hand in play because “${body.reason}”? The void is journaled with your name.`,
-  set_ruleset: (body) => `Change the ruleset to ${body.ruleset}? Only between shoes.`,
-};
-
-function confirmDialog(text) {
-  return new Promise((resolve) => {
-    const dialog = $('confirm');
-    $('confirm-text').textContent = text;
-    dialog.returnValue = '';
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
-    dialog.showModal();
-  });
-}
-
-for (const button of document.querySelectorAll('#requests button[data-op]')) {
-  button.addEventListener('click', async () => {
-    const op = button.dataset.op;
-    const body = {};
-    if (op === 'void_hand') {
-      body.reason = $('void-reason').value.trim();
-      if (body.reason.length < 3) {
-        $('request-result').textContent = 'Give the reason for the void (at least 3 characters).';
-        return;
-      }
-    }
-    if (op === 'set_ruleset') body.ruleset = $('ruleset-select').value;
-    if (!(await confirmDialog(REQUEST_TEXT[op](body)))) return;
-    const { status, body: answer } = await api(`/api/request/${op}`, {
-      method: 'POST',
-      body: JSON.stringify(body),
-    });
-    $('request-result').textContent =
-      status === 200
-        ? `${op.replace('_', ' ')}: done (journal seq ${answer.data && answer.data.seq !== undefined ? answer.data.seq : '–'})`
-        : `${op.replace('_', ' ')} refused: ${answer.error}`;
-    $('request-result').className = `request-result ${status === 200 ? 'ok' : 'error'}`;
-    if (status === 200 && op === 'void_hand') $('void-reason').value = '';
-  });
 }

@@ -1,0 +1,31 @@
+// The Table page's views. The server names the table's view in its table info (`view`, from
+// firmware-host/web/table-view.ts); this is the one place the page maps a view to what draws it.
+import { $ } from './dom.js';
+import { onRouletteEvent, renderRoulette } from './roulette.js';
+import { app } from './state.js';
+import { renderTable } from './table.js';
+
+// The card view keeps what it needs of events in feed.js (the shoe strip, the last result).
+const VIEWS = {
+  cards: { element: 'view-cards', render: renderTable },
+  roulette: { element: 'view-roulette', render: renderRoulette, onEvent: onRouletteEvent },
+};
+
+function current() {
+  return VIEWS[app.table?.view] ?? VIEWS.cards;
+}
+
+/** Shows the table's view and hides the others; `body[data-view]` lets the CSS follow. */
+export function showView() {
+  const name = VIEWS[app.table?.view] ? app.table.view : 'cards';
+  for (const [other, view] of Object.entries(VIEWS)) $(view.element).hidden = other !== name;
+  document.body.dataset.view = name;
+}
+
+export function renderView() {
+  current().render();
+}
+
+export function viewOnEvent(event) {
+  current().onEvent?.(event);
+}
