@@ -63,10 +63,12 @@ export interface GamePlugin {
   >;
   /** Which simulator plays its `simulate` devices (`daemon/`, `diag/` and `cli/` look it up by this name). */
   readonly simulator: 'dealer' | 'croupier';
+  /** Who plays its rulesets in simulation, for messages: "a wheel spins it (`tableside sim wheel`)". */
+  readonly simulatorHint: string;
   /** Its `diag --simulate` scripted session (`diag/` looks it up by this name). */
   readonly diagSimulation: 'shoe' | 'wheel';
-  /** Its `tableside hand` verb (`cli/hand.ts` looks it up by this name). */
-  readonly handVerb: 'cards' | 'roulette';
+  /** Its `tableside hand` and `analyze` verbs (`cli/hand.ts`, `cli/analyze.ts` look them up by this name). */
+  readonly cliVerbs: 'cards' | 'roulette';
   /** The table-log inputs its session takes (`t`): a journal holding others is another game's table. */
   readonly inputTypes: readonly TableLogRecord['t'][];
   /** The requests of its table, besides `set_ruleset` and `health_check`. */

@@ -24,12 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { isLoopback, type WebConfig } from '../config/web-schema.ts';
 import type { DaemonError } from '../daemon/errors.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
-import {
-  allRulesetNames,
-  getRouletteRuleset,
-  getRuleset,
-  isRouletteRuleset,
-} from '../engine/rulesets/index.ts';
+import { allRulesetNames, gameOf, rulesetIdentity } from '../games/registry.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import { BENCH_LOGIN_PATH, BENCH_USER, BenchLogin, isSimulatedBench } from './bench-login.ts';
@@ -360,14 +355,15 @@ export class WebConsole {
     };
 
     const tableInfo = () => {
-      // A roulette ruleset is in a registry of its own, not the card rulesets'.
+      // Any game's ruleset: the game registry knows them all, and which view draws the table.
       const name = options.daemon.ruleset;
-      const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
+      const ruleset = rulesetIdentity(name);
       return {
         table: options.daemon.table,
         ruleset: ruleset.name,
         rulesetTitle: ruleset.title,
         game: ruleset.game,
+        view: gameOf(name).webView(name),
         // Card and roulette rulesets alike: `set_ruleset` takes either between shoes or games.
         rulesets: allRulesetNames(),
       };

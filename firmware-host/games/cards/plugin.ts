@@ -70,8 +70,9 @@ export const cardGames: GamePlugin = {
   deviceKinds: ['shoe', 'shuffler', 'reader'],
   defaultDevices: { shoe: { kind: 'shoe', transport: 'simulate' } },
   simulator: 'dealer',
+  simulatorHint: 'a simulated shoe deals it (`tableside sim`)',
   diagSimulation: 'shoe',
-  handVerb: 'cards',
+  cliVerbs: 'cards',
   inputTypes: ['shuffle', 'round', 'card', 'cut', 'action', 'void', 'misdeal'],
   requestOps: ['new_round', 'player_action', 'void_hand', 'new_shoe'],
   rulesetChangeRule:

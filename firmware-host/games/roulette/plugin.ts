@@ -69,8 +69,9 @@ export const roulette: GamePlugin = {
   deviceKinds: ['wheel'],
   defaultDevices: { wheel: { kind: 'wheel', transport: 'simulate' } },
   simulator: 'croupier',
+  simulatorHint: 'a wheel spins it (`tableside sim wheel`)',
   diagSimulation: 'wheel',
-  handVerb: 'roulette',
+  cliVerbs: 'roulette',
   inputTypes: ['spin', 'no_spin', 'no_more_bets', 'closing'],
   requestOps: ['no_more_bets', 'closing'],
   rulesetChangeRule:
