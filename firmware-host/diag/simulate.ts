@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { TablesideConfig } from '../config/schema.ts';
 import type { CheckOutcome } from './report.ts';
+import { sleep, until } from './wait.ts';
 
 export const SIMULATION_FAULTS = {
   faceUp: 12,
@@ -68,21 +69,6 @@ export interface SimulationRun {
   journal: { ok: boolean; records: number; findings: number };
   durationMs: number;
   error?: string;
-}
-
-/** Unref'd: a timeout raced against an answer must not keep the process alive after it. */
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
-
-async function until(predicate: () => boolean, timeoutMs: number, stepMs = 5): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!predicate()) {
-    if (performance.now() > deadline) return false;
-    await sleep(stepMs);
-  }
-  return true;
 }
 
 /** The ruleset the scripted session deals (a baccarat shoe). */
