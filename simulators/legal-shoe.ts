@@ -19,10 +19,10 @@ import {
 import {
   rulesetNames as engineRulesetNames,
   getRuleset,
-  isRouletteRuleset,
   type Ruleset,
   rouletteRulesetNames,
 } from '../firmware-host/engine/rulesets/index.ts';
+import { findGameOf } from '../firmware-host/games/registry.ts';
 import { SimulatorError } from './errors.ts';
 import type { Random } from './random.ts';
 
@@ -82,10 +82,11 @@ export function rulesetNames(): string[] {
 }
 
 export function recipeFor(ruleset: string): ShoeRecipe {
-  if (isRouletteRuleset(ruleset)) {
+  const game = findGameOf(ruleset);
+  if (game && game.simulator !== 'dealer') {
     throw new SimulatorError(
       'unknown_ruleset',
-      `${ruleset} is a roulette ruleset: a wheel spins it (\`tableside sim wheel\`), not a shoe; card rulesets: ${rulesetNames().join(', ')}`,
+      `${ruleset} is a ${game.id} ruleset: ${game.simulatorHint}, not a shoe; card rulesets: ${rulesetNames().join(', ')}`,
     );
   }
   if (!engineRulesetNames().includes(ruleset)) {

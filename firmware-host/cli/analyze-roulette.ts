@@ -68,7 +68,7 @@ export async function analyzeRouletteCommand(options: RouletteOptions): Promise<
     await Promise.all([
       import('../analysis/roulette.ts'),
       import('../engine/rulesets/index.ts'),
-      import('./analyze.ts'),
+      import('./analysis-output.ts'),
     ]);
   const ruleset = getRouletteRuleset(options.ruleset);
   const analysis = analyzeRoulette(ruleset);
@@ -199,7 +199,7 @@ export async function analyzeWheelCommand(path: string, options: WheelOptions): 
     import('../analysis/wheel-bias.ts'),
     import('../analysis/wheel-chart.ts'),
     import('../engine/rulesets/index.ts'),
-    import('./analyze.ts'),
+    import('./analysis-output.ts'),
   ]);
   const ruleset = getRouletteRuleset(options.ruleset);
   const falseAlarm = Number(options.falseAlarm ?? '0.001');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { registerRouletteAnalyses } from './analyze-roulette.ts';
+import { percent, print, seconds, table } from './analysis-output.ts';
+import { analyzeRouletteCommand, registerRouletteAnalyses } from './analyze-roulette.ts';
 
 /**
  * `tableside analyze`: exact probability and house-edge analysis (exhaustive
@@ -144,40 +145,6 @@ function wholeNumber(text: string, what: string): number {
     throw new Error(`${what} must be a whole number, got ${JSON.stringify(text)}`);
   }
   return Number(text);
-}
-
-export function seconds(start: number): number {
-  return Math.round(performance.now() - start) / 1000;
-}
-
-export function print(json: unknown): void {
-  process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-}
-
-export function percent(value: number, digits = 4): string {
-  return `${(value * 100).toFixed(digits)} %`;
-}
-
-/** The first `leftColumns` columns left-aligned, the rest right-aligned. */
-export function table(
-  header: readonly string[],
-  rows: readonly (readonly string[])[],
-  leftColumns = 1,
-): string {
-  const all = [header, ...rows];
-  const widths = header.map((_, column) =>
-    Math.max(...all.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (row: readonly string[]): string =>
-    row
-      .map((cell, column) =>
-        column < leftColumns ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
-      )
-      .join('  ')
-      .trimEnd();
-  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)]
-    .map((row) => `${row}\n`)
-    .join('');
 }
 
 async function progressBar(
@@ -535,20 +502,33 @@ async function analyzeTripleShotCommand(
 
 // ------------------------------------------------------ ruleset studies
 
+/** The `analyze ruleset` study of the games whose verbs are their own (`GamePlugin.cliVerbs`). */
+const OWN_STUDIES: Partial<
+  Record<
+    import('../games/game.ts').GamePlugin['cliVerbs'],
+    (name: string, options: JsonOption) => Promise<void>
+  >
+> = {
+  roulette: (name, options) =>
+    analyzeRouletteCommand({ ruleset: name, ...(options.json ? { json: true } : {}) }),
+};
+
 async function studyCommand(
   name: string,
   options: JsonOption & { quick?: boolean },
   game?: string,
 ): Promise<void> {
-  const [{ studyRuleset }, { betJson, edgePerUnitStaked }, { getRuleset, isRouletteRuleset }] =
+  const [{ studyRuleset }, { betJson, edgePerUnitStaked }, { getRuleset }, { findGameOf }] =
     await Promise.all([
       import('../analysis/studies.ts'),
       import('../analysis/study.ts'),
       import('../engine/rulesets/index.ts'),
+      import('../games/registry.ts'),
     ]);
-  if (isRouletteRuleset(name)) {
-    const { analyzeRouletteCommand } = await import('./analyze-roulette.ts');
-    await analyzeRouletteCommand({ ruleset: name, ...(options.json ? { json: true } : {}) });
+  // A game with verbs of its own (roulette's edges) studies its rulesets there.
+  const ownStudy = OWN_STUDIES[findGameOf(name)?.cliVerbs ?? 'cards'];
+  if (ownStudy) {
+    await ownStudy(name, options);
     return;
   }
   const ruleset = getRuleset(name);

@@ -79,13 +79,9 @@ layout, or a stake that does not fit, exits 2.`,
     )
     .action(async (options: HandOptions) => {
       try {
-        const { isRouletteRuleset } = await import('../engine/rulesets/index.ts');
-        if (isRouletteRuleset(options.ruleset)) {
-          const { runRouletteHand } = await import('./roulette-hand.ts');
-          await runRouletteHand(options);
-          return;
-        }
-        await runHand(options);
+        // The ruleset's game says which verb settles its hand; an unknown name is runHand's to report.
+        const { findGameOf } = await import('../games/registry.ts');
+        await HAND_VERBS[findGameOf(options.ruleset)?.cliVerbs ?? 'cards'](options);
       } catch (error) {
         process.stderr.write(
           `tableside hand: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -94,6 +90,15 @@ layout, or a stake that does not fit, exits 2.`,
       }
     });
 }
+
+/** Each game plug-in's `hand` verb, by the name its plug-in gives (`GamePlugin.cliVerbs`). */
+const HAND_VERBS: Record<
+  import('../games/game.ts').GamePlugin['cliVerbs'],
+  (options: HandOptions) => Promise<void>
+> = {
+  cards: (options) => runHand(options),
+  roulette: async (options) => (await import('./roulette-hand.ts')).runRouletteHand(options),
+};
 
 /** The shipped rulesets that offer dark boxes (004), for messages. */
 const DARK_BOX_GAMES = "Russian poker and TDC casino hold'em";

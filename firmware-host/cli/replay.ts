@@ -42,15 +42,19 @@ async function readLog(file: string): Promise<string> {
 }
 
 export async function replay(file: string, options: ReplayOptions): Promise<number> {
-  const { openSession } = await import('../table/sessions.ts');
+  const { gameOf } = await import('../games/registry.ts');
+  const { parseRecord } = await import('../table/table-session.ts');
   const { isTableError } = await import('../table/errors.ts');
-  // A card table or a roulette table, by the ruleset's game.
-  let session: ReturnType<typeof openSession>;
+  const { isEngineError } = await import('../engine/errors.ts');
+  // Any game's table: the ruleset's plug-in opens its session.
+  let session: import('../games/game.ts').GameSession;
   try {
-    session = openSession(options.ruleset, { autoRound: options.autoRound === true });
+    session = gameOf(options.ruleset).openSession(options.ruleset, {
+      autoRound: options.autoRound === true,
+    });
   } catch (error) {
     process.stderr.write(`tableside replay: ${(error as Error).message}\n`);
-    return isTableError(error) ? 2 : 1;
+    return isTableError(error) || isEngineError(error) ? 2 : 1;
   }
   let text: string;
   try {
@@ -82,16 +86,18 @@ export async function replay(file: string, options: ReplayOptions): Promise<numb
       process.stderr.write(`line ${lineNumber}: not JSON (${(error as Error).message}); skipped\n`);
       continue;
     }
-    const result = session.feed(raw);
-    if (!result.ok) {
+    let record: ReturnType<typeof parseRecord>;
+    try {
+      record = parseRecord(raw);
+    } catch (error) {
       skipped += 1;
       process.stderr.write(
-        `line ${lineNumber}: ${result.error.message.replaceAll('\n', ' ')}; skipped\n`,
+        `line ${lineNumber}: ${(error as Error).message.replaceAll('\n', ' ')}; skipped\n`,
       );
       continue;
     }
     records += 1;
-    for (const event of result.events) {
+    for (const event of session.apply(record)) {
       events += 1;
       if (event.type === 'alarm') alarms += 1;
       out.push(

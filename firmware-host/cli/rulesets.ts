@@ -36,10 +36,9 @@ export function register(program: Command): void {
     .option('--json', 'print as JSON')
     .action(async (name: string, _options: unknown, command: Command) => {
       await guarded('rulesets show', async () => {
-        const { getRuleset, getRouletteRuleset, isRouletteRuleset } = await import(
-          '../engine/rulesets/index.ts'
-        );
-        const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
+        const { gameOf } = await import('../games/registry.ts');
+        // Any game's ruleset; an unknown name lists every game's.
+        const ruleset = gameOf(name).ruleset(name);
         // `--json` may land on the parent `rulesets` command, which has its own.
         if (command.optsWithGlobals<{ json?: boolean }>().json) {
           process.stdout.write(`${JSON.stringify(ruleset, null, 2)}\n`);

@@ -52,15 +52,13 @@ export async function runWheelSim(
     );
     return;
   }
-  const { getRouletteRuleset, isRouletteRuleset, rouletteRulesetNames } = await import(
-    '../engine/rulesets/index.ts'
-  );
+  const { getRouletteRuleset, rouletteRulesetNames } = await import('../engine/rulesets/index.ts');
   const { SimulatedWheel } = await import('../../simulators/wheel.ts');
   const { isSimulatorError } = await import('../../simulators/errors.ts');
   const { logger } = await import('../log.ts');
   const log = logger('sim');
   const rulesetName = options.ruleset ?? 'tdc-roulette';
-  if (!isRouletteRuleset(rulesetName)) {
+  if (!rouletteRulesetNames().includes(rulesetName)) {
     fail(
       `--ruleset ${JSON.stringify(rulesetName)} is not a roulette ruleset: ${rouletteRulesetNames().join(', ')}`,
     );

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
-import { allRulesetNames, isRouletteRuleset } from '../engine/rulesets/index.ts';
+import { allRulesetNames, findGameOf, gameOf } from '../games/registry.ts';
 import { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import {
@@ -208,13 +208,10 @@ export function resolveConfig(
       fromEnv.set(path.join('.'), variable);
     }
   }
-  // A roulette table with no devices configured gets a simulated wheel, not a shoe.
-  if (
-    merged.devices === undefined &&
-    typeof merged.ruleset === 'string' &&
-    isRouletteRuleset(merged.ruleset)
-  ) {
-    merged.devices = { wheel: { kind: 'wheel', transport: 'simulate' } };
+  // A table with no devices configured gets its game's simulated ones (a shoe, a wheel).
+  const game = typeof merged.ruleset === 'string' ? findGameOf(merged.ruleset) : undefined;
+  if (merged.devices === undefined && game) {
+    merged.devices = structuredClone(game.defaultDevices);
   }
   const schema = configSchema({ rulesets: options.rulesets ?? allRulesetNames() });
   const result = schema.safeParse(merged, { reportInput: true });
@@ -403,13 +400,13 @@ export function summarizeConfig(config: TablesideConfig): string[] {
     ...devices,
     `mqtt: ${broker}${extras ? ` (${extras})` : ''}, topics under ${mqtt.baseTopic}/${config.table}/`,
     `journal: ${config.journal.dir}${
-      isRouletteRuleset(config.ruleset)
+      gameOf(config.ruleset).rotatesPerShoe(config.ruleset)
         ? config.journal.rotateDaily
-          ? ' (new file per day)'
-          : ' (one file)'
-        : config.journal.rotateDaily
           ? ' (new file per shoe and per day)'
           : ' (new file per shoe)'
+        : config.journal.rotateDaily
+          ? ' (new file per day)'
+          : ' (one file)'
     }`,
     ...(config.console ? [`console: ${config.console.transport}`] : []),
     ...(config.web

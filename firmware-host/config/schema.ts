@@ -383,7 +383,9 @@ export function configSchema(options: ConfigSchemaOptions = {}) {
   const known = options.rulesets;
   const ruleset = known
     ? z.string().refine((name) => known.includes(name), {
-        message: `expected one of the known rulesets: ${known.join(', ')}`,
+        // Names what was given too: a typo is easier to see beside the list.
+        error: (issue) =>
+          `expected one of the known rulesets: ${known.join(', ')} (got ${JSON.stringify(issue.input)})`,
       })
     : z
         .string()

@@ -240,9 +240,20 @@ export class DealerConsoleLogic {
   }
 
   private press(button: ButtonName, long: boolean, now: number): ConsoleOutput {
+    // The buttons mean what the table's game (its plug-in's consoleBehaviour) makes of them.
+    const pressAt = { cards: this.pressAtCards, roulette: this.pressAtRoulette }[
+      this.behaviour.game
+    ];
+    return pressAt.call(this, this.output(), button, long, now);
+  }
+
+  private pressAtCards(
+    out: ConsoleOutput,
+    button: ButtonName,
+    long: boolean,
+    now: number,
+  ): ConsoleOutput {
     const common = { ts: now, src: this.behaviour.source };
-    const out = this.output();
-    if (this.behaviour.game === 'roulette') return this.pressAtRoulette(out, button, long, now);
     switch (button) {
       case 'newRound':
         out.records.push({ t: 'round', ...common });

@@ -7,6 +7,8 @@ export type DaemonErrorCode =
   | 'refused'
   | 'shoe_in_play'
   | 'unknown_ruleset'
+  /** The journal folder holds another game's table than the config names. */
+  | 'other_game'
   | 'start_failed';
 
 export class DaemonError extends CodedError<DaemonErrorCode> {

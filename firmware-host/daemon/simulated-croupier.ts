@@ -12,7 +12,7 @@ import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import { SimulatedWheel } from '../../simulators/wheel.ts';
 import type { TablesideConfig } from '../config/schema.ts';
-import { getRouletteRuleset, isRouletteRuleset } from '../engine/rulesets/index.ts';
+import { gameOf } from '../games/registry.ts';
 import type { Logger } from '../log.ts';
 
 export interface SimulatedCroupierOptions {
@@ -31,9 +31,13 @@ export class SimulatedCroupier {
   constructor(options: SimulatedCroupierOptions) {
     const seed = options.simulation.seed ?? Math.floor(Math.random() * 2 ** 31);
     options.log.info({ seed }, 'simulated croupier seed (set simulation.seed to repeat it)');
-    const minRevolutions = isRouletteRuleset(options.ruleset)
-      ? getRouletteRuleset(options.ruleset).spin.minBallRevolutions.value
-      : 4;
+    // A wheel at a table whose ruleset says nothing of spins (a card ruleset) spins at least 4 revolutions.
+    const spin = (
+      gameOf(options.ruleset).ruleset(options.ruleset) as {
+        spin?: { minBallRevolutions?: { value: number } };
+      }
+    ).spin;
+    const minRevolutions = spin?.minBallRevolutions?.value ?? 4;
     // At least a millisecond apart: a pace of 0 would make the wheel wait for steps.
     const paceMs = Math.max(1, options.simulation.cardIntervalMs);
     this.wheels = options.wheels.map(

@@ -25,12 +25,17 @@ import { EventEmitter } from 'node:events';
 import { VERSION } from '../../device-protocol/version.ts';
 import { pairingPolicyOf, type TablesideConfig, unpairedSetting } from '../config/schema.ts';
 import type { DeviceDriver, DriverStatus, Observation, SpinPart } from '../drivers/driver.ts';
+import type { NextStep } from '../engine/types.ts';
+import type { GameExpectation } from '../games/game.ts';
 import {
   allRulesetNames,
-  getRouletteRuleset,
-  getRuleset,
-  isRouletteRuleset,
-} from '../engine/rulesets/index.ts';
+  type GamePlugin,
+  type GameSession,
+  gameOf,
+  gameOfInput,
+  gameOfRequest,
+  rulesetIdentity,
+} from '../games/registry.ts';
 import {
   type FoundCheckpoint,
   Journal,
@@ -43,20 +48,8 @@ import type { JournalSource } from '../mqtt/bridge.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
 import type { Expectation, SessionState } from '../table/card-table/index.ts';
 import type { DomainEvent } from '../table/events.ts';
-import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
-import {
-  type RouletteExpectation,
-  RouletteSession,
-  type RouletteState,
-  serializeRouletteState,
-} from '../table/roulette-session.ts';
-import {
-  deserializeTableSession,
-  sameSessionOptions,
-  serializeTableSession,
-} from '../table/session-codec.ts';
-import { type AnySession, isRouletteSession, openSession } from '../table/sessions.ts';
-import { parseRecord, sessionConfig, TableSession } from '../table/table-session.ts';
+import type { TableLogRecord } from '../table/log.ts';
+import { parseRecord } from '../table/table-session.ts';
 import { fingerprint } from '../trust/keys.ts';
 import type { DaemonEvents } from './bus.ts';
 import { DaemonError } from './errors.ts';
@@ -96,17 +89,11 @@ export interface DaemonHealth {
   journal: { dir: string; lastSeq: number };
   mqtt: { url: string; connected: boolean; acknowledgedSeq: number };
   devices: DriverStatus[];
-  expecting: Expectation | RouletteExpectation;
+  expecting: GameExpectation;
 }
 
-function sessionFor(ruleset: string, autoRound: boolean): AnySession {
-  return openSession(ruleset, { autoRound });
-}
-
-/** Game, name and title of a card or roulette ruleset (bridge info). */
-function rulesetIdentity(name: string): { game: string; name: string; title: string } {
-  const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
-  return { game: ruleset.game, name: ruleset.name, title: ruleset.title };
+function sessionFor(ruleset: string, autoRound: boolean): GameSession {
+  return gameOf(ruleset).openSession(ruleset, { autoRound });
 }
 
 export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost {
@@ -115,7 +102,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
   private readonly clock: () => number;
   private readonly simulate: boolean;
   private deviceKeys: import('./device-keys.ts').DeviceKeys | undefined;
-  private session: AnySession;
+  private session: GameSession;
   private rulesetName: string;
   private journal: Journal | undefined;
   /** The features, started after the journal opens and stopped before it closes. */
@@ -134,7 +121,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
    * before it: a rotation then checkpoints exactly the inputs that precede
    * the checkpoint in the journal, not the one being appended after it.
    */
-  private checkpointBasis: SessionState | RouletteState | undefined;
+  private checkpointBasis: unknown;
   /** Checkpoints describe the session only once it has been rebuilt from the journal. */
   private resumed = false;
   /** Each wheel's spin under way as journaled: a restart gives it back to the driver. */
@@ -159,15 +146,14 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
     this.extensions = new ExtensionRunner(this.log);
   }
 
-  /**
-   * A journal file per shoe, except where a deck serves one round (Triple
-   * Shot, the poker games): there a file per round would be hundreds a day,
-   * so those tables rotate daily only.
-   */
+  /** The plug-in of the game this table plays now. */
+  private get game(): GamePlugin {
+    return gameOf(this.rulesetName);
+  }
+
+  /** A journal file per shoe, where the game says so (else daily only). */
   private get rotatesPerShoe(): boolean {
-    // A roulette table has no shoe: its journal rotates daily.
-    if (isRouletteRuleset(this.rulesetName)) return false;
-    return getRuleset(this.rulesetName).shoeEnd.kind !== 'reshuffle_every_round';
+    return this.game.rotatesPerShoe(this.rulesetName);
   }
 
   private get autoRound(): boolean {
@@ -216,7 +202,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
     return this.session.snapshot();
   }
 
-  expecting(): Expectation | RouletteExpectation {
+  expecting(): GameExpectation {
     return this.session.expecting();
   }
 
@@ -386,18 +372,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
         type: 'checkpoint',
         reason,
         ruleset: this.rulesetName,
-        session: isRouletteSession(this.session)
-          ? {
-              game: 'roulette',
-              ruleset: this.rulesetName,
-              state: serializeRouletteState(
-                (this.checkpointBasis as RouletteState | undefined) ?? this.session.state,
-              ),
-            }
-          : serializeTableSession(
-              this.session.config,
-              (this.checkpointBasis as SessionState | undefined) ?? this.session.state,
-            ),
+        session: this.session.checkpoint(this.checkpointBasis ?? this.session.state),
         dedupe: this.journaledDevices.export(),
         ...(this.spinParts.export() ? { spinParts: this.spinParts.export() } : {}),
       };
@@ -450,24 +425,23 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
 
   /** A new shoe from the ruleset's defaults (a shoe without a card-reading shuffler). */
   newShoe(reason: string, src = 'daemon'): Promise<readonly JournalRecord[]> {
-    // A roulette table has no shoe: refused by name (the card rulesets know nothing of its game).
+    // A game without shoes (roulette) is refused by name; its plug-in has no shuffle to give.
+    const game = this.game;
     try {
-      this.requireGame('cards', 'new_shoe');
+      this.requireRequest('new_shoe');
     } catch (error) {
       return Promise.reject(error);
     }
-    this.log.info({ reason, src }, 'new shoe');
-    return this.ingest({ ...this.nextShuffle(), src });
-  }
-
-  private nextShuffle(): ShuffleRecord {
-    const ruleset = getRuleset(this.rulesetName);
-    if (ruleset.backs.kind === 'alternating') {
-      const last = (this.session.state as { lastColour?: string }).lastColour;
-      const [first, second] = ruleset.backs.colours;
-      return { t: 'shuffle', decks: 1, backs: [last === first ? second : first] };
+    if (!game.nextShuffle) {
+      return Promise.reject(
+        new DaemonError(
+          'refused',
+          `a ${game.tableNoun} has no shoe; this table plays ${this.rulesetName}`,
+        ),
+      );
     }
-    return { t: 'shuffle', decks: ruleset.decks.default, backs: [ruleset.backs.colour] };
+    this.log.info({ reason, src }, 'new shoe');
+    return this.ingest({ ...game.nextShuffle(this.session), src });
   }
 
   /**
@@ -561,6 +535,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
     // daemon's memory may grow with it.
     const checkpoint = await this.seedFromCheckpoint(journal);
     const replayed = await this.replay(journal.read(checkpoint ? checkpoint.seq + 1 : 1));
+    this.refuseOtherGamesJournal();
     // What the journal held at start: the retransmissions to recognise after this restart.
     this.dedupe = this.journaledDevices.clone();
     this.resumed = true;
@@ -581,33 +556,21 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
   private async seedFromCheckpoint(journal: Journal): Promise<FoundCheckpoint | undefined> {
     for await (const checkpoint of journal.checkpoints()) {
       try {
-        const data = checkpoint.data as { ruleset?: unknown; session?: unknown; dedupe?: unknown };
-        const roulette = data.session as { game?: unknown; ruleset?: unknown; state?: unknown };
-        if (roulette !== null && typeof roulette === 'object' && roulette.game === 'roulette') {
-          const name = String(data.ruleset);
-          if (roulette.ruleset !== name || !isRouletteRuleset(name)) {
-            throw new Error(
-              `ruleset ${name} is not the roulette session's ${String(roulette.ruleset)}`,
-            );
-          }
-          const journaledDevices = RestartDedupe.from(data.dedupe);
-          this.session = RouletteSession.deserialize(name, roulette.state);
-          this.spinParts = SpinParts.from((checkpoint.data as { spinParts?: unknown }).spinParts);
-          this.rulesetName = name;
-          this.journaledDevices = journaledDevices;
-          return checkpoint;
-        }
-        const restored = deserializeTableSession(data.session);
-        if (data.ruleset !== restored.ruleset) {
-          throw new Error(`ruleset ${String(data.ruleset)} ≠ the session's ${restored.ruleset}`);
-        }
-        const config = sessionConfig(restored.ruleset, { autoRound: this.autoRound });
-        if (!sameSessionOptions(config.options, restored.options)) {
-          throw new Error('written under other session options (config changed)');
-        }
+        const data = checkpoint.data as {
+          ruleset?: unknown;
+          session?: unknown;
+          dedupe?: unknown;
+          spinParts?: unknown;
+        };
+        const name = String(data.ruleset);
+        // The ruleset's plug-in reads its own checkpoints (a name no game has is not used).
+        const session = gameOf(name).restoreSession(name, data.session, {
+          autoRound: this.autoRound,
+        });
         const journaledDevices = RestartDedupe.from(data.dedupe);
-        this.rulesetName = restored.ruleset;
-        this.session = new TableSession(config, restored.state);
+        this.spinParts = SpinParts.from(data.spinParts);
+        this.rulesetName = name;
+        this.session = session;
         this.journaledDevices = journaledDevices;
         return checkpoint;
       } catch (error) {
@@ -633,6 +596,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
         this.roadsFollower.follow([record]);
       } else if (record.kind === 'input') {
         const input = parseRecord(record.data);
+        this.refuseOtherGamesInput(input, record.seq);
         this.session.apply(input);
         this.journaledDevices.remember(input);
         this.spinParts.ended(input);
@@ -640,6 +604,31 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
       }
     }
     return inputs;
+  }
+
+  /**
+   * A journal folder holding another game's table (a baccarat journal
+   * started with a roulette ruleset, or the reverse) would be a silently
+   * mixed table: the start is refused, naming both and what to do.
+   */
+  private refuseOtherGamesInput(input: TableLogRecord, seq: number): void {
+    const game = this.game;
+    if ((game.inputTypes as readonly string[]).includes(input.t)) return;
+    const other = gameOfInput(input.t);
+    throw new DaemonError(
+      'other_game',
+      `the journal folder ${this.config.journal.dir} holds a ${other?.tableNoun ?? 'table of another game'} (a ${input.t} input at seq ${seq}), not a ${game.tableNoun} of ${this.rulesetName}: start this table in a new journal folder (journal.dir), or run it with that table's ruleset`,
+    );
+  }
+
+  /** The configured ruleset's game must be the game the journal's table plays at its end. */
+  private refuseOtherGamesJournal(): void {
+    const configured = gameOf(this.config.ruleset);
+    if (configured === this.game) return;
+    throw new DaemonError(
+      'other_game',
+      `the journal folder ${this.config.journal.dir} holds a ${this.game.tableNoun} playing ${this.rulesetName}, but the config names ${this.config.ruleset} (a ${configured.tableNoun}): start this table in a new journal folder (journal.dir), or set its ruleset to ${this.rulesetName}`,
+    );
   }
 
   // --------------------------------------------------------------------- MQTT
@@ -681,29 +670,25 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
         requests: this.mqtt.requestsSigned ? 'signed' : 'unsigned',
         journalKey: this.tableKey ? fingerprint(this.tableKey) : null,
       },
-      requests:
-        ruleset.game === 'roulette'
-          ? ['no_more_bets', 'closing', 'set_ruleset', 'health_check']
-          : ['new_round', 'player_action', 'void_hand', 'new_shoe', 'set_ruleset', 'health_check'],
+      requests: [...this.game.requestOps, 'set_ruleset', 'health_check'],
     };
   }
 
   /** Baccarat tables publish their scoreboard roads (retained), so any display can draw them. */
   private publishRoads(): void {
-    if (!this.dealsPuntoBanco) return;
+    if (!this.keepsRoads) return;
     this.emit('roads', this.roadsFollower.payload());
   }
 
-  /** The scoreboard roads of the shoe in play; undefined where the game is not Punto Banco. */
+  /** The scoreboard roads of the shoe in play; undefined where the game keeps none. */
   roads(): Record<string, unknown> | undefined {
-    if (!this.dealsPuntoBanco) return undefined;
+    if (!this.keepsRoads) return undefined;
     return this.roadsFollower.payload();
   }
 
-  /** Whether this table deals Punto Banco (a roulette ruleset is in no card registry). */
-  private get dealsPuntoBanco(): boolean {
-    if (isRouletteRuleset(this.rulesetName)) return false;
-    return getRuleset(this.rulesetName).game === 'punto-banco';
+  /** Whether this table's game publishes the retained scoreboard roads (baccarat's plug-in says so). */
+  private get keepsRoads(): boolean {
+    return this.game.retainedTopics(this.rulesetName).includes('roads');
   }
 
   /** The seq of the shoe in play's `shoe_start` (0 before the first): where a console's backlog starts. */
@@ -724,7 +709,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
       case 'health_check':
         return this.health();
       case 'new_round':
-        this.requireGame('cards', 'new_round');
+        this.requireRequest('new_round');
         return this.summarise(
           await this.ingestChecked({
             t: 'round',
@@ -734,7 +719,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
           }),
         );
       case 'player_action':
-        this.requireGame('cards', 'player_action');
+        this.requireRequest('player_action');
         return this.summarise(
           await this.ingestChecked({
             t: 'action',
@@ -745,29 +730,29 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
           }),
         );
       case 'void_hand':
-        this.requireGame('cards', 'void_hand');
+        this.requireRequest('void_hand');
         return this.summarise(await this.ingestChecked({ t: 'void', src, reason: request.reason }));
       case 'new_shoe':
-        this.requireGame('cards', 'new_shoe');
+        this.requireRequest('new_shoe');
         return this.summarise(await this.newShoe(request.reason ?? 'requested over MQTT', src));
       case 'no_more_bets':
-        this.requireGame('roulette', 'no_more_bets');
+        this.requireRequest('no_more_bets');
         return this.summarise(await this.ingestChecked({ t: 'no_more_bets', src }));
       case 'closing':
-        this.requireGame('roulette', 'closing');
+        this.requireRequest('closing');
         return this.summarise(await this.ingestChecked({ t: 'closing', src }));
       case 'set_ruleset':
         return this.setRuleset(request.ruleset, src);
     }
   }
 
-  /** A request for the other kind of table is refused, naming the table's game. */
-  private requireGame(game: 'cards' | 'roulette', op: string): void {
-    const roulette = isRouletteSession(this.session);
-    if (roulette === (game === 'roulette')) return;
+  /** A request of another game's table is refused, naming the table's ruleset. */
+  private requireRequest(op: string): void {
+    if (this.game.requestOps.includes(op)) return;
+    const owner = gameOfRequest(op);
     throw new DaemonError(
       'refused',
-      `${op} is for a ${game === 'roulette' ? 'roulette' : 'card'} table; this table plays ${this.rulesetName}`,
+      `${op} is for a ${owner?.tableNoun ?? 'table of another game'}; this table plays ${this.rulesetName}`,
     );
   }
 
@@ -784,10 +769,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
   }
 
   private refuseIrregular(record: TableLogRecord): void {
-    const trial = isRouletteSession(this.session)
-      ? new RouletteSession(this.session.config.ruleset, this.session.state)
-      : new TableSession(this.session.config, this.session.state);
-    const alarms = trial
+    const alarms = this.session
+      .trial()
       .apply(record)
       .filter((event): event is Extract<DomainEvent, { type: 'alarm' }> => event.type === 'alarm');
     if (alarms.length > 0) {
@@ -816,24 +799,13 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
         ),
       );
     }
+    const game = this.game;
     // Checked and journaled in this turn: no record can be applied to the
     // old session but journaled after the change (a replay would apply it
     // under the new ruleset).
-    // Between shoes: none in play, one ended, or a deck-per-round game's deck
-    // used up (the table asks for a shuffle either way).
-    // A roulette table changes between games: not while a spin is awaited.
-    const between = isRouletteSession(this.session)
-      ? this.session.expecting().kind !== 'spin'
-      : this.session.expecting().kind === 'shuffle';
-    if (!between) {
-      return Promise.reject(
-        new DaemonError(
-          'shoe_in_play',
-          isRouletteSession(this.session)
-            ? 'the ruleset changes only between games: not once the betting is closed and a spin is awaited'
-            : 'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
-        ),
-      );
+    // When is the game's to say: between shoes, between games.
+    if (!this.session.mayChangeRuleset()) {
+      return Promise.reject(new DaemonError('shoe_in_play', game.rulesetChangeRule));
     }
     let durable: Promise<JournalRecord[]>;
     try {
@@ -859,7 +831,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
 
   /** The game the dealer console's buttons play. */
   dealerConsoleGame(): 'cards' | 'roulette' {
-    return isRouletteSession(this.session) ? 'roulette' : 'cards';
+    return this.game.consoleBehaviour;
   }
 
   health(): DaemonHealth {
@@ -1024,11 +996,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
 
   /** The back colours a shuffler's driver assumes when the shuffler does not name them. */
   private shufflerBacks(): { backs: string[]; alternateBacks?: boolean } {
-    if (isRouletteRuleset(this.rulesetName)) return { backs: ['red'] };
-    const ruleset = getRuleset(this.rulesetName);
-    return ruleset.backs.kind === 'alternating'
-      ? { backs: [...ruleset.backs.colours], alternateBacks: true }
-      : { backs: [ruleset.backs.colour] };
+    return this.game.shufflerBacks(this.rulesetName);
   }
 
   private async loadRegistry(path: string) {

@@ -57,9 +57,9 @@ export async function diagnose(
       {
         name: 'simulate',
         run: async () => {
-          const { isRouletteRuleset } = await import('../engine/rulesets/index.ts');
-          if (isRouletteRuleset(config.ruleset)) {
-            // A roulette table: the scripted session is a wheel's games.
+          // The table's game says which scripted session it plays: a shoe's cards, a wheel's games.
+          const { gameOf } = await import('../games/registry.ts');
+          if (gameOf(config.ruleset).diagSimulation === 'wheel') {
             const { runWheelSimulation, wheelSimulationOutcomes } = await import(
               './simulate-wheel.ts'
             );

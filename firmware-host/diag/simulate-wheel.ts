@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import type { WheelGame } from '../../simulators/wheel-plan.ts';
 import type { TablesideConfig } from '../config/schema.ts';
 import type { CheckOutcome } from './report.ts';
+import { sleep, until } from './wait.ts';
 
 /** The fault of each game (1-based) and the alarm it must raise; games not listed are legal. */
 export const WHEEL_SIMULATION_FAULTS: ReadonlyArray<{
@@ -50,20 +51,6 @@ export interface WheelSimulationRun {
   journal: { ok: boolean; records: number; findings: number };
   durationMs: number;
   error?: string;
-}
-
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
-
-async function until(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!predicate()) {
-    if (performance.now() > deadline) return false;
-    await sleep(5);
-  }
-  return true;
 }
 
 export async function runWheelSimulation(options: {

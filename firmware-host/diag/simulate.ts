@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { TablesideConfig } from '../config/schema.ts';
 import type { CheckOutcome } from './report.ts';
+import { sleep, until } from './wait.ts';
 
 export const SIMULATION_FAULTS = {
   faceUp: 12,
@@ -70,20 +71,8 @@ export interface SimulationRun {
   error?: string;
 }
 
-/** Unref'd: a timeout raced against an answer must not keep the process alive after it. */
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
-
-async function until(predicate: () => boolean, timeoutMs: number, stepMs = 5): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!predicate()) {
-    if (performance.now() > deadline) return false;
-    await sleep(stepMs);
-  }
-  return true;
-}
+/** The ruleset the scripted session deals (a baccarat shoe). */
+const SCRIPTED_RULESET = 'tdc-baccarat-no-commission';
 
 /** Plays the scripted session and gathers what happened. Never throws: a failure is `error`. */
 export async function runSimulation(options: SimulationOptions): Promise<SimulationRun> {
@@ -93,7 +82,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const seed = options.seed ?? 2024;
   const progress = options.onProgress ?? (() => undefined);
   const [
-    { getRuleset, isRouletteRuleset },
+    { rulesetIdentity },
     { resolveConfig },
     { startEmbeddedBroker },
     { TableDaemon },
@@ -103,7 +92,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     { verifyJournalDir },
     mqtt,
   ] = await Promise.all([
-    import('../engine/rulesets/index.ts'),
+    import('../games/registry.ts'),
     import('../config/loader.ts'),
     import('../mqtt/broker.ts'),
     import('../daemon/table-daemon.ts'),
@@ -117,10 +106,10 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const configured = options.config;
   let ruleset = configured.ruleset;
   let rulesetNote: string | undefined;
-  // A roulette ruleset has no shoe either (its wheel: `tableside sim wheel`, the device check).
-  if (isRouletteRuleset(ruleset) || getRuleset(ruleset).game !== 'punto-banco') {
-    rulesetNote = `the scripted session deals a baccarat shoe; ${ruleset} is not a shoe game, so tdc-baccarat-no-commission is used`;
-    ruleset = 'tdc-baccarat-no-commission';
+  // The script deals baccarat: another game's ruleset (roulette's included) is played as its ruleset.
+  if (rulesetIdentity(ruleset).game !== rulesetIdentity(SCRIPTED_RULESET).game) {
+    rulesetNote = `the scripted session deals a baccarat shoe; ${ruleset} is not a shoe game, so ${SCRIPTED_RULESET} is used`;
+    ruleset = SCRIPTED_RULESET;
   }
   const run: SimulationRun = {
     ruleset,

@@ -5,32 +5,16 @@
  */
 import { createPuntoBancoEngine } from './baccarat/engine.ts';
 import { createBlackjackEngine } from './blackjack/engine.ts';
+import type { EngineFactory, ExposedOutcome } from './engine-factory.ts';
+import { rulesetFor } from './engine-factory.ts';
 import { EngineError } from './errors.ts';
 import { POKER_EXPOSED_OUTCOMES, POKER_GAMES } from './poker/games.ts';
-import type { GameId, Ruleset, RulesetOf } from './rulesets/schema.ts';
+import type { Ruleset } from './rulesets/schema.ts';
 import { createTripleShotEngine } from './triple-shot/engine.ts';
 import type { GameEngine, Outcome } from './types.ts';
 
-export type EngineFactory = (ruleset: Ruleset) => GameEngine<unknown>;
-
-/**
- * A game's outcome as the table exposed it: what consumers (MQTT, the web
- * console) may see of a round's result. The journal keeps the whole outcome
- * for surveillance; cards collected face down without being shown (a fold,
- * a dealer hand nobody played against) leave only their number.
- */
-export type ExposedOutcome = (outcome: Outcome) => Outcome;
-
-/** Narrows a ruleset to a game, for factories; a mismatch is an EngineError. */
-export function rulesetFor<G extends GameId>(ruleset: Ruleset, game: G): RulesetOf<G> {
-  if (ruleset.game !== game) {
-    throw new EngineError(
-      'unknown_game',
-      `ruleset ${ruleset.name} is for ${ruleset.game}, not ${game}`,
-    );
-  }
-  return ruleset as RulesetOf<G>;
-}
+export type { EngineFactory, ExposedOutcome } from './engine-factory.ts';
+export { rulesetFor } from './engine-factory.ts';
 
 const OUR_GAMES: Readonly<Record<string, EngineFactory>> = {
   'punto-banco': (ruleset) => createPuntoBancoEngine(rulesetFor(ruleset, 'punto-banco')),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { HttpError } from './http.ts';
 import type { ConsoleRequestPort } from './port.ts';
-import { rulesetIdentityOf, type WebView, webViewOf } from './table-view.ts';
+import { requestOpsOf, rulesetIdentityOf } from './table-view.ts';
 
 const reason = z.string().trim().min(3, 'a reason of at least 3 characters').max(200);
 
@@ -21,17 +21,6 @@ const schemas = {
 } as const;
 
 export type ConsoleOp = keyof typeof schemas;
-/**
- * The console requests each view offers, and the only ones the console
- * takes at such a table: the MQTT request ops of its game (bridge/info
- * `requests`). A table session ignores the other game's records, so a
- * request of the wrong kind would be journaled for nothing and answered done.
- */
-export const CONSOLE_REQUESTS: Readonly<Record<WebView, readonly ConsoleOp[]>> = {
-  cards: ['new_round', 'new_shoe', 'void_hand', 'set_ruleset'],
-  roulette: ['no_more_bets', 'closing', 'set_ruleset'],
-};
-
 export type ConsoleRequest =
   | { op: 'new_shoe'; reason?: string | undefined }
   | { op: 'void_hand'; reason: string }
@@ -72,8 +61,9 @@ export async function applyConsoleRequest(
   user: string,
 ): Promise<Record<string, unknown>> {
   const src = `web:${user}`;
+  // A table session ignores another game's records: such a request would be journaled for nothing.
   const table = rulesetIdentityOf(port.ruleset);
-  const takes = CONSOLE_REQUESTS[webViewOf(table.game)];
+  const takes = requestOpsOf(port.ruleset).filter((op) => Object.hasOwn(schemas, op));
   if (!takes.includes(request.op)) {
     throw new HttpError(
       409,

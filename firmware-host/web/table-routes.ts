@@ -4,7 +4,7 @@
  * supervisor's requests.
  */
 
-import { allRulesetNames } from '../engine/rulesets/index.ts';
+import { allRulesetNames } from '../games/registry.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import type { ConsoleAccess } from './access.ts';
@@ -146,7 +146,7 @@ function tableInfo(port: ConsolePort) {
     ruleset: ruleset.name,
     rulesetTitle: ruleset.title,
     game: ruleset.game,
-    view: webViewOf(ruleset.game),
+    view: webViewOf(port.ruleset),
     // Card and roulette rulesets alike: `set_ruleset` takes either between shoes or games.
     rulesets: allRulesetNames(),
   };

@@ -1,30 +1,31 @@
 /**
- * Which view of the console a table's page shows. The ONE place the server
- * decides it: the page takes `view` from the table info (hello, /api/me)
- * and never looks at the game itself. When the game plug-in registry names
- * each game's web view, these two functions ask it instead.
+ * Which view of the console a table's page shows, and which console
+ * requests it takes: the ONE place the server asks, and it asks the game's
+ * plug-in (games/registry.ts). The page takes `view` from the table info
+ * (hello, /api/me) and never looks at the game itself.
  */
-import {
-  getRouletteRuleset,
-  getRuleset,
-  isRouletteRuleset,
-  type RouletteRuleset,
-} from '../engine/rulesets/index.ts';
+import { getRouletteRuleset, type RouletteRuleset } from '../engine/rulesets/index.ts';
+import { findGameOf, gameOf, type RulesetIdentity, rulesetIdentity } from '../games/registry.ts';
+import { roulette } from '../games/roulette/plugin.ts';
 
-export type WebView = 'cards' | 'roulette';
+export type WebView = 'baccarat' | 'cards' | 'roulette';
 
-/** The page's view for a ruleset's game. */
-export function webViewOf(game: string): WebView {
-  return game === 'roulette' ? 'roulette' : 'cards';
+/** The page's view for a table playing `ruleset`. */
+export function webViewOf(ruleset: string): WebView {
+  return gameOf(ruleset).webView(ruleset);
 }
 
-/** A ruleset's name, title and game, from whichever registry holds it. */
-export function rulesetIdentityOf(name: string): { name: string; title: string; game: string } {
-  const ruleset = isRouletteRuleset(name) ? getRouletteRuleset(name) : getRuleset(name);
-  return { name: ruleset.name, title: ruleset.title, game: ruleset.game };
+/** A ruleset's name, title and game, whichever game's it is. */
+export function rulesetIdentityOf(name: string): RulesetIdentity {
+  return rulesetIdentity(name);
+}
+
+/** The requests a table playing `ruleset` takes: its game's, and `set_ruleset`. */
+export function requestOpsOf(ruleset: string): readonly string[] {
+  return [...gameOf(ruleset).requestOps, 'set_ruleset'];
 }
 
 /** The roulette ruleset of that name (its wheel, for the wheel watch); undefined at a card table. */
 export function rouletteRulesetOf(name: string): RouletteRuleset | undefined {
-  return isRouletteRuleset(name) ? getRouletteRuleset(name) : undefined;
+  return findGameOf(name) === roulette ? getRouletteRuleset(name) : undefined;
 }

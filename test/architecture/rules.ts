@@ -24,6 +24,7 @@ const PROTOCOL = 'device-protocol/';
 const HARDWARE = 'hardware/';
 const ENGINE = 'firmware-host/engine/';
 const TABLE = 'firmware-host/table/';
+const GAMES = 'firmware-host/games/';
 /** The host's own top-level file: the logger. */
 const HOST_FILES = ['firmware-host/log.ts'];
 const COMPOSITION_ROOT_OURS = ['firmware-host/', PROTOCOL, HARDWARE, 'simulators/'];
@@ -82,6 +83,14 @@ export const RULES: readonly FolderRule[] = [
     pure: true,
   },
   {
+    folder: GAMES,
+    holds:
+      'the game plug-ins and their registry: per game, its rulesets, session, devices, requests, journal rotation, checkpoints, views (a folder per plug-in)',
+    ours: [GAMES, TABLE, ENGINE, PROTOCOL],
+    packages: [],
+    pure: true,
+  },
+  {
     folder: 'firmware-host/analysis/',
     holds: 'exact return-to-player studies, the wheel bias watch',
     ours: ['firmware-host/analysis/', ENGINE, PROTOCOL],
@@ -110,7 +119,7 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: 'firmware-host/config/',
     holds: 'the config schema, loader and examples',
-    ours: ['firmware-host/config/', ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
+    ours: ['firmware-host/config/', GAMES, ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
     packages: [NODE, 'yaml', 'zod'],
   },
   {
@@ -160,6 +169,7 @@ export const RULES: readonly FolderRule[] = [
       'firmware-host/mqtt/',
       // The roulette view's wheel watch (web/wheel-watch.ts) runs the pure bias tests.
       'firmware-host/analysis/',
+      GAMES,
       TABLE,
       ENGINE,
       PROTOCOL,
@@ -195,7 +205,7 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: 'simulators/',
     holds: 'shoe, shuffler, reader and wheel simulators, behaviours, faults, scenarios',
-    ours: ['simulators/', PROTOCOL, HARDWARE, ENGINE, TABLE],
+    ours: ['simulators/', PROTOCOL, HARDWARE, GAMES, ENGINE, TABLE],
     packages: [NODE, 'yaml', 'zod'],
   },
 ];

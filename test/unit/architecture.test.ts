@@ -8,12 +8,20 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GAMES } from '../../firmware-host/engine/games.ts';
+import { GAME_PLUGINS } from '../../firmware-host/games/registry.ts';
 import {
   checkTree,
   describeViolation,
   type FileFacts,
   type Violation,
 } from '../architecture/check.ts';
+import {
+  GAME_OWN_FOLDERS,
+  gameBranches,
+  gameBranchKey,
+  KNOWN_GAME_BRANCHES,
+} from '../architecture/game-branches.ts';
 import { KNOWN_VIOLATIONS, violationKey } from '../architecture/known-violations.ts';
 import { CHECKED_FOLDERS, renderRulesTable } from '../architecture/rules.ts';
 import { unexplainedSilentCatches } from '../architecture/silent-catches.ts';
@@ -223,6 +231,68 @@ describe('architecture', () => {
     const doc = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
     const between = /<!-- rules:begin -->\n([\s\S]*?)\n<!-- rules:end -->/.exec(doc);
     expect(between?.[1]).toBe(renderRulesTable());
+  });
+});
+
+describe('game-name branches (issue 26: a table asks its game plug-in)', () => {
+  /** Every game id and plug-in id: a comparison with one of them is a branch on a game. */
+  const GAME_NAMES = new Set([
+    ...Object.keys(GAMES),
+    ...GAME_PLUGINS.map((plugin) => plugin.id),
+    ...GAME_PLUGINS.flatMap((plugin) =>
+      plugin.rulesetNames().map((name) => plugin.ruleset(name).game),
+    ),
+  ]);
+  const unlistedBranches = (tree: ReadonlyMap<string, string>) =>
+    gameBranches(tree, GAME_NAMES).filter(
+      (branch) => !KNOWN_GAME_BRANCHES.includes(gameBranchKey(branch)),
+    );
+
+  it("finds none outside the games' own folders beyond the listed ones", () => {
+    expect(unlistedBranches(TREE)).toEqual([]);
+  });
+
+  it('lists none that no longer happens (the list only shrinks)', () => {
+    const found = new Set(gameBranches(TREE, GAME_NAMES).map(gameBranchKey));
+    expect(KNOWN_GAME_BRANCHES.filter((known) => !found.has(known))).toEqual([]);
+  });
+
+  it.each([
+    ['an isRoulette predicate', 'if (isRouletteRuleset(name)) start();', /asks isRouletteRuleset/],
+    [
+      'a comparison with a game id',
+      "if (ruleset.game === 'roulette') start();",
+      /compares with the game 'roulette'/,
+    ],
+    [
+      'a comparison the other way round',
+      "if ('punto-banco' !== game) start();",
+      /compares with the game 'punto-banco'/,
+    ],
+    [
+      'a case for a game',
+      "switch (game) { case 'blackjack': start(); }",
+      /has a case for the game 'blackjack'/,
+    ],
+  ])('fails on %s in the daemon', (_kind, line, says) => {
+    const tree = new Map(TREE).set('firmware-host/daemon/planted.ts', `${line}\n`);
+    const found = unlistedBranches(tree);
+    expect(
+      found.some(
+        (branch) => branch.startsWith('firmware-host/daemon/planted.ts:1:') && says.test(branch),
+      ),
+      found.join('\n'),
+    ).toBe(true);
+  });
+
+  it("lets a game's own folder name its game", () => {
+    for (const folder of GAME_OWN_FOLDERS) {
+      const tree = new Map(TREE).set(
+        `${folder}planted.ts`,
+        "if (ruleset.game === 'roulette') start();\n",
+      );
+      expect(unlistedBranches(tree)).toEqual([]);
+    }
   });
 });
 

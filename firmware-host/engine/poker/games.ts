@@ -2,8 +2,8 @@
  * Engine factories of the poker games, keyed by game id; engine/games.ts
  * merges them into the engine registry.
  */
-import type { EngineFactory, ExposedOutcome } from '../games.ts';
-import { rulesetFor } from '../games.ts';
+import type { EngineFactory, ExposedOutcome } from '../engine-factory.ts';
+import { rulesetFor } from '../engine-factory.ts';
 import {
   type CasinoHoldemOutcome,
   createCasinoHoldemEngine,

@@ -76,8 +76,8 @@ export function getRuleset(name: string): Ruleset {
 export type { Ruleset, RulesetInput } from './schema.ts';
 
 // ------------------------------------------------------------------ Roulette
-// Roulette has no cards, so its rulesets are a registry of their own; the
-// names share one namespace with the card rulesets.
+// Roulette has no cards, so its rulesets are a list of their own; the game
+// registry (firmware-host/games/registry.ts) puts every game's names in one namespace.
 
 let rouletteRegistry: ReadonlyMap<string, RouletteRuleset> | undefined;
 
@@ -121,7 +121,8 @@ export function rouletteRulesetNames(): readonly string[] {
   return [...roulettes().keys()];
 }
 
-export function isRouletteRuleset(name: string): boolean {
+/** For getRuleset's message only: every other module asks the game registry (firmware-host/games/). */
+function isRouletteRuleset(name: string): boolean {
   return roulettes().has(name);
 }
 
@@ -133,11 +134,6 @@ export function getRouletteRuleset(name: string): RouletteRuleset {
     'unknown_ruleset',
     `unknown roulette ruleset ${JSON.stringify(name)}: known roulette rulesets are ${rouletteRulesetNames().join(', ')}`,
   );
-}
-
-/** Every ruleset name, card games and roulette (what a table's config may name). */
-export function allRulesetNames(): readonly string[] {
-  return [...rulesetNames(), ...rouletteRulesetNames()];
 }
 
 export type { RouletteRuleset, RouletteRulesetInput } from './roulette-schema.ts';

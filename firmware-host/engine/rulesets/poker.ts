@@ -5,7 +5,7 @@
  * (rulesetCommon from ./base.ts), append it to POKER_RULESET_SCHEMAS (keep the
  * `as const`, the union in schema.ts spreads this tuple), and append its
  * rulesets to POKER_RULESETS; the registry in index.ts validates and lists
- * them. Import only ./base.ts for values here (schema.ts imports this file).
+ * them. Import only ./base.ts here (schema.ts imports this file: nothing of it comes back).
  *
  * Units: every main-game bet of a box (Ante, Flop, Call, Raise, Bet, fees)
  * settles in units of the box's Ante, so a Call of two Antes won 1:1 is `2`;
@@ -14,7 +14,6 @@
  */
 import { z } from 'zod';
 import { categoryPays, multiple, rulesetCommon, source } from './base.ts';
-import type { RulesetInput } from './schema.ts';
 
 export { categoryPays } from './base.ts';
 
@@ -258,6 +257,9 @@ export const POKER_RULESET_SCHEMAS = [
   sevenCardStudRuleset,
 ] as const;
 
+/** A poker ruleset as written in a data file (one of schema.ts's RulesetInput). */
+type PokerRulesetInput = z.input<(typeof POKER_RULESET_SCHEMAS)[number]>;
+
 export type HoldemBonusRuleset = z.infer<typeof holdemBonusRuleset>;
 export type CasinoHoldemRuleset = z.infer<typeof casinoHoldemRuleset>;
 export type CaribbeanStudRuleset = z.infer<typeof caribbeanStudRuleset>;
@@ -310,7 +312,7 @@ const ONE_BACK = {
 
 const NO_BURN = { kind: 'none', source: 'practice: the seed prescribes no burn' } as const;
 
-export const SPAIN_HOLDEM_BONUS: RulesetInput = {
+export const SPAIN_HOLDEM_BONUS: PokerRulesetInput = {
   name: 'spain-holdem-bonus',
   title: "Texas Hold'em Bonus",
   jurisdiction: 'Spain (casino game manual)',
@@ -426,7 +428,7 @@ export const SPAIN_HOLDEM_BONUS: RulesetInput = {
   ],
 };
 
-export const TDC_CASINO_HOLDEM: RulesetInput = {
+export const TDC_CASINO_HOLDEM: PokerRulesetInput = {
   name: 'tdc-casino-holdem',
   title: "Casino Texas Hold'em",
   jurisdiction: 'Tigre de Cristal casino (Russia)',
@@ -508,7 +510,7 @@ export const TDC_CASINO_HOLDEM: RulesetInput = {
   ],
 };
 
-export const BULGARIA_CARIBBEAN_STUD: RulesetInput = {
+export const BULGARIA_CARIBBEAN_STUD: PokerRulesetInput = {
   name: 'bulgaria-caribbean-stud',
   title: 'Caribbean stud poker',
   jurisdiction: 'Bulgaria (State Gambling Commission, 2002)',
@@ -589,7 +591,7 @@ export const BULGARIA_CARIBBEAN_STUD: RulesetInput = {
   ],
 };
 
-export const TDC_RUSSIAN_POKER: RulesetInput = {
+export const TDC_RUSSIAN_POKER: PokerRulesetInput = {
   name: 'tdc-russian-poker',
   title: 'Russian poker',
   jurisdiction: 'Tigre de Cristal casino (Russia)',
@@ -687,7 +689,7 @@ export const TDC_RUSSIAN_POKER: RulesetInput = {
   ],
 };
 
-export const BULGARIA_SEVEN_CARD_STUD: RulesetInput = {
+export const BULGARIA_SEVEN_CARD_STUD: PokerRulesetInput = {
   name: 'bulgaria-seven-card-stud',
   title: 'Seven-card stud poker (three down, four up)',
   jurisdiction: 'Bulgaria (State Gambling Commission, 2002)',
@@ -748,7 +750,7 @@ export const BULGARIA_SEVEN_CARD_STUD: RulesetInput = {
   ],
 };
 
-export const POKER_RULESETS: readonly RulesetInput[] = [
+export const POKER_RULESETS: readonly PokerRulesetInput[] = [
   SPAIN_HOLDEM_BONUS,
   TDC_CASINO_HOLDEM,
   BULGARIA_CARIBBEAN_STUD,

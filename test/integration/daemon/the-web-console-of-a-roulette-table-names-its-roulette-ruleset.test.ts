@@ -41,6 +41,8 @@ describe('the web console of a roulette table', () => {
       table: 'wheel-1',
       ruleset: 'tdc-roulette',
       game: 'roulette',
+      // The roulette plug-in names the page that draws its table.
+      view: 'roulette',
     });
   });
 });

@@ -164,7 +164,7 @@ describe('configuration', () => {
       'peru-triple-shot',
     );
     expect(issuesOf(() => resolveConfig({ ruleset: 'peru-tripleshot' }, { rulesets }))).toEqual([
-      'ruleset: expected one of the known rulesets: tdc-baccarat-no-commission, peru-triple-shot',
+      'ruleset: expected one of the known rulesets: tdc-baccarat-no-commission, peru-triple-shot (got "peru-tripleshot")',
     ]);
   });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import { gameOf } from '../../../firmware-host/games/registry.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { RouletteSession } from '../../../firmware-host/table/roulette-session.ts';
-import { isRouletteSession, openSession } from '../../../firmware-host/table/sessions.ts';
 
 const RULESETS = ['bulgaria-roulette', 'tdc-roulette'] as const;
 
@@ -209,9 +209,11 @@ describe('roulette records', () => {
     );
   });
 
-  it('openSession picks the session by the ruleset', () => {
-    expect(isRouletteSession(openSession('tdc-roulette'))).toBe(true);
-    expect(isRouletteSession(openSession('tdc-blackjack'))).toBe(false);
-    expect(() => openSession('no-such-ruleset')).toThrow(/unknown ruleset/);
+  it('the game registry picks the session by the ruleset', () => {
+    expect(
+      gameOf('tdc-roulette').openSession('tdc-roulette', { autoRound: false }).expecting(),
+    ).toMatchObject({ kind: 'bets' });
+    expect(gameOf('tdc-blackjack').id).toBe('cards');
+    expect(() => gameOf('no-such-ruleset')).toThrow(/unknown ruleset/);
   });
 });

@@ -1,0 +1,115 @@
+/**
+ * The card games' plug-in: every game dealt from a shoe or a deck (Punto
+ * Banco, blackjack, Triple Shot, the poker games) plays through the card
+ * session (validator + game engine); what differs between them is data of
+ * their rulesets, read here.
+ */
+import { getRuleset, rulesetNames } from '../../engine/rulesets/index.ts';
+import type { SessionState } from '../../table/card-table/index.ts';
+import type { ShuffleRecord } from '../../table/log.ts';
+import {
+  deserializeTableSession,
+  sameSessionOptions,
+  serializeTableSession,
+} from '../../table/session-codec.ts';
+import { sessionConfig, TableSession } from '../../table/table-session.ts';
+import type { GamePlugin, GameSession, SessionOptions } from '../game.ts';
+
+/** practice: the scoreboard roads are baccarat's; other card games show none. */
+function keepsRoads(ruleset: string): boolean {
+  return getRuleset(ruleset).game === 'punto-banco';
+}
+
+class CardGameSession implements GameSession {
+  constructor(readonly table: TableSession) {}
+
+  get ruleset(): string {
+    return this.table.config.ruleset.name;
+  }
+
+  get state(): SessionState {
+    return this.table.state;
+  }
+
+  apply(record: Parameters<TableSession['apply']>[0]) {
+    return this.table.apply(record);
+  }
+
+  expecting() {
+    return this.table.expecting();
+  }
+
+  snapshot() {
+    return this.table.snapshot();
+  }
+
+  trial(): GameSession {
+    return new CardGameSession(new TableSession(this.table.config, this.table.state));
+  }
+
+  checkpoint(state: unknown = this.table.state): Record<string, unknown> {
+    return { ...serializeTableSession(this.table.config, state as SessionState) };
+  }
+
+  /** Between shoes: none in play, one ended, or a deck-per-round game's deck used up. */
+  mayChangeRuleset(): boolean {
+    return this.table.expecting().kind === 'shuffle';
+  }
+}
+
+/** The card session a plug-in's session wraps (the terminal view, `replay`). */
+export function cardTableOf(session: GameSession): TableSession | undefined {
+  return session instanceof CardGameSession ? session.table : undefined;
+}
+
+export const cardGames: GamePlugin = {
+  id: 'cards',
+  tableNoun: 'card table',
+  rulesetNames,
+  ruleset: getRuleset,
+  deviceKinds: ['shoe', 'shuffler', 'reader'],
+  defaultDevices: { shoe: { kind: 'shoe', transport: 'simulate' } },
+  simulator: 'dealer',
+  simulatorHint: 'a simulated shoe deals it (`tableside sim`)',
+  diagSimulation: 'shoe',
+  cliVerbs: 'cards',
+  inputTypes: ['shuffle', 'round', 'card', 'cut', 'action', 'void', 'misdeal'],
+  requestOps: ['new_round', 'player_action', 'void_hand', 'new_shoe'],
+  rulesetChangeRule:
+    'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
+  consoleBehaviour: 'cards',
+  // A file per round would be hundreds a day where a deck serves one round (Triple Shot, the poker games).
+  rotatesPerShoe: (name) => getRuleset(name).shoeEnd.kind !== 'reshuffle_every_round',
+  webView: (name) => (keepsRoads(name) ? 'baccarat' : 'cards'),
+  retainedTopics: (name) => (keepsRoads(name) ? ['roads'] : []),
+  shufflerBacks(name) {
+    const ruleset = getRuleset(name);
+    return ruleset.backs.kind === 'alternating'
+      ? { backs: [...ruleset.backs.colours], alternateBacks: true }
+      : { backs: [ruleset.backs.colour] };
+  },
+  openSession: (name, options: SessionOptions) =>
+    new CardGameSession(new TableSession(sessionConfig(name, options))),
+  ownsCheckpoint: (session) =>
+    typeof session === 'object' && session !== null && 'options' in session,
+  restoreSession(name, session, options) {
+    const restored = deserializeTableSession(session);
+    if (name !== restored.ruleset) {
+      throw new Error(`ruleset ${name} ≠ the session's ${restored.ruleset}`);
+    }
+    const config = sessionConfig(restored.ruleset, options);
+    if (!sameSessionOptions(config.options, restored.options)) {
+      throw new Error('written under other session options (config changed)');
+    }
+    return new CardGameSession(new TableSession(config, restored.state));
+  },
+  nextShuffle(session): ShuffleRecord {
+    const ruleset = getRuleset(session.ruleset);
+    if (ruleset.backs.kind === 'alternating') {
+      const last = (session.state as { lastColour?: string }).lastColour;
+      const [first, second] = ruleset.backs.colours;
+      return { t: 'shuffle', decks: 1, backs: [last === first ? second : first] };
+    }
+    return { t: 'shuffle', decks: ruleset.decks.default, backs: [ruleset.backs.colour] };
+  },
+};

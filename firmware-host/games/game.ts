@@ -1,0 +1,100 @@
+/**
+ * What a game plugs into a table with (issue 26): everything the daemon,
+ * config, web console, diag, CLI and simulators need to know of a game,
+ * asked of its plug-in instead of branching on its name. A plug-in is pure:
+ * it assembles the game's engine/, engine/rulesets/ and table/ parts; the
+ * I/O parts it names (its simulator, its `diag` check, its CLI verbs, its
+ * web view) are looked up by that name by the composition roots.
+ */
+
+import type { Expectation } from '../table/card-table/index.ts';
+import type { DomainEvent } from '../table/events.ts';
+import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
+import type { RouletteExpectation } from '../table/roulette-session.ts';
+
+/** What every ruleset says of itself, whatever its game. */
+export interface RulesetIdentity {
+  readonly game: string;
+  readonly name: string;
+  readonly title: string;
+}
+
+/** What the table waits for next, in any game. */
+export type GameExpectation = Expectation | RouletteExpectation;
+
+/** A checkpoint's session, as written in the journal. */
+export type SessionCheckpoint = Record<string, unknown>;
+
+/** One table's session, whatever its game: the reducer stays pure behind it. */
+export interface GameSession {
+  readonly ruleset: string;
+  /** The reducer's state: opaque outside the game, handed back to `checkpoint`. */
+  readonly state: unknown;
+  apply(record: TableLogRecord): DomainEvent[];
+  expecting(): GameExpectation;
+  snapshot(): Record<string, unknown>;
+  /** A copy to try a record on (a request is refused if it would raise an alarm). */
+  trial(): GameSession;
+  /** The session's checkpoint as of `state` (default: now), for the journal. */
+  checkpoint(state?: unknown): SessionCheckpoint;
+  /** Whether the ruleset may change now: between shoes, between games. */
+  mayChangeRuleset(): boolean;
+}
+
+export interface SessionOptions {
+  readonly autoRound: boolean;
+}
+
+/** The device kinds a game's table is made of. */
+export type GameDeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
+
+export interface GamePlugin {
+  /** The plug-in's id: `cards`, `roulette`. */
+  readonly id: string;
+  /** What its table is called in messages: "a card table", "a roulette table". */
+  readonly tableNoun: string;
+  /** Its shipped rulesets, validated (names share one namespace across plug-ins). */
+  rulesetNames(): readonly string[];
+  ruleset(name: string): RulesetIdentity;
+  /** The device kinds it deals with. */
+  readonly deviceKinds: readonly GameDeviceKind[];
+  /** The devices a table of this game gets when its config names none. */
+  readonly defaultDevices: Readonly<
+    Record<string, { kind: GameDeviceKind; transport: 'simulate' }>
+  >;
+  /** Which simulator plays its `simulate` devices (`daemon/`, `diag/` and `cli/` look it up by this name). */
+  readonly simulator: 'dealer' | 'croupier';
+  /** Who plays its rulesets in simulation, for messages: "a wheel spins it (`tableside sim wheel`)". */
+  readonly simulatorHint: string;
+  /** Its `diag --simulate` scripted session (`diag/` looks it up by this name). */
+  readonly diagSimulation: 'shoe' | 'wheel';
+  /** Its `tableside hand` and `analyze` verbs (`cli/hand.ts`, `cli/analyze.ts` look them up by this name). */
+  readonly cliVerbs: 'cards' | 'roulette';
+  /** The table-log inputs its session takes (`t`): a journal holding others is another game's table. */
+  readonly inputTypes: readonly TableLogRecord['t'][];
+  /** The requests of its table, besides `set_ruleset` and `health_check`. */
+  readonly requestOps: readonly string[];
+  /** When the ruleset may change, for the refusal: "between shoes: …". */
+  readonly rulesetChangeRule: string;
+  /** The dealer console's behaviour at its table. */
+  readonly consoleBehaviour: 'cards' | 'roulette';
+  /** Whether a journal file starts per shoe (else daily only). */
+  rotatesPerShoe(ruleset: string): boolean;
+  /** The web console's view of its table: 'baccarat' (scoreboard + table), 'cards', 'roulette'. */
+  webView(ruleset: string): 'baccarat' | 'cards' | 'roulette';
+  /** Retained topics besides the table's state: baccarat's `roads`. */
+  retainedTopics(ruleset: string): readonly 'roads'[];
+  /** The back colours a shuffler's driver assumes when the shuffler does not name them. */
+  shufflerBacks(ruleset: string): { backs: string[]; alternateBacks?: boolean };
+  /** A new session for `ruleset`. */
+  openSession(ruleset: string, options: SessionOptions): GameSession;
+  /** Whether a checkpoint's session is this plug-in's. */
+  ownsCheckpoint(session: unknown): boolean;
+  /** A session from its checkpoint; throws (naming why) one it cannot use. */
+  restoreSession(ruleset: string, session: unknown, options: SessionOptions): GameSession;
+  /**
+   * The shuffle record of a new shoe from the ruleset's defaults, where the
+   * game has shoes; undefined otherwise.
+   */
+  nextShuffle?(session: GameSession): ShuffleRecord;
+}
