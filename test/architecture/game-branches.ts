@@ -84,9 +84,9 @@ export const KNOWN_GAME_BRANCHES: readonly string[] = [
   "firmware-host/table/legal-deal.ts: compares with the game 'punto-banco'",
   "firmware-host/table/roads.ts: compares with the game 'punto-banco'",
   'firmware-host/table/roulette-text.ts: asks isRouletteEvent',
-  "firmware-host/table/session.ts: compares with the game 'triple-shot'",
-  "firmware-host/table/session.ts: compares with the game 'blackjack'",
-  "firmware-host/table/session.ts: compares with the game 'punto-banco'",
+  "firmware-host/table/card-table/plan.ts: compares with the game 'triple-shot'",
+  "firmware-host/table/card-table/plan.ts: compares with the game 'blackjack'",
+  "firmware-host/table/card-table/reducer.ts: compares with the game 'punto-banco'",
 ];
 
 /** The key a branch is listed under: its file and what it does, without the line. */
