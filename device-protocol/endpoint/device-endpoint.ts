@@ -32,7 +32,7 @@ export type DeviceEndpointAction = EndpointAction<DeviceAuthReport>;
  * unacknowledged (the in-order window, § 4 item 9); with an older host, one.
  */
 export const DEVICE_SESSION_DEFAULTS = {
-  ackTimeoutMs: 300,
+  ackTimeoutMs: 500,
   backoffFactor: 1,
   maxAttempts: 0,
   maxInFlight: 32,

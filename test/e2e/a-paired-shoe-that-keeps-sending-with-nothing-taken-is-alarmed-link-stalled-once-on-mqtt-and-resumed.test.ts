@@ -62,7 +62,7 @@ describe.skipIf(missing !== undefined)(
         30_000,
         () => t.describe(),
       );
-      // However long it lasts, once per stall: ten more copies (3 s at the shoe's 300 ms).
+      // However long it lasts, once per stall: ten more copies (5 s at the shoe's 500 ms).
       const copiesAtAlarm = cardsWritten;
       await until(() => cardsWritten >= copiesAtAlarm + 10, 'the stall to go on', 30_000);
       expect(alarms('link_stalled')).toHaveLength(1);
