@@ -458,7 +458,7 @@ export class LinkSession {
     return actions;
   }
 
-  /** Feeds one framer event (from `Framer`, `FrameDecoder` or `scanLine`). */
+  /** Feeds one framer event (from `FrameDecoder` or `scanLine`). */
   receive(event: FrameEvent, now: number): LinkAction[] {
     if (event.kind === 'discard') {
       const actions: LinkAction[] = [this.#discarded(event.reason, event.detail, event)];

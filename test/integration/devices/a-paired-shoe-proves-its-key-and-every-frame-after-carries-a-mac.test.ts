@@ -48,7 +48,11 @@ describe('a paired shoe proves its key and every frame after carries a MAC', () 
     expect(proofAt).toBeGreaterThan(0);
     const after = frames.slice(proofAt + 1);
     expect(after.filter((frame) => frame.type === 'CARD')).toHaveLength(6);
-    for (const frame of after) expect(frame.fields.at(-1)).toMatch(/^~[A-Za-z0-9_-]{22}$/);
+    // A loaded host may send its CHALLENGE again before the PROOF reaches it: the same PROOF
+    // answers it, bare as the first.
+    for (const frame of after.filter((frame) => frame.type !== 'PROOF')) {
+      expect(frame.fields.at(-1)).toMatch(/^~[A-Za-z0-9_-]{22}$/);
+    }
     // The key itself never travels but in the PROOF, and never in an alarm or the status.
     const secretless = JSON.stringify(current.driver.status());
     expect(secretless).not.toContain(Buffer.from(key.publicKey.raw).toString('base64url'));
