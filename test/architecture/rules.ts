@@ -33,7 +33,8 @@ const NODE = 'node:*';
 export const RULES: readonly FolderRule[] = [
   {
     folder: PROTOCOL,
-    holds: 'cards, frame grammar, CRC, codecs, frame decoder, link session, link endpoint; PROTOCOL.md',
+    holds:
+      'cards, frame grammar, CRC, codecs, frame decoder, link session, link endpoint; PROTOCOL.md',
     ours: [PROTOCOL],
     packages: ['zod', 'node:crypto', 'node:buffer'],
     pure: true,

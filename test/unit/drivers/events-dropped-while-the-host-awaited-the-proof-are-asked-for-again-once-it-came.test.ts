@@ -11,11 +11,7 @@ import {
   HostEndpoint,
   type HostEndpointAction,
 } from '../../../device-protocol/endpoint/host-endpoint.ts';
-import {
-  encodeFrame,
-  messageFrame,
-  parseFrameLine,
-} from '../../../device-protocol/index.ts';
+import { encodeFrame, messageFrame, parseFrameLine } from '../../../device-protocol/index.ts';
 import type { CardMessage } from '../../../device-protocol/messages.ts';
 import { freshHandshakeSecrets } from '../../../hardware/keys/device-key.ts';
 import { shoeHello } from '../../helpers/device-hello.ts';
