@@ -7,7 +7,7 @@
  * file, a secure element: asynchronous): a `sign` report asks for it, and
  * `signed()` hands the signature back.
  */
-import { DeviceAuth, type DeviceAuthAction } from '../auth/device-auth.ts';
+import { DeviceAuth, type DeviceAuthAction } from '../auth/device-side-auth.ts';
 import type { HandshakeSecrets } from '../auth/host-auth.ts';
 import type { DevicePublicKey } from '../auth/keys.ts';
 import type { DeviceTalker, FrameEvent } from '../frame.ts';

@@ -11,13 +11,12 @@
  * announces it from the first connection): the board is opened for that
  * and closed again.
  */
-import { type DeviceKey, deviceKey } from '../../hardware/device/device-auth.ts';
 import { HardwareError } from '../../hardware/errors.ts';
 import { FIRMATA_I2C_MAX_READ } from '../../hardware/firmata/i2c-bus.ts';
 import { PartBoard } from '../../hardware/firmata/part-board.ts';
 import { Atecc608 } from '../../hardware/i2c/atecc608.ts';
 import type { I2cBus } from '../../hardware/i2c/bus.ts';
-import { loadKeyFile } from '../../hardware/keys/device-key.ts';
+import { type DeviceKey, deviceKey, loadKeyFile } from '../../hardware/keys/device-key.ts';
 
 /** The I2C bus of the board the firmware has open; refuses while none is. */
 export class BoardI2c implements I2cBus {

@@ -5,7 +5,7 @@
  * table works with a real shoe on a StandardFirmata board.
  */
 import { readFile } from 'node:fs/promises';
-import type { DeviceKey } from '../../hardware/device/device-auth.ts';
+import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import { DeckRegistry } from '../drivers/deck-registry.ts';

@@ -3,8 +3,8 @@
  * its I2C pins and nothing else, speaking the protocol's reader messages
  * (TAG) through PN's reader device (hardware/readers/), on the device core.
  */
-import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import { PartBoard } from '../../hardware/firmata/part-board.ts';
+import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import { Pn532, pn532OverI2c } from '../../hardware/pn532/index.ts';
 import { Pn532Poller } from '../../hardware/readers/pn532-poller.ts';
 import { ReaderDevice } from '../../hardware/readers/reader-device.ts';

@@ -19,11 +19,11 @@
 import { EventEmitter } from 'node:events';
 import type { Face } from '../../device-protocol/cards.ts';
 import { type Message, peerKnows } from '../../device-protocol/messages.ts';
-import type { DeviceKey } from '../../hardware/device/device-auth.ts';
 import { DeviceCore } from '../../hardware/device/device-core.ts';
 import { reasonOf } from '../../hardware/errors.ts';
 import { type Output, PartBoard } from '../../hardware/firmata/part-board.ts';
 import type { I2cBus } from '../../hardware/i2c/bus.ts';
+import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import { Tcs34725 } from '../../hardware/parts/tcs34725.ts';
 import {
   isPn532Error,

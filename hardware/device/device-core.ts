@@ -27,6 +27,7 @@ import type { WriteAction } from '../../device-protocol/endpoint/link-endpoint.t
 import type { DeviceTalker } from '../../device-protocol/frame.ts';
 import type { LinkAction, LinkStats } from '../../device-protocol/link.ts';
 import type { HelloMessage, Message } from '../../device-protocol/messages.ts';
+import type { DeviceKey } from '../keys/device-key.ts';
 import { freshHandshakeSecrets } from '../keys/device-key.ts';
 import { EndpointRunner, type HandledAction } from '../transports/endpoint-runner.ts';
 import {
@@ -35,7 +36,6 @@ import {
   ReconnectingLink,
 } from '../transports/reconnecting-link.ts';
 import type { Transport } from '../transports/transport.ts';
-import type { DeviceKey } from './device-auth.ts';
 
 export {
   DEVICE_SESSION_DEFAULTS,

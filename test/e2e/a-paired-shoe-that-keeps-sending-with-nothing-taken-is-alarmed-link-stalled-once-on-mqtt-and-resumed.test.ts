@@ -9,8 +9,7 @@
  * `link_resumed`, and every card dealt, in order.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { deviceKey } from '../../hardware/device/device-auth.ts';
-import { generatedSigner } from '../../hardware/keys/device-key.ts';
+import { deviceKey, generatedSigner } from '../../hardware/keys/device-key.ts';
 import { skipReason, socatMissing, until } from './helpers/environment.ts';
 import { E2eTable, publishedCards } from './helpers/table.ts';
 

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../../device-protocol/auth/keys.ts';
 import { parseFrameLine } from '../../../device-protocol/frame.ts';
-import { deviceKey } from '../../../hardware/device/device-auth.ts';
 import { Atecc608 } from '../../../hardware/i2c/atecc608.ts';
+import { deviceKey } from '../../../hardware/keys/device-key.ts';
 import { EmulatedAtecc608 } from '../../emulators/atecc608.ts';
 import { EmulatedI2cWire } from '../../emulators/i2c-wire.ts';
 import { alarmsOf, ed25519Key, SHOE_SCRIPT, until } from './auth-helpers.ts';

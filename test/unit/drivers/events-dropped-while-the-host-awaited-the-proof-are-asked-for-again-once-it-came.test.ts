@@ -6,7 +6,7 @@
  * so the device sends it again at once instead of after its ACK timeout.
  */
 import { describe, expect, it } from 'vitest';
-import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
+import { DeviceAuth } from '../../../device-protocol/auth/device-side-auth.ts';
 import {
   HostEndpoint,
   type HostEndpointAction,
