@@ -546,6 +546,17 @@ export class LinkSession {
     return this.#retransmitAll(now);
   }
 
+  /**
+   * Sends one unacknowledged frame again now, whatever its timer says (an
+   * attempt, as for a NAK naming it): for a frame the authentication held
+   * back at `now`, which `retransmitNow(now)` takes as just sent.
+   */
+  sendAgain(seq: number, now: number): LinkAction[] {
+    const entry = this.#inFlight.get(seq);
+    if (entry === undefined || entry.acked) return [];
+    return this.#retransmit(entry, now);
+  }
+
   /** `retransmitNow`, but for the entries `spare` keeps on their timers. */
   #retransmitAll(now: number, spare?: (entry: Outgoing) => boolean): LinkAction[] {
     const actions: LinkAction[] = [];

@@ -63,6 +63,8 @@ export interface DeviceEndpointOptions {
 
 export class DeviceEndpoint extends LinkEndpoint<DeviceAuthReport> {
   readonly #auth: DeviceAuth;
+  /** The frames held back at the latest moment any was. */
+  #held: { at: number; seqs: number[] } = { at: Number.NaN, seqs: [] };
 
   constructor(options: DeviceEndpointOptions) {
     super({
@@ -131,6 +133,11 @@ export class DeviceEndpoint extends LinkEndpoint<DeviceAuthReport> {
     this.#handle(this.#auth.tick(now), now);
   }
 
+  protected override heldBack(seq: number, now: number): void {
+    if (this.#held.at !== now) this.#held = { at: now, seqs: [] };
+    this.#held.seqs.push(seq);
+  }
+
   protected override afterHello(now: number): void {
     // What was not ACKed before goes again right after the HELLO, with its old seq (§ 4 item 8).
     this.runLink(this.session.retransmitNow(now), now);
@@ -152,10 +159,17 @@ export class DeviceEndpoint extends LinkEndpoint<DeviceAuthReport> {
         case 'write':
           this.emit({ kind: 'write', line: action.line, type: 'PROOF' });
           break;
-        case 'release':
+        case 'release': {
           // Events may flow (session keys, or an older host): what was held back goes now.
           this.runLink(this.session.retransmitNow(now), now);
+          // Held back at this very moment (the host's ACK and HELLO in one read), a frame
+          // counts for the link as just sent, and would wait a whole ACK timeout.
+          const { at, seqs } = this.#held;
+          this.#held = { at: Number.NaN, seqs: [] };
+          if (at !== now) break;
+          for (const seq of seqs) this.runLink(this.session.sendAgain(seq, now), now);
           break;
+        }
         case 'sign':
           this.emit({
             kind: 'auth',

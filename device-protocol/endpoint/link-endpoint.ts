@@ -156,6 +156,10 @@ export abstract class LinkEndpoint<Report = never> {
   protected afterHello(_now: number): void {
     // Nothing by default: each role says what follows its HELLO.
   }
+  /** A frame of ours `seal` held back. */
+  protected heldBack(_seq: number, _now: number): void {
+    // Nothing by default: only a device holds frames back.
+  }
   /** A link action about to be reported (the role may act on it too). */
   protected linkReported(_action: Exclude<LinkAction, { kind: 'send' }>, _now: number): void {
     // Nothing by default: the device's end starts waiting for a CHALLENGE at its HELLO's ACK.
@@ -192,6 +196,7 @@ export abstract class LinkEndpoint<Report = never> {
         continue;
       }
       const line = this.seal(action.line, action.type);
+      if (line === undefined) this.heldBack(action.seq, now);
       this.emit(
         line === undefined
           ? { kind: 'held', type: action.type, seq: action.seq, attempt: action.attempt }
