@@ -104,17 +104,17 @@ export class DeviceEndpoint extends LinkEndpoint<DeviceAuthReport> {
    * broken firmware: a field no message may carry); otherwise like `send`.
    */
   sendRaw(type: string, fields: readonly string[], now: number): DeviceEndpointAction[] {
-    return this.turn(now, () => this.runLink(this.session.sendRaw(type, fields, now), now));
+    return this.turn(() => this.runLink(this.session.sendRaw(type, fields, now), now));
   }
 
   /** The signer's answer to a `sign` report. */
   signed(id: number, signature: Uint8Array, now: number): DeviceEndpointAction[] {
-    return this.turn(now, () => this.#handle(this.#auth.signed(id, signature), now));
+    return this.turn(() => this.#handle(this.#auth.signed(id, signature), now));
   }
 
   /** The signer failed (a secure element that did not answer): the next CHALLENGE tries again. */
-  signFailed(id: number, now: number): DeviceEndpointAction[] {
-    return this.turn(now, () => this.#auth.signFailed(id));
+  signFailed(id: number): DeviceEndpointAction[] {
+    return this.turn(() => this.#auth.signFailed(id));
   }
 
   protected incoming(event: FrameEvent, now: number): void {

@@ -80,12 +80,12 @@ export class HostEndpoint extends LinkEndpoint<HostAuthReport> {
 
   /** ACKs a message delivered with `ack: 'deferred'`, once the caller has stored it. */
   ack(seq: number, now: number): HostEndpointAction[] {
-    return this.turn(now, () => this.runLink(this.session.ack(seq), now));
+    return this.turn(() => this.runLink(this.session.ack(seq), now));
   }
 
   /** Refuses a message delivered with `ack: 'deferred'`: NAKed, its retransmission delivered again. */
   reject(seq: number, reason: string, now: number): HostEndpointAction[] {
-    return this.turn(now, () => this.runLink(this.session.reject(seq, reason), now));
+    return this.turn(() => this.runLink(this.session.reject(seq, reason), now));
   }
 
   protected incoming(event: FrameEvent, now: number): void {

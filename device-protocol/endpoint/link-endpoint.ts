@@ -67,7 +67,7 @@ export abstract class LinkEndpoint<Report = never> {
 
   /** Bytes read from the line. */
   receive(bytes: Uint8Array | string, now: number): EndpointAction<Report>[] {
-    return this.turn(now, () => {
+    return this.turn(() => {
       for (const event of this.#decoder.push(bytes)) {
         if (event.kind === 'frame') {
           this.emit({ kind: 'heard', frame: event.frame });
@@ -82,7 +82,7 @@ export abstract class LinkEndpoint<Report = never> {
   tick(now: number): EndpointAction<Report>[] {
     // The timer that called this is spent: the next deadline is reported even if unchanged.
     this.#reported = null;
-    return this.turn(now, () => {
+    return this.turn(() => {
       this.roleTick(now);
       this.runLink(this.session.tick(now), now);
     });
@@ -90,7 +90,7 @@ export abstract class LinkEndpoint<Report = never> {
 
   /** Queues a message to the peer; it goes when the link allows (window, HELLO gate), until ACKed. */
   send(message: Message, now: number): EndpointAction<Report>[] {
-    return this.turn(now, () => this.runLink(this.session.send(message, now), now));
+    return this.turn(() => this.runLink(this.session.send(message, now), now));
   }
 
   /** The line (re)opened: this end says its HELLO (PROTOCOL.md § 5) and sends what it owes. */
@@ -99,7 +99,7 @@ export abstract class LinkEndpoint<Report = never> {
     this.#decoder.end();
     // A timer reported while the line was down may have been let go: report it afresh.
     this.#reported = null;
-    return this.turn(now, () => {
+    return this.turn(() => {
       this.opened(now, this.#opens > 1);
       if (this.#hello !== undefined) this.runLink(this.session.send(this.#hello, now), now);
       this.afterHello(now);
@@ -166,7 +166,7 @@ export abstract class LinkEndpoint<Report = never> {
   }
 
   /** Runs `work`, collecting what it emits, and reports the timer if it moved. */
-  protected turn(_now: number, work: () => void): EndpointAction<Report>[] {
+  protected turn(work: () => void): EndpointAction<Report>[] {
     const out: EndpointAction<Report>[] = [];
     const outer = this.#out;
     this.#out = out;

@@ -269,7 +269,7 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
         this.run(() => this.runner.run(this.endpoint.signed(id, signature, this.now())));
       },
       (error: unknown) => {
-        this.run(() => this.runner.run(this.endpoint.signFailed(id, this.now())));
+        this.run(() => this.runner.run(this.endpoint.signFailed(id)));
         this.emit('refused', `signing failed: ${(error as Error).message}`);
       },
     );
