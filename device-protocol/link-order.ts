@@ -66,9 +66,7 @@ export class InOrderDelivery<Action> {
       // After a HELLO the device sends one event alone (slow start): the first event sets the order.
       if (control) return this.#acceptAhead(frame, decoded, now);
       this.next = frame.seq;
-      for (const seq of this.passed) {
-        if (distance(this.next, seq) >= SEQ_MODULUS / 2) this.passed.delete(seq);
-      }
+      this.#forgetPassedBehind(this.next);
     }
     const ahead = distance(this.next, frame.seq);
     if (ahead === 0) {
@@ -116,10 +114,12 @@ export class InOrderDelivery<Action> {
         this.held.delete(seq);
         actions.push(...this.#sink.accept(heldFrame, decodeMessage(heldFrame), now));
       }
-      this.passed.clear();
       this.nakedGap = undefined;
       actions.push(...this.#sink.accept(frame, decoded, now));
       this.next = nextSeq(frame.seq);
+      // The control frames passed ahead of the new order (a HELLO sent ahead of the backlog)
+      // stay passed: the device took their ACKs, and fills a hole at one with a copy.
+      this.#forgetPassedBehind(this.next);
       return actions;
     }
     // Behind the order: a late copy the dedupe window no longer knows; taken as it comes.
@@ -151,6 +151,13 @@ export class InOrderDelivery<Action> {
       this.next = nextSeq(next);
     }
     return actions;
+  }
+
+  /** Forgets the passed seqs the order has left behind. */
+  #forgetPassedBehind(next: number): void {
+    for (const seq of this.passed) {
+      if (distance(next, seq) >= SEQ_MODULUS / 2) this.passed.delete(seq);
+    }
   }
 
   /** A control frame ahead of the order: delivered now, and skipped when the order reaches it. */
