@@ -1,6 +1,6 @@
 /**
- * Bytes to frames without streams: the pure core of the framer, for the link
- * session, simulators and tests. Memory is bounded by `maxLineBytes`
+ * Bytes to frames without streams: the one framer, for the link endpoint,
+ * `decode`, simulators and tests. Memory is bounded by `maxLineBytes`
  * whatever the input: an over-long line is cut to its head and the rest
  * dropped up to the next CR LF.
  */
@@ -95,7 +95,7 @@ export class LineGuard {
 
 const CRLF = Buffer.from('\r\n');
 
-/** Pure framer: push byte chunks, get frames and discards; same results as the stream Framer. */
+/** Pure framer: push byte chunks, get frames and discards; `end()` reports an unterminated tail. */
 export class FrameDecoder {
   readonly options: ResolvedFramerOptions;
   readonly #guard: LineGuard;

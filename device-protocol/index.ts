@@ -10,10 +10,9 @@
  *   (`{kind:'frame', frame}` or `{kind:'discard', reason, raw, detail}`) and
  *   never throws; `scanLine` does the same for a whole received line, with
  *   resync on every `$`.
- * - Framing bytes: `FrameDecoder` (pure: `push(chunk)` returns events) or
- *   `Framer` (a stream Transform on @serialport/parser-delimiter, objectMode
- *   output of `FrameEvent`s). Both bound their buffer by the 250-byte line
- *   limit and count discards by reason in `stats`.
+ * - Framing bytes: `FrameDecoder` (pure: `push(chunk)` returns events,
+ *   `end()` reports an unterminated tail). It bounds its buffer by the
+ *   250-byte line limit and counts discards by reason in `stats`.
  * - Messages (`messages.ts`): `decodeMessage(frame)` gives
  *   `{kind:'message', message}` | `{kind:'unsupported', type}` |
  *   `{kind:'invalid', type, error}`; `messageFrame(talker, seq, message)`
@@ -22,29 +21,49 @@
  *   `shuffledMessages` / `ShuffleOrderAssembler` split and rebuild a
  *   shuffled order across ORDER chunks.
  * - Link (`link.ts`): `new LinkSession({localTalker, peerTalker, ...})`, a
- *   pure state machine for ACK/NAK, retransmission, dedupe and HELLO. Feed
- *   it `receiveBytes(chunk, now)` (or `receive(event, now)`), `send(message,
- *   now)`, `tick(now)`; carry out the returned `LinkAction`s in order. For the
- *   host, set `deferAck: ['CARD']` and call `ack(seq, talker)` once the card
- *   is durable. A device sets `maxAttempts: 0` (never give a card up) and
- *   calls `retransmitNow(now)` after the HELLO that follows a reopened line.
+ *   pure state machine for ACK/NAK, retransmission, dedupe and HELLO, fed
+ *   framer events (`receive(event, now)`) or bytes (`receiveBytes`).
+ * - Endpoint (`endpoint/`): one end of a line, the decoder, authentication
+ *   (`auth/`) and the link session composed: `new HostEndpoint({peer, ...})`
+ *   or `new DeviceEndpoint({talker, hello, ...})`. Feed it
+ *   `receive(bytes, now)`, `send(message, now)`, `tick(now)`,
+ *   `lineOpened(now)`; carry out the returned actions in order (`write` its
+ *   line, `deliver` the message, set the `timer`). The host calls
+ *   `ack(seq, now)` once a deferred message (a CARD) is durable.
+ *   `hardware/transports/endpoint-runner.ts` does all of that over a real line.
  *
  * Host driver sketch:
  *
- *   const link = new LinkSession({ localTalker: 'HO', peerTalker: 'SH', deferAck: ['CARD'] });
- *   port.on('data', (chunk) => run(link.receiveBytes(chunk, Date.now())));
- *   // run(): write `send.line` to the port; on `deliver`, journal the message,
- *   // then run(link.ack(seq, talker)); schedule tick() at link.nextDeadline().
+ *   const host = new HostEndpoint({ peer: 'SH', link: { deferAck: ['CARD'] }, fresh });
+ *   port.on('open', () => run(host.lineOpened(now())));
+ *   port.on('data', (chunk) => run(host.receive(chunk, now())));
+ *   // run(): `write`: write its line; `deliver`: journal the message, then
+ *   // run(host.ack(seq, now())); `timer`: run(host.tick(now())) at `at`.
  *
  * Device simulator sketch:
  *
- *   const link = new LinkSession({ localTalker: 'SH', peerTalker: 'HO' });
- *   run(link.send({ type: 'HELLO', model, serial, protocol: PROTOCOL_VERSION, firmware, firmwareSha256 }, now));
- *   run(link.send({ type: 'CARD', card: 'AS', back: 'red', face: 'down' }, now)); // held until HELLO is ACKed
+ *   const shoe = new DeviceEndpoint({ talker: 'SH', hello, fresh });
+ *   run(shoe.lineOpened(now())); // its HELLO
+ *   run(shoe.send({ type: 'CARD', card: 'AS', back: 'red', face: 'down' }, now())); // held until HELLO is ACKed
  */
 export * from './cards.ts';
 export * from './coded-error.ts';
 export { CRC_INITIAL, crc16, crc16Hex, crc16Update } from './crc.ts';
+export {
+  DEVICE_SESSION_DEFAULTS,
+  type DeviceAuthReport,
+  DeviceEndpoint,
+  type DeviceEndpointAction,
+  type DeviceEndpointOptions,
+  type RestoredFrames,
+} from './endpoint/device-endpoint.ts';
+export {
+  type HostAuthReport,
+  HostEndpoint,
+  type HostEndpointAction,
+  type HostEndpointOptions,
+} from './endpoint/host-endpoint.ts';
+export { type EndpointAction, LinkEndpoint, type WriteAction } from './endpoint/link-endpoint.ts';
 export * from './errors.ts';
 export {
   type DeviceTalker,
@@ -83,7 +102,6 @@ export {
   type ResolvedFramerOptions,
   resolveFramerOptions,
 } from './frame-decoder.ts';
-export { Framer } from './framer.ts';
 export {
   type LinkAction,
   type LinkDiscardReason,

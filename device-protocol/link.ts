@@ -56,6 +56,7 @@ import {
   type Talker,
 } from './frame.ts';
 import { FrameDecoder, framerOptionsSchema } from './frame-decoder.ts';
+import { distance, InOrderDelivery, type OrderSink, OWED_LOOKBACK } from './link-order.ts';
 import {
   decodeMessage,
   type HelloMessage,
@@ -236,20 +237,6 @@ interface Outgoing {
   reported: boolean;
 }
 
-/** A 1.2 peer's events in seq order (PROTOCOL.md § 3.8). */
-interface Ordering {
-  /** The seq to deliver next; undefined after a HELLO until its first event sets it. */
-  next: number | undefined;
-  /** Events that arrived past a missing seq, by seq. */
-  readonly held: Map<number, Frame>;
-  /** Control frames (HELLO, PING, PONG) already delivered ahead of `next`: skipped when reached. */
-  readonly passed: Set<number>;
-  /** The missing seq last NAKed `missing`, so that a gap is NAKed once. */
-  nakedGap: number | undefined;
-  /** When `nakedGap` was last NAKed. */
-  nakedAt: number;
-}
-
 interface PeerState {
   /** Recent seqs, oldest first; the value says whether the ACK is still owed by `ack()`. */
   readonly window: Map<number, 'acked' | 'pending'>;
@@ -270,15 +257,7 @@ interface PeerState {
    */
   helloSinceReopen?: false;
   /** Host side, for a peer whose HELLO announced 1.2: in-order delivery. */
-  ordering?: Ordering;
-}
-
-/** How far before a HELLO's seq an owed ACK still belongs to that device's counting. */
-const OWED_LOOKBACK = 2048;
-
-/** How many seqs `to` lies after `from`, modulo the wrap (0..65535). */
-function distance(from: number, to: number): number {
-  return (to - from + SEQ_MODULUS) % SEQ_MODULUS;
+  ordering?: InOrderDelivery<LinkAction>;
 }
 
 /** Whether `seq` came before `hello` in one device's counting (modulo the wrap). */
@@ -289,14 +268,6 @@ function precedes(seq: number, hello: number): boolean {
 
 /** The protocol version that added the in-order window. */
 const IN_ORDER_SINCE = '1.2';
-/**
- * How far past the next expected seq a 1.2 event may arrive and be held:
- * twice the largest window, for the control frames in between. Control
- * frames themselves may be any distance ahead (see `#inOrder`).
- */
-const REORDER_LIMIT = 64;
-/** Control seqs remembered ahead of `next`: a handful, more behind a long backlog. */
-const PASSED_LIMIT = 1024;
 
 const CONTROL_TYPES = new Set<string>(['HELLO', 'PING', 'PONG']);
 /** What a device may send the host before its HELLO was seen. */
@@ -458,7 +429,7 @@ export class LinkSession {
     return actions;
   }
 
-  /** Feeds one framer event (from `Framer`, `FrameDecoder` or `scanLine`). */
+  /** Feeds one framer event (from `FrameDecoder` or `scanLine`). */
   receive(event: FrameEvent, now: number): LinkAction[] {
     if (event.kind === 'discard') {
       const actions: LinkAction[] = [this.#discarded(event.reason, event.detail, event)];
@@ -544,6 +515,17 @@ export class LinkSession {
    */
   retransmitNow(now: number): LinkAction[] {
     return this.#retransmitAll(now);
+  }
+
+  /**
+   * Sends one unacknowledged frame again now, whatever its timer says (an
+   * attempt, as for a NAK naming it): for a frame the authentication held
+   * back at `now`, which `retransmitNow(now)` takes as just sent.
+   */
+  sendAgain(seq: number, now: number): LinkAction[] {
+    const entry = this.#inFlight.get(seq);
+    if (entry === undefined || entry.acked) return [];
+    return this.#retransmit(entry, now);
   }
 
   /** `retransmitNow`, but for the entries `spare` keeps on their timers. */
@@ -1014,7 +996,7 @@ export class LinkSession {
         kept.passed.add(frame.seq);
         kept.nakedGap = undefined;
         const actions = this.#accept(peer, frame, decoded, now);
-        actions.push(...this.#drain(peer, kept, now));
+        actions.push(...kept.drain(now));
         return actions;
       }
       // First contact or a restart: the device's first event after this HELLO
@@ -1023,136 +1005,23 @@ export class LinkSession {
       // the device took their ACKs and will not send them again.
       const passed = [...(kept?.passed ?? [])].filter((seq) => precedes(seq, frame.seq));
       peer.ordering = inOrder
-        ? {
-            next: undefined,
-            held: new Map(),
-            passed: new Set([...passed, frame.seq]),
-            nakedGap: undefined,
-            nakedAt: now,
-          }
+        ? new InOrderDelivery(this.#orderSink(peer), [...passed, frame.seq], now)
         : undefined;
       return this.#accept(peer, frame, decoded, now);
     }
     const ordering = peer.ordering;
     return ordering === undefined
       ? this.#accept(peer, frame, decoded, now)
-      : this.#inOrder(peer, ordering, frame, decoded, now);
+      : ordering.take(frame, decoded, now);
   }
 
-  /** A 1.2 peer's frame: delivered in seq order, or held until the seqs before it arrive. */
-  #inOrder(
-    peer: PeerState,
-    ordering: Ordering,
-    frame: Frame,
-    decoded: ReturnType<typeof decodeMessage>,
-    now: number,
-  ): LinkAction[] {
-    const control = CONTROL_TYPES.has(frame.type);
-    if (ordering.next === undefined) {
-      // After a HELLO the device sends one event alone (slow start): the first event sets the order.
-      if (control) return this.#acceptAhead(peer, ordering, frame, decoded, now);
-      ordering.next = frame.seq;
-      for (const seq of ordering.passed) {
-        if (distance(ordering.next, seq) >= SEQ_MODULUS / 2) ordering.passed.delete(seq);
-      }
-    }
-    const ahead = distance(ordering.next, frame.seq);
-    if (ahead === 0) {
-      const actions = this.#accept(peer, frame, decoded, now);
-      ordering.next = nextSeq(frame.seq);
-      actions.push(...this.#drain(peer, ordering, now));
-      return actions;
-    }
-    // A device numbers its frames when it queues them, so its HELLO, PING and PONG
-    // run ahead of its window by its whole backlog: never a gap to give up on.
-    if (control && ahead < SEQ_MODULUS / 2) {
-      return this.#acceptAhead(peer, ordering, frame, decoded, now);
-    }
-    if (ahead <= REORDER_LIMIT) {
-      ordering.held.set(frame.seq, frame);
-      const actions: LinkAction[] = [
-        this.#discarded('held', `seq ${frame.seq} held until seq ${ordering.next} arrives`, {
-          talker: frame.talker,
-          seq: frame.seq,
-        }),
-      ];
-      if (ordering.nakedGap !== ordering.next) {
-        // Ask for the missing frame now rather than at the device's retransmission timer.
-        ordering.nakedGap = ordering.next;
-        ordering.nakedAt = now;
-        actions.push(this.#nak(ordering.next, 'missing'));
-      }
-      return actions;
-    }
-    if (ahead < SEQ_MODULUS - OWED_LOOKBACK) {
-      // Far ahead: not a device keeping to its window. Rather than wait for ever,
-      // deliver what is held in seq order, then this frame, and go on from it.
-      const missing = ordering.next;
-      const actions: LinkAction[] = [
-        this.#discarded('order_gap', `seq ${missing} never arrived; delivering without it`, {
-          talker: frame.talker,
-          seq: missing,
-        }),
-      ];
-      const held = [...ordering.held.keys()].sort(
-        (a, b) => distance(missing, a) - distance(missing, b),
-      );
-      for (const seq of held) {
-        const heldFrame = ordering.held.get(seq)!;
-        ordering.held.delete(seq);
-        actions.push(...this.#accept(peer, heldFrame, decodeMessage(heldFrame), now));
-      }
-      ordering.passed.clear();
-      ordering.nakedGap = undefined;
-      actions.push(...this.#accept(peer, frame, decoded, now));
-      ordering.next = nextSeq(frame.seq);
-      return actions;
-    }
-    // Behind the order: a late copy the dedupe window no longer knows; taken as it comes.
-    return this.#accept(peer, frame, decoded, now);
-  }
-
-  /** A control frame ahead of the order: delivered now, and skipped when the order reaches it. */
-  #acceptAhead(
-    peer: PeerState,
-    ordering: Ordering,
-    frame: Frame,
-    decoded: ReturnType<typeof decodeMessage>,
-    now: number,
-  ): LinkAction[] {
-    ordering.passed.add(frame.seq);
-    for (const seq of ordering.passed) {
-      if (ordering.passed.size <= PASSED_LIMIT) break;
-      ordering.passed.delete(seq);
-    }
-    return this.#accept(peer, frame, decoded, now);
-  }
-
-  /** Delivers the held events the order has reached. */
-  #drain(peer: PeerState, ordering: Ordering, now: number): LinkAction[] {
-    const actions: LinkAction[] = [];
-    for (;;) {
-      const next = ordering.next;
-      if (next === undefined) break;
-      if (ordering.passed.delete(next)) {
-        ordering.next = nextSeq(next);
-        continue;
-      }
-      const frame = ordering.held.get(next);
-      if (frame === undefined) {
-        if (ordering.held.size > 0 && ordering.nakedGap !== next) {
-          // Frames past this seq are held too: ask for it now, not at the device's timer.
-          ordering.nakedGap = next;
-          ordering.nakedAt = now;
-          actions.push(this.#nak(next, 'missing'));
-        }
-        break;
-      }
-      ordering.held.delete(next);
-      actions.push(...this.#accept(peer, frame, decodeMessage(frame), now));
-      ordering.next = nextSeq(next);
-    }
-    return actions;
+  /** What the in-order delivery of `peer`'s events does with a frame it takes or gives up on. */
+  #orderSink(peer: PeerState): OrderSink<LinkAction> {
+    return {
+      accept: (frame, decoded, now) => this.#accept(peer, frame, decoded, now),
+      nak: (seq) => this.#nak(seq, 'missing'),
+      discarded: (reason, detail, frame) => this.#discarded(reason, detail, frame),
+    };
   }
 
   /** Takes a frame in: remembers its seq, ACKs it (unless deferred) and reports it. */

@@ -4,8 +4,8 @@ import type { DeviceTalker } from '../device-protocol/frame.ts';
 import type { LinkAction, LinkOptions as SessionOptions } from '../device-protocol/link.ts';
 import { type Message, PROTOCOL_VERSION, peerKnows } from '../device-protocol/messages.ts';
 import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
-import type { DeviceKey } from '../hardware/device/device-auth.ts';
 import type { DeviceCore } from '../hardware/device/device-core.ts';
+import type { DeviceKey } from '../hardware/keys/device-key.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,

@@ -10,8 +10,8 @@ import { EventEmitter } from 'node:events';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
 import type { LinkAction, LinkOptions, LinkStats } from '../device-protocol/link.ts';
 import type { HelloMessage } from '../device-protocol/messages.ts';
-import type { DeviceKey } from '../hardware/device/device-auth.ts';
 import { DeviceCore } from '../hardware/device/device-core.ts';
+import type { DeviceKey } from '../hardware/keys/device-key.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,

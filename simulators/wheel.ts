@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { LinkAction } from '../device-protocol/link.ts';
 import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
-import type { DeviceKey } from '../hardware/device/device-auth.ts';
 import type { DeviceCore } from '../hardware/device/device-core.ts';
+import type { DeviceKey } from '../hardware/keys/device-key.ts';
 import type {
   LinkOptionsInput,
   LinkStateChange,

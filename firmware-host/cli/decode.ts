@@ -43,7 +43,7 @@ Examples:
     )
     .action(async (file: string | undefined, options: { stats?: boolean }) => {
       const { open } = await import('node:fs/promises');
-      const { Framer } = await import('../../device-protocol/framer.ts');
+      const { FrameDecoder } = await import('../../device-protocol/frame-decoder.ts');
       let input: NodeJS.ReadableStream;
       if (file === undefined || file === '-') {
         input = process.stdin;
@@ -74,19 +74,24 @@ Examples:
           return;
         }
       }
-      const framer = new Framer();
+      const decoder = new FrameDecoder();
       const out: string[] = [];
       const flush = () => {
         if (out.length > 0) process.stdout.write(out.join(''));
         out.length = 0;
       };
-      framer.on('data', (event: FrameEvent) => {
-        out.push(`${JSON.stringify(describeEvent(event))}\n`);
-        if (out.length >= 256) flush();
-      });
+      const print = (events: readonly FrameEvent[]) => {
+        for (const event of events) {
+          out.push(`${JSON.stringify(describeEvent(event))}\n`);
+          if (out.length >= 256) flush();
+        }
+      };
       try {
-        const { pipeline } = await import('node:stream/promises');
-        await pipeline(input, framer);
+        for await (const chunk of input) {
+          print(decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk));
+        }
+        // A tail with no CR LF is reported, not silently lost.
+        print(decoder.end());
       } catch (error) {
         flush();
         process.stderr.write(`tableside decode: read failed: ${(error as Error).message}\n`);
@@ -94,6 +99,6 @@ Examples:
         return;
       }
       flush();
-      if (options.stats) process.stderr.write(`${JSON.stringify(framer.stats)}\n`);
+      if (options.stats) process.stderr.write(`${JSON.stringify(decoder.stats)}\n`);
     });
 }

@@ -4,7 +4,7 @@
  * fingerprint on stderr as the device's own display would show it), and
  * staying connected after it is done (`--keep-open`).
  */
-import type { DeviceKey } from '../../hardware/device/device-auth.ts';
+import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { TcpServerTransport } from '../../simulators/tcp-server.ts';
 
@@ -44,7 +44,7 @@ export async function loadSimKey(
 ): Promise<DeviceKey | undefined> {
   if (file === undefined) return undefined;
   const { loadKeyFile } = await import('../../hardware/keys/device-key.ts');
-  const { deviceKey } = await import('../../hardware/device/device-auth.ts');
+  const { deviceKey } = await import('../../hardware/keys/device-key.ts');
   const { keyFingerprint } = await import('../../device-protocol/auth/keys.ts');
   const key = await deviceKey(await loadKeyFile(file).catch((error: Error) => fail(error.message)));
   process.stderr.write(`${who}: device key fingerprint ${keyFingerprint(key.publicKey)}\n`);

@@ -12,9 +12,8 @@ import {
   keyFingerprint,
   parsePublicKey,
 } from '../../device-protocol/auth/keys.ts';
-import { type DeviceKey, deviceKey } from '../../hardware/device/device-auth.ts';
 import { isHardwareError } from '../../hardware/errors.ts';
-import { loadKeyFile } from '../../hardware/keys/device-key.ts';
+import { type DeviceKey, deviceKey, loadKeyFile } from '../../hardware/keys/device-key.ts';
 import type { DeviceConfig } from '../config/schema.ts';
 import { DaemonError } from './errors.ts';
 

@@ -8,7 +8,7 @@
  * (faults are for `tableside sim wheel` and the tests); the ruleset's
  * minimum revolutions is respected.
  */
-import type { DeviceKey } from '../../hardware/device/device-auth.ts';
+import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import { SimulatedWheel } from '../../simulators/wheel.ts';
 import type { TablesideConfig } from '../config/schema.ts';

@@ -17,7 +17,7 @@
  * decides by its own preference.
  */
 import type { BackColour, PhysicalCard } from '../../device-protocol/cards.ts';
-import type { DeviceKey } from '../../hardware/device/device-auth.ts';
+import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { SimulatedDevice } from '../../simulators/device.ts';
 import type { PlannedMove } from '../../simulators/legal-round.ts';

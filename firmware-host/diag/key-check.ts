@@ -4,7 +4,7 @@
  * Fingerprints only: never a key.
  */
 import { type PairingPolicy, unpairedSetting } from '../config/schema.ts';
-import type { DriverAuthStatus } from '../drivers/device-auth.ts';
+import type { DriverAuthStatus } from '../drivers/auth-status.ts';
 import type { CheckOutcome } from './report.ts';
 
 export function keyOutcome(

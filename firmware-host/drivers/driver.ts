@@ -20,7 +20,7 @@
  * - sends commands (shuffle, deck check, indicate, gate) and awaits their ACK;
  * - counts what went wrong on the line;
  * - authenticates a device that speaks protocol 1.4 (PROTOCOL.md § 5,
- *   `device-auth.ts`): a paired device must prove its key, and every frame
+ *   the host endpoint, `auth-status.ts`): a paired device must prove its key, and every frame
  *   after that carries a MAC; a frame that fails is refused with an alarm,
  *   never delivered, and a paired device that fails to authenticate is
  *   quarantined.
@@ -31,13 +31,13 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { BackColour } from '../../device-protocol/cards.ts';
-import type { DeviceTalker } from '../../device-protocol/frame.ts';
-import { FrameDecoder } from '../../device-protocol/frame-decoder.ts';
 import {
-  type LinkAction,
-  LinkSession,
-  type LinkOptions as SessionOptions,
-} from '../../device-protocol/link.ts';
+  type HostAuthReport,
+  HostEndpoint,
+  type HostEndpointAction,
+} from '../../device-protocol/endpoint/host-endpoint.ts';
+import type { DeviceTalker } from '../../device-protocol/frame.ts';
+import type { LinkOptions as SessionOptions } from '../../device-protocol/link.ts';
 import {
   type BallMessage,
   type CountMessage,
@@ -48,7 +48,9 @@ import {
 } from '../../device-protocol/messages.ts';
 import { ShuffleOrderAssembler } from '../../device-protocol/shuffle-order.ts';
 import { VERSION } from '../../device-protocol/version.ts';
+import { freshHandshakeSecrets } from '../../hardware/keys/device-key.ts';
 import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
+import { EndpointRunner, type HandledAction } from '../../hardware/transports/endpoint-runner.ts';
 import {
   type LinkOptionsInput,
   type LinkStateChange,
@@ -57,7 +59,7 @@ import {
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { AlarmKind, DomainEvent } from '../table/events.ts';
 import type { CardRecord, cutRecord, RouletteRecord, ShuffleRecord } from '../table/log.ts';
-import { DriverAuth, type DriverAuthStatus } from './device-auth.ts';
+import { AuthStatusTracker, type DriverAuthStatus } from './auth-status.ts';
 import { DriverError } from './errors.ts';
 import { ReceiveLedger } from './ledger.ts';
 import { SpinAssembler } from './spin-assembler.ts';
@@ -328,9 +330,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   readonly timing: DriverTiming;
   readonly link: ReconnectingLink;
   private readonly options: DriverOptions;
-  private readonly session: LinkSession;
-  private readonly auth: DriverAuth;
-  private readonly decoder: FrameDecoder;
+  private readonly endpoint: HostEndpoint;
+  private readonly runner: EndpointRunner<HostAuthReport>;
+  private readonly auth: AuthStatusTracker;
   private readonly ledger = new ReceiveLedger();
   private readonly assembler = new ShuffleOrderAssembler();
   private readonly now: () => number;
@@ -343,9 +345,6 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   /** When the device last sent a frame other than a PONG (the beat PINGs only a quiet device). */
   private lastTalkAt = Number.NEGATIVE_INFINITY;
   private heartbeat: NodeJS.Timeout | undefined;
-  private tickTimer: NodeJS.Timeout | undefined;
-  /** ACKs made in this turn, sent together once it ends (see writeAck). */
-  private unwrittenAcks: string[] = [];
   private opens = 0;
   /** Events NAKed `hello` since the device's last HELLO on this connection (PROTOCOL.md § 4). */
   private withoutHello: { since: number; frames: number; first: string } | undefined;
@@ -403,37 +402,38 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.stall = new StallWatch(this.timing.stalledAfterMs);
     this.now = options.now ?? (() => performance.now());
     this.clock = options.clock ?? (() => Date.now());
-    this.session = new LinkSession({
-      ackTimeoutMs: 400,
-      maxAttempts: 6,
-      ...options.session,
-      localTalker: 'HO',
-      peerTalker: DEVICE_TALKER[options.kind],
-      deferAck: DEFERRED_TYPES,
-      // Commands one at a time (see command()); PINGs bypass the limit anyway.
-      maxInFlight: 1,
-    });
-    this.decoder = new FrameDecoder(this.session.options.framer);
-    this.auth = new DriverAuth({
-      name: options.name,
-      talker: DEVICE_TALKER[options.kind],
+    this.endpoint = new HostEndpoint({
+      peer: DEVICE_TALKER[options.kind],
+      link: {
+        ackTimeoutMs: 400,
+        maxAttempts: 6,
+        ...options.session,
+        deferAck: DEFERRED_TYPES,
+        // Commands one at a time (see command()); PINGs bypass the limit anyway.
+        maxInFlight: 1,
+      },
+      ...(options.sendHello === false ? {} : { hello: hostHello(options.hostSerial ?? 'table') }),
       ...(options.pairedKey === undefined ? {} : { paired: options.pairedKey }),
-      now: this.now,
+      fresh: freshHandshakeSecrets,
+    });
+    this.auth = new AuthStatusTracker({
+      name: options.name,
+      ...(options.pairedKey === undefined ? {} : { paired: options.pairedKey }),
       clock: this.clock,
-      write: (line) => this.writeNow(line),
-      pass: (event) => this.run(this.session.receive(event, this.now())),
-      unread: (event) => this.run(this.session.discardUnanswered(event)),
       alarm: (kind, message, detail) => this.alarm(kind, message, detail),
       quarantine: (reason) => this.quarantineFor(reason),
       authenticated: () => this.clearAuthQuarantine(),
-      askAgain: (seqs) => {
-        for (const seq of seqs) this.run(this.session.askAgain(seq));
-      },
-      schedule: () => this.scheduleTick(),
     });
     this.link = new ReconnectingLink(options.transport, {
       silenceTimeoutMs: this.timing.silenceTimeoutMs,
       ...options.reconnect,
+    });
+    this.runner = new EndpointRunner({
+      endpoint: this.endpoint,
+      link: this.link,
+      now: this.now,
+      handle: (action) => this.handle(action),
+      coalesceAcks: true,
     });
     this.link.on('state', (change) => this.linkChanged(change));
     this.link.on('data', (chunk) => this.received(chunk));
@@ -445,7 +445,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   /** The public key the device proved on this connection (protocol 1.4), for `device pair`. */
   get provenKey(): DevicePublicKey | undefined {
-    return this.auth.provenKey;
+    return this.endpoint.provenKey;
   }
 
   get isQuarantined(): boolean {
@@ -455,6 +455,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.runner.start();
     this.link.start();
     this.heartbeat = setInterval(() => this.beat(), this.timing.heartbeatMs);
   }
@@ -462,9 +463,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   async stop(): Promise<void> {
     this.started = false;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.tickTimer) clearTimeout(this.tickTimer);
     this.heartbeat = undefined;
-    this.tickTimer = undefined;
+    this.runner.stop();
     for (const waiter of this.awaitingAck.values()) {
       waiter.reject(new DriverError('not_ready', `${this.name}: driver stopped`));
     }
@@ -474,7 +474,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   }
 
   status(): DriverStatus {
-    const stats = this.session.stats;
+    const stats = this.endpoint.stats;
     const status: DriverStatus = {
       name: this.name,
       kind: this.kind,
@@ -599,11 +599,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         ),
       );
     }
-    const actions = this.session.send(message, this.now());
-    const sent = actions.find(
-      (action): action is Extract<LinkAction, { kind: 'send' }> =>
-        action.kind === 'send' && action.type === message.type,
+    const actions = this.endpoint.send(message, this.now());
+    const written = actions.find(
+      (action): action is Extract<HostEndpointAction, { kind: 'write' }> =>
+        action.kind === 'write' && action.type === message.type,
     );
+    const sent = written?.seq === undefined ? undefined : { seq: written.seq };
     const acked = new Promise<void>((resolve, reject) => {
       if (!sent) {
         reject(
@@ -646,21 +647,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       this.opens++;
       this.withoutHello = undefined;
       this.withoutHelloAlarmed = false;
-      if (this.opens > 1) {
-        this.counters.reconnects++;
-        this.session.lineReopened();
-      }
-      if (this.options.sendHello !== false) {
-        this.run(this.session.send(hostHello(this.options.hostSerial ?? 'table'), this.now()));
-      }
-      this.run(this.session.tick(this.now()));
+      if (this.opens > 1) this.counters.reconnects++;
+      // The endpoint says our HELLO and asks for the device's afresh (a reopen).
+      this.runner.opened();
       this.beat();
     } else {
-      if (this.tickTimer) clearTimeout(this.tickTimer);
-      this.tickTimer = undefined;
-      // The authenticated session outlives a reopen on our side, as the link session does:
-      // a device that did not notice goes on sealing with the same keys; one that did says HELLO.
-      this.decoder.end();
+      this.runner.closed();
       this.setAvailability('offline', `link ${change.state}: ${change.reason}`);
     }
   }
@@ -678,128 +670,75 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     // ends a wake-up for nothing.
     if (this.now() - this.lastTalkAt < this.timing.heartbeatMs) return;
     this.pingCounter = (this.pingCounter + 1) % 1_000_000;
-    this.run(this.session.send({ type: 'PING', token: `P${this.pingCounter}` }, this.now()));
+    this.run(this.endpoint.send({ type: 'PING', token: `P${this.pingCounter}` }, this.now()));
   }
 
   private received(chunk: Buffer): void {
     const now = this.now();
-    const before = this.session.framesReceived;
-    // Authentication first (protocol 1.4): only frames it passes reach the link session.
-    for (const event of this.decoder.push(chunk)) {
-      if (event.kind === 'frame' && !NOT_PROGRESS.has(event.frame.type)) {
-        this.stall.sent(event.frame.type, now);
-      }
-      this.auth.incoming(event, now);
-    }
-    if (this.session.framesReceived > before) {
+    const before = this.endpoint.framesReceived;
+    this.runner.receive(chunk);
+    if (this.endpoint.framesReceived > before) {
       // A valid frame: the device is alive (feeds the link's silence watchdog).
       this.lastFrameAt = now;
       this.link.markAlive();
       if (this.identity !== undefined) this.setAvailability('online', 'frames flowing');
     }
-    this.scheduleTick();
   }
 
-  private run(actions: readonly LinkAction[]): void {
-    for (const action of actions) {
-      switch (action.kind) {
-        case 'send':
-          if (!this.link.isOpen) break;
-          if (action.type === 'ACK') this.writeAck(this.auth.outgoing(action.line, action.type));
-          else this.writeNow(this.auth.outgoing(action.line, action.type));
-          break;
-        case 'deliver':
-          this.deliver(action.seq, action.message);
-          break;
-        case 'acked':
-          this.awaitingAck.get(action.seq)?.resolve();
-          this.awaitingAck.delete(action.seq);
-          break;
-        case 'failed': {
-          const waiter = this.awaitingAck.get(action.seq);
-          this.awaitingAck.delete(action.seq);
-          waiter?.reject(
-            new DriverError(
-              'command_failed',
-              `${this.name}: ${action.type} ${action.reason === 'no_ack' ? `not ACKed after ${action.attempts} attempts` : 'not sent: queue full'}`,
-            ),
-          );
-          break;
-        }
-        case 'discarded':
-          if (action.reason === 'hello_required') {
-            this.withoutHello ??= { since: this.now(), frames: 0, first: action.detail };
-            this.withoutHello.frames++;
-          }
-          break;
-        case 'unsupported':
-          this.counters.unsupported++;
-          break;
-        case 'invalid':
-          this.counters.invalid++;
-          if (this.kind === 'wheel') {
-            // A wheel result that cannot be true (no such pocket, no such
-            // direction) is refused, never stored; the inspector is told.
-            this.alarm(
-              'device_fault',
-              `${this.name}: refused ${action.frame.type} (seq ${action.seq}): ${action.error}`,
-              { fault: 'invalid_message', frame: action.frame.type, deviceSeq: action.seq },
-            );
-          }
-          break;
-        default:
-          break;
+  private run(actions: readonly HostEndpointAction[]): void {
+    this.runner.run(actions);
+  }
+
+  private handle(action: HandledAction<HostAuthReport>): void {
+    switch (action.kind) {
+      case 'heard':
+        if (!NOT_PROGRESS.has(action.frame.type)) this.stall.sent(action.frame.type, this.now());
+        break;
+      case 'auth':
+        this.auth.report(action.report);
+        break;
+      case 'deliver':
+        this.deliver(action.seq, action.message);
+        break;
+      case 'acked':
+        this.awaitingAck.get(action.seq)?.resolve();
+        this.awaitingAck.delete(action.seq);
+        break;
+      case 'failed': {
+        const waiter = this.awaitingAck.get(action.seq);
+        this.awaitingAck.delete(action.seq);
+        waiter?.reject(
+          new DriverError(
+            'command_failed',
+            `${this.name}: ${action.type} ${action.reason === 'no_ack' ? `not ACKed after ${action.attempts} attempts` : 'not sent: queue full'}`,
+          ),
+        );
+        break;
       }
+      case 'discarded':
+        if (action.reason === 'hello_required') {
+          this.withoutHello ??= { since: this.now(), frames: 0, first: action.detail };
+          this.withoutHello.frames++;
+        }
+        break;
+      case 'unsupported':
+        this.counters.unsupported++;
+        break;
+      case 'invalid':
+        this.counters.invalid++;
+        if (this.kind === 'wheel') {
+          // A wheel result that cannot be true (no such pocket, no such
+          // direction) is refused, never stored; the inspector is told.
+          this.alarm(
+            'device_fault',
+            `${this.name}: refused ${action.frame.type} (seq ${action.seq}): ${action.error}`,
+            { fault: 'invalid_message', frame: action.frame.type, deviceSeq: action.seq },
+          );
+        }
+        break;
+      default:
+        break;
     }
-    this.scheduleTick();
-  }
-
-  /**
-   * ACKs go out once the current turn ends, all in one write: the ACKs of
-   * the cards one group commit made durable cost one write on the line, not
-   * one each (a pty or USB write is a system call and a wake-up on both
-   * ends). Only ACKs: a device may act on a handshake frame asynchronously
-   * (its secure element signs), so those keep their own write.
-   */
-  private writeAck(line: string): void {
-    this.unwrittenAcks.push(line);
-    if (this.unwrittenAcks.length === 1) queueMicrotask(() => this.flushAcks());
-  }
-
-  /** Any other frame: the ACKs before it first, so the line keeps the session's order. */
-  private writeNow(line: string): void {
-    this.flushAcks();
-    // A failed write closes the link, and the link reports that (offline, reconnect).
-    if (this.link.isOpen) this.link.write(Buffer.from(line, 'latin1')).catch(() => undefined);
-  }
-
-  private flushAcks(): void {
-    const lines = this.unwrittenAcks;
-    if (lines.length === 0) return;
-    this.unwrittenAcks = [];
-    if (!this.link.isOpen) return;
-    const bytes = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(''), 'latin1');
-    // A failed write closes the link, and the link reports that (offline, reconnect).
-    this.link.write(bytes).catch(() => undefined);
-  }
-
-  private scheduleTick(): void {
-    if (this.tickTimer) clearTimeout(this.tickTimer);
-    this.tickTimer = undefined;
-    if (!this.started) return;
-    const deadlines = [this.session.nextDeadline(), this.auth.nextDeadline()].filter(
-      (due): due is number => due !== undefined,
-    );
-    if (deadlines.length === 0) return;
-    const deadline = Math.min(...deadlines);
-    this.tickTimer = setTimeout(
-      () => {
-        this.tickTimer = undefined;
-        this.auth.tick(this.now());
-        this.run(this.session.tick(this.now()));
-      },
-      Math.max(0, Math.ceil(deadline - this.now())),
-    );
   }
 
   /**
@@ -835,7 +774,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   /** ACKs a deferred frame now (it carries nothing to store). */
   private settle(seq: number): void {
     this.ledger.markDurable(seq);
-    this.run(this.session.ack(seq));
+    this.run(this.endpoint.ack(seq, this.now()));
   }
 
   private deliver(seq: number, message: Message): void {
@@ -854,7 +793,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     }
     const verdict = this.ledger.classify(seq, fingerprint(message));
     if (verdict === 'duplicate_durable') {
-      this.run(this.session.ack(seq));
+      this.run(this.endpoint.ack(seq, this.now()));
       return;
     }
     if (verdict === 'duplicate_pending') return;

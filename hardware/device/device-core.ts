@@ -1,7 +1,7 @@
 /**
- * The device side of the protocol, once for the whole project: the real
- * framer, codecs and link session (device side) over a reconnecting
- * Transport. The simulators and the device firmware (the smart shoe, the
+ * The device side of the protocol, once for the whole project: the device's
+ * link endpoint (device-protocol/endpoint/) driven by the endpoint runner
+ * over a reconnecting Transport. The simulators and the device firmware (the smart shoe, the
  * card reader) both run on it, so what a simulator proves about the device
  * side holds for the firmware.
  *
@@ -17,36 +17,30 @@
  */
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { DeviceTalker } from '../../device-protocol/frame.ts';
-import { FrameDecoder } from '../../device-protocol/frame-decoder.ts';
 import {
-  type LinkAction,
-  LinkSession,
-  type LinkStats,
-  type LinkOptions as SessionOptions,
-} from '../../device-protocol/link.ts';
+  type DeviceAuthReport,
+  DeviceEndpoint,
+  type DeviceEndpointOptions,
+  type RestoredFrames,
+} from '../../device-protocol/endpoint/device-endpoint.ts';
+import type { WriteAction } from '../../device-protocol/endpoint/link-endpoint.ts';
+import type { DeviceTalker } from '../../device-protocol/frame.ts';
+import type { LinkAction, LinkStats } from '../../device-protocol/link.ts';
 import type { HelloMessage, Message } from '../../device-protocol/messages.ts';
+import type { DeviceKey } from '../keys/device-key.ts';
+import { freshHandshakeSecrets } from '../keys/device-key.ts';
+import { EndpointRunner, type HandledAction } from '../transports/endpoint-runner.ts';
 import {
   type LinkOptionsInput,
   type LinkStateChange,
   ReconnectingLink,
 } from '../transports/reconnecting-link.ts';
 import type { Transport } from '../transports/transport.ts';
-import { DeviceAuthLink, type DeviceKey } from './device-auth.ts';
 
-/**
- * Link-session settings of a device: a real device never gives a card up
- * (`maxAttempts: 0`, retransmit until ACKed), every 300 ms. It speaks
- * protocol 1.2 or later, so with a 1.2 host it may have 32 events
- * unacknowledged (the in-order window, PROTOCOL.md § 3.8: a reconnect
- * replays its backlog at line speed); with an older host, one.
- */
-export const DEVICE_SESSION_DEFAULTS = {
-  ackTimeoutMs: 300,
-  backoffFactor: 1,
-  maxAttempts: 0,
-  maxInFlight: 32,
-} as const;
+export {
+  DEVICE_SESSION_DEFAULTS,
+  type RestoredFrames,
+} from '../../device-protocol/endpoint/device-endpoint.ts';
 
 /** A write the wire hooks may split, delay or corrupt. */
 export interface DeviceWrite {
@@ -63,20 +57,13 @@ export interface DeviceWireHooks {
   silent?(): boolean;
 }
 
-/** Frames a device kept across its own restart (its outbox), with the seqs they had. */
-export interface RestoredFrames {
-  readonly frames: readonly { readonly seq: number; readonly message: Message }[];
-  /** The seq its counting goes on from (after every seq it ever used). */
-  readonly nextSeq: number;
-}
-
 export interface DeviceCoreOptions {
   talker: DeviceTalker;
   /** The device end of the link (a pty, a TCP socket, a memory wire's device end). */
   transport: Transport;
   hello: HelloMessage;
   /** Link-session options over DEVICE_SESSION_DEFAULTS. */
-  session?: Omit<Partial<SessionOptions>, 'localTalker'>;
+  session?: DeviceEndpointOptions['link'];
   /** Reopen policy of the device's own end. */
   reconnect?: LinkOptionsInput;
   hooks?: DeviceWireHooks;
@@ -110,14 +97,12 @@ export interface DeviceCoreEvents {
 export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
   readonly link: ReconnectingLink;
   readonly talker: DeviceTalker;
-  private readonly session: LinkSession;
-  private readonly auth: DeviceAuthLink;
-  private readonly decoder = new FrameDecoder();
+  private readonly endpoint: DeviceEndpoint;
+  private readonly runner: EndpointRunner<DeviceAuthReport>;
   private readonly hooks: DeviceWireHooks;
   private readonly now: () => number;
   private readonly delayed = new Set<NodeJS.Timeout>();
   private readonly readyWaiters: Array<() => void> = [];
-  private tickTimer: NodeJS.Timeout | undefined;
   private running = false;
   private helloAcked = false;
 
@@ -126,22 +111,17 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
     this.talker = options.talker;
     this.hooks = options.hooks ?? {};
     this.now = options.now ?? (() => performance.now());
-    const session: SessionOptions = {
-      ...DEVICE_SESSION_DEFAULTS,
-      ...options.session,
-      localTalker: options.talker,
-      peerTalker: 'HO',
-    };
-    if (options.restore) session.initialSeq = options.restore.nextSeq;
-    this.session = new LinkSession(session);
-    if (options.restore) this.session.restore(options.restore.frames);
-    this.auth = new DeviceAuthLink({
+    const incoming = this.hooks.incoming;
+    this.endpoint = new DeviceEndpoint({
       talker: options.talker,
-      ...(options.key === undefined ? {} : { key: options.key }),
-      now: this.now,
-      write: (type, line) => this.write(type, line),
-      release: () => this.run(this.session.retransmitNow(this.now())),
-      refused: (detail) => this.emit('refused', detail),
+      hello: options.hello,
+      ...(options.session === undefined ? {} : { link: options.session }),
+      ...(options.key === undefined ? {} : { publicKey: options.key.publicKey }),
+      fresh: freshHandshakeSecrets,
+      ...(options.restore === undefined ? {} : { restore: options.restore }),
+      ...(incoming === undefined
+        ? {}
+        : { admit: (frame) => incoming({ type: frame.type, seq: frame.seq }) }),
     });
     this.link = new ReconnectingLink(options.transport, {
       initialDelayMs: 50,
@@ -151,13 +131,23 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
       silenceTimeoutMs: 5_000,
       ...options.reconnect,
     });
+    this.runner = new EndpointRunner({
+      endpoint: this.endpoint,
+      link: this.link,
+      now: this.now,
+      handle: (action) => this.handle(action),
+      write: (action) => this.write(action),
+      tickOnlyWhileOpen: true,
+    });
     this.link.on('state', (change) => this.linkChanged(change));
-    this.link.on('data', (chunk) => this.received(chunk));
+    this.link.on('data', (chunk) => {
+      if (!this.isSilent()) this.run(() => this.runner.receive(chunk));
+    });
   }
 
   /** Whether this connection is authenticated (protocol 1.4): every frame carries a MAC. */
   get authenticated(): boolean {
-    return this.auth.authenticated;
+    return this.endpoint.authenticated;
   }
 
   get ready(): boolean {
@@ -165,34 +155,33 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
   }
 
   get stats(): LinkStats {
-    return this.session.stats;
+    return this.endpoint.stats;
   }
 
   get pending(): { inFlight: number; queued: number } {
-    return this.session.pending;
+    return this.endpoint.pending;
   }
 
   get idle(): boolean {
-    const pending = this.session.pending;
+    const pending = this.endpoint.pending;
     return pending.inFlight === 0 && pending.queued === 0;
   }
 
   /** The protocol version the host's HELLO announced; undefined until one arrived. */
   get hostProtocol(): string | undefined {
-    return this.session.peerHello('HO')?.protocol;
+    return this.endpoint.peerHello()?.protocol;
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.runner.start();
     this.link.start();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.auth.stop();
-    if (this.tickTimer) clearTimeout(this.tickTimer);
-    this.tickTimer = undefined;
+    this.runner.stop();
     for (const timer of this.delayed) clearTimeout(timer);
     this.delayed.clear();
     for (const resolve of this.readyWaiters.splice(0)) resolve();
@@ -207,7 +196,7 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
 
   /** Queues a message; it goes when the HELLO gate and the window allow, and until ACKed. */
   send(message: Message): void {
-    this.run(this.session.send(message, this.now()));
+    this.run(() => this.runner.run(this.endpoint.send(message, this.now())));
   }
 
   /**
@@ -215,80 +204,84 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
    * broken firmware: a field no message may carry); otherwise like `send`.
    */
   sendRaw(type: string, fields: readonly string[]): void {
-    this.run(this.session.sendRaw(type, fields, this.now()));
+    this.run(() => this.runner.run(this.endpoint.sendRaw(type, fields, this.now())));
   }
 
   // ------------------------------------------------------------ link
 
   private linkChanged(change: LinkStateChange): void {
     this.emit('link', change);
-    if (change.state === 'open') {
-      // HELLO first on every connection; what was not ACKed before goes
-      // again right after it, with its old seq (PROTOCOL.md § 3.7).
-      this.decoder.end();
-      const now = this.now();
-      this.run(this.session.send(this.options.hello, now));
-      this.run(this.session.retransmitNow(now));
-    } else if (this.tickTimer) {
-      // Nothing can be written while the line is down; the reopen resends it all.
-      clearTimeout(this.tickTimer);
-      this.tickTimer = undefined;
-    }
+    // HELLO first on every connection; what was not ACKed before goes
+    // again right after it, with its old seq (PROTOCOL.md § 3.7).
+    if (change.state === 'open') this.run(() => this.runner.opened());
+    // Nothing can be written while the line is down; the reopen resends it all.
+    else this.runner.closed();
   }
 
   private isSilent(): boolean {
     return this.hooks.silent?.() ?? false;
   }
 
-  private received(chunk: Buffer): void {
-    if (this.isSilent()) return;
-    const now = this.now();
-    for (const event of this.decoder.push(chunk)) {
-      if (event.kind === 'frame') {
-        this.link.markAlive();
-        const frame = { type: event.frame.type, seq: event.frame.seq };
-        if (this.hooks.incoming && !this.hooks.incoming(frame)) continue;
-      }
-      for (const passed of this.auth.incoming(event)) this.run(this.session.receive(passed, now));
-    }
-  }
-
-  private run(actions: readonly LinkAction[]): void {
-    for (const action of actions) {
-      switch (action.kind) {
-        case 'send':
-          if (action.attempt === 1) this.emit('transmitted', action.seq, action.type);
-          this.write(action.type, action.line);
-          break;
-        case 'deliver':
-          this.emit('command', action.message);
-          break;
-        case 'acked':
-          this.emit('acked', action.seq, action.type);
-          if (action.type === 'HELLO') this.auth.helloAcked();
-          if (action.type === 'HELLO' && !this.helloAcked) {
-            this.helloAcked = true;
-            this.emit('ready');
-            for (const resolve of this.readyWaiters.splice(0)) resolve();
-          }
-          break;
-        case 'failed':
-          if (action.type !== 'PONG' && action.type !== 'HELLO') this.emit('lost', action);
-          break;
-        default:
-          break;
-      }
-    }
-    this.scheduleTick();
+  /** Runs the endpoint's actions, then says whether the core is idle. */
+  private run(work: () => void): void {
+    work();
     if (this.idle) this.emit('idle');
   }
 
-  private write(type: string, plain: string): void {
+  private handle(action: HandledAction<DeviceAuthReport>): void {
+    switch (action.kind) {
+      case 'heard':
+        this.link.markAlive();
+        break;
+      case 'held':
+        if (action.attempt === 1) this.emit('transmitted', action.seq, action.type);
+        break;
+      case 'deliver':
+        this.emit('command', action.message);
+        break;
+      case 'acked':
+        this.emit('acked', action.seq, action.type);
+        if (action.type === 'HELLO' && !this.helloAcked) {
+          this.helloAcked = true;
+          this.emit('ready');
+          for (const resolve of this.readyWaiters.splice(0)) resolve();
+        }
+        break;
+      case 'failed':
+        if (action.type !== 'PONG' && action.type !== 'HELLO') this.emit('lost', action);
+        break;
+      case 'auth':
+        if (action.report.kind === 'refused') this.emit('refused', action.report.detail);
+        else this.sign(action.report.id, action.report.digest);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Signs a CHALLENGE's statement with the device key (a key file, or a secure element). */
+  private sign(id: number, digest: Uint8Array): void {
+    const signer = this.options.key?.signer;
+    if (signer === undefined) return;
+    signer.sign(digest).then(
+      (signature) => {
+        if (!this.running) return;
+        this.run(() => this.runner.run(this.endpoint.signed(id, signature, this.now())));
+      },
+      (error: unknown) => {
+        this.run(() => this.runner.run(this.endpoint.signFailed(id)));
+        this.emit('refused', `signing failed: ${(error as Error).message}`);
+      },
+    );
+  }
+
+  private write(action: WriteAction): void {
+    if (action.attempt === 1 && action.seq !== undefined) {
+      this.emit('transmitted', action.seq, action.type);
+    }
     if (this.isSilent()) return;
-    const line = this.auth.outgoing(plain, type);
-    if (line === undefined) return;
-    const bytes = Buffer.from(line, 'latin1');
-    const writes = this.hooks.outgoing?.({ type, bytes }) ?? [{ bytes, delayMs: 0 }];
+    const bytes = Buffer.from(action.line, 'latin1');
+    const writes = this.hooks.outgoing?.({ type: action.type, bytes }) ?? [{ bytes, delayMs: 0 }];
     for (const write of writes) {
       const go = () => {
         if (!this.link.isOpen || this.isSilent()) return;
@@ -306,20 +299,5 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
         this.delayed.add(timer);
       }
     }
-  }
-
-  private scheduleTick(): void {
-    if (this.tickTimer) clearTimeout(this.tickTimer);
-    this.tickTimer = undefined;
-    if (!this.running || !this.link.isOpen) return;
-    const deadline = this.session.nextDeadline();
-    if (deadline === undefined) return;
-    this.tickTimer = setTimeout(
-      () => {
-        this.tickTimer = undefined;
-        if (this.link.isOpen) this.run(this.session.tick(this.now()));
-      },
-      Math.max(0, Math.ceil(deadline - this.now())),
-    );
   }
 }

@@ -11,13 +11,12 @@
  * announces it from the first connection): the board is opened for that
  * and closed again.
  */
-import { type DeviceKey, deviceKey } from '../device/device-auth.ts';
 import { HardwareError } from '../errors.ts';
 import { FIRMATA_I2C_MAX_READ } from '../firmata/i2c-bus.ts';
 import { PartBoard } from '../firmata/part-board.ts';
 import { Atecc608 } from '../i2c/atecc608.ts';
 import type { I2cBus } from '../i2c/bus.ts';
-import { loadKeyFile } from '../keys/device-key.ts';
+import { type DeviceKey, deviceKey, loadKeyFile } from '../keys/device-key.ts';
 
 /** The I2C bus of the board the firmware has open; refuses while none is. */
 export class BoardI2c implements I2cBus {

@@ -3,12 +3,12 @@
  * its I2C pins and nothing else, speaking the protocol's reader messages
  * (TAG) through PN's reader device (hardware/readers/), on the device core.
  */
-import type { DeviceKey } from '../device/device-auth.ts';
 import { PartBoard } from '../firmata/part-board.ts';
 import { Pn532, pn532OverI2c } from '../pn532/index.ts';
 import { Pn532Poller } from '../readers/pn532-poller.ts';
 import { ReaderDevice } from '../readers/reader-device.ts';
 import type { Transport } from '../transports/transport.ts';
+import type { DeviceKey } from '../keys/device-key.ts';
 import type { BoardI2c } from './firmware-key.ts';
 import { firmwareHello, READER_MODEL } from './identity.ts';
 

@@ -19,11 +19,11 @@
 import { EventEmitter } from 'node:events';
 import type { Face } from '../../device-protocol/cards.ts';
 import { type Message, peerKnows } from '../../device-protocol/messages.ts';
-import type { DeviceKey } from '../device/device-auth.ts';
 import { DeviceCore } from '../device/device-core.ts';
 import { reasonOf } from '../errors.ts';
 import { type Output, PartBoard } from '../firmata/part-board.ts';
 import type { I2cBus } from '../i2c/bus.ts';
+import type { DeviceKey } from '../keys/device-key.ts';
 import { Tcs34725 } from '../parts/tcs34725.ts';
 import { isPn532Error, Pn532, type Pn532Options, pn532OverI2c } from '../pn532/index.ts';
 import type { DeckRegistry } from '../readers/deck-registry.ts';

@@ -31,6 +31,16 @@ export interface DeviceSigner {
   sign(digest: Uint8Array): Promise<Uint8Array>;
 }
 
+/** A device's key: its signer and the public key it gave (read once, at start). */
+export interface DeviceKey {
+  readonly signer: DeviceSigner;
+  readonly publicKey: DevicePublicKey;
+}
+
+export async function deviceKey(signer: DeviceSigner): Promise<DeviceKey> {
+  return { signer, publicKey: await signer.publicKey() };
+}
+
 /** A fresh nonce and X25519 key pair for one handshake. */
 export function freshHandshakeSecrets(): HandshakeSecrets {
   const { privateKey, publicKey } = generateKeyPairSync('x25519');

@@ -6,8 +6,8 @@
  * a protocol reader does.
  */
 import type { HelloMessage } from '../../device-protocol/messages.ts';
-import type { DeviceKey } from '../device/device-auth.ts';
 import { DeviceCore } from '../device/device-core.ts';
+import type { DeviceKey } from '../keys/device-key.ts';
 import type { Transport } from '../transports/transport.ts';
 import { type TagSource, type TagSourceFault, uidHex } from './tag-source.ts';
 

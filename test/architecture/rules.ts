@@ -35,11 +35,9 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: PROTOCOL,
     holds:
-      'cards, frame grammar, CRC, codecs, framer, link session, the package version; PROTOCOL.md',
+      'cards, frame grammar, CRC, codecs, frame decoder, link session, link endpoint, the package version; PROTOCOL.md',
     ours: [PROTOCOL],
-    // The stream-based framer (node:stream, the delimiter parser) is the one
-    // `decode` still uses; the link endpoint work replaces it.
-    packages: ['zod', 'node:crypto', 'node:buffer', 'node:stream', '@serialport/parser-delimiter'],
+    packages: ['zod', 'node:crypto', 'node:buffer'],
     pure: true,
   },
   {

@@ -6,13 +6,16 @@
  * same daemon with an unpaired shoe, measured in this run).
  */
 import { performance } from 'node:perf_hooks';
-import { DeviceAuth } from '../../device-protocol/auth/device-auth.ts';
+import { DeviceAuth } from '../../device-protocol/auth/device-side-auth.ts';
 import { HostAuth } from '../../device-protocol/auth/host-auth.ts';
 import type { KeyType } from '../../device-protocol/auth/keys.ts';
 import { encodeFrame, parseFrameLine } from '../../device-protocol/frame.ts';
 import { type HelloMessage, messageFrame } from '../../device-protocol/messages.ts';
-import { deviceKey } from '../../hardware/device/device-auth.ts';
-import { freshHandshakeSecrets, generatedSigner } from '../../hardware/keys/device-key.ts';
+import {
+  deviceKey,
+  freshHandshakeSecrets,
+  generatedSigner,
+} from '../../hardware/keys/device-key.ts';
 
 const HELLO: HelloMessage = {
   type: 'HELLO',

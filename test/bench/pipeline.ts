@@ -144,7 +144,7 @@ async function timeCards(options: {
   beforeShuffle?: () => Promise<unknown>;
   warmup: number;
   /** The shoe's own key (protocol 1.4): it authenticates and MACs every frame. */
-  key?: import('../../hardware/device/device-auth.ts').DeviceKey;
+  key?: import('../../hardware/keys/device-key.ts').DeviceKey;
 }): Promise<number[]> {
   const { SimulatedDevice } = await import('../../simulators/device.ts');
   const { openTransport } = await import('../../hardware/transports/url.ts');
@@ -228,7 +228,7 @@ export async function benchLatency(
     shoes?: number;
     warmup?: number;
     /** A paired shoe (protocol 1.4) for the daemon lane; the bare relay's shoe has no key. */
-    key?: import('../../hardware/device/device-auth.ts').DeviceKey;
+    key?: import('../../hardware/keys/device-key.ts').DeviceKey;
   } = {},
 ): Promise<LatencyFigures> {
   if (!SOCAT) throw new Error('socat is not installed: the latency benchmark needs a pty pair');

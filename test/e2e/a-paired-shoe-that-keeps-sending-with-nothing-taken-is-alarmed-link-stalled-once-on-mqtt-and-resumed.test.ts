@@ -9,8 +9,7 @@
  * `link_resumed`, and every card dealt, in order.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { deviceKey } from '../../hardware/device/device-auth.ts';
-import { generatedSigner } from '../../hardware/keys/device-key.ts';
+import { deviceKey, generatedSigner } from '../../hardware/keys/device-key.ts';
 import { skipReason, socatMissing, until } from './helpers/environment.ts';
 import { E2eTable, publishedCards } from './helpers/table.ts';
 
@@ -62,7 +61,7 @@ describe.skipIf(missing !== undefined)(
         30_000,
         () => t.describe(),
       );
-      // However long it lasts, once per stall: ten more copies (3 s at the shoe's 300 ms).
+      // However long it lasts, once per stall: ten more copies (5 s at the shoe's 500 ms).
       const copiesAtAlarm = cardsWritten;
       await until(() => cardsWritten >= copiesAtAlarm + 10, 'the stall to go on', 30_000);
       expect(alarms('link_stalled')).toHaveLength(1);

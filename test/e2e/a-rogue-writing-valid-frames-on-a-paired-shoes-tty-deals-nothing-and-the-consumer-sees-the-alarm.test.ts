@@ -9,8 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../device-protocol/auth/keys.ts';
 import { encodeFrame } from '../../device-protocol/frame.ts';
-import { deviceKey } from '../../hardware/device/device-auth.ts';
-import { generatedSigner } from '../../hardware/keys/device-key.ts';
+import { deviceKey, generatedSigner } from '../../hardware/keys/device-key.ts';
 import { skipReason, socatMissing, until } from './helpers/environment.ts';
 import { E2eTable, publishedCards } from './helpers/table.ts';
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeviceAuth } from '../../device-protocol/auth/device-auth.ts';
+import { DeviceAuth } from '../../device-protocol/auth/device-side-auth.ts';
 import { HostAuth } from '../../device-protocol/auth/host-auth.ts';
 import { ReplayGuard } from '../../device-protocol/auth/replay-guard.ts';
 import {

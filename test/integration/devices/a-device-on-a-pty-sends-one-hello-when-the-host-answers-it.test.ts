@@ -46,7 +46,7 @@ describe.skipIf(missing !== undefined)(
       while (await sim.step());
       await sim.whenDone();
       await until(() => observations.length >= 4, 5_000, 'the four cards');
-      // Several ACK timeouts (300 ms) and host PINGs later: still the one HELLO.
+      // Two ACK timeouts (500 ms) and host PINGs later: still the one HELLO.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
 
       const types = typesOf(written);

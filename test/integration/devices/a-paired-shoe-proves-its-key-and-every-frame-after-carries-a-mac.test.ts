@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../../device-protocol/auth/keys.ts';
 import { parseFrameLine } from '../../../device-protocol/frame.ts';
-import { deviceKey } from '../../../hardware/device/device-auth.ts';
 import { Atecc608 } from '../../../hardware/i2c/atecc608.ts';
+import { deviceKey } from '../../../hardware/keys/device-key.ts';
 import { EmulatedAtecc608 } from '../../emulators/atecc608.ts';
 import { EmulatedI2cWire } from '../../emulators/i2c-wire.ts';
 import { alarmsOf, ed25519Key, SHOE_SCRIPT, until } from './auth-helpers.ts';
@@ -48,7 +48,11 @@ describe('a paired shoe proves its key and every frame after carries a MAC', () 
     expect(proofAt).toBeGreaterThan(0);
     const after = frames.slice(proofAt + 1);
     expect(after.filter((frame) => frame.type === 'CARD')).toHaveLength(6);
-    for (const frame of after) expect(frame.fields.at(-1)).toMatch(/^~[A-Za-z0-9_-]{22}$/);
+    // A loaded host may send its CHALLENGE again before the PROOF reaches it: the same PROOF
+    // answers it, bare as the first.
+    for (const frame of after.filter((frame) => frame.type !== 'PROOF')) {
+      expect(frame.fields.at(-1)).toMatch(/^~[A-Za-z0-9_-]{22}$/);
+    }
     // The key itself never travels but in the PROOF, and never in an alarm or the status.
     const secretless = JSON.stringify(current.driver.status());
     expect(secretless).not.toContain(Buffer.from(key.publicKey.raw).toString('base64url'));

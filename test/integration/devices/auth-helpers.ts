@@ -2,8 +2,7 @@
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
-import { type DeviceKey, deviceKey } from '../../../hardware/device/device-auth.ts';
-import { generatedSigner } from '../../../hardware/keys/device-key.ts';
+import { type DeviceKey, deviceKey, generatedSigner } from '../../../hardware/keys/device-key.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { SimulatedWheel } from '../../../simulators/wheel.ts';
 

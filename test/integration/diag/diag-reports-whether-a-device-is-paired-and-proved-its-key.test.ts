@@ -8,8 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatPublicKey, keyFingerprint } from '../../../device-protocol/auth/keys.ts';
 import type { DeviceConfig } from '../../../firmware-host/config/schema.ts';
 import { checkDevice } from '../../../firmware-host/diag/device-check.ts';
-import { type DeviceKey, deviceKey } from '../../../hardware/device/device-auth.ts';
-import { generatedSigner } from '../../../hardware/keys/device-key.ts';
+import { type DeviceKey, deviceKey, generatedSigner } from '../../../hardware/keys/device-key.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { SimulatedDevice } from '../../../simulators/device.ts';
 

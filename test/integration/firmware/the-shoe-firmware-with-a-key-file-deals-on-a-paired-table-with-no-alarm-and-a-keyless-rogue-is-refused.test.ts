@@ -17,8 +17,7 @@ import { formatPublicKey, keyFingerprint } from '../../../device-protocol/auth/k
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
-import { deviceKey } from '../../../hardware/device/device-auth.ts';
-import { createKeyFile } from '../../../hardware/keys/device-key.ts';
+import { createKeyFile, deviceKey } from '../../../hardware/keys/device-key.ts';
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { until } from '../../e2e/helpers/environment.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';

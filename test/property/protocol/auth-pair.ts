@@ -1,28 +1,30 @@
 /**
- * A paired 1.4 shoe and its host as pure parts on a simulated line, composed
- * as the device core (hardware/device/device-core.ts) and the driver
- * (firmware-host/drivers/driver.ts) compose them: each side's link session
- * behind its authentication (the device's `DeviceAuth`, the driver's own
- * `DriverAuth`), a virtual clock, and a line the caller can corrupt, lose,
+ * A paired 1.4 shoe and its host as pure parts on a simulated line: the
+ * device's and the host's link endpoints (device-protocol/endpoint/), which
+ * the device core and the driver run, the driver's authentication status
+ * (`AuthStatusTracker`), a virtual clock, and a line the caller can corrupt, lose,
  * pull and plug again; either side can restart (the shoe keeps its outbox,
  * PROTOCOL.md § 3.9; the host its journal). The reproductions drive it step
  * by step, the drill at random.
  */
-import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
-import { parseFrameLine } from '../../../device-protocol/frame.ts';
-import { type LinkAction, type LinkOptions, LinkSession } from '../../../device-protocol/link.ts';
 import {
-  type CardMessage,
-  decodeMessage,
-  type HelloMessage,
-} from '../../../device-protocol/messages.ts';
-import { DriverAuth, type DriverAuthStatus } from '../../../firmware-host/drivers/device-auth.ts';
+  DeviceEndpoint,
+  type DeviceEndpointAction,
+} from '../../../device-protocol/endpoint/device-endpoint.ts';
+import {
+  HostEndpoint,
+  type HostEndpointAction,
+} from '../../../device-protocol/endpoint/host-endpoint.ts';
+import type { CardMessage, HelloMessage } from '../../../device-protocol/messages.ts';
+import {
+  AuthStatusTracker,
+  type DriverAuthStatus,
+} from '../../../firmware-host/drivers/auth-status.ts';
 import {
   type FirmwareAllowList,
   firmwareVerdict,
   hostHello,
 } from '../../../firmware-host/drivers/driver.ts';
-import { DEVICE_SESSION_DEFAULTS } from '../../../hardware/device/device-core.ts';
 import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
 import { card, cardKey } from './window-drill.ts';
 
@@ -51,9 +53,7 @@ export type LineFault = (frame: { to: Side; type: string; line: string }) => str
 const JOURNAL_DELAY_MS = 3;
 /** The driver's heartbeat (firmware-host/drivers/driver.ts `heartbeatMs`). */
 const PING_EVERY_MS = 1_000;
-const HOST_SESSION: LinkOptions = {
-  localTalker: 'HO',
-  peerTalker: 'SH',
+const HOST_SESSION = {
   deferAck: ['CARD'],
   ackTimeoutMs: 400,
   maxAttempts: 6,
@@ -98,11 +98,10 @@ export class AuthPair {
 
   readonly #signer: Signer;
   readonly #publicKey: Awaited<ReturnType<Signer['publicKey']>>;
-  #shoe!: LinkSession;
-  #shoeAuth!: DeviceAuth;
-  #host!: LinkSession;
-  #hostAuth!: DriverAuth;
-  #signings: Array<{ at: number; auth: DeviceAuth; id: number; digest: Uint8Array }> = [];
+  #shoe!: DeviceEndpoint;
+  #host!: HostEndpoint;
+  #hostAuth!: AuthStatusTracker;
+  #signings: Array<{ at: number; shoe: DeviceEndpoint; id: number; digest: Uint8Array }> = [];
   #journal: Array<{ seq: number; at: number }> = [];
   readonly #storedSeqs = new Set<number>();
   #nextPing = PING_EVERY_MS;
@@ -166,16 +165,14 @@ export class AuthPair {
   }
 
   /** The host's end (re)opens, as the driver's `linkChanged`. */
-  hostOpens(reopen = false): void {
-    if (reopen) this.#host.lineReopened();
-    this.#hostRun(this.#host.send(hostHello('table-1'), this.now));
-    this.#hostRun(this.#host.tick(this.now));
+  hostOpens(_reopen = false): void {
+    // The host endpoint counts its opens itself: a second one is a reopen.
+    this.#hostRun(this.#host.lineOpened(this.now));
   }
 
   /** The shoe's end (re)opens, as the device core's `linkChanged`: HELLO, then what it kept. */
   shoeOpens(): void {
-    this.#shoeRun(this.#shoe.send(SHOE_HELLO, this.now));
-    this.#shoeRun(this.#shoe.retransmitNow(this.now));
+    this.#shoeRun(this.#shoe.lineOpened(this.now));
   }
 
   /** The cable is pulled: what is on the wire is lost, and nothing passes until `plug`. */
@@ -257,9 +254,7 @@ export class AuthPair {
       this.#signings[0]?.at,
       ...this.#journal.map((entry) => entry.at),
       this.#shoe.nextDeadline(),
-      this.#shoeAuth.nextDeadline(),
       this.#host.nextDeadline(),
-      this.#hostAuth.nextDeadline(),
       this.#nextPing,
     ].filter((at): at is number => at !== undefined);
     return due.length === 0 ? undefined : Math.min(...due);
@@ -281,25 +276,18 @@ export class AuthPair {
     }
     while (this.#signings[0] !== undefined && this.#signings[0].at <= now) {
       const signing = this.#signings.shift()!;
-      if (signing.auth !== this.#shoeAuth) continue;
+      if (signing.shoe !== this.#shoe) continue;
       const signature = this.#signer.signNow(signing.digest);
-      for (const action of this.#shoeAuth.signed(signing.id, signature)) {
-        if (action.kind === 'write') this.#put('host', 'PROOF', action.line);
-        else if (action.kind === 'release') this.#shoeRun(this.#shoe.retransmitNow(now));
-      }
+      this.#shoeRun(this.#shoe.signed(signing.id, signature, now));
     }
     const durable = this.#journal.filter((entry) => entry.at <= now);
     this.#journal = this.#journal.filter((entry) => entry.at > now);
-    for (const entry of durable) this.#hostRun(this.#host.ack(entry.seq, 'SH'));
+    for (const entry of durable) this.#hostRun(this.#host.ack(entry.seq, now));
     if (this.#nextPing <= now) {
       this.#nextPing += PING_EVERY_MS;
       this.#hostRun(this.#host.send({ type: 'PING', token: `P${now}` }, now));
     }
     this.#shoeRun(this.#shoe.tick(now));
-    for (const action of this.#shoeAuth.tick(now)) {
-      if (action.kind === 'release') this.#shoeRun(this.#shoe.retransmitNow(now));
-    }
-    this.#hostAuth.tick(now);
     this.#hostRun(this.#host.tick(now));
   }
 
@@ -324,124 +312,102 @@ export class AuthPair {
 
   #newShoe(): void {
     const restore = [...this.#outbox].sort(([a], [b]) => a - b);
-    this.#shoe = new LinkSession({
-      ...DEVICE_SESSION_DEFAULTS,
-      localTalker: 'SH',
-      peerTalker: 'HO',
-      initialSeq: this.#shoeNextSeq,
-    });
-    this.#shoe.restore(restore.map(([seq, message]) => ({ seq, message })));
-    this.#shoeAuth = new DeviceAuth({
+    this.#shoe = new DeviceEndpoint({
       talker: 'SH',
+      hello: SHOE_HELLO,
       publicKey: this.#publicKey,
       fresh: freshHandshakeSecrets,
+      restore: {
+        frames: restore.map(([seq, message]) => ({ seq, message })),
+        nextSeq: this.#shoeNextSeq,
+      },
     });
     // The cards dealt but never sent queue again, behind the restored ones.
-    const unsent = this.#unsent;
-    this.#unsent = [];
-    for (const message of unsent) {
-      this.#unsent.push(message);
-      this.#shoe.send(message, this.now);
-    }
+    for (const message of this.#unsent) this.#shoe.send(message, this.now);
   }
 
-  #shoeRun(actions: readonly LinkAction[]): void {
+  #shoeRun(actions: readonly DeviceEndpointAction[]): void {
     for (const action of actions) {
-      if (action.kind === 'send') {
-        // The outbox: the seq each card took when first sent, and the seqs used so far.
-        const used = action.type === 'ACK' || action.type === 'NAK' ? action.seq : action.seq + 1;
-        this.#shoeNextSeq = Math.max(this.#shoeNextSeq, used);
-        if (action.type === 'CARD') this.#recordSent(action.seq, action.line);
-        const line = this.#shoeAuth.outgoing(action.line, action.type);
-        if (line !== undefined) this.#put('host', action.type, line);
-      } else if (action.kind === 'acked') {
-        if (action.type === 'HELLO') this.#shoeAuth.helloAcked(this.now);
-        if (action.type === 'CARD') {
-          this.#outbox.delete(action.seq);
-          this.#ackedSeqs.add(action.seq);
-        }
+      switch (action.kind) {
+        case 'write':
+          if (action.seq !== undefined) this.#recordSent(action.seq, action.type);
+          this.#put('host', action.type, action.line);
+          break;
+        case 'held':
+          this.#recordSent(action.seq, action.type);
+          break;
+        case 'acked':
+          if (action.type === 'CARD') {
+            this.#outbox.delete(action.seq);
+            this.#ackedSeqs.add(action.seq);
+          }
+          break;
+        case 'auth':
+          if (action.report.kind === 'sign') {
+            this.#signings.push({
+              at: this.now + this.signDelay(),
+              shoe: this.#shoe,
+              id: action.report.id,
+              digest: action.report.digest,
+            });
+            this.#signings.sort((a, b) => a.at - b.at);
+          }
+          break;
+        default:
+          break;
       }
     }
   }
 
   /**
-   * A card line the shoe sends: kept in the outbox with its seq until ACKed (a
-   * frame sent again after a HELLO, ACKed or not, is no first transmission);
-   * the first send of the oldest card never sent takes it off the unsent list.
+   * A frame the shoe sends (written, or held back until it has session keys):
+   * the seqs used so far, and for a card the outbox: the first send of a seq
+   * not yet kept is the oldest card never sent, kept with that seq until ACKed.
    */
-  #recordSent(seq: number, line: string): void {
-    const event = parseFrameLine(line);
-    if (event.kind !== 'frame') return;
-    const decoded = decodeMessage(event.frame);
-    if (decoded.kind !== 'message' || decoded.message.type !== 'CARD') return;
-    const message = decoded.message;
-    const unsent = this.#unsent[0];
-    if (unsent !== undefined && cardKey(unsent) === cardKey(message) && !this.#outbox.has(seq)) {
-      this.#unsent.shift();
-    }
-    if (!this.#ackedSeqs.has(seq)) this.#outbox.set(seq, message);
+  #recordSent(seq: number, type: string): void {
+    const used = type === 'ACK' || type === 'NAK' ? seq : seq + 1;
+    this.#shoeNextSeq = Math.max(this.#shoeNextSeq, used);
+    if (type !== 'CARD' || this.#outbox.has(seq) || this.#ackedSeqs.has(seq)) return;
+    const unsent = this.#unsent.shift();
+    if (unsent !== undefined) this.#outbox.set(seq, unsent);
   }
 
   #shoeReads(line: string): void {
-    for (const action of this.#shoeAuth.incoming(parseFrameLine(line))) {
-      switch (action.kind) {
-        case 'pass':
-          this.#shoeRun(this.#shoe.receive(action.event, this.now));
-          break;
-        case 'write':
-          this.#put('host', 'PROOF', action.line);
-          break;
-        case 'sign':
-          this.#signings.push({
-            at: this.now + this.signDelay(),
-            auth: this.#shoeAuth,
-            id: action.id,
-            digest: action.digest,
-          });
-          this.#signings.sort((a, b) => a.at - b.at);
-          break;
-        case 'release':
-          this.#shoeRun(this.#shoe.retransmitNow(this.now));
-          break;
-        case 'refused':
-          break;
-      }
-    }
+    this.#shoeRun(this.#shoe.receive(line, this.now));
   }
 
   // ------------------------------------------------------------ the host (as the driver)
 
   #newHost(): void {
-    this.#host = new LinkSession(HOST_SESSION);
-    this.#hostAuth = new DriverAuth({
-      name: 'shoe',
-      talker: 'SH',
+    this.#host = new HostEndpoint({
+      peer: 'SH',
+      link: HOST_SESSION,
+      hello: hostHello('table-1'),
       paired: this.#publicKey,
-      now: () => this.now,
+      fresh: freshHandshakeSecrets,
+    });
+    this.#hostAuth = new AuthStatusTracker({
+      name: 'shoe',
+      paired: this.#publicKey,
       clock: () => this.now,
-      write: (line) => this.#put('shoe', 'CHALLENGE', line),
-      pass: (event) => this.#hostRun(this.#host.receive(event, this.now)),
-      unread: (event) => this.#hostRun(this.#host.discardUnanswered(event)),
       alarm: (kind, message) => this.alarms.push(`${kind}: ${message}`),
       quarantine: () => undefined,
       authenticated: () => undefined,
-      askAgain: (seqs) => {
-        for (const seq of seqs) this.#hostRun(this.#host.askAgain(seq));
-      },
-      schedule: () => undefined,
     });
   }
 
-  #hostRun(actions: readonly LinkAction[]): void {
+  #hostRun(actions: readonly HostEndpointAction[]): void {
     for (const action of actions) {
-      if (action.kind === 'send') {
-        this.#put('shoe', action.type, this.#hostAuth.outgoing(action.line, action.type));
+      if (action.kind === 'write') {
+        this.#put('shoe', action.type, action.line);
+      } else if (action.kind === 'auth') {
+        this.#hostAuth.report(action.report);
       } else if (action.kind === 'deliver' && action.message.type === 'HELLO') {
         this.#firmwareRefused = firmwareVerdict(action.message, this.allowedFirmware);
       } else if (action.kind === 'deliver' && action.message.type === 'CARD') {
         if (this.#firmwareRefused !== undefined) {
           this.refused.push(cardKey(action.message));
-          this.#hostRun(this.#host.ack(action.seq, 'SH'));
+          this.#hostRun(this.#host.ack(action.seq, this.now));
           continue;
         }
         // A card the journal already holds (the shoe keeps counting) is ACKed again, not stored twice.
@@ -457,6 +423,6 @@ export class AuthPair {
   }
 
   #hostReads(line: string): void {
-    this.#hostAuth.incoming(parseFrameLine(line), this.now);
+    this.#hostRun(this.#host.receive(line, this.now));
   }
 }

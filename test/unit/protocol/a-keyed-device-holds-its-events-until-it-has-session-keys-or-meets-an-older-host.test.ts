@@ -8,7 +8,7 @@
  * host ACKed its HELLO (one of an earlier HELLO) is not answered.
  */
 import { describe, expect, it } from 'vitest';
-import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
+import { DeviceAuth } from '../../../device-protocol/auth/device-side-auth.ts';
 import { sealFrame } from '../../../device-protocol/auth/frame-mac.ts';
 import { HostAuth } from '../../../device-protocol/auth/host-auth.ts';
 import { encodeFrame, type FrameEvent, parseFrameLine } from '../../../device-protocol/frame.ts';

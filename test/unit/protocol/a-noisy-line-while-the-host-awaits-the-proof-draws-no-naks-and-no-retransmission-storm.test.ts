@@ -14,7 +14,7 @@
  * line the shoe writes, and its first PROOF.
  */
 import { describe, expect, it } from 'vitest';
-import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
+import { DeviceAuth } from '../../../device-protocol/auth/device-side-auth.ts';
 import { HostAuth } from '../../../device-protocol/auth/host-auth.ts';
 import {
   encodeFrame,
@@ -117,7 +117,7 @@ function drill() {
       }
     }
   };
-  // Composed as the driver composes them (firmware-host/drivers/device-auth.ts).
+  // Composed as the host endpoint composes them (device-protocol/endpoint/host-endpoint.ts).
   const hostReads = (line: string) => {
     for (const action of hostAuth.incoming(parseFrameLine(line), now)) {
       switch (action.kind) {

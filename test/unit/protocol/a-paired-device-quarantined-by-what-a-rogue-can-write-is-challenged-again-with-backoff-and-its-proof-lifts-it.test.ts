@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
+import { DeviceAuth } from '../../../device-protocol/auth/device-side-auth.ts';
 import { sealLine } from '../../../device-protocol/auth/frame-mac.ts';
 import { HostAuth, type HostAuthAction } from '../../../device-protocol/auth/host-auth.ts';
 import {

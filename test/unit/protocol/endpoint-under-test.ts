@@ -2,20 +2,21 @@
  * The one place the state-table test (PROTOCOL.md § 6) meets the link code:
  * a device endpoint and a host endpoint, each taking lines and time and
  * answering with the lines it writes and the messages it hands its program.
- * Today each is composed as the device core and the driver compose them (a
- * `LinkSession` behind the device's `DeviceAuth`, or behind the driver's
- * `DriverAuth`); re-point these two functions at the link endpoint and the
- * tables are checked against it unchanged.
+ * Each is the link endpoint (`device-protocol/endpoint/`) in its role, as
+ * the runner drives it: the tables are checked against the code that runs.
  */
 
-import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
+import { DeviceAuth } from '../../../device-protocol/auth/device-side-auth.ts';
 import { challengeFrame } from '../../../device-protocol/auth/handshake.ts';
 import type { DevicePublicKey } from '../../../device-protocol/auth/keys.ts';
+import {
+  DeviceEndpoint,
+  type DeviceEndpointAction,
+} from '../../../device-protocol/endpoint/device-endpoint.ts';
+import { HostEndpoint } from '../../../device-protocol/endpoint/host-endpoint.ts';
+import type { EndpointAction } from '../../../device-protocol/endpoint/link-endpoint.ts';
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
-import { type LinkAction, LinkSession } from '../../../device-protocol/link.ts';
 import type { HelloMessage, Message } from '../../../device-protocol/messages.ts';
-import { DriverAuth } from '../../../firmware-host/drivers/device-auth.ts';
-import { DEVICE_SESSION_DEFAULTS } from '../../../hardware/device/device-core.ts';
 import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
 
 /** What one input made the endpoint do: lines written (without CR LF), messages delivered. */
@@ -45,15 +46,15 @@ export interface DeviceSigner {
   signNow(digest: Uint8Array): Uint8Array;
 }
 
-function collector() {
-  const output = { written: [] as string[], delivered: [] as Message[] };
-  const take = () => {
-    const taken = { written: [...output.written], delivered: [...output.delivered] };
-    output.written.length = 0;
-    output.delivered.length = 0;
-    return taken;
-  };
-  return { output, take };
+/** The endpoint's actions as the tables name them: lines written, messages delivered. */
+function outputOf(actions: readonly EndpointAction<unknown>[]): Output {
+  const written: string[] = [];
+  const delivered: Message[] = [];
+  for (const action of actions) {
+    if (action.kind === 'write') written.push(action.line.trimEnd());
+    else if (action.kind === 'deliver') delivered.push(action.message);
+  }
+  return { written, delivered };
 }
 
 export function deviceUnderTest(options: {
@@ -62,68 +63,28 @@ export function deviceUnderTest(options: {
   readonly window: number;
   readonly key?: DeviceSigner;
 }): DeviceUnderTest {
-  const talker = 'SH';
-  const session = new LinkSession({
-    ...DEVICE_SESSION_DEFAULTS,
-    maxInFlight: options.window,
-    localTalker: talker,
-    peerTalker: 'HO',
-  });
-  const auth = new DeviceAuth({
-    talker,
+  const endpoint = new DeviceEndpoint({
+    talker: 'SH',
+    hello: options.hello,
+    link: { maxInFlight: options.window },
     ...(options.key === undefined ? {} : { publicKey: options.key.publicKey }),
     fresh: freshHandshakeSecrets,
   });
-  const { output, take } = collector();
-  let now = 0;
-  const run = (actions: readonly LinkAction[]) => {
-    for (const action of actions) {
-      if (action.kind === 'send') {
-        const line = auth.outgoing(action.line, action.type);
-        if (line !== undefined) output.written.push(line.trimEnd());
-      } else if (action.kind === 'deliver') {
-        output.delivered.push(action.message);
-      } else if (action.kind === 'acked' && action.type === 'HELLO') {
-        auth.helloAcked(now);
-      }
-    }
-  };
-  const authRun = (actions: ReturnType<DeviceAuth['incoming']>) => {
-    for (const action of actions) {
-      if (action.kind === 'pass') run(session.receive(action.event, now));
-      else if (action.kind === 'write') output.written.push(action.line.trimEnd());
-      else if (action.kind === 'release') run(session.retransmitNow(now));
-      else if (action.kind === 'sign') {
-        // A key file signs at once; a secure element would answer later, through the same call.
-        authRun(auth.signed(action.id, options.key!.signNow(action.digest)));
-      }
-    }
-  };
+  // A key file signs at once; a secure element would answer later, through the same call.
+  const signing = (actions: DeviceEndpointAction[], now: number): DeviceEndpointAction[] =>
+    actions.flatMap((action) =>
+      action.kind === 'auth' && action.report.kind === 'sign'
+        ? signing(
+            endpoint.signed(action.report.id, options.key!.signNow(action.report.digest), now),
+            now,
+          )
+        : [action],
+    );
   return {
-    open(at) {
-      now = at;
-      run(session.send(options.hello, now));
-      run(session.retransmitNow(now));
-      return take();
-    },
-    send(message, at) {
-      now = at;
-      run(session.send(message, now));
-      return take();
-    },
-    receive(line, at) {
-      now = at;
-      authRun(auth.incoming(parseFrameLine(`${line}\r\n`)));
-      return take();
-    },
-    tick(at) {
-      now = at;
-      // The release first: a link timer due at the same moment would otherwise send the held
-      // events into the hold once more, and the release would find them just sent.
-      authRun(auth.tick(now));
-      run(session.tick(now));
-      return take();
-    },
+    open: (now) => outputOf(endpoint.lineOpened(now)),
+    send: (message, now) => outputOf(endpoint.send(message, now)),
+    receive: (line, now) => outputOf(signing(endpoint.receive(`${line}\r\n`, now), now)),
+    tick: (now) => outputOf(endpoint.tick(now)),
   };
 }
 
@@ -131,53 +92,16 @@ export function hostUnderTest(options: {
   readonly talker: 'SH';
   readonly paired?: DevicePublicKey;
 }): HostUnderTest {
-  const session = new LinkSession({ localTalker: 'HO', peerTalker: options.talker });
-  const { output, take } = collector();
-  let now = 0;
-  const run = (actions: readonly LinkAction[]) => {
-    for (const action of actions) {
-      if (action.kind === 'send') {
-        output.written.push(auth.outgoing(action.line, action.type).trimEnd());
-      } else if (action.kind === 'deliver') {
-        output.delivered.push(action.message);
-      }
-    }
-  };
-  const auth: DriverAuth = new DriverAuth({
-    name: 'device',
-    talker: options.talker,
+  const endpoint = new HostEndpoint({
+    peer: options.talker,
+    fresh: freshHandshakeSecrets,
     ...(options.paired === undefined ? {} : { paired: options.paired }),
-    now: () => now,
-    clock: () => now,
-    write: (line) => output.written.push(line.trimEnd()),
-    pass: (event) => run(session.receive(event, now)),
-    unread: (event) => run(session.discardUnanswered(event)),
-    // The driver's alarms, quarantine and pairing are its own business, not the link's.
-    alarm: () => undefined,
-    quarantine: () => undefined,
-    authenticated: () => undefined,
-    askAgain: (seqs) => {
-      for (const seq of seqs) run(session.askAgain(seq));
-    },
-    schedule: () => undefined,
   });
+  endpoint.lineOpened(0);
   return {
-    receive(line, at) {
-      now = at;
-      auth.incoming(parseFrameLine(`${line}\r\n`), now);
-      return take();
-    },
-    tick(at) {
-      now = at;
-      auth.tick(now);
-      run(session.tick(now));
-      return take();
-    },
-    reopen(at) {
-      now = at;
-      session.lineReopened();
-      return take();
-    },
+    receive: (line, now) => outputOf(endpoint.receive(`${line}\r\n`, now)),
+    tick: (now) => outputOf(endpoint.tick(now)),
+    reopen: (now) => outputOf(endpoint.lineOpened(now)),
   };
 }
 

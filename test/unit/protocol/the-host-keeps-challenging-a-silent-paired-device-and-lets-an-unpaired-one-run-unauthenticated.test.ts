@@ -5,7 +5,7 @@
  * and never proves anything runs unauthenticated, as a bench device.
  */
 import { describe, expect, it } from 'vitest';
-import { DeviceAuth } from '../../../device-protocol/auth/device-auth.ts';
+import { DeviceAuth } from '../../../device-protocol/auth/device-side-auth.ts';
 import { HostAuth, type HostAuthAction } from '../../../device-protocol/auth/host-auth.ts';
 import { type FrameEvent, messageFrame, parseFrameLine } from '../../../device-protocol/index.ts';
 import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';

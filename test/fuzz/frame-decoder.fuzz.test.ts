@@ -1,13 +1,11 @@
 /**
  * Fuzz: well over 100,000 chunks of random bytes and mutated frames
  * (flipped bits, dropped and duplicated bytes, lost CR LF, over-long lines)
- * through the stream Framer and the pure FrameDecoder. Nothing may throw,
+ * through the FrameDecoder. Nothing may throw,
  * the buffer may never pass the line limit, and every frame accepted must
  * really be in the input with a CRC that an independent bit-by-bit CRC
  * confirms. Seeded, so a failure can be replayed: FUZZ_SEED=<n>.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import {
   encodeFrame,
@@ -17,7 +15,6 @@ import {
   type Talker,
 } from '../../device-protocol/frame.ts';
 import { FrameDecoder } from '../../device-protocol/frame-decoder.ts';
-import { Framer } from '../../device-protocol/framer.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20240611);
 const CHUNKS = 120_000;
@@ -131,37 +128,12 @@ function checkAccepted(events: FrameEvent[], corpus: Corpus, candidates: Set<str
   return { frames, mutatedAccepted };
 }
 
-describe(`framer fuzz (seed ${SEED})`, () => {
+describe(`frame decoder fuzz (seed ${SEED})`, () => {
   const corpus = buildCorpus(SEED);
   const candidates = candidateLines(corpus.text);
 
-  it(`survives ${CHUNKS} random and mutated chunks through the stream Framer with a bounded buffer`, async () => {
+  it(`survives ${CHUNKS} random and mutated chunks with a bounded buffer, measured after every chunk`, () => {
     expect(corpus.chunks.length).toBeGreaterThanOrEqual(100_000);
-    const framer = new Framer();
-    const events: FrameEvent[] = [];
-    let maxBuffered = 0;
-    framer.on('data', (event: FrameEvent) => events.push(event));
-    async function* source() {
-      for (const chunk of corpus.chunks) {
-        maxBuffered = Math.max(maxBuffered, framer.bufferedBytes);
-        yield chunk;
-      }
-    }
-    await pipeline(Readable.from(source()), framer);
-    expect(maxBuffered).toBeLessThan(MAX_LINE_BYTES);
-    const { frames, mutatedAccepted } = checkAccepted(events, corpus, candidates);
-    const stats = framer.stats;
-    expect(stats.frames).toBe(frames);
-    // Plenty of everything happened: frames, and every discard reason.
-    expect(frames).toBeGreaterThan(5000);
-    for (const reason of ['bad_crc', 'too_long', 'malformed', 'no_start'] as const) {
-      expect(stats.discards[reason], reason).toBeGreaterThan(100);
-    }
-    // A 16-bit CRC lets through about 1 in 65536 random corruptions; bit flips never.
-    expect(mutatedAccepted).toBeLessThan(5);
-  });
-
-  it('holds through the pure FrameDecoder too, its buffer measured after every chunk', () => {
     const decoder = new FrameDecoder();
     const events: FrameEvent[] = [];
     let maxBuffered = 0;
@@ -171,7 +143,15 @@ describe(`framer fuzz (seed ${SEED})`, () => {
     }
     events.push(...decoder.end());
     expect(maxBuffered).toBeLessThan(MAX_LINE_BYTES);
-    checkAccepted(events, corpus, candidates);
-    expect(decoder.stats.frames).toBeGreaterThan(5000);
+    const { frames, mutatedAccepted } = checkAccepted(events, corpus, candidates);
+    const stats = decoder.stats;
+    expect(stats.frames).toBe(frames);
+    // Plenty of everything happened: frames, and every discard reason.
+    expect(frames).toBeGreaterThan(5000);
+    for (const reason of ['bad_crc', 'too_long', 'malformed', 'no_start'] as const) {
+      expect(stats.discards[reason], reason).toBeGreaterThan(100);
+    }
+    // A 16-bit CRC lets through about 1 in 65536 random corruptions; bit flips never.
+    expect(mutatedAccepted).toBeLessThan(5);
   });
 });

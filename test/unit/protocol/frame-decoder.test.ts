@@ -1,47 +1,34 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { isProtocolError } from '../../../device-protocol/errors.ts';
 import { encodeFrame, type FrameEvent } from '../../../device-protocol/frame.ts';
 import { FrameDecoder } from '../../../device-protocol/frame-decoder.ts';
-import { Framer } from '../../../device-protocol/framer.ts';
 
-async function runFramer(
-  chunks: Array<string | Buffer>,
-  framer = new Framer(),
-): Promise<FrameEvent[]> {
-  const events: FrameEvent[] = [];
-  framer.on('data', (event: FrameEvent) => events.push(event));
-  await pipeline(
-    Readable.from(
-      chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk)),
-    ),
-    framer,
-  );
-  return events;
+/** Every chunk through the decoder, then the end of input. */
+function runFramer(chunks: Array<string | Buffer>, framer = new FrameDecoder()): FrameEvent[] {
+  return chunks.flatMap((chunk) => framer.push(chunk)).concat(framer.end());
 }
 
 const card = encodeFrame({ talker: 'SH', seq: 17, type: 'CARD', fields: ['AS', 'red', 'down'] });
 const cut = encodeFrame({ talker: 'SH', seq: 18, type: 'CUT', fields: [] });
 
-describe('Framer stream', () => {
-  it('yields frames as objects, whole or split anywhere, CR LF split included', async () => {
-    const whole = await runFramer([card + cut]);
+describe('FrameDecoder', () => {
+  it('yields frames as objects, whole or split anywhere, CR LF split included', () => {
+    const whole = runFramer([card + cut]);
     expect(whole.map((event) => event.kind)).toEqual(['frame', 'frame']);
-    const split = await runFramer([
+    const split = runFramer([
       card.slice(0, 5),
       card.slice(5, -1),
       card.slice(-1) + cut.slice(0, 3),
       cut.slice(3),
     ]);
     expect(split).toEqual(whole);
-    const bytewise = await runFramer([...(card + cut)]);
+    const bytewise = runFramer([...(card + cut)]);
     expect(bytewise).toEqual(whole);
   });
 
-  it('discards an over-long line up to the next CR LF, counts it, and reads the next frame', async () => {
-    const framer = new Framer();
-    const events = await runFramer(
+  it('discards an over-long line up to the next CR LF, counts it, and reads the next frame', () => {
+    const framer = new FrameDecoder();
+    const events = runFramer(
       ['$SH,1,', 'x'.repeat(1000), 'y'.repeat(5000), '\r', '\n', card],
       framer,
     );
@@ -54,19 +41,18 @@ describe('Framer stream', () => {
     expect(framer.bufferedBytes).toBe(0);
   });
 
-  it('never buffers more than the line limit while a line has no CR LF', async () => {
-    const framer = new Framer();
-    framer.on('data', () => undefined);
+  it('never buffers more than the line limit while a line has no CR LF', () => {
+    const framer = new FrameDecoder();
     for (let index = 0; index < 200; index++) {
-      framer.write(Buffer.alloc(997, 0x41));
+      framer.push(Buffer.alloc(997, 0x41));
       expect(framer.bufferedBytes).toBeLessThan(250);
     }
     framer.end();
   });
 
-  it('counts discards by reason', async () => {
-    const framer = new Framer();
-    await runFramer(
+  it('counts discards by reason', () => {
+    const framer = new FrameDecoder();
+    runFramer(
       [
         'junk\r\n',
         `${card.slice(0, -6)}0000\r\n`,
@@ -83,8 +69,8 @@ describe('Framer stream', () => {
     });
   });
 
-  it('reports a tail cut off by the end of input as malformed', async () => {
-    const events = await runFramer([card, card.trimEnd()]);
+  it('reports a tail cut off by the end of input as malformed', () => {
+    const events = runFramer([card, card.trimEnd()]);
     expect(events.map((event) => (event.kind === 'frame' ? 'frame' : event.reason))).toEqual([
       'frame',
       'malformed',
@@ -94,29 +80,13 @@ describe('Framer stream', () => {
   it('validates its options', () => {
     for (const bad of [{ maxLineBytes: 3 }, { maxLineBytes: 1.5 }, { other: 1 }] as object[]) {
       try {
-        new Framer(bad);
+        new FrameDecoder(bad);
         expect.unreachable('accepted bad options');
       } catch (error) {
         expect(isProtocolError(error) && error.code === 'bad_options').toBe(true);
         expect((error as Error).message).toMatch(/framer options/);
       }
     }
-    expect(new Framer({ maxLineBytes: 100 }).options.maxLineBytes).toBe(100);
-  });
-
-  it('gives the same events as the pure FrameDecoder', async () => {
-    const input = [
-      'junk',
-      card,
-      '$$',
-      cut.slice(0, 4),
-      'q'.repeat(400),
-      '\r\n',
-      cut,
-      card.trimEnd(),
-    ];
-    const decoder = new FrameDecoder();
-    const pure = input.flatMap((chunk) => decoder.push(chunk)).concat(decoder.end());
-    expect(await runFramer(input)).toEqual(pure);
+    expect(new FrameDecoder({ maxLineBytes: 100 }).options.maxLineBytes).toBe(100);
   });
 });
