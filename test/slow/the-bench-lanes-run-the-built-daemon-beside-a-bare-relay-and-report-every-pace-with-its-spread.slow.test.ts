@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { benchBuiltBursts } from '../bench/burst-lane.ts';
 import { benchLatencyLanes, type LaneFigures } from '../bench/latency-lanes.ts';
-import { SOCAT } from '../bench/pty.ts';
-import { mosquittoPath } from '../helpers/broker.ts';
+import { mosquittoMissing, skipReason, socatMissing } from '../helpers/tools.ts';
 
 const benchLeftovers = () =>
   readdirSync(tmpdir()).filter((name) => name.startsWith('tableside-bench-'));
@@ -27,8 +26,10 @@ function expectSpread(lane: LaneFigures, cards: number) {
   expect(lane.cpu_ms_per_card).toBeGreaterThan(0);
 }
 
-const missing = !SOCAT ? 'socat' : !mosquittoPath() ? 'mosquitto' : undefined;
-if (missing) console.log(`bench lanes smoke test skipped: ${missing} is not installed`);
+const missing = skipReason(
+  socatMissing('the bench lanes deal over ptys'),
+  mosquittoMissing('the bench lanes publish to a real broker'),
+);
 
 describe.skipIf(missing !== undefined)('the bench lanes on the built daemon', () => {
   it('report every pace with min, p50, p99, max, both ratios and CPU per card', async () => {

@@ -1,5 +1,5 @@
 /** socat pty pairs for the integration tests, and the pty drills' bench on one. */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -8,13 +8,7 @@ import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { SimulatedDevice, type SimulatorOptions } from '../../../simulators/device.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
-/** Why pty tests cannot run here, or undefined when socat is available. */
-export function socatMissing(): string | undefined {
-  const probe = spawnSync('socat', ['-V'], { stdio: 'ignore' });
-  return probe.error || probe.status !== 0
-    ? 'socat is not installed (apt-get install socat): the pty tests are skipped'
-    : undefined;
-}
+export { socatMissing } from '../../helpers/tools.ts';
 
 export class PtyPair {
   readonly a: string;
