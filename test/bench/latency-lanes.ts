@@ -34,12 +34,13 @@ import { startTestBroker } from '../helpers/broker.ts';
 import {
   type ChildDaemon,
   cpuMeter,
+  type DaemonCode,
   deployedNodeFlags,
   endChild,
-  ensureBuilt,
   idleCpuFraction,
   LANE_BASE_TOPIC,
   LANE_RULESET,
+  readyDaemon,
   round,
   sleep,
   spawnBuiltDaemon,
@@ -96,6 +97,8 @@ export interface LatencyLaneOptions {
   dealerPaceMs?: number;
   idleSeconds?: number;
   seed?: number;
+  /** The built daemon (default) or its source through tsx (the harness's smoke test). */
+  daemon?: DaemonCode;
 }
 
 /** One shoe simulator and the events of its lane. */
@@ -234,7 +237,7 @@ export async function benchLatencyLanes(
   const dealer = options.dealer ?? 40;
   const dealerPaceMs = options.dealerPaceMs ?? 500;
   const idleSeconds = options.idleSeconds ?? 3;
-  const buildNote = await ensureBuilt();
+  const buildNote = await readyDaemon(options.daemon ?? 'built');
 
   const broker = await startTestBroker();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-bench-lanes-'));
@@ -258,6 +261,7 @@ export async function benchLatencyLanes(
       devicePath: daemonPty.a,
       brokerUrl: broker.url,
       client,
+      code: options.daemon ?? 'built',
     });
     relay = await spawnRelay(relayPty.a, broker.url, relayTopic);
     const simulator = (devicePath: string) => {
