@@ -35,6 +35,7 @@ import {
   type ChildDaemon,
   cpuMeter,
   type DaemonCode,
+  daemonCommand,
   deployedNodeFlags,
   endChild,
   idleCpuFraction,
@@ -203,11 +204,14 @@ async function runPhase(
   };
 }
 
-async function spawnRelay(devicePath: string, brokerUrl: string, topic: string) {
+async function spawnRelay(devicePath: string, brokerUrl: string, topic: string, code: DaemonCode) {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...deployedNodeFlags(), RELAY_SCRIPT, devicePath, brokerUrl, topic],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    [...daemonCommand(code).flags, RELAY_SCRIPT, devicePath, brokerUrl, topic],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BENCH_RELAY_SOURCE: code === 'source' ? '1' : '0' },
+    },
   );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -263,7 +267,7 @@ export async function benchLatencyLanes(
       client,
       code: options.daemon ?? 'built',
     });
-    relay = await spawnRelay(relayPty.a, broker.url, relayTopic);
+    relay = await spawnRelay(relayPty.a, broker.url, relayTopic, options.daemon ?? 'built');
     const simulator = (devicePath: string) => {
       const sim = new SimulatedDevice({
         kind: 'shoe',
