@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/helpers/plain-summary-reporter.ts';
 
@@ -8,13 +10,30 @@ const shared = {
   pool: 'forks',
 } as const;
 
-/** The fast lane (`npm run test:quick`): pure code, in-process, CPU-bound. */
-const QUICK = [
-  'test/unit/**/*.test.ts',
-  'test/property/**/*.test.ts',
-  'test/fuzz/**/*.test.ts',
-  'test/scenarios/**/*.test.ts',
-];
+const QUICK_FOLDERS = ['test/unit', 'test/property', 'test/fuzz', 'test/scenarios'];
+
+/** A test that starts processes (the CLI run from source, mostly): it waits, so it is no quick test. */
+const STARTS_PROCESSES = /from 'node:child_process'|\brunCli(Sync)?\(/;
+
+/**
+ * The fast lane's files and the others, read from the files themselves, so
+ * that no list is kept by hand: a unit, property, fuzz or scenario test is
+ * quick unless it starts a process.
+ */
+function lanes(): { quick: string[]; slow: string[] } {
+  const quick: string[] = [];
+  const slow: string[] = [];
+  for (const folder of QUICK_FOLDERS) {
+    for (const name of readdirSync(join(import.meta.dirname, folder), { recursive: true })) {
+      const file = `${folder}/${String(name)}`;
+      if (!file.endsWith('.test.ts')) continue;
+      const text = readFileSync(join(import.meta.dirname, file), 'utf8');
+      (STARTS_PROCESSES.test(text) ? slow : quick).push(file);
+    }
+  }
+  return { quick, slow };
+}
+const { quick, slow } = lanes();
 
 export default defineConfig({
   test: {
@@ -23,11 +42,11 @@ export default defineConfig({
     reporters: ['default', new PlainSummaryReporter()],
     projects: [
       {
+        // `npm run test:quick`: pure code in-process, CPU-bound: a worker per core.
         test: {
           ...shared,
           name: 'quick',
-          include: QUICK,
-          // CPU-bound: one file per core.
+          include: quick,
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },
@@ -36,9 +55,14 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'integration',
-          include: ['test/**/*.test.ts'],
-          exclude: [...QUICK, 'test/bench/**'],
-          // These files mostly wait: on ptys, brokers, child daemons and Chromium. Each takes
+          include: [
+            'test/integration/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/browser/**/*.test.ts',
+            'test/slow/**/*.test.ts',
+            ...slow,
+          ],
+          // These files mostly wait: on ptys, brokers, child processes and Chromium. Each takes
           // its own free ports and temp folders, so several run at once even on two cores.
           maxWorkers: Math.max(4, availableParallelism() * 2),
           sequence: { groupOrder: 1 },
