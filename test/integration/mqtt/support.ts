@@ -12,6 +12,7 @@ import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { startTestBroker, type TestBrokerOptions } from '../../helpers/broker.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 import { mosquittoMissing as mosquittoMissingBecause } from '../../helpers/tools.ts';
+import { until } from '../../helpers/until.ts';
 
 export const BASE = 'tableside';
 export const TABLE = 't1';
@@ -79,17 +80,8 @@ export class Recorder {
   }
 }
 
-export async function waitFor(
-  condition: () => boolean,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The suite's one wait (test/helpers/until.ts), under the name these tests use. */
+export const waitFor = until;
 
 export function tempDir(prefix = 'tableside-bridge-'): string {
   return makeTempDir(prefix);
