@@ -56,7 +56,6 @@ const ALLOWED = new Set([
   'test/helpers/tools.ts',
   'test/helpers/socat.ts',
   'test/helpers/broker.ts',
-  'test/integration/hardware/pty-pair.ts',
   'test/unit/suite/a-missing-tool-skips-outside-ci-and-fails-under-tableside-require-tools.test.ts',
 ]);
 
