@@ -1,13 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/helpers/plain-summary-reporter.ts';
 
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  pool: 'forks',
+} as const;
+
+const QUICK_FOLDERS = ['test/unit', 'test/property', 'test/fuzz', 'test/scenarios'];
+
+/** A test that starts processes (the CLI run from source, mostly): it waits, so it is no quick test. */
+const STARTS_PROCESSES = /from 'node:child_process'|\brunCli(Sync)?\(/;
+
+/**
+ * The fast lane's files and the others, read from the files themselves, so
+ * that no list is kept by hand: a unit, property, fuzz or scenario test is
+ * quick unless it starts a process.
+ */
+function lanes(): { quick: string[]; slow: string[] } {
+  const quick: string[] = [];
+  const slow: string[] = [];
+  for (const folder of QUICK_FOLDERS) {
+    for (const name of readdirSync(join(import.meta.dirname, folder), { recursive: true })) {
+      const file = `${folder}/${String(name)}`;
+      if (!file.endsWith('.test.ts')) continue;
+      const text = readFileSync(join(import.meta.dirname, file), 'utf8');
+      (STARTS_PROCESSES.test(text) ? slow : quick).push(file);
+    }
+  }
+  return { quick, slow };
+}
+const { quick, slow } = lanes();
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Once per run, in the root (the projects do not repeat it): one temp root for everything.
     globalSetup: ['./test/helpers/temp-root.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
     reporters: ['default', new PlainSummaryReporter()],
+    projects: [
+      {
+        // `npm run test:quick`: pure code in-process, CPU-bound: a worker per core.
+        test: {
+          ...shared,
+          name: 'quick',
+          include: quick,
+          maxWorkers: availableParallelism(),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'integration',
+          include: [
+            'test/integration/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/browser/**/*.test.ts',
+            'test/slow/**/*.test.ts',
+            ...slow,
+          ],
+          // Each file takes its own free ports and temp folders, so files run side by side: a
+          // worker per core (vitest's default leaves one core idle, one file at a time on two
+          // cores). More workers than cores measured slower on a loaded two-core machine, and
+          // timing-bound tests (a sealing interval passing) failed.
+          maxWorkers: availableParallelism(),
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -2,15 +2,23 @@
 // daemon is (the systemd unit's node flags) on the same kind of pty and
 // broker: it reframes the shoe's link (ACKs at once) and publishes each card
 // at QoS 1, nothing else. Plain JavaScript on the built modules (dist/), so
-// that no TypeScript loader runs in it where the daemon has none.
+// that no TypeScript loader runs in it where the daemon has none; on the
+// sources (BENCH_RELAY_SOURCE=1, started with tsx) beside a daemon run from
+// source, for the harness's smoke test.
 //
 //   node <flags> test/bench/bare-relay.mjs DEVICE_PATH BROKER_URL CARD_TOPIC
 //
 // Prints `ready` once the pty is open and the broker connected.
 import { connectAsync } from 'mqtt';
-import { LinkSession } from '../../dist/device-protocol/link.js';
-import { openTransport } from '../../dist/hardware/transports/url.js';
 import { relayCards } from './relay-cards.mjs';
+
+const modules =
+  process.env.BENCH_RELAY_SOURCE === '1'
+    ? ['../../device-protocol/link.ts', '../../hardware/transports/url.ts']
+    : ['../../dist/device-protocol/link.js', '../../dist/hardware/transports/url.js'];
+const [{ LinkSession }, { openTransport }] = await Promise.all(
+  modules.map((module) => import(module)),
+);
 
 const [devicePath, brokerUrl, cardTopic] = process.argv.slice(2);
 if (!devicePath || !brokerUrl || !cardTopic) {

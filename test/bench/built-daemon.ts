@@ -60,6 +60,27 @@ function runBuild(): string | undefined {
   }
 }
 
+export const SOURCE_CLI = join(REPO, 'firmware-host', 'cli.ts');
+
+/**
+ * Which daemon a lane runs: the build, as the Pi runs it (`npm run bench`),
+ * or the source through tsx, with the same node flags: the harness's own
+ * smoke test checks what the lanes report, not the figures, and must not
+ * build dist/ to do it.
+ */
+export type DaemonCode = 'built' | 'source';
+
+export function daemonCommand(code: DaemonCode): { cli: string; flags: string[] } {
+  return code === 'built'
+    ? { cli: BUILT_CLI, flags: deployedNodeFlags() }
+    : { cli: SOURCE_CLI, flags: [...deployedNodeFlags(), '--import', import.meta.resolve('tsx')] };
+}
+
+/** What a lane does before its daemon starts: `npm run build` for the built one. */
+export async function readyDaemon(code: DaemonCode): Promise<string | undefined> {
+  return code === 'built' ? ensureBuilt() : undefined;
+}
+
 /**
  * `npm run build`, once per bench run. Throws when there is no daemon to
  * measure; returns a note when tsc reported errors but emitted dist/.
@@ -196,6 +217,7 @@ export async function spawnBuiltDaemon(options: {
   devicePath: string;
   brokerUrl: string;
   client: MqttClient;
+  code?: DaemonCode;
 }): Promise<ChildDaemon> {
   const topics = tableTopics(LANE_BASE_TOPIC, options.table);
   const configFile = join(options.dir, `${options.table}.json`);
@@ -215,7 +237,11 @@ export async function spawnBuiltDaemon(options: {
   await options.client.subscribeAsync([topics.bridgeState, topics.response('new_shoe')], {
     qos: 1,
   });
-  const daemon = startDaemonProcess({ configFile, cwd: options.dir });
+  const daemon = startDaemonProcess({
+    configFile,
+    cwd: options.dir,
+    ...daemonCommand(options.code ?? 'built'),
+  });
   const child = daemon.child;
   const stop = async () => {
     options.client.off('message', listener);

@@ -22,9 +22,10 @@ import { startTestBroker } from '../helpers/broker.ts';
 import {
   type ChildDaemon,
   cpuMeter,
+  type DaemonCode,
   deployedNodeFlags,
-  ensureBuilt,
   LANE_RULESET,
+  readyDaemon,
   round,
   sleep,
   spawnBuiltDaemon,
@@ -58,9 +59,13 @@ function median(sorted: readonly number[]): number {
   return sorted[Math.ceil(sorted.length / 2) - 1] ?? Number.NaN;
 }
 
-export async function benchBuiltBursts(shoe: BurstShoe, runs: number): Promise<BuiltBurstSeries> {
+export async function benchBuiltBursts(
+  shoe: BurstShoe,
+  runs: number,
+  daemonCode: DaemonCode = 'built',
+): Promise<BuiltBurstSeries> {
   if (!SOCAT) throw new Error('socat is not installed: the burst needs a pty pair');
-  const buildNote = await ensureBuilt();
+  const buildNote = await readyDaemon(daemonCode);
   const broker = await startTestBroker();
   const pair = new BenchPtyPair();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-bench-burst-'));
@@ -80,6 +85,7 @@ export async function benchBuiltBursts(shoe: BurstShoe, runs: number): Promise<B
       devicePath: pair.a,
       brokerUrl: broker.url,
       client,
+      code: daemonCode,
     });
     const cardTopic = daemon.topics.events('card');
     const availabilityTopic = daemon.topics.deviceAvailability('shoe');

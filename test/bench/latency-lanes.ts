@@ -34,12 +34,14 @@ import { startTestBroker } from '../helpers/broker.ts';
 import {
   type ChildDaemon,
   cpuMeter,
+  type DaemonCode,
+  daemonCommand,
   deployedNodeFlags,
   endChild,
-  ensureBuilt,
   idleCpuFraction,
   LANE_BASE_TOPIC,
   LANE_RULESET,
+  readyDaemon,
   round,
   sleep,
   spawnBuiltDaemon,
@@ -96,6 +98,8 @@ export interface LatencyLaneOptions {
   dealerPaceMs?: number;
   idleSeconds?: number;
   seed?: number;
+  /** The built daemon (default) or its source through tsx (the harness's smoke test). */
+  daemon?: DaemonCode;
 }
 
 /** One shoe simulator and the events of its lane. */
@@ -200,11 +204,14 @@ async function runPhase(
   };
 }
 
-async function spawnRelay(devicePath: string, brokerUrl: string, topic: string) {
+async function spawnRelay(devicePath: string, brokerUrl: string, topic: string, code: DaemonCode) {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...deployedNodeFlags(), RELAY_SCRIPT, devicePath, brokerUrl, topic],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    [...daemonCommand(code).flags, RELAY_SCRIPT, devicePath, brokerUrl, topic],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BENCH_RELAY_SOURCE: code === 'source' ? '1' : '0' },
+    },
   );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -234,7 +241,7 @@ export async function benchLatencyLanes(
   const dealer = options.dealer ?? 40;
   const dealerPaceMs = options.dealerPaceMs ?? 500;
   const idleSeconds = options.idleSeconds ?? 3;
-  const buildNote = await ensureBuilt();
+  const buildNote = await readyDaemon(options.daemon ?? 'built');
 
   const broker = await startTestBroker();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-bench-lanes-'));
@@ -258,8 +265,9 @@ export async function benchLatencyLanes(
       devicePath: daemonPty.a,
       brokerUrl: broker.url,
       client,
+      code: options.daemon ?? 'built',
     });
-    relay = await spawnRelay(relayPty.a, broker.url, relayTopic);
+    relay = await spawnRelay(relayPty.a, broker.url, relayTopic, options.daemon ?? 'built');
     const simulator = (devicePath: string) => {
       const sim = new SimulatedDevice({
         kind: 'shoe',

@@ -1,5 +1,7 @@
 /**
- * `npm run bench` (a table) / `npm run bench -- --json` (one object).
+ * `npm run bench` (a table) / `npm run bench -- --json` (one object). Either
+ * way the run's results file is written under docs/bench/results/ (not with
+ * `--no-save`); `npm run bench:docs` renders the docs' figures from them.
  *
  * Each figure is measured in this run next to its baseline (the bare relay
  * for latency, `phe` for the evaluator), because shared machines are noisy:
@@ -13,8 +15,11 @@
  * (fleet runs only when named: `--only fleet`; `--fleet 1,8` or TABLESIDE_FLEET=1,8 sets the fleet sizes,
  * default 1,8,16,32).
  */
-import { cpus, totalmem } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { figureSpecs } from './figures.ts';
+import { benchResults, RESULTS_DIR, saveResults } from './results.ts';
 
 // The daemon's info logs would interleave with the table.
 process.env.TABLESIDE_LOG_LEVEL ??= 'warn';
@@ -90,6 +95,7 @@ function withHeadline(lanes: unknown): unknown {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  const load = loadavg().map((value) => Math.round(value * 100) / 100);
   const figures: Figures = {
     machine: {
       cpu: cpus()[0]?.model.trim() ?? 'unknown',
@@ -299,6 +305,29 @@ async function main(): Promise<void> {
   figures.targets = targets;
   figures.run_seconds = Math.round((performance.now() - started) / 100) / 10;
 
+  if (!argv.includes('--no-save')) {
+    const machine = figures.machine as Record<string, unknown>;
+    const path = saveResults(
+      benchResults({
+        figures,
+        targets,
+        machine: {
+          cpu: String(machine.cpu),
+          cores: Number(machine.cores),
+          memory_gb: Number(machine.memory_gb),
+          node: String(machine.node),
+          platform: String(machine.platform),
+          load_average: load,
+        },
+        build: checkout(),
+        date: String(machine.date),
+        runSeconds: figures.run_seconds as number,
+      }),
+      RESULTS_DIR,
+    );
+    log(`results: ${path} (npm run bench:docs renders them into docs/developer/benchmarks.md)`);
+  }
+
   if (json) {
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } else {
@@ -306,10 +335,33 @@ async function main(): Promise<void> {
   }
 }
 
+/** The commit measured, and whether tracked files differed from it. */
+function checkout(): { commit: string; dirty: boolean } {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: import.meta.dirname, encoding: 'utf8' }).trim();
+  try {
+    return {
+      commit: git('rev-parse', 'HEAD'),
+      dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
+    };
+  } catch (error) {
+    // Not a git checkout (an unpacked tarball): the run is still worth keeping.
+    return {
+      commit: `unknown (${error instanceof Error ? error.message.split('\n')[0] : error})`,
+      dirty: false,
+    };
+  }
+}
+
 function formatTable(figures: Figures, targets: readonly Target[]): string {
   const machine = figures.machine as Record<string, unknown>;
   const rows: [string, string, string][] = [];
-  const add = (name: string, unit: string, against?: string) => {
+  for (const spec of figureSpecs()) {
+    if (spec.kind === 'value') add(spec.path, spec.unit, spec.label);
+    else if (spec.kind === 'spread') addSpread(spec.path, spec.label);
+    else addRange(spec.path, spec.key, spec.unit, spec.label);
+  }
+  function add(name: string, unit: string, against?: string) {
     const value = get(figures, name);
     const mark = targets.find((t) => t.figure === name);
     const verdict = mark
@@ -324,129 +376,7 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
       value === null ? '-' : `${format(value)} ${unit}`.trim(),
       [against, verdict].filter(Boolean).join('; '),
     ]);
-  };
-  for (const [phase, label] of [
-    ['back_to_back', 'back to back'],
-    ['paced_50ms', 'a card every 50 ms'],
-    ['dealer_pace', 'a card every 500 ms'],
-  ] as const) {
-    addSpread(`latency.${phase}.daemon`, `built daemon, ${label}`);
-    addSpread(`latency.${phase}.relay`, `bare relay, ${label}, same run`);
-    add(`latency.${phase}.ratio_p50`, '×', 'daemon p50 / relay p50');
-    add(`latency.${phase}.ratio_p99`, '×', 'daemon p99 / relay p99');
-    add(`latency.${phase}.daemon.cpu_ms_per_card`, 'ms', `daemon CPU per card, ${label}`);
-    add(
-      `latency.${phase}.daemon.cpu_ms_per_card_above_idle`,
-      'ms',
-      `daemon CPU per card less its idle CPU, ${label}`,
-    );
-    add(`latency.${phase}.relay.cpu_ms_per_card`, 'ms', `relay CPU per card, ${label}`);
   }
-  for (const [kind, label] of [
-    ['daemon', "the daemon's pure work for a card"],
-    ['relay', "the bare relay's pure work for a card"],
-  ] as const) {
-    for (const gap of [0, 5, 50, 500]) {
-      add(
-        `wake.${kind}.gap_${gap}ms.p50_us`,
-        'µs',
-        `${label}, ${gap === 0 ? 'back to back' : `after a ${gap} ms pause`}, unit flags`,
-      );
-    }
-    add(`wake.ratio_500ms.${kind}`, '×', `${label}: after 500 ms / back to back`);
-  }
-  add('spins.p50_ms', 'ms', 'wheel RESULT → spin event');
-  add('spins.p99_ms', 'ms', 'wheel RESULT → spin event');
-  add('spins.baseline.p50_ms', 'ms', 'shoe CARD → card event');
-  add('spins.ratio_p99', '×', 'spin p99 / card p99');
-  add('latency.daemon_idle_cpu_percent', '% of a core', 'built daemon, shoe connected, no cards');
-  add('latency.relay_idle_cpu_percent', '% of a core', 'bare relay, same stretch');
-  addRange('burst', 'cards_per_s', 'cards/s', 'built daemon, simulated shoe, its default window');
-  addRange('burst', 'cpu_ms_per_card', 'ms', 'daemon CPU per card, saturated (the burst)');
-  addRange('burst.window_8', 'cards_per_s', 'cards/s', 'window 8');
-  addRange('burst.stop_and_wait', 'cards_per_s', 'cards/s', '1.1 shoe, stop and wait');
-  add('burst.ratio_to_stop_and_wait', '×', 'window / stop and wait');
-  add('footprint.cold_start_ms', 'ms');
-  add('footprint.cold_start_after_20_shoes_ms', 'ms', '20-shoe journal, checkpoints');
-  add(
-    'footprint.cold_start_after_20_shoes_without_checkpoints_ms',
-    'ms',
-    'same journal, replay from seq 1',
-  );
-  add('footprint.rss_after_shoe_mb', 'MB');
-  add('footprint.rss_after_warm_up_mb', 'MB', 'after 10 shoes');
-  add('footprint.rss_after_last_shoe_mb', 'MB', 'after 150 shoes');
-  add('footprint.rss_growth_per_shoe_mb', 'MB', 'per shoe after the first 10: flat');
-  add('footprint.card_latency_min_ms', 'ms', 'built daemon, deployed flags, stop and wait');
-  add('footprint.card_latency_p50_ms', 'ms', 'built daemon, deployed flags, stop and wait');
-  add('footprint.card_latency_p99_ms', 'ms', 'built daemon, deployed flags, stop and wait');
-  add('footprint.card_latency_max_ms', 'ms', 'built daemon, deployed flags, stop and wait');
-  add('footprint.cpu_ms_per_card', 'ms', 'built daemon, deployed flags');
-  add('footprint.idle_cpu_percent', '% of a core');
-  add('evaluator.hands_per_s', 'hands/s');
-  add('evaluator.phe.hands_per_s', 'hands/s', 'npm phe, same hands');
-  add('evaluator.ratio', '×', 'ours / phe');
-  add('evaluator.incremental.hands_per_s', 'hands/s', 'ours, rank state table, same enumeration');
-  add(
-    'evaluator.incremental.lookup_table.hands_per_s',
-    'hands/s',
-    'two-plus-two table, same hands',
-  );
-  add('evaluator.incremental.lookup_table.build_s', 's', 'building the two-plus-two table');
-  add('evaluator.incremental.ratio', '×', 'ours / two-plus-two table');
-  add('analysis.baccarat_8_decks_ms', 'ms');
-  add('holdem.classes_ms', 'ms', "hold'em showdown by card classes, every deal");
-  add(
-    'holdem.card_by_card_projected_ms',
-    'ms',
-    'card-by-card sweep, every 16th board pattern x 16',
-  );
-  add('holdem.ratio', '×', 'card by card / by classes');
-  add('mqtt.lanes.baseline.catchUpCpuUsPerEvent.median', 'µs', 'old bridge (3.1.1), per event');
-  add('mqtt.ratiosToBaseline.lean-v4.catchUp', '×', 'bridge now, 3.1.1 / old bridge');
-  add('mqtt.ratiosToBaseline.lean-v5.catchUp', '×', 'bridge now, MQTT 5 / old bridge');
-  add('mqtt.ratiosToBaseline.lean-v4.paced', '×', 'one card at a time, journal included');
-  add('wheel.report_3700_spins_ms', 'ms', 'wheel-bias report, 3,700 spins');
-  add('wheel.report_37000_spins_ms', 'ms', 'wheel-bias report, 37,000 spins');
-  add('wheel.report_ratio_to_tally', '×', 'report / bare tally of the same spins');
-  add('wheel.slips_settled_per_s', 'slips/s', "the issue's 18-bet slip");
-  add('wheel.slips_parsed_per_s', 'slips/s', 'parsing the slip alone');
-  add('signing.verify_request_us', 'µs', 'one signed MQTT request checked');
-  add('signing.schema_only_us', 'µs', 'its schema validation alone');
-  add('signing.verify_ratio_to_schema', '×', 'signature check / schema validation');
-  add('signing.sign_head_us', 'µs', 'one journal head signed (per checkpoint)');
-  add('signing.fsynced_append_us', 'µs', 'one fsynced journal append');
-  add('signing.sign_head_share_of_append', '×', 'head signature / fsynced append');
-  add('signing.seal_us', 'µs', 'one seal: head signed and written (per sealIntervalSeconds)');
-  add('signing.seal_share_of_append', '×', 'seal / fsynced append');
-  add('auth.per_frame.added_us', 'µs', '1.4: seal + open per frame, over a plain parse');
-  add('auth.per_frame.plain_parse_us', 'µs', 'baseline: a plain frame parsed');
-  add('auth.handshake_ed25519.p95_ms', 'ms', 'CHALLENGE to session keys, Ed25519 key file');
-  add('auth.handshake_p256.p95_ms', 'ms', 'CHALLENGE to session keys, P-256 key file');
-  add('auth.driver_latency.ratio_p50', '×', 'paired / unpaired shoe, driver alone, p50');
-  add('auth.driver_latency.ratio_p99', '×', 'paired / unpaired shoe, driver alone, p99');
-  add('auth.latency_paired.p99_ms', 'ms', 'paired shoe through the daemon');
-  add('auth.latency_paired.ratio_p99', '×', 'paired daemon p99 / bare relay p99');
-  add('auth.latency_unpaired.ratio_p99', '×', 'unpaired daemon p99 / bare relay p99');
-  add('auth.ratio_p99_paired_to_unpaired', '×', 'paired / unpaired, same run');
-  add('pn532.p50_ms', 'ms', 'PN532 over HSU: tag to card record');
-  add('pn532.p99_ms', 'ms', 'PN532 over HSU: tag to card record');
-  add('pn532.baseline.p50_ms', 'ms', 'protocol reader, same pty and driver');
-  add('pn532.baseline.p99_ms', 'ms', 'protocol reader, same pty and driver');
-  add('pn532.ratio_p99', '×', 'PN532 p99 / protocol reader p99');
-  add('shoe.p50_ms', 'ms', 'shoe firmware: beam break to CARD on the wire');
-  add('shoe.p99_ms', 'ms', 'shoe firmware: beam break to CARD on the wire');
-  add('shoe.beam_report.p99_ms', 'ms', 'beam break to the firmware hearing it (Firmata report)');
-  add('shoe.colour_floor_ms', 'ms', 'two TCS34725 integrations (4 x 2.4 ms each)');
-  add('shoe.ratio_p99_to_floor', '×', 'shoe p99 / colour floor');
-  add('shoe.baud_115200.p50_ms', 'ms', 'the board at 115200 baud');
-  add('shoe.baud_115200.p99_ms', 'ms', 'the board at 115200 baud');
-  add('web.rss_console_off_mb', 'MB', 'built daemon, console off');
-  add('web.rss_console_on_one_browser_mb', 'MB', 'console on, one page watching');
-  add('web.rss_added_mb', 'MB', 'on − off');
-  add('web.first_card_after_reload_ms', 'ms', 'page reload to first card on screen');
-  add('web.first_card_after_feed_drop_ms', 'ms', 'daemon back to next card on screen');
-  add('web.page_code_gzip_kb', 'kB', "the page's html, js modules and css, gzip");
   /** min / p50 / p99 / max of a lane, in one row: the median never alone. */
   function addSpread(name: string, against: string) {
     const [min, p50, p99, max] = ['min_ms', 'p50_ms', 'p99_ms', 'max_ms'].map((key) =>

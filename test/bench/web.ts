@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromiumMissing, launchBrowser } from '../e2e/helpers/browser.ts';
+import { chromiumMissing, launchBrowser } from '../browser/helpers/browser.ts';
 import { freePort } from '../helpers/ports.ts';
 import { BUILT_CLI, build, deployedNodeFlags, REPO } from './built-daemon.ts';
 

@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.ts';
+import { fileMissing } from '../helpers/tools.ts';
 import { REPO_ROOT, runCli, tempDir, writeConfig } from './helpers/daemon.ts';
 import { until } from './helpers/environment.ts';
 
@@ -20,7 +21,12 @@ const SCRIPT = '/usr/bin/script';
 const JSON_LOG_LINE = /^\s*\{"level":/m;
 const TSX_LOADER = join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs');
 
-describe.skipIf(!existsSync(SCRIPT))('a person at the terminal sees no JSON log lines', () => {
+const missing = fileMissing(
+  SCRIPT,
+  `${SCRIPT} is not installed (util-linux): the terminal test needs a pty to run in`,
+);
+
+describe.skipIf(missing !== undefined)('a person at the terminal sees no JSON log lines', () => {
   const groups: number[] = [];
   afterEach(() => {
     for (const pid of groups.splice(0)) {

@@ -8,15 +8,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasCommand } from '../helpers/broker.ts';
 import { freePort } from '../helpers/ports.ts';
+import { commandMissing } from '../helpers/tools.ts';
 import { startDaemon, tempDir, writeConfig } from './helpers/daemon.ts';
 import { skipReason } from './helpers/environment.ts';
 import { USERS, WebTable } from './helpers/web-table.ts';
 
-const skip = skipReason(
-  hasCommand('openssl') ? undefined : 'openssl is not installed: no certificate to serve',
-);
+const skip = skipReason(commandMissing('openssl', 'no certificate to serve'));
 
 function httpsRequest(
   url: string,

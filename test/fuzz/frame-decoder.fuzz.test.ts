@@ -15,20 +15,12 @@ import {
   type Talker,
 } from '../../device-protocol/frame.ts';
 import { FrameDecoder } from '../../device-protocol/frame-decoder.ts';
+import { createRandom } from '../../simulators/random.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20240611);
 const CHUNKS = 120_000;
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seededFloats = (seed: number): (() => number) => createRandom(seed).float;
 
 function bitwiseCrc(text: string): number {
   let crc = 0xffff;
@@ -48,7 +40,7 @@ interface Corpus {
 }
 
 function buildCorpus(seed: number): Corpus {
-  const random = mulberry32(seed);
+  const random = seededFloats(seed);
   const int = (max: number) => Math.floor(random() * max);
   const talkers: Talker[] = ['SH', 'SF', 'RD', 'HO'];
   const samples: Array<[string, string[]]> = [

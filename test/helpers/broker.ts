@@ -3,13 +3,14 @@
  * own throwaway config (optionally a password file and a TLS listener),
  * which a test can stop and start again on the same port. Where mosquitto
  * is not installed, aedes in-process stands in (plain listener only), and
- * the reason is printed.
+ * the reason is printed; under TABLESIDE_REQUIRE_TOOLS=1 (CI) that fails instead.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitForPort } from './ports.ts';
+import { hasCommand, missingTool, mosquittoPath } from './tools.ts';
 
 /**
  * Brokers started and not yet closed, by their folder. A test that fails
@@ -24,24 +25,7 @@ process.once('exit', () => {
   }
 });
 
-const MOSQUITTO_CANDIDATES = [
-  '/usr/sbin/mosquitto',
-  '/usr/bin/mosquitto',
-  '/usr/local/sbin/mosquitto',
-  '/opt/homebrew/sbin/mosquitto',
-];
-
-export function mosquittoPath(): string | undefined {
-  const found = MOSQUITTO_CANDIDATES.find((path) => existsSync(path));
-  if (found) return found;
-  const which = spawnSync('which', ['mosquitto'], { encoding: 'utf8' });
-  return which.status === 0 ? which.stdout.trim() || undefined : undefined;
-}
-
-/** Whether a command runs (`mosquitto_passwd`, `openssl`). */
-export function hasCommand(command: string): boolean {
-  return spawnSync('which', [command], { encoding: 'utf8' }).status === 0;
-}
+export { hasCommand, mosquittoPath };
 
 export interface TestBrokerOptions {
   /** A mosquitto password file: anonymous clients are refused. */
@@ -80,7 +64,12 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   if (options.passwordFile || options.aclFile || options.extraConfig || options.tls) {
     throw new Error('mosquitto is not installed: password files and TLS need it');
   }
-  console.warn('[test broker] mosquitto is not installed: using aedes in-process instead');
+  // Under TABLESIDE_REQUIRE_TOOLS=1 this throws: CI runs every broker test on mosquitto.
+  missingTool(
+    false,
+    'mosquitto is not installed: aedes in-process stands in for it',
+    'test broker',
+  );
   return startAedes();
 }
 

@@ -12,8 +12,9 @@ import { runConformance } from '../../../firmware-host/conformance/suite.ts';
 import { deviceKey, generatedSigner } from '../../../hardware/keys/device-key.ts';
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { SimulatedDevice } from '../../../simulators/device.ts';
-import { SOCAT, startSocatPair, stopSocat } from '../../helpers/socat.ts';
+import { startSocatPair, stopSocat } from '../../helpers/socat.ts';
 import { tempDir } from '../../helpers/temp.ts';
+import { socatMissing } from '../../helpers/tools.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -46,7 +47,7 @@ async function runAgainstKeyedShoe(paired: (own: DevicePublicKey) => Promise<Dev
   });
 }
 
-describe.skipIf(SOCAT === undefined)('a shoe with a key', () => {
+describe.skipIf(socatMissing() !== undefined)('a shoe with a key', () => {
   it('proves the paired key, and every check passes over MACed frames', async () => {
     const report = await runAgainstKeyedShoe(async (own) => own);
     const auth = report.results.find((result) => result.id === 'auth')!;

@@ -16,8 +16,9 @@ import { SimulatedDevice } from '../../../simulators/device.ts';
 import type { DeviceKind } from '../../../simulators/steps.ts';
 import { SimulatedWheel } from '../../../simulators/wheel.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { SOCAT, startSocatPair, stopSocat } from '../../helpers/socat.ts';
+import { startSocatPair, stopSocat } from '../../helpers/socat.ts';
 import { tempDir } from '../../helpers/temp.ts';
+import { socatMissing } from '../../helpers/tools.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -62,7 +63,7 @@ function notPassed(report: ConformanceReport): string[] {
     .map((result) => `${result.id}: ${result.detail}`);
 }
 
-describe.skipIf(SOCAT === undefined)('tableside conformance on a pty', () => {
+describe.skipIf(socatMissing() !== undefined)('tableside conformance on a pty', () => {
   it('passes the shoe simulator: a table of passes, JSON that says so, exit 0', async () => {
     const host = await simulatorOnPty('shoe');
     const capture = join(tempDir('tableside-conformance-capture-'), 'run.txt');

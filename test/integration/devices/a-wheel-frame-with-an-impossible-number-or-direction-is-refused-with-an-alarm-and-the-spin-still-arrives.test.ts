@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
+import { until } from '../../helpers/until.ts';
 
 function crc(body: string): string {
   let value = 0xffff;
@@ -29,14 +30,6 @@ const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
-
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  const started = Date.now();
-  while (!predicate()) {
-    if (Date.now() - started > 5_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('a wheel driver fed by a hand-written wheel', () => {
   it('refuses ROTOR,left and RESULT,37 with alarms, survives noise, and delivers the spin', async () => {

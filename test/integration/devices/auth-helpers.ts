@@ -22,13 +22,7 @@ export function alarmsOf(driver: DeviceDriver): Extract<DomainEvent, { type: 'al
   return alarms;
 }
 
-export async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+export { until } from '../../helpers/until.ts';
 
 /** The line with one bit of its MAC (last field) flipped, its CRC made right again. */
 export function flipMacBit(line: string): string {

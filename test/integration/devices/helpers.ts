@@ -8,6 +8,7 @@ import {
 } from '../../../firmware-host/drivers/driver.ts';
 import { createMemoryPair, type MemoryWire } from '../../../hardware/transports/memory.ts';
 import { SimulatedDevice, type SimulatorOptions } from '../../../simulators/device.ts';
+import { until as sharedUntil } from '../../helpers/until.ts';
 
 export interface Bench {
   wire: MemoryWire;
@@ -84,17 +85,9 @@ export function benchPerTest(): (...args: Parameters<typeof bench>) => Bench {
   };
 }
 
-/** Resolves when `predicate` holds, checking every few milliseconds; rejects after `timeoutMs`. */
-export async function until(
-  predicate: () => boolean,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<void> {
-  const started = Date.now();
-  while (!predicate()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** The suite's one wait (test/helpers/until.ts), its timeout before what it waits for. */
+export function until(predicate: () => boolean, timeoutMs = 10_000, what = 'condition') {
+  return sharedUntil(predicate, what, timeoutMs);
 }
 
 /** The card codes and backs the simulator's plan deals, in order. */

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
 import { createMemoryPair, type MemoryEnd } from '../../../hardware/transports/memory.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
+import { until } from '../../helpers/until.ts';
 import { socatMissing } from '../devices/pty.ts';
 import { registryOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
 
@@ -71,10 +72,4 @@ describe.skipIf(skip)(
   },
 );
 
-async function waitFor(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(20);
-  }
-}
+const waitFor = (predicate: () => boolean) => until(predicate, 'the condition');

@@ -6,10 +6,9 @@
 import { readdirSync } from 'node:fs';
 import { expect } from 'vitest';
 import { type FleetOptions, runFleet } from '../../bench/fleet-harness.ts';
-import { mosquittoPath } from '../../helpers/broker.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/temp.ts';
-import { SOCAT, SOCAT_MISSING_REASON } from '../hardware/pty-pair.ts';
+import { missingTool, mosquittoMissing, skipReason, socatMissing } from '../../helpers/tools.ts';
 
 export const SOURCE_DAEMON = {
   command: process.execPath,
@@ -19,15 +18,14 @@ export const SOURCE_DAEMON = {
 
 /** Why a fleet cannot run here (printed), or undefined. */
 export function fleetSkipReason(): string | undefined {
-  const reason = !SOCAT
-    ? SOCAT_MISSING_REASON
-    : !mosquittoPath()
-      ? 'mosquitto is not installed (apt-get install mosquitto): a fleet needs real brokers and a bridge'
-      : process.platform !== 'linux'
-        ? 'the fleet harness reads CPU and memory from /proc (Linux only)'
-        : undefined;
-  if (reason) console.warn(`skipped: ${reason}`);
-  return reason;
+  return skipReason(
+    socatMissing('a fleet deals over ptys'),
+    mosquittoMissing('a fleet needs real brokers and a bridge'),
+    missingTool(
+      process.platform === 'linux',
+      'the fleet harness reads CPU and memory from /proc (Linux only)',
+    ),
+  );
 }
 
 export function processGone(pid: number): boolean {

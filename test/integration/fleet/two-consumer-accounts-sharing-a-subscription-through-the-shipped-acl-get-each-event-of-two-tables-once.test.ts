@@ -7,16 +7,15 @@
  */
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasCommand, mosquittoPath } from '../../helpers/broker.ts';
+import { commandMissing, mosquittoMissing, skipReason } from '../../helpers/tools.ts';
 import { Cleanup, startBrokerWithShippedAcl, tempDir } from '../trust/support.ts';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-const missing = mosquittoPath() === undefined || !hasCommand('mosquitto_passwd');
-if (missing)
-  console.warn(
-    'skipped: mosquitto or mosquitto_passwd is not installed (apt-get install mosquitto)',
-  );
+const missing = skipReason(
+  mosquittoMissing('shared subscriptions through the shipped ACL need it'),
+  commandMissing('mosquitto_passwd', 'the shipped ACL needs its password file'),
+);
 
 const PASSWORDS = {
   'table-t1': 'table-one-secret',

@@ -4,9 +4,10 @@ import { ReconnectingLink } from '../../../hardware/transports/reconnecting-link
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import type { Transport } from '../../../hardware/transports/transport.ts';
 import { openTransport } from '../../../hardware/transports/url.ts';
-import { PtyPair, SOCAT, SOCAT_MISSING_REASON } from './pty-pair.ts';
+import { socatMissing } from '../../helpers/tools.ts';
+import { PtyPair } from './pty-pair.ts';
 
-if (!SOCAT) console.warn(`skipped: ${SOCAT_MISSING_REASON}`);
+const missing = socatMissing();
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -40,7 +41,7 @@ function collect(target: { on(event: 'data', listener: (chunk: Buffer) => void):
 /** Main-thread I/O (the default here) and the binding's own, the path of a binding without a poller. */
 const IO = ['main-thread', 'binding'] as const;
 
-describe.skipIf(!SOCAT)('serial transport over a socat pty pair', () => {
+describe.skipIf(missing !== undefined)('serial transport over a socat pty pair', () => {
   it.each(IO)('moves bytes both ways through the serialport 13 binding, %s', async (io) => {
     const pair = await startPair();
     const { host, device } = await openBothEnds(

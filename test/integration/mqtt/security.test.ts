@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedBroker } from '../../../firmware-host/mqtt/broker.ts';
 import { isMqttError } from '../../../firmware-host/mqtt/errors.ts';
-import { hasCommand, mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { startTestBroker } from '../../helpers/broker.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { commandMissing, mosquittoMissing, skipReason } from '../../helpers/tools.ts';
 import { cardEvent, makeBridge, openStore, Recorder, tempDir, waitFor } from './support.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -14,12 +15,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
-const noMosquitto = mosquittoPath() === undefined;
-const noPasswd = noMosquitto || !hasCommand('mosquitto_passwd');
-const noOpenssl = noMosquitto || !hasCommand('openssl');
-if (noPasswd)
-  console.warn('[skip] username/password test: mosquitto or mosquitto_passwd is not installed');
-if (noOpenssl) console.warn('[skip] TLS test: mosquitto or openssl is not installed');
+const noMosquitto = mosquittoMissing('the broker security tests need it');
+const noPasswd = skipReason(
+  noMosquitto,
+  commandMissing('mosquitto_passwd', 'the username/password test needs it'),
+);
+const noOpenssl = skipReason(noMosquitto, commandMissing('openssl', 'the TLS test needs it'));
 
 async function store() {
   const opened = await openStore(tempDir());

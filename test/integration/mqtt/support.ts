@@ -9,8 +9,10 @@ import { CursorStore } from '../../../firmware-host/journal/cursor.ts';
 import { Journal } from '../../../firmware-host/journal/journal.ts';
 import { type BridgeOptions, MqttBridge } from '../../../firmware-host/mqtt/bridge.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
-import { mosquittoPath, startTestBroker, type TestBrokerOptions } from '../../helpers/broker.ts';
+import { startTestBroker, type TestBrokerOptions } from '../../helpers/broker.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
+import { mosquittoMissing as mosquittoMissingBecause } from '../../helpers/tools.ts';
+import { until } from '../../helpers/until.ts';
 
 export const BASE = 'tableside';
 export const TABLE = 't1';
@@ -78,17 +80,8 @@ export class Recorder {
   }
 }
 
-export async function waitFor(
-  condition: () => boolean,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The suite's one wait (test/helpers/until.ts), under the name these tests use. */
+export const waitFor = until;
 
 export function tempDir(prefix = 'tableside-bridge-'): string {
   return makeTempDir(prefix);
@@ -245,11 +238,9 @@ export async function dealCards(journal: Journal, count: number, from = 0): Prom
   }
 }
 
-/** Whether mosquitto is missing here; if so, says why the MQTT 5 scenario is skipped. */
-export function mosquittoMissing(): boolean {
-  const missing = mosquittoPath() === undefined;
-  if (missing) console.warn('[skip] MQTT 5 scenario: mosquitto is not installed');
-  return missing;
+/** Why the MQTT 5 scenarios cannot run here (mosquitto missing), or undefined. */
+export function mosquittoMissing(): string | undefined {
+  return mosquittoMissingBecause('the MQTT 5 scenarios need a real broker');
 }
 
 /** A `cleanupList` run after each test of the file that calls this. */

@@ -12,6 +12,7 @@ import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import type { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
 import { openTransport } from '../../../hardware/transports/url.ts';
 import { Pn532Emulator } from '../../emulators/pn532.ts';
+import { until as sharedUntil } from '../../helpers/until.ts';
 import { PtyPair, socatMissing } from '../devices/pty.ts';
 
 export { socatMissing };
@@ -114,15 +115,7 @@ export function readerOnPtyPerTest(
   };
 }
 
-/** Polls `check` until it is true or `ms` passed. */
-export async function until(
-  check: () => boolean,
-  ms = 5_000,
-  what = 'the condition',
-): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** The suite's one wait (test/helpers/until.ts), its timeout before what it waits for. */
+export function until(check: () => boolean, ms = 5_000, what = 'the condition') {
+  return sharedUntil(check, what, ms);
 }

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournalRecords } from '../../../firmware-host/journal/journal.ts';
-import { hasCommand, mosquittoPath } from '../../helpers/broker.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { commandMissing, mosquittoMissing, skipReason } from '../../helpers/tools.ts';
 import {
   BASE,
   Cleanup,
@@ -26,9 +26,10 @@ import {
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-const missing = mosquittoPath() === undefined || !hasCommand('mosquitto_passwd');
-if (missing)
-  console.warn('[skip] shipped-ACL scenario: mosquitto or mosquitto_passwd is not installed');
+const missing = skipReason(
+  mosquittoMissing('the shipped-ACL scenario needs it'),
+  commandMissing('mosquitto_passwd', 'the shipped-ACL scenario needs it'),
+);
 
 const PASSWORDS = {
   'table-t1': 'table-one-secret',

@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournalRecords } from '../../../firmware-host/journal/journal.ts';
 import { privateKeyPem, rawPublicKey } from '../../../firmware-host/trust/keys.ts';
-import { mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { startTestBroker } from '../../helpers/broker.ts';
+import { mosquittoMissing } from '../../helpers/tools.ts';
 import { BASE, Cleanup, Client, keyFile, settle, startTable, tempDir, waitFor } from './support.ts';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-const noMosquitto = mosquittoPath() === undefined;
-if (noMosquitto) console.warn('[skip] misconfigured-broker scenario: mosquitto is not installed');
+const noMosquitto = mosquittoMissing('the misconfigured-broker scenario needs it');
 
 describe.skipIf(noMosquitto)('an unsigned request through a misconfigured broker', () => {
   it('is refused by the daemon with a named error and an alarm, and changes nothing', async () => {

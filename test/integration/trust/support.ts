@@ -20,6 +20,7 @@ import {
 import { signRequest } from '../../../firmware-host/trust/signed-request.ts';
 import { startTestBroker, type TestBroker } from '../../helpers/broker.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
+import { until } from '../../helpers/until.ts';
 
 export const BASE = 'tableside';
 
@@ -182,17 +183,8 @@ export class Client {
   }
 }
 
-export async function waitFor(
-  condition: () => boolean,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The suite's one wait (test/helpers/until.ts), under the name these tests use. */
+export const waitFor = until;
 
 /** Lets messages that would arrive do so: for asserting that something did not. */
 export function settle(ms = 500): Promise<void> {

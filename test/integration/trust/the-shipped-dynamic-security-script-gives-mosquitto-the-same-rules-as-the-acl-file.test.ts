@@ -10,8 +10,9 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasCommand, mosquittoPath, startTestBroker } from '../../helpers/broker.ts';
+import { startTestBroker } from '../../helpers/broker.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
+import { commandMissing, fileMissing, mosquittoMissing, skipReason } from '../../helpers/tools.ts';
 import { BASE, Cleanup, Client, settle, tempDir, waitFor } from './support.ts';
 
 const cleanup = new Cleanup();
@@ -19,12 +20,14 @@ afterEach(() => cleanup.run());
 const PLUGIN = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib']
   .map((dir) => join(dir, 'mosquitto_dynamic_security.so'))
   .find((path) => existsSync(path));
-const missing =
-  mosquittoPath() === undefined || !hasCommand('mosquitto_ctrl') || PLUGIN === undefined;
-if (missing)
-  console.warn(
-    '[skip] dynamic-security scenario: mosquitto, mosquitto_ctrl or its plugin is not installed',
-  );
+const missing = skipReason(
+  mosquittoMissing('the dynamic-security scenario needs it'),
+  commandMissing('mosquitto_ctrl', 'the dynamic-security scenario needs it'),
+  fileMissing(
+    PLUGIN,
+    'mosquitto_dynamic_security.so is not installed: the dynamic-security scenario needs it',
+  ),
+);
 
 const PASSWORDS = {
   'table-t1': 'table-one-secret',

@@ -20,17 +20,12 @@ import {
   rankStateTable,
   strengthTables,
 } from '../../../firmware-host/engine/poker/evaluator-tables.ts';
+import { createRandom } from '../../../simulators/random.ts';
 
 /** A-5 in four suits: flushes, straight flushes and the wheel all occur. */
 const SMALL_DECK = [12, 0, 1, 2, 3].flatMap((rank) => [0, 1, 2, 3].map((suit) => rank * 4 + suit));
 
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+const seeded = (seed: number): (() => number) => createRandom(seed).float;
 
 function randomHand(random: () => number, size: number): number[] {
   const hand = new Set<number>();

@@ -20,14 +20,9 @@ import { fullDeckSuitPatterns } from '../../../firmware-host/analysis/suit-patte
 import { evaluate5Ints } from '../../../firmware-host/engine/poker/evaluator.ts';
 import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { CasinoHoldemRuleset } from '../../../firmware-host/engine/rulesets/poker.ts';
+import { createRandom } from '../../../simulators/random.ts';
 
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+const seeded = (seed: number): (() => number) => createRandom(seed).float;
 
 /** A board of five distinct cards; half its cards drawn from one suit, so flush boards are common. */
 function randomBoard(random: () => number): number[] {

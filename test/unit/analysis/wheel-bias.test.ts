@@ -20,21 +20,13 @@ import {
 } from '../../../firmware-host/analysis/wheel-bias.ts';
 import { wheelChartSvg, wheelChartText } from '../../../firmware-host/analysis/wheel-chart.ts';
 import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import { createRandom } from '../../../simulators/random.ts';
 
 const wheel = getRouletteRuleset('tdc-roulette').wheel;
 const order = wheel.order;
 
-/** A seeded generator (mulberry32), so every run sees the same spins. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The simulators' seeded generator, so every run sees the same spins. */
+const random = (seed: number): (() => number) => createRandom(seed).float;
 
 function fairSpins(count: number, seed: number): WheelSpin[] {
   const next = random(seed);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorStore, isJournalError } from '../../../firmware-host/journal/index.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
+import { until } from '../../helpers/until.ts';
 
 const tempPath = () => join(makeTempDir('tableside-cursor-'), 'state', 'mqtt.cursor.json');
 
@@ -79,9 +80,4 @@ describe('cursor store', () => {
   });
 });
 
-async function waitUntil(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let waited = 0; !(await check()); waited += 10) {
-    if (waited > 5000) throw new Error('timed out waiting for the cursor');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitUntil = (check: () => boolean | Promise<boolean>) => until(check, 'the cursor', 5_000);

@@ -56,6 +56,7 @@ import {
   withoutDescriptions,
 } from '../../helpers/asyncapi-document.ts';
 import { type Publication, recordingClients } from '../../helpers/recording-mqtt.ts';
+import { until } from '../../helpers/until.ts';
 
 vi.mock('../../../firmware-host/mqtt/connect.ts', async () => {
   const { recordingConnector } = await import('../../helpers/recording-mqtt.ts');
@@ -674,11 +675,3 @@ describe('what a running table publishes', () => {
     },
   );
 });
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -3,6 +3,7 @@ import { isProtocolError } from '../../../device-protocol/errors.ts';
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { type LinkAction, type LinkOptions, LinkSession } from '../../../device-protocol/link.ts';
 import type { CardMessage, HelloMessage, Message } from '../../../device-protocol/messages.ts';
+import { createRandom } from '../../../simulators/random.ts';
 import { shoeHello } from '../../helpers/device-hello.ts';
 
 const HELLO: HelloMessage = shoeHello();
@@ -48,16 +49,7 @@ function connected(hostOptions: Partial<LinkOptions> = {}, shoeOptions: Partial<
 }
 
 /** Deterministic PRNG for lossy-channel runs (no Math.random in tests either). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seededFloats = (seed: number): (() => number) => createRandom(seed).float;
 
 describe('link session: HELLO', () => {
   it('holds a device\u2019s events until the host has ACKed its HELLO', () => {
@@ -588,7 +580,7 @@ describe('link session over a lossy line', () => {
   it.each([1, 2, 3, 4, 5])(
     'delivers every card once and in order with loss, duplication and corruption (seed %i)',
     (seed) => {
-      const random = mulberry32(seed);
+      const random = seededFloats(seed);
       const h = host({ deferAck: ['CARD'], ackTimeoutMs: 50, maxAttempts: 40 });
       const s = shoe({ ackTimeoutMs: 50, maxAttempts: 40 });
       const cards: CardMessage[] = Array.from({ length: 60 }, (_, index) =>

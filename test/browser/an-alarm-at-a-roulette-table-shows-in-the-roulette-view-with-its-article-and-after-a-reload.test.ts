@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getRouletteRuleset } from '../../firmware-host/engine/rulesets/index.ts';
 import { SerialTransport } from '../../hardware/transports/serial.ts';
 import { SimulatedWheel } from '../../simulators/wheel.ts';
-import { PtyPair } from '../integration/hardware/pty-pair.ts';
+import { tempDir } from '../e2e/helpers/daemon.ts';
+import { skipReason, socatMissing, until } from '../e2e/helpers/environment.ts';
+import { USERS, WebTable } from '../e2e/helpers/web-table.ts';
+import { PtyPair } from '../helpers/pty-pair.ts';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
-import { tempDir } from './helpers/daemon.ts';
-import { skipReason, socatMissing, until } from './helpers/environment.ts';
-import { USERS, WebTable } from './helpers/web-table.ts';
 
 const skip = skipReason(chromiumMissing(), socatMissing());
 const RULESET = 'tdc-roulette';

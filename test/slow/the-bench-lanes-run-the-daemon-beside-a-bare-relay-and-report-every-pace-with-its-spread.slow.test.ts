@@ -5,15 +5,15 @@
  * Nothing about speed is asserted (benchmarks are not tests); what is checked
  * is that every pace reports every card with a spread that is a spread, both
  * ratios, each child's CPU, and that nothing is left behind in the temp dir.
- * It builds dist/ as `npm run bench` does (about 40 s of tsc).
+ * The daemon runs from source (tsx, with the unit's node flags): the lanes
+ * are the same code either way, and a test does not build dist/.
  */
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { benchBuiltBursts } from '../bench/burst-lane.ts';
 import { benchLatencyLanes, type LaneFigures } from '../bench/latency-lanes.ts';
-import { SOCAT } from '../bench/pty.ts';
-import { mosquittoPath } from '../helpers/broker.ts';
+import { mosquittoMissing, skipReason, socatMissing } from '../helpers/tools.ts';
 
 const benchLeftovers = () =>
   readdirSync(tmpdir()).filter((name) => name.startsWith('tableside-bench-'));
@@ -27,10 +27,12 @@ function expectSpread(lane: LaneFigures, cards: number) {
   expect(lane.cpu_ms_per_card).toBeGreaterThan(0);
 }
 
-const missing = !SOCAT ? 'socat' : !mosquittoPath() ? 'mosquitto' : undefined;
-if (missing) console.log(`bench lanes smoke test skipped: ${missing} is not installed`);
+const missing = skipReason(
+  socatMissing('the bench lanes deal over ptys'),
+  mosquittoMissing('the bench lanes publish to a real broker'),
+);
 
-describe.skipIf(missing !== undefined)('the bench lanes on the built daemon', () => {
+describe.skipIf(missing !== undefined)('the bench lanes on the daemon', () => {
   it('report every pace with min, p50, p99, max, both ratios and CPU per card', async () => {
     const before = benchLeftovers();
     const lanes = await benchLatencyLanes({
@@ -40,6 +42,7 @@ describe.skipIf(missing !== undefined)('the bench lanes on the built daemon', ()
       dealer: 3,
       dealerPaceMs: 100,
       idleSeconds: 0.5,
+      daemon: 'source',
     });
     expect(lanes.node_flags).toContain('--no-turbofan');
     expect(lanes.broker).toBe('mosquitto');
@@ -59,7 +62,7 @@ describe.skipIf(missing !== undefined)('the bench lanes on the built daemon', ()
     }
     expect(lanes.daemon_idle_cpu_percent).toBeGreaterThanOrEqual(0);
 
-    const burst = await benchBuiltBursts({ protocol: '1.2', window: 32 }, 1);
+    const burst = await benchBuiltBursts({ protocol: '1.2', window: 32 }, 1, 'source');
     expect(burst.cards).toBeGreaterThan(400);
     expect(burst.each_cards_per_s).toHaveLength(1);
     expect(burst.min_cards_per_s).toBeLessThanOrEqual(burst.cards_per_s);

@@ -6,14 +6,14 @@
  * play again from its start, each event once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
-import { skipReason, socatMissing, until } from './helpers/environment.ts';
+import { skipReason, socatMissing, until } from '../e2e/helpers/environment.ts';
 import {
   currentShoeCards,
   startWebTableWithShoe,
   USERS,
   type WebTableWithShoe,
-} from './helpers/web-table.ts';
+} from '../e2e/helpers/web-table.ts';
+import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
 
 const skip = skipReason(chromiumMissing(), socatMissing());
 

@@ -7,10 +7,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { REPO_ROOT } from '../e2e/helpers/daemon.ts';
+import { until } from '../e2e/helpers/environment.ts';
+import { USERS, WebTable } from '../e2e/helpers/web-table.ts';
 import { chromiumMissing, launchBrowser, logIn } from './helpers/browser.ts';
-import { REPO_ROOT } from './helpers/daemon.ts';
-import { until } from './helpers/environment.ts';
-import { USERS, WebTable } from './helpers/web-table.ts';
 
 const OUT = join(REPO_ROOT, 'docs/screenshots');
 const PAGES = ['table', 'scoreboard', 'devices', 'history'] as const;

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournalRecords } from '../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../firmware-host/journal/record.ts';
+import { CliProcess, tempDir } from '../e2e/helpers/daemon.ts';
+import { skipReason, until } from '../e2e/helpers/environment.ts';
 import { freePort } from '../helpers/ports.ts';
 import { chromiumMissing, launchBrowser, type TestBrowser } from './helpers/browser.ts';
-import { CliProcess, tempDir } from './helpers/daemon.ts';
-import { skipReason, until } from './helpers/environment.ts';
 
 const skip = skipReason(chromiumMissing());
 

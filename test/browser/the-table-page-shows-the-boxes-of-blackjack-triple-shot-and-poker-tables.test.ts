@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../firmware-host/journal/record.ts';
 import { TableSession } from '../../firmware-host/table/table-session.ts';
 import { eventFrameData, screenedSnapshot } from '../../firmware-host/web/feed.ts';
+import { skipReason, until } from '../e2e/helpers/environment.ts';
+import { USERS, WebTable } from '../e2e/helpers/web-table.ts';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
-import { skipReason, until } from './helpers/environment.ts';
-import { USERS, WebTable } from './helpers/web-table.ts';
 
 const skip = skipReason(chromiumMissing());
 const CARD_CODE = /\b[2-9TJQKA][SHDC]\b/g;

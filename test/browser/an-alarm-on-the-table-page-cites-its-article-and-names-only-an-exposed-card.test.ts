@@ -9,9 +9,9 @@
  * masked.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipReason, socatMissing, until } from '../e2e/helpers/environment.ts';
+import { startWebTableWithShoe, USERS, type WebTableWithShoe } from '../e2e/helpers/web-table.ts';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
-import { skipReason, socatMissing, until } from './helpers/environment.ts';
-import { startWebTableWithShoe, USERS, type WebTableWithShoe } from './helpers/web-table.ts';
 
 const skip = skipReason(chromiumMissing(), socatMissing());
 const ARTICLE = /\b00\d § \S/;

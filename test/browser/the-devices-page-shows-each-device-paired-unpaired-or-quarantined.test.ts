@@ -11,10 +11,10 @@ import { formatPublicKey, keyFingerprint } from '../../device-protocol/auth/keys
 import { createKeyFile, deviceKey } from '../../hardware/keys/device-key.ts';
 import { SimulatedDevice } from '../../simulators/device.ts';
 import { TcpServerTransport } from '../../simulators/tcp-server.ts';
+import { tempDir } from '../e2e/helpers/daemon.ts';
+import { skipReason } from '../e2e/helpers/environment.ts';
+import { USERS, WebTable } from '../e2e/helpers/web-table.ts';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
-import { tempDir } from './helpers/daemon.ts';
-import { skipReason } from './helpers/environment.ts';
-import { USERS, WebTable } from './helpers/web-table.ts';
 
 const skip = skipReason(chromiumMissing());
 

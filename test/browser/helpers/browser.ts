@@ -4,19 +4,14 @@
  * end-to-end tests: headless, sandbox off (containers), no network of its
  * own, a fresh profile each launch (removed on close).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.TABLESIDE_CHROMIUM ?? '/usr/bin/chromium';
+import { CHROMIUM } from '../../helpers/tools.ts';
 
-/** Why the browser tests cannot run here, or undefined. */
-export function chromiumMissing(): string | undefined {
-  return existsSync(CHROMIUM)
-    ? undefined
-    : `${CHROMIUM} is not installed (apt-get install chromium): the web console's browser tests need it`;
-}
+export { CHROMIUM, chromiumMissing } from '../../helpers/tools.ts';
 
 export interface TestBrowser {
   context: BrowserContext;

@@ -1,8 +1,8 @@
 // (page.evaluate callbacks run in the browser)
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipReason, until } from '../e2e/helpers/environment.ts';
+import { USERS, WebTable } from '../e2e/helpers/web-table.ts';
 import { chromiumMissing, launchBrowser, logIn, type TestBrowser } from './helpers/browser.ts';
-import { skipReason, until } from './helpers/environment.ts';
-import { USERS, WebTable } from './helpers/web-table.ts';
 
 const skip = skipReason(chromiumMissing());
 
