@@ -2,7 +2,7 @@
 /**
  * `npm run screenshots`: the web console's pages as PNGs in
  * docs/screenshots/, at 1920x1080 (a pit display) and on a phone, from a
- * real daemon dealing a simulated baccarat shoe. The README shows them.
+ * real daemon dealing a simulated baccarat shoe. The README and docs/operator/web-console.md show them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

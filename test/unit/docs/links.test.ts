@@ -67,7 +67,10 @@ function isExternal(target: string): boolean {
 /** Where a relative link of `from` lands, and its anchor. */
 function resolveLink(from: string, target: string): { path: string; anchor: string | undefined } {
   const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
-  const path = pathPart === '' ? from : relative(REPO_ROOT, resolve(REPO_ROOT, dirname(from), decodeURI(pathPart)));
+  const path =
+    pathPart === ''
+      ? from
+      : relative(REPO_ROOT, resolve(REPO_ROOT, dirname(from), decodeURI(pathPart)));
   return { path, anchor };
 }
 
@@ -80,25 +83,28 @@ describe('the links of the repository’s Markdown files', () => {
     expect(files.filter((file) => file.startsWith(`docs${sep}`)).length).toBeGreaterThan(10);
   });
 
-  it.each(files)('%s: every relative link resolves inside the repository, anchors included', (file) => {
-    const broken: string[] = [];
-    for (const { target, line } of linksOf(texts.get(file)!)) {
-      if (isExternal(target)) continue;
-      const { path, anchor } = resolveLink(file, target);
-      if (path.startsWith('..') || resolve(REPO_ROOT, path) === resolve(REPO_ROOT, '..')) {
-        broken.push(`${target}: outside the repository (${line})`);
-        continue;
+  it.each(files)(
+    '%s: every relative link resolves inside the repository, anchors included',
+    (file) => {
+      const broken: string[] = [];
+      for (const { target, line } of linksOf(texts.get(file)!)) {
+        if (isExternal(target)) continue;
+        const { path, anchor } = resolveLink(file, target);
+        if (path.startsWith('..') || resolve(REPO_ROOT, path) === resolve(REPO_ROOT, '..')) {
+          broken.push(`${target}: outside the repository (${line})`);
+          continue;
+        }
+        if (!existsSync(join(REPO_ROOT, path))) {
+          broken.push(`${target}: no file ${path} (${line})`);
+          continue;
+        }
+        if (anchor && path.endsWith('.md') && !anchorsOf(texts.get(path) ?? '').has(anchor)) {
+          broken.push(`${target}: no heading #${anchor} in ${path} (${line})`);
+        }
       }
-      if (!existsSync(join(REPO_ROOT, path))) {
-        broken.push(`${target}: no file ${path} (${line})`);
-        continue;
-      }
-      if (anchor && path.endsWith('.md') && !anchorsOf(texts.get(path) ?? '').has(anchor)) {
-        broken.push(`${target}: no heading #${anchor} in ${path} (${line})`);
-      }
-    }
-    expect(broken).toEqual([]);
-  });
+      expect(broken).toEqual([]);
+    },
+  );
 
   it('reaches every page under docs/ from README.md', () => {
     const reached = new Set<string>(['README.md']);
@@ -124,7 +130,9 @@ describe('the links of the repository’s Markdown files', () => {
   });
 
   it('names the anchors of headings as GitHub does', () => {
-    const anchors = anchorsOf('# A `b` c: d\n## Running a table\n## Running a table\n```sh\n# no\n```\n');
+    const anchors = anchorsOf(
+      '# A `b` c: d\n## Running a table\n## Running a table\n```sh\n# no\n```\n',
+    );
     expect([...anchors]).toEqual(['a-b-c-d', 'running-a-table', 'running-a-table-1']);
   });
 });
