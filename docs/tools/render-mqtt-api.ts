@@ -50,6 +50,50 @@ function messageNames(doc: Json, refs: unknown): string {
     .join(', ');
 }
 
+function refName(ref: unknown): string {
+  return String(ref).split('/').pop() ?? '';
+}
+
+/** A schema's type in a few words: its ref's name, const, enum, type (of items), or its alternatives. */
+function typeOf(schema: Json | undefined): string {
+  if (!schema) return '';
+  if (schema.$ref) return `\`${refName(schema.$ref)}\``;
+  if ('const' in schema) return `\`${JSON.stringify(schema.const)}\``;
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => `\`${value}\``).join(' \\| ');
+  const alternatives = (schema.oneOf ?? schema.anyOf) as Json[] | undefined;
+  if (alternatives) return alternatives.map(typeOf).join(' or ');
+  if (schema.type === 'array') return `array of ${typeOf(schema.items as Json)}`;
+  return String(schema.type ?? '');
+}
+
+/** One message's payload: its fields with type, whether required, and description (one level deep). */
+function payloadSection(doc: Json, key: string, message: Json): string[] {
+  const payload = message.payload as Json;
+  const schema = payload.$ref ? at(doc, String(payload.$ref)) : payload;
+  const out = [`### \`${key}\`: \`${String(message.name)}\``, ''];
+  const about = [message.summary, message.description, schema.description]
+    .filter(Boolean)
+    .map(cell);
+  if (about.length > 0) out.push(about.join(' '), '');
+  const properties = schema.properties as Record<string, Json> | undefined;
+  if (!properties) {
+    out.push(
+      `Payload: ${typeOf(payload.$ref ? schema : payload)}${payload.$ref ? ` (\`${refName(payload.$ref)}\`)` : ''}.`,
+      '',
+    );
+    return out;
+  }
+  const required = new Set((schema.required ?? []) as string[]);
+  out.push('| field | type | required | what |', '|---|---|---|---|');
+  for (const [field, property] of Object.entries(properties)) {
+    out.push(
+      `| \`${field}\` | ${typeOf(property)} | ${required.has(field) ? 'yes' : ''} | ${cell(property.description)} |`,
+    );
+  }
+  out.push('');
+  return out;
+}
+
 export function alarmKindsOf(doc: Json): string[] {
   return at(doc, '#/components/schemas/alarmKind').enum as string[];
 }
@@ -111,10 +155,21 @@ export function renderMqttApi(
       `| \`${name}\`${summary} | ${operation.action} | ${topic(channel.address)} | ${flags(bindings)} | ${messageNames(doc, operation.messages)} |`,
     );
   }
+  out.push(
+    '',
+    '## Payloads',
+    '',
+    'Every message, by its name in docs/asyncapi.yaml and the `type` (or topic) it carries. A type in backticks names a schema of docs/asyncapi.yaml.',
+    '',
+  );
+  for (const [key, message] of Object.entries(
+    at(doc, '#/components/messages') as Record<string, Json>,
+  )) {
+    out.push(...payloadSection(doc, key, message));
+  }
   const schemas = at(doc, '#/components/schemas');
   const errorCode = ((schemas.errorResponse as Json).properties as Json).code as Json;
   out.push(
-    '',
     '## Errors',
     '',
     'A refused request is answered on `bridge/response/{op}` as `{"status":"error","code":…,"error":"…","transaction":…}` and changes nothing. The codes:',
