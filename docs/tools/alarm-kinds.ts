@@ -113,9 +113,9 @@ export const ALARM_KINDS: Record<AlarmKind, AlarmDoc> = {
   },
   device_fault: {
     meaning:
-      'A device reported a fault or a card it could not name (no tag read, a misread, a frame it could not parse).',
-    rule: "PROTOCOL.md § 7 (each talker's fault messages)",
-    pit: 'Check the device; a card it could not name still left the shoe: identify it by hand.',
+      "A device reported a fault (`fault` in the alarm): a jammed card path (`jam`), an ERROR with the device's code, a card that left a tag-reading shoe with no tag read (`card_unidentified`), or a wheel result that cannot be true (`invalid_message`, refused).",
+    rule: 'PROTOCOL.md § 7.1 (ERROR, every talker), § 7.2 (the shoe: JAM, NOTAG) and § 7.5 (the wheel)',
+    pit: 'Clear the jam or have the device checked; a card with no tag still left the shoe: identify it by hand.',
   },
   round_after_shoe_end: {
     meaning: 'A new round was started after the shoe ended, or with no shoe in play.',
