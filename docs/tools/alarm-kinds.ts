@@ -26,7 +26,7 @@ export const ALARM_KINDS: Record<AlarmKind, AlarmDoc> = {
   wrong_back_colour: {
     meaning:
       "A shuffle declared backs the ruleset does not use, or a card's back differs from the decks in play (it goes to the discard).",
-    rule: "the ruleset's `backs` rule (its `source`; e.g. 000 § 2.c for Peru's two colours)",
+    rule: "the ruleset's `backs` rule (its `source`; e.g. 000 § 2.c.1-c.3 for Peru's two colours)",
     pit: 'Remove the card; check the decks brought into play are the right colour.',
   },
   deck_not_alternated: {
