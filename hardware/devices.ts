@@ -262,7 +262,7 @@ export function formatDeviceListing(listing: DeviceListing): string {
     'Put the transport under devices.<name>.transport (or console.transport for the dealer console) in the config.',
   );
   lines.push(
-    'Stable names: install hardware/deploy/99-tableside.rules (see RASPBERRY-PI.md) to get ' +
+    'Stable names: install hardware/deploy/99-tableside.rules (see docs/operator/raspberry-pi.md) to get ' +
       '/dev/tableside/shoe, /dev/tableside/shuffler, /dev/tableside/reader.',
   );
   return lines.join('\n');

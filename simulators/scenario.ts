@@ -1,6 +1,6 @@
 /**
  * Scenario files: a session scripted card by card, in YAML or JSON. The
- * format is documented in SCENARIOS.md; this module parses and validates it,
+ * format is documented in docs/technician/scenarios.md; this module parses and validates it,
  * naming the step and field that is wrong.
  */
 import { readFile } from 'node:fs/promises';

@@ -20,7 +20,7 @@
  *   (n - L + 1) · 37^-(L-1) for a run of L on a fair wheel.
  *
  * A test fires when its p-value (or bound) is below `falseAlarm`. The
- * derivations are in WHEEL-BIAS.md. Pure: spins in, a report out.
+ * derivations are in docs/operator/wheel-bias.md. Pure: spins in, a report out.
  */
 import { z } from 'zod';
 import { binomialLowerTail, binomialUpperTail, chiSquareSurvival } from './distributions.ts';

@@ -51,7 +51,7 @@ export function registerRouletteAnalyses(
       'after',
       `
 Each test fires when its p-value is below the false-alarm rate: on a fair
-wheel each fires with at most that probability per report (WHEEL-BIAS.md).
+wheel each fires with at most that probability per report (docs/operator/wheel-bias.md).
 Exit 0 when the spins were read, whatever the tests found.
 
 Examples:

@@ -1,6 +1,6 @@
 /**
  * `tableside firmware`: tableside's own device firmware, on an Arduino-class
- * board running StandardFirmata (wiring: hardware/FIRMWARE-WIRING.md).
+ * board running StandardFirmata (wiring: docs/technician/wiring.md).
  *
  *   tableside firmware shoe --board PORT --link URL --registry FILE [--calibration FILE] [--outbox FILE]
  *                           [--key-file FILE | --atecc608]

@@ -1,7 +1,7 @@
 /**
  * `tableside sim shoe|shuffler|reader|wheel`: runs a device simulator on its own,
  * for a technician testing a daemon (or a Pi over a USB-serial cable)
- * without the real kit. See simulators/README.md.
+ * without the real kit. See docs/technician/simulators.md.
  */
 import type { Command } from 'commander';
 import { DEVICE_KINDS } from '../../simulators/steps.ts';
@@ -71,7 +71,7 @@ export function register(program: Command): void {
     )
     .option('--ruleset <name>', 'the ruleset whose shoe is dealt')
     .option('--seed <n>', 'seed of the session (same seed, same session)')
-    .option('--scenario <file>', 'a scenario file (YAML or JSON, see simulators/SCENARIOS.md)')
+    .option('--scenario <file>', 'a scenario file (YAML or JSON, see docs/technician/scenarios.md)')
     .option('--rate <cards-per-s>', 'dealing pace in cards per second (default 2)')
     .option(
       '--fault <name[=arg]>',

@@ -1,5 +1,5 @@
 /**
- * Signed chain heads (README "Journal signatures").
+ * Signed chain heads (docs/operator/journal.md, "Journal signatures").
  *
  * The daemon seals the chain with the table's Ed25519 key at every
  * checkpoint, `sealIntervalSeconds` (default 5) after records come in

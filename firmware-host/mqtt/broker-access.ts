@@ -1,5 +1,5 @@
 /**
- * Who may do what on the embedded broker (README "Broker credentials and
+ * Who may do what on the embedded broker (docs/integrator/signed-requests-and-acls.md, "Broker credentials and
  * ACLs"): the same rules as the shipped Mosquitto ACL file.
  *
  * - The daemon has its own account, made at each start (a random password

@@ -1,6 +1,6 @@
 /**
  * The last line of defence before anything leaves for the broker: nothing
- * may reveal an undealt card (DESIGN.md § MQTT). A shuffler's `order` must
+ * may reveal an undealt card (docs/integrator/mqtt.md). A shuffler's `order` must
  * never be published, anywhere in a payload; a card dealt face down (the
  * dealer's hole card) is published without its value; a shuffler-order
  * mismatch is published without the card the shuffler expected there; an

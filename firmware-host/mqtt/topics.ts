@@ -1,5 +1,5 @@
 /**
- * The topic map of one table (DESIGN.md § MQTT), built once from the base
+ * The topic map of one table (docs/integrator/mqtt.md), built once from the base
  * topic and the table id, so that no code elsewhere concatenates topics.
  */
 export type EventTopicKind = 'card' | 'hand' | 'shoe' | 'alarm' | 'spin';

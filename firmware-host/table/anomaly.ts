@@ -8,7 +8,7 @@
  * and a union bound over the windows bounds the chance of a false alarm per
  * shoe. Thresholds are the smallest lengths whose bound is at most the
  * configured false-alarm rate; they can be fixed instead. The derivation and
- * the rates for the shipped shoes are in SHUFFLE-ANOMALIES.md.
+ * the rates for the shipped shoes are in docs/operator/shuffle-anomalies.md.
  *
  * Pure: the state is a value, `observe` returns a new one.
  */

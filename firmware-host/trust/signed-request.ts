@@ -1,5 +1,5 @@
 /**
- * Signed MQTT requests (README "Signed requests").
+ * Signed MQTT requests (docs/integrator/signed-requests-and-acls.md).
  *
  * A request's JSON payload carries an `auth` object:
  *

@@ -62,7 +62,7 @@ export async function checkFirmwareDevice(
         name: `${prefix} board`,
         status: 'fail',
         detail: reasonOf(error),
-        advice: 'flash StandardFirmata and check the USB cable (hardware/FIRMWARE-WIRING.md)',
+        advice: 'flash StandardFirmata and check the USB cable (docs/technician/wiring.md)',
       },
     ];
   }
@@ -158,7 +158,7 @@ async function checkBeam(
       name: `${prefix} beam`,
       status: 'fail',
       detail: reasonOf(error),
-      advice: 'check the board (hardware/FIRMWARE-WIRING.md)',
+      advice: 'check the board (docs/technician/wiring.md)',
     };
   }
 }

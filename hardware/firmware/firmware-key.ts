@@ -2,7 +2,7 @@
  * The firmware's own key (protocol 1.4, PROTOCOL.md § 5), so a table can pair
  * tableside's shoe and reader like any device that proves who it is: a key
  * file (`tableside device key new`), or the P-256 key an ATECC608 keeps on
- * the board's I2C bus beside the PN532 (hardware/FIRMWARE-WIRING.md), which
+ * the board's I2C bus beside the PN532 (docs/technician/wiring.md), which
  * never leaves the chip.
  *
  * The chip sits behind the board the firmware opens and reopens, so its

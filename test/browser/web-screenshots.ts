@@ -3,7 +3,8 @@
  * `npm run screenshots`: the web console's pages as PNGs in
  * docs/screenshots/, at 1920x1080 (a pit display) and on a phone, from a
  * real daemon dealing a simulated baccarat shoe, and the roulette view
- * (`roulette-*.png`) from one spinning a simulated wheel. The README shows them.
+ * (`roulette-*.png`) from one spinning a simulated wheel. The README and
+ * docs/operator/web-console.md show them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

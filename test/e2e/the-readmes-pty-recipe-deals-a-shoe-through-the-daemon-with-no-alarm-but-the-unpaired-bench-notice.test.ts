@@ -6,7 +6,8 @@
  * config (`session.autoRound: true`) and a scenario that closes the shoe's
  * lid after loading it.
  *
- * The recipe's lines are taken from the README and run as written, with two
+ * The recipe (once in the README, now in docs/technician/simulator-bench.md,
+ * which the README links) is taken from that page and run as written, with two
  * changes for a shared machine: /tmp/tableside becomes a temporary folder
  * (in the lines and in a copy of the config) and the embedded broker's port
  * a free one; the journal goes to a temporary folder (TABLESIDE_JOURNAL_DIR).
@@ -22,11 +23,11 @@ import { freePort, waitForPort } from '../helpers/ports.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { skipReason, socatMissing, until } from './helpers/environment.ts';
 
-/** The shell lines of the README's block after `heading` (comments cut). */
+/** The shell lines of the simulator bench page's block after `heading` (comments cut). */
 function recipe(heading: string): string[] {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO_ROOT, 'docs/technician/simulator-bench.md'), 'utf8');
   const at = readme.indexOf(heading);
-  expect(at, `README has "${heading}"`).toBeGreaterThanOrEqual(0);
+  expect(at, `docs/technician/simulator-bench.md has "${heading}"`).toBeGreaterThanOrEqual(0);
   const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))![1]!;
   return block
     .split('\n')

@@ -1,7 +1,7 @@
 /**
  * A test subscriber that records what a table-management system would see:
  * every message on the table's topics, the retained values, and the events
- * deduplicated by `seq` as DESIGN.md tells consumers to do. It keeps its own
+ * deduplicated by `seq` as docs/integrator/mqtt.md tells consumers to do. It keeps its own
  * reconnects (the broker may be stopped under it) and, with a persistent
  * session, gets the QoS 1 events it missed while the broker was down.
  */

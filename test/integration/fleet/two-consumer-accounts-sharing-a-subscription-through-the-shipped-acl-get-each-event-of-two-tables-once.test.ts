@@ -1,5 +1,5 @@
 /**
- * The README's floor guidance: consumer instances share
+ * The floor guidance (docs/integrator/fleet.md): consumer instances share
  * `$share/<group>/tableside/+/events/#` on a Mosquitto that runs the shipped
  * ACL. Two tables' accounts publish events; two consumer instances (the
  * consumer account, two client ids) each get part of each table, together

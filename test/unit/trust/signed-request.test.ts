@@ -53,7 +53,7 @@ describe('signed requests', () => {
     );
   });
 
-  it('matches a golden vector: a fixed key gives the exact signature in the README', () => {
+  it('matches a golden vector: a fixed key gives the exact signature in docs/integrator/signed-requests-and-acls.md', () => {
     // RFC 8032 test 1 secret key, as PKCS#8.
     const key = createPrivateKey({
       key: Buffer.concat([
