@@ -4,6 +4,7 @@
  * whether the line is down. `check` runs one host check with its timeout and
  * records its result; the checks themselves are data (host-checks.ts).
  */
+import { CodedError } from '../../device-protocol/coded-error.ts';
 import type { DeviceTalker, Frame } from '../../device-protocol/frame.ts';
 import { encodeFrame } from '../../device-protocol/frame.ts';
 import type { HelloMessage } from '../../device-protocol/messages.ts';
@@ -18,7 +19,12 @@ import type { ConformanceOptions } from './options.ts';
 import { HostWire, LineClosed, type Received, SYSTEM_CLOCK, type WireClock } from './wire.ts';
 
 /** A prerequisite the check needs is missing: it is reported not run. */
-export class NotRun extends Error {}
+export class NotRun extends CodedError<'not_run'> {
+  override readonly name = 'NotRun';
+  constructor(message: string) {
+    super('not_run', message);
+  }
+}
 
 /** A pass (its detail), a check that does not apply, or a verdict whose weight the run decides. */
 export type Outcome =
