@@ -79,11 +79,62 @@ function untilSignal(stop: () => Promise<void>): Promise<void> {
   });
 }
 
+type Transport = import('../../hardware/transports/transport.ts').Transport;
+type Calibration = import('../../hardware/firmware/colour.ts').Calibration;
+
+interface ShoeOptions extends KeyOptions {
+  board: string;
+  link: string;
+  registry: string;
+  calibration?: string;
+  outbox: string;
+  serial: string;
+  beamBroken: string;
+}
+
 export function register(program: Command): void {
   const firmware = program
     .command('firmware')
     .description("tableside's device firmware on a StandardFirmata board: smart shoe, card reader");
+  registerShoe(firmware);
+  registerReader(firmware);
+  registerCalibrate(firmware);
+}
 
+/** The beam's level while a card breaks it, as `--beam-broken` says; exits 2 on anything else. */
+function beamBrokenOf(level: string): 'low' | 'high' {
+  if (level !== 'low' && level !== 'high') fail(`--beam-broken ${level}: expected low or high`, 2);
+  return level;
+}
+
+/** The link to the table from `--link`; exits 2 on a bad URL. */
+async function openLink(url: string): Promise<Transport> {
+  const { openTransport } = await import('../../hardware/transports/url.ts');
+  try {
+    return openTransport(url);
+  } catch (error) {
+    fail(`--link: ${(error as Error).message}`, 2);
+  }
+}
+
+/** The colour calibration from `--calibration`, or the built-in one; exits 2 on a bad file. */
+async function loadCalibration(file: string | undefined): Promise<Calibration | undefined> {
+  if (!file) return undefined;
+  const [{ parseCalibration }, fs] = await Promise.all([
+    import('../../hardware/firmware/colour.ts'),
+    import('node:fs/promises'),
+  ]);
+  const text = await fs
+    .readFile(file, 'utf8')
+    .catch((error: Error) => fail(`${file}: ${error.message}`, 2));
+  try {
+    return parseCalibration(text, file);
+  } catch (error) {
+    fail((error as Error).message, 2);
+  }
+}
+
+function registerShoe(firmware: Command): void {
   firmware
     .command('shoe')
     .description(
@@ -115,78 +166,48 @@ export function register(program: Command): void {
       "the beam receiver's level while a card breaks it: low (open-collector receiver, the wiring page's part) or high (LM393 slot module)",
       'low',
     )
-    .action(
-      async (
-        options: {
-          board: string;
-          link: string;
-          registry: string;
-          calibration?: string;
-          outbox: string;
-          serial: string;
-          beamBroken: string;
-        } & KeyOptions,
-      ) => {
-        if (options.beamBroken !== 'low' && options.beamBroken !== 'high') {
-          fail(`--beam-broken ${options.beamBroken}: expected low or high`, 2);
-        }
-        const beamBroken = options.beamBroken;
-        const [{ DeckRegistry }, { parseCalibration }, { ShoeFirmware }, { openTransport }, fs] =
-          await Promise.all([
-            import('../../hardware/readers/deck-registry.ts'),
-            import('../../hardware/firmware/colour.ts'),
-            import('../../hardware/firmware/shoe.ts'),
-            import('../../hardware/transports/url.ts'),
-            import('node:fs/promises'),
-          ]);
-        const registry = await DeckRegistry.load(options.registry).catch((error: Error) =>
-          fail(error.message, 2),
-        );
-        let calibration: import('../../hardware/firmware/colour.ts').Calibration | undefined;
-        if (options.calibration) {
-          const text = await fs
-            .readFile(options.calibration, 'utf8')
-            .catch((error: Error) => fail(`${options.calibration}: ${error.message}`, 2));
-          try {
-            calibration = parseCalibration(text, options.calibration);
-          } catch (error) {
-            fail((error as Error).message, 2);
-          }
-        }
-        const keyed = await firmwareKey(options, options.board);
-        let link: import('../../hardware/transports/transport.ts').Transport;
-        try {
-          link = openTransport(options.link);
-        } catch (error) {
-          fail(`--link: ${(error as Error).message}`, 2);
-        }
-        const shoe = new ShoeFirmware({
-          ...(keyed ? { key: keyed.key } : {}),
-          ...(keyed?.boardI2c ? { boardI2c: keyed.boardI2c } : {}),
-          boardUrl: options.board,
-          link,
-          registry,
-          serial: options.serial,
-          outboxPath: options.outbox,
-          beamBroken,
-          ...(calibration ? { calibration } : {}),
-        });
-        shoe.on('parts', (info) =>
-          say(
-            `shoe ready: board ${info.board}, ${info.pn532}, TCS3472x id 0x${info.tcs34725.toString(16)}`,
-          ),
-        );
-        shoe.on('fault', (fault) => say(`shoe FAULT (${fault.part}): ${fault.message}`));
-        shoe.on('recovered', () => say('shoe recovered: dealing'));
-        shoe.on('event', (message) => say(`${message.type} ${JSON.stringify(message)}`));
-        shoe.on('refused', () => say('a card left the shoe while it is in fault: not identified'));
-        shoe.core.on('link', (change) => say(`link ${change.state}`));
-        await shoe.start();
-        say(`shoe running: board ${options.board}, link ${options.link} (Ctrl-C to stop)`);
-        await untilSignal(() => shoe.stop());
-      },
-    );
+    .action(runShoe);
+}
 
+async function runShoe(options: ShoeOptions): Promise<void> {
+  const beamBroken = beamBrokenOf(options.beamBroken);
+  const [{ DeckRegistry }, { ShoeFirmware }] = await Promise.all([
+    import('../../hardware/readers/deck-registry.ts'),
+    import('../../hardware/firmware/shoe.ts'),
+  ]);
+  const registry = await DeckRegistry.load(options.registry).catch((error: Error) =>
+    fail(error.message, 2),
+  );
+  const calibration = await loadCalibration(options.calibration);
+  const keyed = await firmwareKey(options, options.board);
+  const link = await openLink(options.link);
+  const shoe = new ShoeFirmware({
+    ...(keyed ? { key: keyed.key } : {}),
+    ...(keyed?.boardI2c ? { boardI2c: keyed.boardI2c } : {}),
+    boardUrl: options.board,
+    link,
+    registry,
+    serial: options.serial,
+    outboxPath: options.outbox,
+    beamBroken,
+    ...(calibration ? { calibration } : {}),
+  });
+  shoe.on('parts', (info) =>
+    say(
+      `shoe ready: board ${info.board}, ${info.pn532}, TCS3472x id 0x${info.tcs34725.toString(16)}`,
+    ),
+  );
+  shoe.on('fault', (fault) => say(`shoe FAULT (${fault.part}): ${fault.message}`));
+  shoe.on('recovered', () => say('shoe recovered: dealing'));
+  shoe.on('event', (message) => say(`${message.type} ${JSON.stringify(message)}`));
+  shoe.on('refused', () => say('a card left the shoe while it is in fault: not identified'));
+  shoe.core.on('link', (change) => say(`link ${change.state}`));
+  await shoe.start();
+  say(`shoe running: board ${options.board}, link ${options.link} (Ctrl-C to stop)`);
+  await untilSignal(() => shoe.stop());
+}
+
+function registerReader(firmware: Command): void {
   firmware
     .command('reader')
     .description('run the card reader (PN532 on the board): tags as the protocol reader messages')
@@ -199,17 +220,9 @@ export function register(program: Command): void {
     .option('--key-file <file>', KEY_FILE_HELP)
     .option('--atecc608', ATECC608_HELP)
     .action(async (options: { board: string; link: string; serial: string } & KeyOptions) => {
-      const [{ startReaderFirmware }, { openTransport }] = await Promise.all([
-        import('../../hardware/firmware/reader.ts'),
-        import('../../hardware/transports/url.ts'),
-      ]);
+      const { startReaderFirmware } = await import('../../hardware/firmware/reader.ts');
       const keyed = await firmwareKey(options, options.board);
-      let link: import('../../hardware/transports/transport.ts').Transport;
-      try {
-        link = openTransport(options.link);
-      } catch (error) {
-        fail(`--link: ${(error as Error).message}`, 2);
-      }
+      const link = await openLink(options.link);
       const reader = await startReaderFirmware({
         ...(keyed ? { key: keyed.key } : {}),
         ...(keyed?.boardI2c ? { boardI2c: keyed.boardI2c } : {}),
@@ -221,7 +234,9 @@ export function register(program: Command): void {
       say(`reader running: board ${options.board}, link ${options.link} (Ctrl-C to stop)`);
       await untilSignal(() => reader.stop());
     });
+}
 
+function registerCalibrate(firmware: Command): void {
   firmware
     .command('calibrate')
     .description('measure a red back, a blue back, a face and the cut card; save the thresholds')
@@ -234,9 +249,7 @@ export function register(program: Command): void {
       'low',
     )
     .action(async (options: { board: string; out: string; backs: string; beamBroken: string }) => {
-      if (options.beamBroken !== 'low' && options.beamBroken !== 'high') {
-        fail(`--beam-broken ${options.beamBroken}: expected low or high`, 2);
-      }
+      const beamBroken = beamBrokenOf(options.beamBroken);
       const { calibrate } = await import('../../hardware/firmware/calibrate.ts');
       const readline = await import('node:readline/promises');
       const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -245,7 +258,7 @@ export function register(program: Command): void {
           boardUrl: options.board,
           out: options.out,
           backs: options.backs.split(',').map((colour) => colour.trim()),
-          beamBroken: options.beamBroken,
+          beamBroken,
           ask: async (question) => {
             await prompt.question(`${question} then press Enter `);
           },

@@ -5,7 +5,13 @@ import type { VerifyReport } from '../journal/verify.ts';
 
 export function register(program: Command): void {
   const journal = program.command('journal').description('verify or read a table journal');
+  registerVerify(journal);
+  registerExport(journal);
+  registerVerifyBundle(journal);
+  registerShow(journal);
+}
 
+function registerVerify(journal: Command): void {
   journal
     .command('verify')
     .description('check the hash chain; exit 0 when intact, 1 with every finding otherwise')
@@ -35,61 +41,74 @@ export function register(program: Command): void {
         process.exitCode = await verifySigned(dir, options);
         return;
       }
-      const { readJournalFiles, verifyJournalFiles } = await import('../journal/verify.ts');
-      let report: VerifyReport;
-      let files: Awaited<ReturnType<typeof readJournalFiles>>;
-      try {
-        files = await readJournalFiles(dir);
-        report = verifyJournalFiles(
-          files,
-          options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq },
-        );
-      } catch (error) {
-        process.stderr.write(`tableside journal verify: cannot read ${dir}: ${String(error)}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      if (report.files === 0) {
-        process.stderr.write(
-          `tableside journal verify: no journal files (journal-NNNNNN.jsonl) in ${dir}\n`,
-        );
-        process.exitCode = 1;
-        return;
-      }
-      let events: import('./journal-events.ts').EventsCheck | undefined;
-      if (options.events !== undefined) {
-        const { checkEventsFile } = await import('./journal-events.ts');
-        const checked = await checkEventsFile(options.events, files);
-        if (typeof checked === 'string') {
-          process.stderr.write(`tableside journal verify: ${checked}\n`);
-          process.exitCode = 1;
-          return;
-        }
-        events = checked;
-      }
-      const ok = report.ok && (events?.report.ok ?? true);
-      if (options.json) {
-        const whole = events ? { ...report, ok, events: events.report } : report;
-        process.stdout.write(`${JSON.stringify(whole, null, 2)}\n`);
-      } else {
-        const range =
-          report.firstSeq === undefined
-            ? 'no records'
-            : `seq ${report.firstSeq}..${report.lastSeq}`;
-        process.stdout.write(
-          `${ok ? 'OK' : 'BROKEN'}: ${report.files} file(s), ${report.records} record(s), ${range}\n`,
-        );
-        for (const finding of report.findings) {
-          const seq = finding.seq === undefined ? '' : ` seq ${finding.seq}`;
-          process.stdout.write(
-            `${finding.problem.padEnd(10)} ${finding.file}:${finding.line} (byte ${finding.offset})${seq}: ${finding.message}\n`,
-          );
-        }
-        if (events) process.stdout.write(`${events.lines.join('\n')}\n`);
-      }
-      if (!ok) process.exitCode = 1;
+      await verifyChain(dir, options);
     });
+}
 
+/** `journal verify` without a key: the hash chain, and a consumer's events when given. */
+async function verifyChain(dir: string, options: VerifyOptions): Promise<void> {
+  const { readJournalFiles, verifyJournalFiles } = await import('../journal/verify.ts');
+  let report: VerifyReport;
+  let files: Awaited<ReturnType<typeof readJournalFiles>>;
+  try {
+    files = await readJournalFiles(dir);
+    report = verifyJournalFiles(
+      files,
+      options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq },
+    );
+  } catch (error) {
+    process.stderr.write(`tableside journal verify: cannot read ${dir}: ${String(error)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (report.files === 0) {
+    process.stderr.write(
+      `tableside journal verify: no journal files (journal-NNNNNN.jsonl) in ${dir}\n`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  let events: import('./journal-events.ts').EventsCheck | undefined;
+  if (options.events !== undefined) {
+    const { checkEventsFile } = await import('./journal-events.ts');
+    const checked = await checkEventsFile(options.events, files);
+    if (typeof checked === 'string') {
+      process.stderr.write(`tableside journal verify: ${checked}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    events = checked;
+  }
+  const ok = report.ok && (events?.report.ok ?? true);
+  if (options.json) {
+    const whole = events ? { ...report, ok, events: events.report } : report;
+    process.stdout.write(`${JSON.stringify(whole, null, 2)}\n`);
+  } else {
+    printVerifyReport(report, ok, events?.lines);
+  }
+  if (!ok) process.exitCode = 1;
+}
+
+function printVerifyReport(
+  report: VerifyReport,
+  ok: boolean,
+  eventLines?: readonly string[],
+): void {
+  const range =
+    report.firstSeq === undefined ? 'no records' : `seq ${report.firstSeq}..${report.lastSeq}`;
+  process.stdout.write(
+    `${ok ? 'OK' : 'BROKEN'}: ${report.files} file(s), ${report.records} record(s), ${range}\n`,
+  );
+  for (const finding of report.findings) {
+    const seq = finding.seq === undefined ? '' : ` seq ${finding.seq}`;
+    process.stdout.write(
+      `${finding.problem.padEnd(10)} ${finding.file}:${finding.line} (byte ${finding.offset})${seq}: ${finding.message}\n`,
+    );
+  }
+  if (eventLines) process.stdout.write(`${eventLines.join('\n')}\n`);
+}
+
+function registerExport(journal: Command): void {
   journal
     .command('export')
     .description(
@@ -103,7 +122,9 @@ export function register(program: Command): void {
       const { exportPeriod } = await import('./journal-signed.ts');
       process.exitCode = await exportPeriod(dir, options);
     });
+}
 
+function registerVerifyBundle(journal: Command): void {
   journal
     .command('verify-bundle')
     .description("check a bundle from `journal export` with the table's public key alone")
@@ -118,7 +139,9 @@ export function register(program: Command): void {
       const { verifyBundleFile } = await import('./journal-signed.ts');
       process.exitCode = await verifyBundleFile(file, options);
     });
+}
 
+function registerShow(journal: Command): void {
   journal
     .command('show')
     .description('print journal records, one per line')

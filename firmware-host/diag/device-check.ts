@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { type DevicePublicKey, parsePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
 import { type DeviceConfig, pairingPolicyOf } from '../config/schema.ts';
-import type { DriverCounters } from '../drivers/driver.ts';
+import type { DriverCounters, DriverStatus } from '../drivers/driver.ts';
 import { commodityReaderOpenAdvice, commodityReaderOutcome } from './commodity-reader-check.ts';
 import { keyOutcome } from './key-check.ts';
 import type { CheckOutcome } from './report.ts';
@@ -40,14 +40,27 @@ const LINE_ERROR_COUNTERS = [
   'invalid',
 ] as const satisfies readonly (keyof DriverCounters)[];
 
-export async function checkDevice(
-  name: string,
+/** The device's identity from its HELLO. */
+interface Identity {
+  model: string;
+  firmwareSha256: string;
+  firmware: string;
+  serial: string;
+}
+
+/** What the driver saw while it watched the line. */
+interface Watched {
+  identity: Identity | undefined;
+  status: DriverStatus;
+  /** PING round trips, in milliseconds. */
+  rtts: number[];
+}
+
+/** A device the daemon does not open over a line (its own firmware, a simulator): their checks. */
+async function notOverALine(
+  prefix: string,
   device: DeviceConfig,
-  options: DeviceCheckOptions = {},
-): Promise<CheckOutcome[]> {
-  const prefix = `device ${name}`;
-  const observeMs = options.observeMs ?? 3000;
-  const helloTimeoutMs = Math.max(options.helloTimeoutMs ?? 5000, observeMs);
+): Promise<CheckOutcome[] | undefined> {
   if (device.transport === 'firmware') {
     // The daemon runs this device's firmware itself: check the board and its parts.
     const { checkFirmwareDevice } = await import('../../hardware/firmware/check.ts');
@@ -63,7 +76,16 @@ export async function checkDevice(
       },
     ];
   }
+  return undefined;
+}
 
+/** The transport, opened once and closed again; or the failure to report. */
+async function openOnce(
+  name: string,
+  prefix: string,
+  device: DeviceConfig,
+  options: DeviceCheckOptions,
+): Promise<Transport | CheckOutcome> {
   let transport: Transport;
   try {
     if (options.transport) {
@@ -73,16 +95,13 @@ export async function checkDevice(
       transport = openTransport(device.transport);
     }
   } catch (error) {
-    return [
-      {
-        name: `${prefix}: open`,
-        status: 'fail',
-        detail: `bad transport URL ${JSON.stringify(device.transport)}: ${messageOf(error)}`,
-        advice: `fix devices.${name}.transport: ${TRANSPORT_ADVICE}`,
-      },
-    ];
+    return {
+      name: `${prefix}: open`,
+      status: 'fail',
+      detail: `bad transport URL ${JSON.stringify(device.transport)}: ${messageOf(error)}`,
+      advice: `fix devices.${name}.transport: ${TRANSPORT_ADVICE}`,
+    };
   }
-
   // A first open on its own, so the OS's reason (no such file, busy, refused) is reported as is.
   try {
     await withTimeout(transport.open(), 5000, 'open did not finish within 5 s');
@@ -90,18 +109,27 @@ export async function checkDevice(
   } catch (error) {
     // The open failure is the one reported; the close only releases what it left.
     await transport.close().catch(() => undefined);
-    return [
-      {
-        name: `${prefix}: open`,
-        status: 'fail',
-        detail: `cannot open ${device.transport}: ${messageOf(error)}`,
-        advice:
-          commodityReaderOpenAdvice(device.transport, messageOf(error)) ??
-          openAdvice(device.transport, messageOf(error)),
-      },
-    ];
+    return {
+      name: `${prefix}: open`,
+      status: 'fail',
+      detail: `cannot open ${device.transport}: ${messageOf(error)}`,
+      advice:
+        commodityReaderOpenAdvice(device.transport, messageOf(error)) ??
+        openAdvice(device.transport, messageOf(error)),
+    };
   }
+  return transport;
+}
 
+/** Runs a driver on the line for `observeMs`: the HELLO, its status and the PING round trips. */
+async function watchLine(
+  name: string,
+  device: DeviceConfig,
+  transport: Transport,
+  options: DeviceCheckOptions,
+  observeMs: number,
+  helloTimeoutMs: number,
+): Promise<Watched> {
   const { DeviceDriver } = await import('../drivers/driver.ts');
   const tap = new TappedTransport(transport);
   const allowedFirmware =
@@ -119,12 +147,9 @@ export async function checkDevice(
   // Cards are left unacknowledged on purpose (see the module comment).
   driver.on('record', () => undefined);
   driver.on('alarm', () => undefined);
-  const hello = new Promise<{
-    model: string;
-    firmwareSha256: string;
-    firmware: string;
-    serial: string;
-  }>((resolve) => driver.once('hello', (identity) => resolve(identity)));
+  const hello = new Promise<Identity>((resolve) =>
+    driver.once('hello', (identity) => resolve(identity)),
+  );
   const started = performance.now();
   driver.start();
   const identity = await Promise.race([hello, sleep(helloTimeoutMs).then(() => undefined)]);
@@ -132,45 +157,59 @@ export async function checkDevice(
   if (remaining > 0) await sleep(remaining);
   const status = driver.status();
   await driver.stop();
+  return { identity, status, rtts: tap.roundTrips() };
+}
 
-  const results: CheckOutcome[] = [
-    { name: `${prefix}: open`, status: 'pass', detail: `${device.transport} opened` },
-  ];
-  const rtts = tap.roundTrips();
+/** The HELLO, and with it the firmware, the key and a commodity reader's identity. */
+function helloOutcomes(
+  prefix: string,
+  name: string,
+  device: DeviceConfig,
+  watched: Watched,
+  helloTimeoutMs: number,
+): CheckOutcome[] {
+  const { identity, status, rtts } = watched;
   if (!identity) {
-    results.push({
-      name: `${prefix}: HELLO`,
-      status: rtts.length > 0 ? 'warn' : 'fail',
-      detail:
-        rtts.length > 0
-          ? `no HELLO within ${helloTimeoutMs} ms, although the device answers PING`
-          : `no HELLO and no answer to PING within ${helloTimeoutMs} ms (${status.counters.framesReceived} valid frames, ${status.counters.crcErrors + status.counters.badLines} bad lines)`,
-      advice:
-        rtts.length > 0
-          ? 'a device says HELLO when its line opens or it resets: power-cycle it, or deal a card (the host NAKs it and the device says HELLO again)'
-          : status.counters.crcErrors + status.counters.badLines > 0
-            ? 'bytes arrive but are garbled: check the baud rate (serial:PATH?baud=N) and the cable'
-            : 'nothing arrives: check that the device is powered, the cable, and that this is the right port (`tableside devices` lists them)',
-      data: { counters: status.counters },
-    });
-  } else {
-    results.push({
+    return [
+      {
+        name: `${prefix}: HELLO`,
+        status: rtts.length > 0 ? 'warn' : 'fail',
+        detail:
+          rtts.length > 0
+            ? `no HELLO within ${helloTimeoutMs} ms, although the device answers PING`
+            : `no HELLO and no answer to PING within ${helloTimeoutMs} ms (${status.counters.framesReceived} valid frames, ${status.counters.crcErrors + status.counters.badLines} bad lines)`,
+        advice:
+          rtts.length > 0
+            ? 'a device says HELLO when its line opens or it resets: power-cycle it, or deal a card (the host NAKs it and the device says HELLO again)'
+            : status.counters.crcErrors + status.counters.badLines > 0
+              ? 'bytes arrive but are garbled: check the baud rate (serial:PATH?baud=N) and the cable'
+              : 'nothing arrives: check that the device is powered, the cable, and that this is the right port (`tableside devices` lists them)',
+        data: { counters: status.counters },
+      },
+    ];
+  }
+  const reader = commodityReaderOutcome(prefix, device.transport, identity);
+  return [
+    {
       name: `${prefix}: HELLO`,
       status: 'pass',
       detail: `${identity.model} serial ${identity.serial}, firmware ${identity.firmware}`,
       data: { ...identity },
-    });
-    results.push(firmwareOutcome(prefix, name, device, identity, status.quarantined));
-    results.push(keyOutcome(prefix, name, status.auth, pairingPolicyOf(device)));
-    const reader = commodityReaderOutcome(prefix, device.transport, identity);
-    if (reader) results.push(reader);
-  }
+    },
+    firmwareOutcome(prefix, name, device, identity, status.quarantined),
+    keyOutcome(prefix, name, status.auth, pairingPolicyOf(device)),
+    ...(reader ? [reader] : []),
+  ];
+}
 
+/** The PING round trip, when the device answered any. */
+function pingOutcome(prefix: string, watched: Watched): CheckOutcome | undefined {
+  const { rtts, identity } = watched;
   if (rtts.length > 0) {
     const sorted = [...rtts].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     const worst = sorted[sorted.length - 1]!;
-    results.push({
+    return {
       name: `${prefix}: ping`,
       status: median > 100 ? 'warn' : 'pass',
       detail: `round trip ${median.toFixed(1)} ms median, ${worst.toFixed(1)} ms worst over ${rtts.length} PINGs`,
@@ -178,43 +217,71 @@ export async function checkDevice(
         ? { advice: 'a slow line: check for a USB hub or serial-over-network adapter in the way' }
         : {}),
       data: { medianMs: round(median), maxMs: round(worst), pings: rtts.length },
-    });
-  } else if (identity) {
-    results.push({
-      name: `${prefix}: ping`,
-      status: 'fail',
-      detail: 'the device said HELLO but answered no PING',
-      advice: 'the device firmware must answer PING with PONG (PROTOCOL.md § 3.10); update it',
-    });
+    };
   }
+  if (!identity) return undefined;
+  return {
+    name: `${prefix}: ping`,
+    status: 'fail',
+    detail: 'the device said HELLO but answered no PING',
+    advice: 'the device firmware must answer PING with PONG (PROTOCOL.md § 3.10); update it',
+  };
+}
 
-  const errors = LINE_ERROR_COUNTERS.filter((key) => status.counters[key] > 0);
-  results.push({
-    name: `${prefix}: line errors`,
-    status: errors.length === 0 ? 'pass' : 'warn',
-    detail:
-      errors.length === 0
-        ? `none in ${(observeMs / 1000).toFixed(1)} s (${status.counters.framesReceived} frames)`
-        : `${errors.map((key) => `${key} ${status.counters[key]}`).join(', ')} in ${(observeMs / 1000).toFixed(1)} s`,
-    ...(errors.length > 0
-      ? {
-          advice:
-            'a noisy or unreliable line: reseat the cable, avoid long unshielded runs, check the baud rate',
-        }
-      : {}),
-    data: { counters: status.counters },
-  });
-  if (status.counters.orderGaps > 0) {
+/** The driver's line-error counters, and gaps in the device's event order. */
+function lineOutcomes(prefix: string, watched: Watched, observeMs: number): CheckOutcome[] {
+  const { counters } = watched.status;
+  const errors = LINE_ERROR_COUNTERS.filter((key) => counters[key] > 0);
+  const results: CheckOutcome[] = [
+    {
+      name: `${prefix}: line errors`,
+      status: errors.length === 0 ? 'pass' : 'warn',
+      detail:
+        errors.length === 0
+          ? `none in ${(observeMs / 1000).toFixed(1)} s (${counters.framesReceived} frames)`
+          : `${errors.map((key) => `${key} ${counters[key]}`).join(', ')} in ${(observeMs / 1000).toFixed(1)} s`,
+      ...(errors.length > 0
+        ? {
+            advice:
+              'a noisy or unreliable line: reseat the cable, avoid long unshielded runs, check the baud rate',
+          }
+        : {}),
+      data: { counters },
+    },
+  ];
+  if (counters.orderGaps > 0) {
     results.push({
       name: `${prefix}: event order`,
       status: 'fail',
-      detail: `${status.counters.orderGaps} gap(s) in the device's seqs the host stopped waiting for`,
+      detail: `${counters.orderGaps} gap(s) in the device's seqs the host stopped waiting for`,
       advice:
         'the firmware breaks the in-order window of protocol 1.2 (PROTOCOL.md § 3.8): it gave a frame up or skipped seqs. Update the firmware, or have it announce 1.1 until it is fixed',
-      data: { orderGaps: status.counters.orderGaps },
+      data: { orderGaps: counters.orderGaps },
     });
   }
   return results;
+}
+
+export async function checkDevice(
+  name: string,
+  device: DeviceConfig,
+  options: DeviceCheckOptions = {},
+): Promise<CheckOutcome[]> {
+  const prefix = `device ${name}`;
+  const observeMs = options.observeMs ?? 3000;
+  const helloTimeoutMs = Math.max(options.helloTimeoutMs ?? 5000, observeMs);
+  const elsewhere = await notOverALine(prefix, device);
+  if (elsewhere) return elsewhere;
+  const transport = await openOnce(name, prefix, device, options);
+  if (!('open' in transport)) return [transport];
+  const watched = await watchLine(name, device, transport, options, observeMs, helloTimeoutMs);
+  const ping = pingOutcome(prefix, watched);
+  return [
+    { name: `${prefix}: open`, status: 'pass', detail: `${device.transport} opened` },
+    ...helloOutcomes(prefix, name, device, watched, helloTimeoutMs),
+    ...(ping ? [ping] : []),
+    ...lineOutcomes(prefix, watched, observeMs),
+  ];
 }
 
 function pairedKeyOf(device: DeviceConfig): { pairedKey?: DevicePublicKey } {

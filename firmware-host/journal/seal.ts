@@ -144,19 +144,8 @@ interface Line {
   kind: string;
 }
 
-/**
- * Checks a journal's signed heads with the table's public key, and heads
- * held elsewhere (those published on MQTT) against the journal. Names the
- * span holding the first record that differs from what the table signed.
- */
-export function verifySealedJournal(
-  files: readonly JournalFileBytes[],
-  publicKey: TableKeys,
-  externalHeads: readonly unknown[] = [],
-  options: { expectLastSeq?: number } = {},
-): SealReport {
-  const chain = verifyJournalFiles(files, options);
-  const findings: SealFinding[] = [];
+/** Every well-formed record of the journal by seq (the first of a duplicated seq). */
+function readLines(files: readonly JournalFileBytes[]): Map<number, Line> {
   const bySeq = new Map<number, Line>();
   const ordered = [...files].sort(
     (a, b) => (journalFileIndex(a.name) ?? 0) - (journalFileIndex(b.name) ?? 0),
@@ -175,55 +164,70 @@ export function verifySealedJournal(
       });
     }
   }
-  let lastSeq = 0;
-  for (const seq of bySeq.keys()) lastSeq = Math.max(lastSeq, seq);
-  /** Heads that verify: seq they cover → whether the journal matches. */
-  const matching: number[] = [];
-  const differing: number[] = [];
-  let heads = 0;
-  const checkHead = (head: SignedHead, where: string, headSeq: number | undefined) => {
-    const covered = bySeq.get(head.seq);
+  return bySeq;
+}
+
+/** The heads checked so far against the journal: the seqs that match, those that differ, what was found. */
+class HeadCheck {
+  readonly matching: number[] = [];
+  readonly differing: number[] = [];
+  readonly findings: SealFinding[] = [];
+  readonly lastSeq: number;
+
+  constructor(readonly bySeq: ReadonlyMap<number, Line>) {
+    let lastSeq = 0;
+    for (const seq of bySeq.keys()) lastSeq = Math.max(lastSeq, seq);
+    this.lastSeq = lastSeq;
+  }
+
+  /** A good head: does the journal still hold the record it signed, unchanged? */
+  check(head: SignedHead, where: string, headSeq: number | undefined): void {
+    const covered = this.bySeq.get(head.seq);
     if (!covered) {
-      findings.push({
+      this.findings.push({
         problem: 'missing_records',
         seq: head.seq,
-        message: `${where} signed seq ${head.seq} at ${isoTime(head.at)}, but the journal ${head.seq > lastSeq ? `ends at seq ${lastSeq}` : 'lacks it'}: records were removed`,
+        message: `${where} signed seq ${head.seq} at ${isoTime(head.at)}, but the journal ${head.seq > this.lastSeq ? `ends at seq ${this.lastSeq}` : 'lacks it'}: records were removed`,
       });
-      differing.push(Math.min(head.seq, lastSeq + 1));
+      this.differing.push(Math.min(head.seq, this.lastSeq + 1));
       return;
     }
     if (covered.hash === head.hash) {
-      matching.push(head.seq);
+      this.matching.push(head.seq);
       return;
     }
-    differing.push(head.seq);
-    findings.push({
+    this.differing.push(head.seq);
+    this.findings.push({
       problem: 'rewritten',
       seq: headSeq ?? head.seq,
       message: `${where} signed seq ${head.seq} with hash ${head.hash.slice(0, 12)}… at ${isoTime(head.at)}; the journal's record ${head.seq} hashes to ${covered.hash.slice(0, 12)}…: a record up to seq ${head.seq} was changed and the chain recomputed`,
     });
-  };
+  }
+}
 
-  for (const line of [...bySeq.values()].sort((a, b) => a.seq - b.seq)) {
+/** The heads and checkpoints written in the journal; returns how many good heads it holds. */
+function checkJournalHeads(heads: HeadCheck, publicKey: TableKeys): number {
+  let good = 0;
+  for (const line of [...heads.bySeq.values()].sort((a, b) => a.seq - b.seq)) {
     if (line.kind !== 'meta') continue;
     if (line.data.type === 'head') {
       const problem = headProblem(line.data, publicKey);
       if (problem) {
-        findings.push({
+        heads.findings.push({
           problem: 'forged_head',
           seq: line.seq,
           message: `the head record at seq ${line.seq} is not the table's: ${problem}`,
         });
         continue;
       }
-      heads++;
-      checkHead(line.data as unknown as SignedHead, `the head at seq ${line.seq}`, line.seq);
+      good++;
+      heads.check(line.data as unknown as SignedHead, `the head at seq ${line.seq}`, line.seq);
     } else if (line.data.type === 'checkpoint') {
       // A rotation writes file, checkpoint and head together: a checkpoint
       // without its head means heads were removed.
-      const next = bySeq.get(line.seq + 1);
+      const next = heads.bySeq.get(line.seq + 1);
       if (next?.data.type !== 'head' || headProblem(next.data, publicKey)) {
-        findings.push({
+        heads.findings.push({
           problem: 'unsealed_checkpoint',
           seq: line.seq,
           message: `the checkpoint at seq ${line.seq} is not followed by a head signed by this key (written by a daemon without journal.signingKey, or the head was removed)`,
@@ -231,22 +235,77 @@ export function verifySealedJournal(
       }
     }
   }
-  let externalCount = 0;
+  return good;
+}
+
+/** Heads held elsewhere (published on MQTT); returns how many are good. */
+function checkExternalHeads(
+  heads: HeadCheck,
+  publicKey: TableKeys,
+  externalHeads: readonly unknown[],
+): number {
+  let good = 0;
   for (const [index, head] of externalHeads.entries()) {
     const problem = headProblem(head, publicKey);
     if (problem) {
-      findings.push({
+      heads.findings.push({
         problem: 'forged_head',
         seq: 0,
         message: `heads file entry ${index + 1} is not a head signed by this key: ${problem}`,
       });
       continue;
     }
-    externalCount++;
-    checkHead(head as SignedHead, `a head held elsewhere (entry ${index + 1})`, undefined);
+    good++;
+    heads.check(head as SignedHead, `a head held elsewhere (entry ${index + 1})`, undefined);
   }
+  return good;
+}
 
-  if (heads === 0 && externalCount === 0 && lastSeq > 0) {
+/** The span holding the first record that differs from what the table signed, if any. */
+function firstDifferingOf(heads: HeadCheck): SealReport['firstDiffering'] {
+  if (heads.differing.length === 0) return undefined;
+  const through = heads.differing.reduce((lowest, seq) => Math.min(lowest, seq), Infinity);
+  const after = heads.matching.filter((seq) => seq < through).reduce((a, b) => Math.max(a, b), 0);
+  return { after, through };
+}
+
+/** The records after the last proven one (heads excluded): what only the consumers' copies can prove. */
+function unsealedAfter(
+  bySeq: ReadonlyMap<number, Line>,
+  provenThrough: number,
+): { count: number; range: SealReport['unsealedRange'] } {
+  const after = [...bySeq.values()].filter(
+    (line) => line.seq > provenThrough && line.data.type !== 'head',
+  );
+  const range =
+    after.length === 0
+      ? undefined
+      : {
+          from: after.reduce((lowest, line) => Math.min(lowest, line.seq), Infinity),
+          through: after.reduce((highest, line) => Math.max(highest, line.seq), 0),
+          inputs: after.filter((line) => line.kind === 'input').length,
+          events: after.filter((line) => line.kind === 'event').length,
+        };
+  return { count: after.length, range };
+}
+
+/**
+ * Checks a journal's signed heads with the table's public key, and heads
+ * held elsewhere (those published on MQTT) against the journal. Names the
+ * span holding the first record that differs from what the table signed.
+ */
+export function verifySealedJournal(
+  files: readonly JournalFileBytes[],
+  publicKey: TableKeys,
+  externalHeads: readonly unknown[] = [],
+  options: { expectLastSeq?: number } = {},
+): SealReport {
+  const chain = verifyJournalFiles(files, options);
+  const heads = new HeadCheck(readLines(files));
+  const findings = heads.findings;
+  const journalHeads = checkJournalHeads(heads, publicKey);
+  const externalCount = checkExternalHeads(heads, publicKey, externalHeads);
+  if (journalHeads === 0 && externalCount === 0 && heads.lastSeq > 0) {
     findings.push({
       problem: 'no_heads',
       seq: 1,
@@ -254,11 +313,9 @@ export function verifySealedJournal(
         'no head signed by this key: nothing can be proven (a daemon without journal.signingKey wrote it, or every head was removed)',
     });
   }
-  let firstDiffering: SealReport['firstDiffering'];
-  if (differing.length > 0) {
-    const through = differing.reduce((lowest, seq) => Math.min(lowest, seq), Infinity);
-    const after = matching.filter((seq) => seq < through).reduce((a, b) => Math.max(a, b), 0);
-    firstDiffering = { after, through };
+  const firstDiffering = firstDifferingOf(heads);
+  if (firstDiffering) {
+    const { after, through } = firstDiffering;
     findings.unshift({
       problem: 'rewritten',
       seq: after + 1,
@@ -270,28 +327,17 @@ export function verifySealedJournal(
   }
   const provenThrough = firstDiffering
     ? firstDiffering.after
-    : matching.reduce((highest, seq) => Math.max(highest, seq), 0);
+    : heads.matching.reduce((highest, seq) => Math.max(highest, seq), 0);
   findings.sort((a, b) => a.seq - b.seq);
-  const after = [...bySeq.values()].filter(
-    (line) => line.seq > provenThrough && line.data.type !== 'head',
-  );
-  const unsealedRange =
-    after.length === 0
-      ? undefined
-      : {
-          from: after.reduce((lowest, line) => Math.min(lowest, line.seq), Infinity),
-          through: after.reduce((highest, line) => Math.max(highest, line.seq), 0),
-          inputs: after.filter((line) => line.kind === 'input').length,
-          events: after.filter((line) => line.kind === 'event').length,
-        };
+  const unsealed = unsealedAfter(heads.bySeq, provenThrough);
   return {
     ok: chain.ok && findings.length === 0,
     chain,
-    heads,
+    heads: journalHeads,
     externalHeads: externalCount,
     provenThrough,
-    unsealed: after.length,
-    unsealedRange,
+    unsealed: unsealed.count,
+    unsealedRange: unsealed.range,
     firstDiffering,
     findings,
   };

@@ -76,15 +76,14 @@ interface Entry {
   events: number | undefined;
 }
 
-export function verifyJournalFiles(
-  files: readonly JournalFileBytes[],
-  options: { expectLastSeq?: number } = {},
-): VerifyReport {
-  const findings: Finding[] = [];
-  const ordered = [...files].sort(
-    (a, b) => (journalFileIndex(a.name) ?? 0) - (journalFileIndex(b.name) ?? 0),
-  );
-  /** Every record in file order; `undefined` stands for a malformed line. */
+/** What reading the files found: every record in file order (`undefined` for a malformed line) and each seq's first record. */
+interface ReadRecords {
+  readonly sequence: (Entry | undefined)[];
+  readonly bySeq: Map<number, Entry>;
+}
+
+/** Reads every line of the files in order; names truncated, malformed and duplicated lines. */
+function readRecords(ordered: readonly JournalFileBytes[], findings: Finding[]): ReadRecords {
   const sequence: (Entry | undefined)[] = [];
   const bySeq = new Map<number, Entry>();
   for (const [fileIndex, file] of ordered.entries()) {
@@ -128,109 +127,166 @@ export function verifyJournalFiles(
       sequence.push(entry);
     }
   }
+  return { sequence, bySeq };
+}
 
-  // A journal whose first files were archived starts past seq 1; its first
-  // record's prev then points to a file we do not have.
-  const firstFileIndex = ordered[0] ? journalFileIndex(ordered[0].name) : undefined;
-  const startsMidway = firstFileIndex !== undefined && firstFileIndex > 1;
+/** Records missing before `entry`, or `entry` out of order, given the highest seq seen before it. */
+function orderFindings(
+  entry: Entry,
+  previous: Entry | undefined | null,
+  highest: number,
+  records: ReadRecords,
+  startsMidway: boolean,
+): Finding[] {
+  const at = { file: entry.file, line: entry.line, offset: entry.offset };
+  const found: Finding[] = [];
+  if (previous === null && !startsMidway && entry.seq !== 1) {
+    found.push({
+      problem: 'removed',
+      ...at,
+      seq: 1,
+      count: entry.seq - 1,
+      message: `records 1..${entry.seq - 1} are missing before seq ${entry.seq}`,
+    });
+  }
+  if (entry.seq < highest) {
+    found.push({
+      problem: 'reordered',
+      ...at,
+      seq: entry.seq,
+      message: `seq ${entry.seq} comes after seq ${highest}`,
+    });
+  } else if (previous && entry.seq > highest + 1) {
+    const missing: number[] = [];
+    for (let seq = highest + 1; seq < entry.seq; seq++) {
+      if (!records.bySeq.has(seq)) missing.push(seq);
+    }
+    if (missing.length > 0) {
+      found.push({
+        problem: 'removed',
+        ...at,
+        seq: missing[0]!,
+        count: missing.length,
+        message:
+          missing.length === 1
+            ? `seq ${missing[0]} is missing before seq ${entry.seq}`
+            : `${missing.length} records (${missing[0]}..${missing[missing.length - 1]}) are missing before seq ${entry.seq}`,
+      });
+    }
+  }
+  return found;
+}
+
+/** The chain: each record names the hash of the record with the seq before it. */
+function chainFinding(entry: Entry, records: ReadRecords): Finding | undefined {
+  if (entry.seq === 1) {
+    if (entry.prev === GENESIS_HASH) return undefined;
+    return {
+      problem: 'edited',
+      file: entry.file,
+      line: entry.line,
+      offset: entry.offset,
+      seq: 1,
+      message: 'the first record does not start the chain (prev is not the genesis hash)',
+    };
+  }
+  const before = records.bySeq.get(entry.seq - 1);
+  if (!before || before.hash === entry.prev) return undefined;
+  return {
+    problem: 'edited',
+    file: before.file,
+    line: before.line,
+    offset: before.offset,
+    seq: before.seq,
+    message: `seq ${before.seq} was changed: its hash no longer matches the prev of seq ${entry.seq} (${entry.file}:${entry.line}; or that prev was changed)`,
+  };
+}
+
+/** Walks the records in order: gaps, reordering and the hash chain. Returns the highest seq. */
+function checkOrderAndChain(
+  records: ReadRecords,
+  startsMidway: boolean,
+  findings: Finding[],
+): number {
   let highest = 0;
   let previous: Entry | undefined | null = null; // null: nothing before; undefined: a malformed line
-  for (const entry of sequence) {
+  for (const entry of records.sequence) {
     if (!entry) {
       previous = undefined;
       continue;
     }
-    const at = { file: entry.file, line: entry.line, offset: entry.offset };
-    if (previous === null && !startsMidway && entry.seq !== 1) {
-      findings.push({
-        problem: 'removed',
-        ...at,
-        seq: 1,
-        count: entry.seq - 1,
-        message: `records 1..${entry.seq - 1} are missing before seq ${entry.seq}`,
-      });
-    }
-    if (entry.seq < highest) {
-      findings.push({
-        problem: 'reordered',
-        ...at,
-        seq: entry.seq,
-        message: `seq ${entry.seq} comes after seq ${highest}`,
-      });
-    } else if (previous && entry.seq > highest + 1) {
-      const missing: number[] = [];
-      for (let seq = highest + 1; seq < entry.seq; seq++) if (!bySeq.has(seq)) missing.push(seq);
-      if (missing.length > 0) {
-        findings.push({
-          problem: 'removed',
-          ...at,
-          seq: missing[0]!,
-          count: missing.length,
-          message:
-            missing.length === 1
-              ? `seq ${missing[0]} is missing before seq ${entry.seq}`
-              : `${missing.length} records (${missing[0]}..${missing[missing.length - 1]}) are missing before seq ${entry.seq}`,
-        });
-      }
-    }
+    findings.push(...orderFindings(entry, previous, highest, records, startsMidway));
     highest = Math.max(highest, entry.seq);
-    // The chain: each record names the hash of the record with the seq before it.
-    if (entry.seq === 1) {
-      if (entry.prev !== GENESIS_HASH) {
-        findings.push({
-          problem: 'edited',
-          ...at,
-          seq: 1,
-          message: 'the first record does not start the chain (prev is not the genesis hash)',
-        });
-      }
-    } else {
-      const before = bySeq.get(entry.seq - 1);
-      if (before && before.hash !== entry.prev) {
-        findings.push({
-          problem: 'edited',
-          file: before.file,
-          line: before.line,
-          offset: before.offset,
-          seq: before.seq,
-          message: `seq ${before.seq} was changed: its hash no longer matches the prev of seq ${entry.seq} (${entry.file}:${entry.line}; or that prev was changed)`,
-        });
-      }
-    }
+    const broken = chainFinding(entry, records);
+    if (broken) findings.push(broken);
     previous = entry;
   }
+  return highest;
+}
 
-  // Each input is followed by the events it states (one append, one unit).
+/** Each input is followed by the events it states (one append, one unit). */
+function missingEvents(sequence: readonly (Entry | undefined)[]): Finding[] {
+  const found: Finding[] = [];
   for (const [index, entry] of sequence.entries()) {
     if (entry?.kind !== 'input' || entry.events === undefined) continue;
-    let found = 0;
-    while (found < entry.events && sequence[index + 1 + found]?.kind === 'event') found++;
-    if (found < entry.events) {
-      findings.push({
+    let following = 0;
+    while (following < entry.events && sequence[index + 1 + following]?.kind === 'event') {
+      following++;
+    }
+    if (following < entry.events) {
+      found.push({
         problem: 'events_missing',
         file: entry.file,
         line: entry.line,
         offset: entry.offset,
         seq: entry.seq,
-        count: entry.events - found,
-        message: `input seq ${entry.seq} states ${entry.events} event(s) but ${found} follow it: its events were not all written (or were removed)`,
+        count: entry.events - following,
+        message: `input seq ${entry.seq} states ${entry.events} event(s) but ${following} follow it: its events were not all written (or were removed)`,
       });
     }
   }
+  return found;
+}
 
+/** Records cut from the end, seen against the last seq someone outside saw. */
+function cutFinding(
+  ordered: readonly JournalFileBytes[],
+  sequence: readonly (Entry | undefined)[],
+  lastSeq: number | undefined,
+  expectLastSeq: number,
+): Finding {
+  const lastFile = ordered[ordered.length - 1];
+  const lastEntry = [...sequence].reverse().find((entry) => entry !== undefined);
+  return {
+    problem: 'removed',
+    file: lastFile?.name ?? '(none)',
+    line: (lastEntry?.line ?? 0) + 1,
+    offset: lastFile?.bytes.length ?? 0,
+    seq: (lastSeq ?? 0) + 1,
+    count: expectLastSeq - (lastSeq ?? 0),
+    message: `the journal ends at seq ${lastSeq ?? 0} but seq ${expectLastSeq} was expected: records were cut from the end`,
+  };
+}
+
+export function verifyJournalFiles(
+  files: readonly JournalFileBytes[],
+  options: { expectLastSeq?: number } = {},
+): VerifyReport {
+  const findings: Finding[] = [];
+  const ordered = [...files].sort(
+    (a, b) => (journalFileIndex(a.name) ?? 0) - (journalFileIndex(b.name) ?? 0),
+  );
+  const records = readRecords(ordered, findings);
+  const { sequence } = records;
+  // A journal whose first files were archived starts past seq 1; its first
+  // record's prev then points to a file we do not have.
+  const firstFileIndex = ordered[0] ? journalFileIndex(ordered[0].name) : undefined;
+  const startsMidway = firstFileIndex !== undefined && firstFileIndex > 1;
+  const highest = checkOrderAndChain(records, startsMidway, findings);
+  findings.push(...missingEvents(sequence));
   const lastSeq = highest > 0 ? highest : undefined;
   if (options.expectLastSeq !== undefined && (lastSeq ?? 0) < options.expectLastSeq) {
-    const lastFile = ordered[ordered.length - 1];
-    const lastEntry = [...sequence].reverse().find((entry) => entry !== undefined);
-    findings.push({
-      problem: 'removed',
-      file: lastFile?.name ?? '(none)',
-      line: (lastEntry?.line ?? 0) + 1,
-      offset: lastFile?.bytes.length ?? 0,
-      seq: (lastSeq ?? 0) + 1,
-      count: options.expectLastSeq - (lastSeq ?? 0),
-      message: `the journal ends at seq ${lastSeq ?? 0} but seq ${options.expectLastSeq} was expected: records were cut from the end`,
-    });
+    findings.push(cutFinding(ordered, sequence, lastSeq, options.expectLastSeq));
   }
   findings.sort((a, b) => fileOrder(a.file, b.file) || a.offset - b.offset);
   const firstEntry = sequence.find((entry) => entry !== undefined);

@@ -200,212 +200,319 @@ function scriptedDecision(
   throw new Error(`the scripted dealer found no legal decision among ${step.options.join(', ')}`);
 }
 
-export function dealLegalSession(options: LegalDealOptions): LegalDeal {
-  const { ruleset, engine, random } = options;
-  const records: TableLogRecord[] = [];
-  const notes: DealNote[] = [];
-  const exhausted: Array<{ shoe: number; round: number }> = [];
-  const clock = options.clock ?? { start: 1_700_000_000_000, step: 1_000 };
-  const emit = (record: TableLogRecord, note: DealNote) => {
-    records.push({ ...record, ts: clock.start + records.length * clock.step });
-    notes.push(note);
-  };
-  const decks = options.decks ?? ruleset.decks.default;
+/** What the whole session shares: the options, the records written so far and the round count. */
+interface SessionDeal {
+  readonly options: LegalDealOptions;
+  readonly ruleset: Ruleset;
+  readonly engine: GameEngine<unknown>;
+  readonly random: () => number;
+  readonly emit: (record: TableLogRecord, note: DealNote) => void;
+  readonly exhausted: Array<{ shoe: number; round: number }>;
+  /** Rounds dealt in the session so far. */
+  round: number;
+}
+
+/**
+ * The physical shoe being dealt: the cards in the order they lie, the
+ * marker or cut card among them, and how far the dealer has drawn.
+ */
+class PhysicalShoe {
+  next = 0;
+  markerOut = false;
+  #standardLeft: number;
+
+  constructor(
+    readonly session: SessionDeal,
+    readonly shoe: number,
+    readonly back: string,
+    readonly physical: readonly CardCode[],
+    private cutAt: number | undefined,
+    /** 003 § 24(1): the covered last card is never dealt. */
+    private readonly covered: number,
+  ) {
+    this.#standardLeft = physical.filter((card) => card !== JOKER).length;
+  }
+
+  /** Cards the shoe can still deal. */
+  dealable(): number {
+    return Math.max(0, this.#standardLeft - this.covered);
+  }
+
+  /** Takes the next physical card; false when the shoe has none left to deal. */
+  draw(note: (index: number) => DealNote): boolean {
+    const { emit } = this.session;
+    if (this.next === this.cutAt) {
+      this.cutAt = undefined;
+      emit({ t: 'cut' }, { kind: 'marker', shoe: this.shoe });
+      this.markerOut = true;
+    }
+    if (this.dealable() === 0) return false;
+    let card = this.physical[this.next];
+    if (card === JOKER) {
+      emit(
+        { t: 'card', card, back: this.back, face: 'down' },
+        { kind: 'marker', shoe: this.shoe, index: this.next },
+      );
+      this.next += 1;
+      this.markerOut = true;
+      card = this.physical[this.next];
+    }
+    if (card === undefined || card === JOKER) return false;
+    emit({ t: 'card', card, back: this.back, face: 'down' }, note(this.next));
+    this.next += 1;
+    this.#standardLeft -= 1;
+    return true;
+  }
+
+  /** Draws a burn card; false when the shoe has none left to deal. */
+  burn(): boolean {
+    return this.draw((index) => ({ kind: 'burn', shoe: this.shoe, index }));
+  }
+
+  /** The card the next draw takes (the marker stepped over), if the shoe can deal one. */
+  peek(): StandardCard | undefined {
+    if (this.dealable() === 0) return undefined;
+    const card = this.physical[this.next + (this.physical[this.next] === JOKER ? 1 : 0)];
+    return card === undefined || card === JOKER ? undefined : card;
+  }
+}
+
+/** The order the shuffler reports: the given order, or a seeded shuffle of the decks. */
+function reportedOrder(session: SessionDeal, decks: number): StandardCard[] {
+  const { options, random } = session;
+  // The shuffler reports the cards; the marker is placed after the shuffle (003 § 24(1)).
+  if (options.order) return options.order.filter((card): card is StandardCard => card !== JOKER);
+  const cards: StandardCard[] = [];
+  for (let d = 0; d < decks; d += 1) cards.push(...standardDeck());
+  return shuffleCards(cards, random);
+}
+
+/** The shoe as it lies, with the marker where the dealer puts it, and where the cut card comes out. */
+function layShoe(
+  session: SessionDeal,
+  reported: StandardCard[],
+  shoe: number,
+): { physical: CardCode[]; cutAt: number | undefined } {
+  const { options } = session;
+  const end = session.ruleset.shoeEnd;
+  const physical: CardCode[] = options.tamper
+    ? options.tamper(reported, shoe)
+    : options.order
+      ? [...options.order]
+      : [...reported];
+  let cutAt: number | undefined;
+  if (end.kind === 'last_hand_marker') {
+    // Room behind the marker for the coup in progress and the coups after it (6 cards each).
+    const behind = Math.max(end.cardsBehind, 6 * (end.coupsAfter + 1));
+    const at = Math.max(0, physical.length - behind);
+    if (end.marker === 'cut_card') cutAt = options.cutAfter ?? at;
+    else if (!physical.includes(JOKER)) physical.splice(at, 0, JOKER);
+  } else if (end.kind === 'cut_card') {
+    cutAt = options.cutAfter ?? Math.round(physical.length * (1 - end.fractionBehind));
+  }
+  return { physical, cutAt };
+}
+
+/** The burns a new shoe owes (turn and burn, or the ruleset's fixed new-shoe burns). */
+function burnNewShoe(ruleset: Ruleset, shoe: PhysicalShoe): void {
+  const burn = ruleset.burn;
+  let owed = 0;
+  if (burn.kind === 'turn_and_burn') {
+    const first = shoe.physical[0] as StandardCard;
+    shoe.burn();
+    owed = burnCount(first, burn.tenValueBurns);
+  } else if (burn.kind === 'fixed') {
+    owed = burn.points.find((point) => point.before === 'new_shoe')?.count ?? 0;
+  }
+  for (let i = 0; i < owed; i += 1) shoe.burn();
+}
+
+/** One round in play: the engine's state and the cards dealt so far. */
+interface RoundInPlay {
+  readonly round: number;
+  state: unknown;
+  readonly dealt: RoundCards;
+}
+
+/** Deals the fixed burns due before `step`, then the card; false when the shoe runs out. */
+function dealStep(
+  session: SessionDeal,
+  shoe: PhysicalShoe,
+  play: RoundInPlay,
+  step: NextStep & { kind: 'card' },
+  implied?: Action,
+): boolean {
+  const burns = fixedBurnsBefore(session.ruleset, step, play.dealt);
+  for (let i = 0; i < burns; i += 1) {
+    if (!shoe.burn()) return false;
+    tookCard(play.dealt, 'burn');
+  }
+  const card = shoe.peek();
+  if (card === undefined) return false;
+  shoe.draw((index) => ({
+    kind: 'card',
+    shoe: shoe.shoe,
+    round: play.round,
+    index,
+    to: step.to,
+    ...(implied === undefined ? {} : { implied }),
+  }));
+  play.state = session.engine.deal(play.state, card);
+  tookCard(play.dealt, step.to);
+  return true;
+}
+
+/**
+ * A card standing for the decision (a hit): the decisions it implies, then
+ * the card; false when the shoe runs out.
+ */
+function dealImplied(
+  session: SessionDeal,
+  shoe: PhysicalShoe,
+  play: RoundInPlay,
+  step: Extract<NextStep, { kind: 'decision' }>,
+): boolean {
+  const { engine } = session;
+  const action = step.onCard;
+  let cardStep: NextStep = step;
+  // A card can stand for several decisions in a row (no insurance all round, then a hit).
+  while (cardStep.kind === 'decision' && cardStep.onCard) {
+    play.state = engine.decide(play.state, {
+      seat: cardStep.seat,
+      action: cardStep.onCard,
+      ...(cardStep.hand === undefined ? {} : { hand: cardStep.hand }),
+    });
+    cardStep = engine.next(play.state);
+  }
+  return cardStep.kind === 'card' && dealStep(session, shoe, play, cardStep, action);
+}
+
+/** The scripted dealer presses a decision: its record. */
+function pressDecision(
+  session: SessionDeal,
+  shoe: PhysicalShoe,
+  play: RoundInPlay,
+  step: Extract<NextStep, { kind: 'decision' }>,
+): void {
+  const chosen = scriptedDecision(session.engine, play.state, step, session.random);
+  const box = step.seat === 'dealer' ? undefined : Number(step.seat.slice(4));
+  play.state = chosen.state;
+  session.emit(
+    {
+      t: 'action',
+      ...(box === undefined ? {} : { box }),
+      action: chosen.action,
+      ...(chosen.cards ? { cards: [...chosen.cards] } : {}),
+    },
+    { kind: 'action', shoe: shoe.shoe, round: play.round },
+  );
+}
+
+/** Plays one round from its record to its outcome; false when the shoe ran out during it. */
+function playRound(session: SessionDeal, shoe: PhysicalShoe): boolean {
+  const { options, ruleset, engine, random } = session;
   const implied = options.impliedDecisions ?? 0.5;
+  const round = session.round;
+  const boxes =
+    ruleset.game === 'punto-banco'
+      ? undefined
+      : (options.boxes ?? seatable(engine, randomBoxes(maxBoxesOf(ruleset), random)));
+  session.emit(
+    { t: 'round', ...(boxes ? { boxes: [...boxes] } : {}) },
+    { kind: 'round', shoe: shoe.shoe, round },
+  );
+  const play: RoundInPlay = {
+    round,
+    state: engine.start(boxes ? { boxes } : {}),
+    dealt: { to: {}, engineBurns: false },
+  };
+  for (;;) {
+    const step = engine.next(play.state);
+    if (step.kind === 'complete') return true;
+    if (step.kind === 'card') {
+      if (!dealStep(session, shoe, play, step)) return false;
+      continue;
+    }
+    // A card stands for the decision only while the shoe has one to deal.
+    if (step.onCard && random() < implied && shoe.dealable() > 0) {
+      if (!dealImplied(session, shoe, play, step)) return false;
+      continue;
+    }
+    pressDecision(session, shoe, play, step);
+  }
+}
+
+/** Deals one shoe: its shuffle, its burns and rounds until the shoe ends. */
+function dealShoe(session: SessionDeal, shoeNumber: number): void {
+  const { options, ruleset } = session;
+  const decks = options.decks ?? ruleset.decks.default;
   const end = ruleset.shoeEnd;
+  const back =
+    ruleset.backs.kind === 'single'
+      ? ruleset.backs.colour
+      : ruleset.backs.colours[(shoeNumber - 1) % 2]!;
+  const reported = reportedOrder(session, decks);
+  session.emit(
+    {
+      t: 'shuffle',
+      decks,
+      backs: [back],
+      ...(options.withOrder ? { order: reported as CardCode[] } : {}),
+    },
+    { kind: 'shuffle', shoe: shoeNumber },
+  );
+  const { physical, cutAt } = layShoe(session, reported, shoeNumber);
   // 003 § 24(1): the covered last card is never dealt.
   const covered = end.kind === 'last_hand_marker' && end.lastCardCovered ? 1 : 0;
+  const shoe = new PhysicalShoe(session, shoeNumber, back, physical, cutAt, covered);
+  burnNewShoe(ruleset, shoe);
   // A round starts only while the cards it takes at least are left (a card, or the ruleset's count).
   const roundNeeds = end.kind === 'last_hand_marker' ? end.exhaustion.coupNeeds : 1;
-  let round = 0;
-
-  for (let shoeNumber = 1; shoeNumber <= (options.shoes ?? 1); shoeNumber += 1) {
-    const back =
-      ruleset.backs.kind === 'single'
-        ? ruleset.backs.colour
-        : ruleset.backs.colours[(shoeNumber - 1) % 2]!;
-    let reported: StandardCard[];
-    if (options.order) {
-      // The shuffler reports the cards; the marker is placed after the shuffle (003 § 24(1)).
-      reported = options.order.filter((card): card is StandardCard => card !== JOKER);
-    } else {
-      const cards: StandardCard[] = [];
-      for (let d = 0; d < decks; d += 1) cards.push(...standardDeck());
-      reported = shuffleCards(cards, random);
+  let lastRound = false;
+  let coupsLeft = Number.POSITIVE_INFINITY;
+  let roundsInShoe = 0;
+  for (;;) {
+    if (options.maxRoundsPerShoe !== undefined && roundsInShoe >= options.maxRoundsPerShoe) return;
+    if (end.kind === 'reshuffle_every_round' && roundsInShoe >= 1) return;
+    if (lastRound || coupsLeft <= 0) return;
+    if (shoe.markerOut && end.kind === 'cut_card') return;
+    // Too few cards for a round: the table ends the shoe instead of starting one.
+    if (shoe.dealable() < roundNeeds) return;
+    const markerBefore = shoe.markerOut;
+    session.round += 1;
+    roundsInShoe += 1;
+    if (!playRound(session, shoe)) {
+      // The table voids the round and ends the shoe when it sees no card left.
+      session.exhausted.push({ shoe: shoeNumber, round: session.round });
+      return;
     }
-    emit(
-      {
-        t: 'shuffle',
-        decks,
-        backs: [back],
-        ...(options.withOrder ? { order: reported as CardCode[] } : {}),
-      },
-      { kind: 'shuffle', shoe: shoeNumber },
-    );
-
-    // The physical shoe: the shuffled cards, with the marker where the dealer puts it.
-    const physical: CardCode[] = options.tamper
-      ? options.tamper(reported, shoeNumber)
-      : options.order
-        ? [...options.order]
-        : [...reported];
-    let cutAt: number | undefined;
-    if (end.kind === 'last_hand_marker') {
-      // Room behind the marker for the coup in progress and the coups after it (6 cards each).
-      const behind = Math.max(end.cardsBehind, 6 * (end.coupsAfter + 1));
-      const at = Math.max(0, physical.length - behind);
-      if (end.marker === 'cut_card') cutAt = options.cutAfter ?? at;
-      else if (!physical.includes(JOKER)) physical.splice(at, 0, JOKER);
-    } else if (end.kind === 'cut_card') {
-      cutAt = options.cutAfter ?? Math.round(physical.length * (1 - end.fractionBehind));
+    if (end.kind === 'last_hand_marker' && shoe.markerOut) {
+      // The coup in progress when the marker came out does not count (003 § 24 item 5).
+      coupsLeft = markerBefore ? coupsLeft - 1 : end.coupsAfter;
+      if (coupsLeft <= 0) return;
     }
-    let next = 0;
-    let markerOut = false;
-    let lastRound = false;
-    let coupsLeft = Number.POSITIVE_INFINITY;
-    let standardLeft = physical.filter((card) => card !== JOKER).length;
-    /** Cards the shoe can still deal. */
-    const dealable = () => Math.max(0, standardLeft - covered);
-
-    /** Takes the next physical card; false when the shoe has none left to deal. */
-    const draw = (note: (index: number) => DealNote): boolean => {
-      if (next === cutAt) {
-        cutAt = undefined;
-        emit({ t: 'cut' }, { kind: 'marker', shoe: shoeNumber });
-        markerOut = true;
-      }
-      if (dealable() === 0) return false;
-      let card = physical[next];
-      if (card === JOKER) {
-        emit(
-          { t: 'card', card, back, face: 'down' },
-          { kind: 'marker', shoe: shoeNumber, index: next },
-        );
-        next += 1;
-        markerOut = true;
-        card = physical[next];
-      }
-      if (card === undefined || card === JOKER) return false;
-      emit({ t: 'card', card, back, face: 'down' }, note(next));
-      next += 1;
-      standardLeft -= 1;
-      return true;
-    };
-    /** The card the next draw takes (the marker stepped over), if the shoe can deal one. */
-    const peek = (): StandardCard | undefined => {
-      if (dealable() === 0) return undefined;
-      const card = physical[next + (physical[next] === JOKER ? 1 : 0)];
-      return card === undefined || card === JOKER ? undefined : card;
-    };
-
-    const burn = ruleset.burn;
-    let owed = 0;
-    if (burn.kind === 'turn_and_burn') {
-      const first = physical[0] as StandardCard;
-      draw((index) => ({ kind: 'burn', shoe: shoeNumber, index }));
-      owed = burnCount(first, burn.tenValueBurns);
-    } else if (burn.kind === 'fixed') {
-      owed = burn.points.find((point) => point.before === 'new_shoe')?.count ?? 0;
-    }
-    for (let i = 0; i < owed; i += 1) draw((index) => ({ kind: 'burn', shoe: shoeNumber, index }));
-
-    let roundsInShoe = 0;
-    for (;;) {
-      if (options.maxRoundsPerShoe !== undefined && roundsInShoe >= options.maxRoundsPerShoe) break;
-      if (end.kind === 'reshuffle_every_round' && roundsInShoe >= 1) break;
-      if (lastRound || coupsLeft <= 0) break;
-      if (markerOut && end.kind === 'cut_card') break;
-      // Too few cards for a round: the table ends the shoe instead of starting one.
-      if (dealable() < roundNeeds) break;
-      const markerBefore = markerOut;
-      round += 1;
-      roundsInShoe += 1;
-      const boxes =
-        ruleset.game === 'punto-banco'
-          ? undefined
-          : (options.boxes ?? seatable(engine, randomBoxes(maxBoxesOf(ruleset), random)));
-      emit(
-        { t: 'round', ...(boxes ? { boxes: [...boxes] } : {}) },
-        { kind: 'round', shoe: shoeNumber, round },
-      );
-      let state = engine.start(boxes ? { boxes } : {});
-      const dealt: RoundCards = { to: {}, engineBurns: false };
-      let ranOut = false;
-      /** Deals the fixed burns due before `step`, then the card; false when the shoe runs out. */
-      const dealStep = (step: NextStep & { kind: 'card' }, implied?: Action): boolean => {
-        const burns = fixedBurnsBefore(ruleset, step, dealt);
-        for (let i = 0; i < burns; i += 1) {
-          if (!draw((index) => ({ kind: 'burn', shoe: shoeNumber, index }))) return false;
-          tookCard(dealt, 'burn');
-        }
-        const card = peek();
-        if (card === undefined) return false;
-        draw((index) => ({
-          kind: 'card',
-          shoe: shoeNumber,
-          round,
-          index,
-          to: step.to,
-          ...(implied === undefined ? {} : { implied }),
-        }));
-        state = engine.deal(state, card);
-        tookCard(dealt, step.to);
-        return true;
-      };
-      for (;;) {
-        const step = engine.next(state);
-        if (step.kind === 'complete') break;
-        if (step.kind === 'decision') {
-          // A card stands for the decision only while the shoe has one to deal.
-          if (step.onCard && random() < implied && dealable() > 0) {
-            const action = step.onCard;
-            let cardStep: NextStep = step;
-            // A card can stand for several decisions in a row (no insurance all round, then a hit).
-            while (cardStep.kind === 'decision' && cardStep.onCard) {
-              state = engine.decide(state, {
-                seat: cardStep.seat,
-                action: cardStep.onCard,
-                ...(cardStep.hand === undefined ? {} : { hand: cardStep.hand }),
-              });
-              cardStep = engine.next(state);
-            }
-            if (cardStep.kind !== 'card' || !dealStep(cardStep, action)) {
-              ranOut = true;
-              break;
-            }
-            continue;
-          }
-          const chosen = scriptedDecision(engine, state, step, random);
-          const box = step.seat === 'dealer' ? undefined : Number(step.seat.slice(4));
-          state = chosen.state;
-          emit(
-            {
-              t: 'action',
-              ...(box === undefined ? {} : { box }),
-              action: chosen.action,
-              ...(chosen.cards ? { cards: [...chosen.cards] } : {}),
-            },
-            { kind: 'action', shoe: shoeNumber, round },
-          );
-          continue;
-        }
-        if (!dealStep(step)) {
-          ranOut = true;
-          break;
-        }
-      }
-      if (ranOut) {
-        // The table voids the round and ends the shoe when it sees no card left.
-        exhausted.push({ shoe: shoeNumber, round });
-        break;
-      }
-      if (end.kind === 'last_hand_marker' && markerOut) {
-        // The coup in progress when the marker came out does not count (003 § 24 item 5).
-        coupsLeft = markerBefore ? coupsLeft - 1 : end.coupsAfter;
-        if (coupsLeft <= 0) break;
-      }
-      if (end.kind === 'cut_card' && markerOut) lastRound = true;
-    }
+    if (end.kind === 'cut_card' && shoe.markerOut) lastRound = true;
   }
-  return { records, notes, exhausted };
+}
+
+export function dealLegalSession(options: LegalDealOptions): LegalDeal {
+  const records: TableLogRecord[] = [];
+  const notes: DealNote[] = [];
+  const clock = options.clock ?? { start: 1_700_000_000_000, step: 1_000 };
+  const session: SessionDeal = {
+    options,
+    ruleset: options.ruleset,
+    engine: options.engine,
+    random: options.random,
+    emit: (record, note) => {
+      records.push({ ...record, ts: clock.start + records.length * clock.step });
+      notes.push(note);
+    },
+    exhausted: [],
+    round: 0,
+  };
+  for (let shoeNumber = 1; shoeNumber <= (options.shoes ?? 1); shoeNumber += 1) {
+    dealShoe(session, shoeNumber);
+  }
+  return { records, notes, exhausted: session.exhausted };
 }

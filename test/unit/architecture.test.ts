@@ -17,6 +17,11 @@ import {
   type Violation,
 } from '../architecture/check.ts';
 import {
+  functionLengths,
+  MAX_FUNCTION_LINES,
+  overlongFunctions,
+} from '../architecture/function-length.ts';
+import {
   GAME_OWN_FOLDERS,
   gameBranches,
   gameBranchKey,
@@ -322,5 +327,61 @@ describe('silent catches', () => {
       ],
     ]);
     expect(unexplainedSilentCatches(tree)).toEqual([]);
+  });
+});
+
+describe('function length', () => {
+  /** A function of `lines` lines: its head, `lines - 2` statements and its closing brace. */
+  const functionOf = (name: string, lines: number) =>
+    [
+      `export function ${name}(): number {`,
+      ...Array.from({ length: lines - 2 }, (_, i) => `  let v${i} = ${i};`),
+      '}',
+      '',
+    ].join('\n');
+
+  it(`no function in the pure folders is over ${MAX_FUNCTION_LINES} lines`, () => {
+    expect(overlongFunctions(TREE)).toEqual([]);
+  });
+
+  it('measures a function from its first line to its last, arrows and methods too', () => {
+    const source = [
+      'export const arrow = () => {',
+      '  return 1;',
+      '};',
+      'class Box {',
+      '  open(): void {}',
+      '}',
+    ].join('\n');
+    expect(
+      functionLengths('firmware-host/engine/planted.ts', source).map(({ name, lines }) => [
+        name,
+        lines,
+      ]),
+    ).toEqual([
+      ['arrow', 3],
+      ['open', 1],
+    ]);
+  });
+
+  it.each([
+    'device-protocol/planted.ts',
+    'firmware-host/engine/planted.ts',
+    'firmware-host/table/planted.ts',
+    'firmware-host/analysis/planted.ts',
+  ])('fails on a function over the limit in %s', (file) => {
+    const tree = new Map(TREE)
+      .set(file, functionOf('planted', MAX_FUNCTION_LINES + 1))
+      .set(file.replace('planted', 'at-limit'), functionOf('atLimit', MAX_FUNCTION_LINES));
+    expect(overlongFunctions(tree)).toEqual([
+      `${file}:1 planted (${MAX_FUNCTION_LINES + 1} lines, limit ${MAX_FUNCTION_LINES})`,
+    ]);
+  });
+
+  it('leaves the folders that are not pure to their own judgement', () => {
+    const tree = new Map([
+      ['firmware-host/cli/planted.ts', functionOf('planted', MAX_FUNCTION_LINES + 1)],
+    ]);
+    expect(overlongFunctions(tree)).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@
  */
 import type { StandardCard } from '../../../device-protocol/cards.ts';
 import type { CasinoHoldemRuleset } from '../rulesets/poker.ts';
-import type { GameEngine, Outcome } from '../types.ts';
+import type { GameEngine, Outcome, RoundSetup } from '../types.ts';
 import {
   betName,
   type CappedPayout,
@@ -28,7 +28,14 @@ import {
   versus,
   winnersOf,
 } from './common.ts';
-import { type HoldemState, holdemCore, NOTHING_DEALT, ordinal, showdownHand } from './holdem.ts';
+import {
+  type HoldemGame,
+  type HoldemState,
+  holdemCore,
+  NOTHING_DEALT,
+  ordinal,
+  showdownHand,
+} from './holdem.ts';
 
 export interface CasinoHoldemBox {
   readonly box: number;
@@ -90,14 +97,9 @@ export function exposedCasinoHoldemOutcome(outcome: CasinoHoldemOutcome): Outcom
   };
 }
 
-export function createCasinoHoldemEngine(
-  ruleset: CasinoHoldemRuleset,
-): GameEngine<CasinoHoldemState, CasinoHoldemOutcome> {
-  const { next, deal, decide, expectComplete } = holdemCore<
-    'call',
-    CasinoHoldemBox,
-    CasinoHoldemState
-  >({
+/** The round as data for the hold'em core: the deal's wording, the burns and the schedule. */
+function casinoHoldemGame(ruleset: CasinoHoldemRuleset): HoldemGame<'call', CasinoHoldemBox> {
+  return {
     burn: ruleset.burn,
     // Two cards face down to each box and the dealer (004); one at a time, box 1 first, the dealer last (practice).
     dealerCard: (pass) => `dealer ${ordinal(pass)} card`,
@@ -115,114 +117,162 @@ export function createCasinoHoldemEngine(
       { deal: 'turn' },
       { deal: 'river' },
     ],
-  });
+  };
+}
 
-  function outcome(state: CasinoHoldemState): CasinoHoldemOutcome {
-    expectComplete(state);
-    const dealerHand = showdownHand(state.dealer, state.board);
-    const dealerQualifies = dealerHand ? qualifies(dealerHand, ruleset.dealerQualifier) : null;
-    const flop = state.board.slice(0, 3);
-    const bets: Record<string, number> = {};
-    const boxes = state.boxes.map((box): CasinoHoldemBoxOutcome => {
-      const name = betName(box.box);
-      const call = box.call ?? 'fold';
-      const hand = call === 'bet' ? showdownHand(box.cards, state.board) : null;
-      let result: CasinoHoldemBoxOutcome['result'];
-      if (call === 'fold' || hand === null || dealerHand === null) {
-        result = 'fold';
-        bets[name('ante')] = -1; // 004: a fold loses the Ante
-      } else if (!dealerQualifies) {
-        // 004: the dealer without a game: Call not paid (returned), Ante by the table.
-        result = 'dealer_not_qualified';
-        bets[name('ante')] = payOf(ruleset.ante.table, hand.category);
-        bets[name('call')] = 0;
-      } else {
-        result = versus(hand, dealerHand);
-        if (result === 'win') {
-          // 004: Call 1:1, Ante by the table.
-          bets[name('ante')] = payOf(ruleset.ante.table, hand.category);
-          bets[name('call')] = ruleset.call.antes * ruleset.call.pays;
-        } else if (result === 'tie') {
-          // 004: equal hands are a stand off.
-          bets[name('ante')] = 0;
-          bets[name('call')] = 0;
-        } else {
-          bets[name('ante')] = -1;
-          bets[name('call')] = -ruleset.call.antes;
-        }
-      }
-      // 004: the Bonus is a separate bet on the box's two cards plus the flop.
-      const bonusHand = flop.length === 3 ? summarise([...box.cards, ...flop]) : null;
-      const bonus =
-        bonusHand === null || (call === 'fold' && !ruleset.bonus.paidOnFold)
-          ? -1
-          : payOf(ruleset.bonus.table, bonusHand.category);
-      bets[name('bonus')] = bonus;
-      const ante = state.stakes[name('ante')];
-      const payoutLimit =
-        ruleset.payoutLimit.amount !== null && ante !== undefined
-          ? capPayout(
-              bets,
-              [name('ante'), name('call')],
-              { [name('ante')]: ante, [name('call')]: ante },
-              ruleset.payoutLimit.amount,
-            )
-          : null;
-      return {
-        box: box.box,
-        dark: box.dark,
-        cards: box.cards,
-        call,
-        hand,
-        result,
-        bonus: { hand: bonusHand, result: bonus },
-        payoutLimit,
-      };
-    });
+/** The Ante and the Call of a box that called, against the dealer (004). */
+function settleCall(
+  ruleset: CasinoHoldemRuleset,
+  hand: HandSummary,
+  dealerHand: HandSummary,
+  dealerQualifies: boolean,
+): { result: CasinoHoldemBoxOutcome['result']; ante: number; call: number } {
+  // 004: the dealer without a game: Call not paid (returned), Ante by the table.
+  if (!dealerQualifies) {
     return {
-      game: 'casino-holdem',
-      bets,
-      board: state.board,
-      dealer: { cards: state.dealer, hand: dealerHand },
-      qualifier: { description: ruleset.dealerQualifier.description, dealerQualifies },
-      boxes,
-      winners: winnersOf(boxes),
-      units: UNITS_NOTE,
+      result: 'dealer_not_qualified',
+      ante: payOf(ruleset.ante.table, hand.category),
+      call: 0,
     };
   }
+  const result = versus(hand, dealerHand);
+  // 004: Call 1:1, Ante by the table.
+  if (result === 'win') {
+    return {
+      result,
+      ante: payOf(ruleset.ante.table, hand.category),
+      call: ruleset.call.antes * ruleset.call.pays,
+    };
+  }
+  // 004: equal hands are a stand off.
+  if (result === 'tie') return { result, ante: 0, call: 0 };
+  return { result, ante: -1, call: -ruleset.call.antes };
+}
 
+/** One box's settlement; writes its bets into `bets`. */
+function boxOutcome(
+  ruleset: CasinoHoldemRuleset,
+  state: CasinoHoldemState,
+  box: CasinoHoldemBox,
+  dealerHand: HandSummary | null,
+  dealerQualifies: boolean | null,
+  bets: Record<string, number>,
+): CasinoHoldemBoxOutcome {
+  const name = betName(box.box);
+  const call = box.call ?? 'fold';
+  const hand = call === 'bet' ? showdownHand(box.cards, state.board) : null;
+  let result: CasinoHoldemBoxOutcome['result'];
+  if (call === 'fold' || hand === null || dealerHand === null) {
+    result = 'fold';
+    bets[name('ante')] = -1; // 004: a fold loses the Ante
+  } else {
+    const settled = settleCall(ruleset, hand, dealerHand, dealerQualifies === true);
+    result = settled.result;
+    bets[name('ante')] = settled.ante;
+    bets[name('call')] = settled.call;
+  }
+  // 004: the Bonus is a separate bet on the box's two cards plus the flop.
+  const flop = state.board.slice(0, 3);
+  const bonusHand = flop.length === 3 ? summarise([...box.cards, ...flop]) : null;
+  const bonus =
+    bonusHand === null || (call === 'fold' && !ruleset.bonus.paidOnFold)
+      ? -1
+      : payOf(ruleset.bonus.table, bonusHand.category);
+  bets[name('bonus')] = bonus;
+  const ante = state.stakes[name('ante')];
+  const payoutLimit =
+    ruleset.payoutLimit.amount !== null && ante !== undefined
+      ? capPayout(
+          bets,
+          [name('ante'), name('call')],
+          { [name('ante')]: ante, [name('call')]: ante },
+          ruleset.payoutLimit.amount,
+        )
+      : null;
+  return {
+    box: box.box,
+    dark: box.dark,
+    cards: box.cards,
+    call,
+    hand,
+    result,
+    bonus: { hand: bonusHand, result: bonus },
+    payoutLimit,
+  };
+}
+
+/** The settlement of a complete round. */
+function settle(ruleset: CasinoHoldemRuleset, state: CasinoHoldemState): CasinoHoldemOutcome {
+  const dealerHand = showdownHand(state.dealer, state.board);
+  const dealerQualifies = dealerHand ? qualifies(dealerHand, ruleset.dealerQualifier) : null;
+  const bets: Record<string, number> = {};
+  const boxes = state.boxes.map((box) =>
+    boxOutcome(ruleset, state, box, dealerHand, dealerQualifies, bets),
+  );
   return {
     game: 'casino-holdem',
-    start(setup) {
-      const { boxes, dark } = seatAgainstDealer(setup, ruleset, ruleset.darkBoxes.offered);
-      return {
-        boxes: boxes.map((box) => ({
-          box,
-          dark: dark.has(box),
-          cards: [],
-          call: dark.has(box) ? 'bet' : null,
-        })),
-        ...NOTHING_DEALT,
-        stakes: setup.stakes ?? {},
-      };
-    },
+    bets,
+    board: state.board,
+    dealer: { cards: state.dealer, hand: dealerHand },
+    qualifier: { description: ruleset.dealerQualifier.description, dealerQualifies },
+    boxes,
+    winners: winnersOf(boxes),
+    units: UNITS_NOTE,
+  };
+}
+
+function start(ruleset: CasinoHoldemRuleset, setup: RoundSetup): CasinoHoldemState {
+  const { boxes, dark } = seatAgainstDealer(setup, ruleset, ruleset.darkBoxes.offered);
+  return {
+    boxes: boxes.map((box) => ({
+      box,
+      dark: dark.has(box),
+      cards: [],
+      call: dark.has(box) ? 'bet' : null,
+    })),
+    ...NOTHING_DEALT,
+    stakes: setup.stakes ?? {},
+  };
+}
+
+function view(state: CasinoHoldemState, next: string): Readonly<Record<string, unknown>> {
+  return {
+    game: 'casino-holdem',
+    board: state.board,
+    dealer: { cards: state.dealer.length },
+    boxes: state.boxes.map((b) => ({
+      box: b.box,
+      dark: b.dark,
+      cards: b.cards.length,
+      call: b.call,
+    })),
+    next,
+  };
+}
+
+/**
+ * The engine as a state machine: the hold'em core runs the schedule above
+ * (plan and transitions); the settlement and the view are functions of the
+ * ruleset and the state. The factory only assembles them.
+ */
+export function createCasinoHoldemEngine(
+  ruleset: CasinoHoldemRuleset,
+): GameEngine<CasinoHoldemState, CasinoHoldemOutcome> {
+  const { next, deal, decide, expectComplete } = holdemCore<
+    'call',
+    CasinoHoldemBox,
+    CasinoHoldemState
+  >(casinoHoldemGame(ruleset));
+  return {
+    game: 'casino-holdem',
+    start: (setup) => start(ruleset, setup),
     next,
     deal,
     decide,
-    outcome,
-    view(state) {
-      return {
-        game: 'casino-holdem',
-        board: state.board,
-        dealer: { cards: state.dealer.length },
-        boxes: state.boxes.map((b) => ({
-          box: b.box,
-          dark: b.dark,
-          cards: b.cards.length,
-          call: b.call,
-        })),
-        next: describeStep(next(state)),
-      };
+    outcome(state) {
+      expectComplete(state);
+      return settle(ruleset, state);
     },
+    view: (state) => view(state, describeStep(next(state))),
   };
 }

@@ -15,7 +15,7 @@
  */
 import type { StandardCard } from '../../../device-protocol/cards.ts';
 import type { HoldemBonusRuleset } from '../rulesets/poker.ts';
-import type { GameEngine, Outcome } from '../types.ts';
+import type { GameEngine, Outcome, RoundSetup } from '../types.ts';
 import {
   betName,
   boxSeat,
@@ -30,6 +30,7 @@ import {
   winnersOf,
 } from './common.ts';
 import {
+  type HoldemGame,
   type HoldemState,
   holdemCore,
   NOTHING_DEALT,
@@ -105,14 +106,9 @@ export function exposedHoldemBonusOutcome(outcome: HoldemBonusOutcome): Outcome 
   return { ...outcome, dealer: collectedFaceDown(outcome.dealer, ['hand']), boxes };
 }
 
-export function createHoldemBonusEngine(
-  ruleset: HoldemBonusRuleset,
-): GameEngine<HoldemBonusState, HoldemBonusOutcome> {
-  const { next, deal, decide, expectComplete } = holdemCore<
-    Street,
-    HoldemBonusBox,
-    HoldemBonusState
-  >({
+/** The round as data for the hold'em core: the deal's wording, the burns and the schedule. */
+function holdemBonusGame(ruleset: HoldemBonusRuleset): HoldemGame<Street, HoldemBonusBox> {
+  return {
     burn: ruleset.burn,
     // 001 (Desarrollo del juego): one by one from the dealer's left, the
     // dealer's first card to its left spot; a second round, the dealer's
@@ -144,116 +140,158 @@ export function createHoldemBonusEngine(
       },
       { deal: 'river' },
     ],
-  });
+  };
+}
 
-  function bonusOf(
-    box: HoldemBonusBox,
-    dealer: readonly StandardCard[],
-  ): HoldemBonusBoxOutcome['bonus'] {
-    const hand = twoCardKey(box.cards);
-    const suited = box.cards[0]![1] === box.cards[1]![1];
-    const dealerKey = dealer.length === 2 ? twoCardKey(dealer) : '';
-    // Rows in the order of 001's table; the first that matches pays (AA v AA before AA).
-    const row = ruleset.bonus.rows.find(
-      (r) =>
-        r.hands.includes(hand) &&
-        (r.suited === 'any' || (r.suited === 'suited') === suited) &&
-        (r.dealerHolds === null || r.dealerHolds === dealerKey),
-    );
-    const result =
-      box.flop === 'fold' && !ruleset.bonus.paidOnFold
-        ? -1
-        : (row?.pays ?? ruleset.bonus.otherwise);
-    return { hand, suited, result };
+function bonusOf(
+  ruleset: HoldemBonusRuleset,
+  box: HoldemBonusBox,
+  dealer: readonly StandardCard[],
+): HoldemBonusBoxOutcome['bonus'] {
+  const hand = twoCardKey(box.cards);
+  const suited = box.cards[0]![1] === box.cards[1]![1];
+  const dealerKey = dealer.length === 2 ? twoCardKey(dealer) : '';
+  // Rows in the order of 001's table; the first that matches pays (AA v AA before AA).
+  const row = ruleset.bonus.rows.find(
+    (r) =>
+      r.hands.includes(hand) &&
+      (r.suited === 'any' || (r.suited === 'suited') === suited) &&
+      (r.dealerHolds === null || r.dealerHolds === dealerKey),
+  );
+  const result =
+    box.flop === 'fold' && !ruleset.bonus.paidOnFold ? -1 : (row?.pays ?? ruleset.bonus.otherwise);
+  return { hand, suited, result };
+}
+
+/** The Ante and the Flop, Turn and River bets of a box that played to the showdown; writes them into `bets`. */
+function settlePlayed(
+  ruleset: HoldemBonusRuleset,
+  box: HoldemBonusBox,
+  hand: HandSummary,
+  dealerHand: HandSummary,
+  bets: Record<string, number>,
+): HoldemBonusBoxOutcome['result'] {
+  const name = betName(box.box);
+  const result = versus(hand, dealerHand);
+  const placed: [string, number][] = [
+    ['flop', ruleset.flopBet.antes],
+    ...(box.turn === 'bet' ? [['turn', ruleset.turnBet.antes] as [string, number]] : []),
+    ...(box.river === 'bet' ? [['river', ruleset.riverBet.antes] as [string, number]] : []),
+  ];
+  if (result === 'win') {
+    // 001 § 7 (El jugador gana): the Ante only from a straight up, else it stays (push).
+    bets[name('ante')] = categoryAtLeast(hand.category, ruleset.win.anteFrom)
+      ? ruleset.win.antePays
+      : 0;
+    for (const [bet, antes] of placed) bets[name(bet)] = antes * ruleset.win.pays;
+  } else if (result === 'tie') {
+    // 001 § 9 (Empate): every bet stays.
+    bets[name('ante')] = ruleset.tie.result;
+    for (const [bet, antes] of placed) bets[name(bet)] = antes * ruleset.tie.result;
+  } else {
+    // 001 (Desarrollo del juego): the dealer's higher hand takes every bet.
+    bets[name('ante')] = -1;
+    for (const [bet, antes] of placed) bets[name(bet)] = -antes;
   }
+  return result;
+}
 
-  function outcome(state: HoldemBonusState): HoldemBonusOutcome {
-    expectComplete(state);
-    const dealerHand = showdownHand(state.dealer, state.board);
-    const bets: Record<string, number> = {};
-    const boxes = state.boxes.map((box): HoldemBonusBoxOutcome => {
-      const name = betName(box.box);
-      const hand = showdownHand(box.cards, state.board);
-      let result: HoldemBonusBoxOutcome['result'];
-      if (box.flop === 'fold' || hand === null || dealerHand === null) {
-        result = 'fold';
-        bets[name('ante')] = -1; // 001 (Desarrollo del juego): folding loses the Ante
-      } else {
-        result = versus(hand, dealerHand);
-        const placed: [string, number][] = [
-          ['flop', ruleset.flopBet.antes],
-          ...(box.turn === 'bet' ? [['turn', ruleset.turnBet.antes] as [string, number]] : []),
-          ...(box.river === 'bet' ? [['river', ruleset.riverBet.antes] as [string, number]] : []),
-        ];
-        if (result === 'win') {
-          // 001 § 7 (El jugador gana): the Ante only from a straight up, else it stays (push).
-          bets[name('ante')] = categoryAtLeast(hand.category, ruleset.win.anteFrom)
-            ? ruleset.win.antePays
-            : 0;
-          for (const [bet, antes] of placed) bets[name(bet)] = antes * ruleset.win.pays;
-        } else if (result === 'tie') {
-          // 001 § 9 (Empate): every bet stays.
-          bets[name('ante')] = ruleset.tie.result;
-          for (const [bet, antes] of placed) bets[name(bet)] = antes * ruleset.tie.result;
-        } else {
-          // 001 (Desarrollo del juego): the dealer's higher hand takes every bet.
-          bets[name('ante')] = -1;
-          for (const [bet, antes] of placed) bets[name(bet)] = -antes;
-        }
-      }
-      const bonus = bonusOf(box, state.dealer);
-      bets[name('bonus')] = bonus.result;
-      return {
-        box: box.box,
-        cards: box.cards,
-        decisions: { flop: box.flop, turn: box.turn, river: box.river },
-        hand,
-        result,
-        bonus,
-      };
-    });
-    return {
-      game: 'holdem-bonus',
-      bets,
-      board: state.board,
-      dealer: { cards: state.dealer, hand: dealerHand },
-      boxes,
-      winners: winnersOf(boxes),
-      qualifier: null,
-      // 001 § 5: the dealer's hand first, then box 7 down to box 1.
-      showdownOrder: ['dealer', ...[...state.boxes].reverse().map((b) => boxSeat(b.box))],
-      units: UNITS_NOTE,
-    };
+/** One box's settlement; writes its bets into `bets`. */
+function boxOutcome(
+  ruleset: HoldemBonusRuleset,
+  state: HoldemBonusState,
+  box: HoldemBonusBox,
+  dealerHand: HandSummary | null,
+  bets: Record<string, number>,
+): HoldemBonusBoxOutcome {
+  const name = betName(box.box);
+  const hand = showdownHand(box.cards, state.board);
+  let result: HoldemBonusBoxOutcome['result'];
+  if (box.flop === 'fold' || hand === null || dealerHand === null) {
+    result = 'fold';
+    bets[name('ante')] = -1; // 001 (Desarrollo del juego): folding loses the Ante
+  } else {
+    result = settlePlayed(ruleset, box, hand, dealerHand, bets);
   }
+  const bonus = bonusOf(ruleset, box, state.dealer);
+  bets[name('bonus')] = bonus.result;
+  return {
+    box: box.box,
+    cards: box.cards,
+    decisions: { flop: box.flop, turn: box.turn, river: box.river },
+    hand,
+    result,
+    bonus,
+  };
+}
 
+/** The settlement of a complete round. */
+function settle(ruleset: HoldemBonusRuleset, state: HoldemBonusState): HoldemBonusOutcome {
+  const dealerHand = showdownHand(state.dealer, state.board);
+  const bets: Record<string, number> = {};
+  const boxes = state.boxes.map((box) => boxOutcome(ruleset, state, box, dealerHand, bets));
   return {
     game: 'holdem-bonus',
-    start(setup) {
-      const { boxes } = seatAgainstDealer(setup, ruleset, false);
-      return {
-        boxes: boxes.map((box) => ({ box, cards: [], flop: null, turn: null, river: null })),
-        ...NOTHING_DEALT,
-      };
-    },
+    bets,
+    board: state.board,
+    dealer: { cards: state.dealer, hand: dealerHand },
+    boxes,
+    winners: winnersOf(boxes),
+    qualifier: null,
+    // 001 § 5: the dealer's hand first, then box 7 down to box 1.
+    showdownOrder: ['dealer', ...[...state.boxes].reverse().map((b) => boxSeat(b.box))],
+    units: UNITS_NOTE,
+  };
+}
+
+function start(ruleset: HoldemBonusRuleset, setup: RoundSetup): HoldemBonusState {
+  const { boxes } = seatAgainstDealer(setup, ruleset, false);
+  return {
+    boxes: boxes.map((box) => ({ box, cards: [], flop: null, turn: null, river: null })),
+    ...NOTHING_DEALT,
+  };
+}
+
+function view(state: HoldemBonusState, next: string): Readonly<Record<string, unknown>> {
+  return {
+    game: 'holdem-bonus',
+    board: state.board,
+    // The dealer's cards are face down until the showdown.
+    dealer: { cards: state.dealer.length, burns: state.burns.length },
+    boxes: state.boxes.map((b) => ({
+      box: b.box,
+      cards: b.cards.length,
+      flop: b.flop,
+      turn: b.turn,
+      river: b.river,
+    })),
+    next,
+  };
+}
+
+/**
+ * The engine as a state machine: the hold'em core runs the schedule above
+ * (plan and transitions); the settlement and the view are functions of the
+ * ruleset and the state. The factory only assembles them.
+ */
+export function createHoldemBonusEngine(
+  ruleset: HoldemBonusRuleset,
+): GameEngine<HoldemBonusState, HoldemBonusOutcome> {
+  const { next, deal, decide, expectComplete } = holdemCore<
+    Street,
+    HoldemBonusBox,
+    HoldemBonusState
+  >(holdemBonusGame(ruleset));
+  return {
+    game: 'holdem-bonus',
+    start: (setup) => start(ruleset, setup),
     next,
     deal,
     decide,
-    outcome,
-    view(state) {
-      return {
-        game: 'holdem-bonus',
-        board: state.board,
-        // The dealer's cards are face down until the showdown.
-        dealer: { cards: state.dealer.length, burns: state.burns.length },
-        boxes: state.boxes.map((b) => ({
-          box: b.box,
-          cards: b.cards.length,
-          flop: b.flop,
-          turn: b.turn,
-          river: b.river,
-        })),
-        next: describeStep(next(state)),
-      };
+    outcome(state) {
+      expectComplete(state);
+      return settle(ruleset, state);
     },
+    view: (state) => view(state, describeStep(next(state))),
   };
 }
