@@ -1102,10 +1102,16 @@ export class LinkSession {
         ordering.held.delete(seq);
         actions.push(...this.#accept(peer, heldFrame, decodeMessage(heldFrame), now));
       }
-      ordering.passed.clear();
       ordering.nakedGap = undefined;
       actions.push(...this.#accept(peer, frame, decoded, now));
       ordering.next = nextSeq(frame.seq);
+      // Control frames passed ahead of the new order (the device's HELLO, numbered after a
+      // backlog queued before it) are still skipped when it reaches them, or it would wait
+      // for them for ever: their copies are duplicates.
+      for (const seq of ordering.passed) {
+        if (distance(ordering.next, seq) >= SEQ_MODULUS / 2) ordering.passed.delete(seq);
+      }
+      actions.push(...this.#drain(peer, ordering, now));
       return actions;
     }
     // Behind the order: a late copy the dedupe window no longer knows; taken as it comes.

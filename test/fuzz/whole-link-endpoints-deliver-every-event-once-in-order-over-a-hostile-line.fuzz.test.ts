@@ -28,14 +28,6 @@
  * takes the shoe's resends for new events: a card journaled twice.
  * `FUZZ_LINK_OVERTAKE=1 FUZZ_LINK_SEED=1073` shows it. HELLO carries no MAC,
  * so a forger on a paired line can replay one to the same effect.
- *
- * Run as PROTOCOL.md § 9.2 says, not as the shoe firmware does: events the
- * outbox reads back that were never sent are queued after the shoe's HELLO,
- * so they take seqs after it. firmware/shoe.ts queues them before it opens
- * its line: they take the seqs before the HELLO's, and after a burst the
- * host's order stops at the HELLO's seq for good (it NAKs it `missing`, the
- * shoe fills it with a PING the host takes for a copy of the HELLO): the
- * shoe's window never drains. `FUZZ_LINK_UNSENT_FIRST=1 FUZZ_LINK_SEED=1886`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,7 +43,6 @@ import {
 
 const ONE_SEED = process.env.FUZZ_LINK_SEED;
 const OVERTAKE = process.env.FUZZ_LINK_OVERTAKE === '1';
-const UNSENT_FIRST = process.env.FUZZ_LINK_UNSENT_FIRST === '1';
 const RUNS = Number(process.env.FUZZ_LINK_RUNS ?? 2000);
 const FIRST_SEED = Number(process.env.FUZZ_LINK_FIRST_SEED ?? 1);
 const FILE =
@@ -93,14 +84,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('whole link endpoints over a hostile line, on virtual time', () => {
   it.runIf(ONE_SEED !== undefined)('replays one seed with its trace', () => {
-    const outcome = runScenario(
-      scenarioOf(Number(ONE_SEED)),
-      key,
-      folder,
-      true,
-      OVERTAKE,
-      UNSENT_FIRST,
-    );
+    const outcome = runScenario(scenarioOf(Number(ONE_SEED)), key, folder, true, OVERTAKE);
     process.stdout.write(`${JSON.stringify(outcome.scenario)}\n${outcome.trace!.join('\n')}\n`);
     expect(violations(outcome)).toEqual([]);
   });
@@ -114,7 +98,7 @@ describe('whole link endpoints over a hostile line, on virtual time', () => {
       let slowestSettle = 0;
       let mostResends = { event: '', resends: 0, allowed: 0 };
       for (let seed = FIRST_SEED; seed < FIRST_SEED + RUNS && failures.length < 5; seed++) {
-        const outcome = runScenario(scenarioOf(seed), key, folder, false, OVERTAKE, UNSENT_FIRST);
+        const outcome = runScenario(scenarioOf(seed), key, folder, false, OVERTAKE);
         const wrong = violations(outcome);
         if (wrong.length > 0) {
           failures.push(

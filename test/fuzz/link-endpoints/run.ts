@@ -178,7 +178,6 @@ export function runScenario(
   folder: string,
   traced = false,
   overtake = false,
-  unsentFirst = false,
 ): Outcome {
   const trace: string[] | undefined = traced ? [] : undefined;
   const log = trace === undefined ? undefined : (text: string) => trace.push(text);
@@ -275,21 +274,16 @@ export function runScenario(
       },
     });
     current = shoe;
-    for (const message of restored.unsent) outbox.queued(message);
-    unsent = [...restored.unsent];
+    // As the firmware (firmware/shoe.ts): events read back that were never sent queue again
+    // behind the restored ones, before the HELLO its line's opening sends.
+    for (const message of restored.unsent) {
+      outbox.queued(message);
+      shoe.send(message, now);
+    }
   };
-  /**
-   * Events read back that were never sent: they go behind the HELLO, taking
-   * seqs after its own (PROTOCOL.md § 9.2). The shoe firmware queues them
-   * before it (firmware/shoe.ts), and the host's order then stalls: see the
-   * test's note (`FUZZ_LINK_UNSENT_FIRST=1`).
-   */
-  let unsent: Message[] = [];
   const shoeOpens = () => {
     shoeOpen = true;
-    if (unsentFirst) for (const message of unsent.splice(0)) shoe.send(message, now);
     shoe.opened(now);
-    for (const message of unsent.splice(0)) shoe.send(message, now);
   };
   const shoeCloses = () => {
     shoeOpen = false;
@@ -550,9 +544,7 @@ export function runScenario(
       accepted.push(keyOf(message));
       acceptedAt.set(keyOf(message), { harm: line.harmed, starts });
       log?.(`${now} shoe accepts ${keyOf(message)}`);
-      // Behind the events read back and not yet queued, if any.
-      if (unsent.length > 0) unsent.push(message);
-      else shoe.send(message, now);
+      shoe.send(message, now);
     }
   }
   // The line turns clean: plugged if it was out, both ends open, nothing more happens to it.
