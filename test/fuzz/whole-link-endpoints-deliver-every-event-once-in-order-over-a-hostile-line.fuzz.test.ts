@@ -32,14 +32,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Outcome,
-  runScenario,
-  SETTLE_BOUND_MS,
-  type ShoeKey,
-  scenarioOf,
-  shoeKey,
-} from './link-endpoints/run.ts';
+import { type Outcome, runScenario, type ShoeKey, shoeKey } from './link-endpoints/run.ts';
+import { SETTLE_BOUND_MS, scenarioOf } from './link-endpoints/scenario.ts';
 
 const ONE_SEED = process.env.FUZZ_LINK_SEED;
 const OVERTAKE = process.env.FUZZ_LINK_OVERTAKE === '1';

@@ -57,8 +57,9 @@ export class SimulatedLine {
    * Off in the suite; `FUZZ_LINK_OVERTAKE=1` shows it (seeds 1073, 1803).
    */
   overtake = false;
-  /** Lines the faults harmed (lost, changed, cut, doubled, held back), both ways. */
+  /** Lines the faults harmed (lost, changed, cut, doubled, late), both ways, and when. */
   harmed = 0;
+  readonly harmedAt: number[] = [];
   #pieces: Piece[] = [];
   #order = 0;
   readonly #lastAt: Record<End, number> = { host: 0, device: 0 };
@@ -82,6 +83,7 @@ export class SimulatedLine {
     const harms: string[] = [];
     if (random.chance(faults.drop)) {
       this.harmed++;
+      this.harmedAt.push(now);
       this.#trace?.(`${now} ${to === 'host' ? '>' : '<'} dropped ${show(line)}`);
       return;
     }
@@ -104,7 +106,10 @@ export class SimulatedLine {
     if (delayed) harms.push('held back');
     const twice = random.chance(faults.duplicate);
     if (twice) harms.push('twice');
-    if (harms.length > 0) this.harmed++;
+    if (harms.length > 0) {
+      this.harmed++;
+      this.harmedAt.push(now);
+    }
     const pieces = random.chance(faults.split) ? 2 + random.int(2) : 1;
     this.#trace?.(
       `${now} ${to === 'host' ? '>' : '<'} ${show(line)}${harms.length > 0 ? ` [${harms.join(', ')}]` : ''}${pieces > 1 ? ` in ${pieces} pieces` : ''}`,

@@ -13,14 +13,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { sealLine } from '../../../device-protocol/auth/frame-mac.ts';
-import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
-import {
-  type CardMessage,
-  type HelloMessage,
-  type Message,
-  messageFrame,
-} from '../../../device-protocol/messages.ts';
+import type { CardMessage, HelloMessage, Message } from '../../../device-protocol/messages.ts';
 import { RestartDedupe } from '../../../firmware-host/daemon/restart-dedupe.ts';
 import { ReceiveLedger } from '../../../firmware-host/drivers/ledger.ts';
 import { Outbox } from '../../../firmware-host/firmware/outbox.ts';
@@ -34,51 +27,15 @@ import {
   type HostEndpoint,
   hostEndpoint,
 } from './endpoints.ts';
-import { CLEAN, type LineFaults, SimulatedLine, show } from './line.ts';
-
-export type Mode = 'paired' | 'plain' | 'stop-and-wait';
-
-export interface Scenario {
-  readonly seed: number;
-  /** `paired`: a 1.4 shoe with a key its host holds; `plain`: 1.2, no key; `stop-and-wait`: 1.1. */
-  readonly mode: Mode;
-  /** Events the shoe accepts (each in its outbox before it may reach the wire). */
-  readonly events: number;
-  /** Events come in a burst, more than a window holds, rather than at a dealer's pace. */
-  readonly burst: boolean;
-  readonly faults: LineFaults;
-  readonly pulls: number;
-  readonly shoeRestarts: number;
-  readonly hostRestarts: number;
-  /** Bursts of forged frames written to the host (a paired line only). */
-  readonly forgeries: number;
-}
-
-/** The scenario a seed stands for (its own stream, so the faults' draws never shift it). */
-export function scenarioOf(seed: number): Scenario {
-  const random = createRandom(seed).fork('scenario');
-  const rate = (most: number) => (random.chance(0.2) ? 0 : random.float() * most);
-  const mode = (['paired', 'paired', 'plain', 'stop-and-wait'] as const)[random.int(4)]!;
-  const burst = mode !== 'stop-and-wait' && random.chance(0.15);
-  return {
-    seed,
-    mode,
-    events: burst ? 33 + random.int(12) : 3 + random.int(mode === 'stop-and-wait' ? 8 : 22),
-    burst,
-    faults: {
-      drop: rate(0.08),
-      corrupt: rate(0.15),
-      cut: rate(0.05),
-      duplicate: rate(0.05),
-      delay: rate(0.05),
-      split: rate(0.3),
-    },
-    pulls: random.int(4),
-    shoeRestarts: random.int(3),
-    hostRestarts: random.int(3),
-    forgeries: mode === 'paired' ? random.int(4) : 0,
-  };
-}
+import { forgeries } from './forger.ts';
+import { CLEAN, SimulatedLine, show } from './line.ts';
+import {
+  DEVICE_ACK_TIMEOUT_MS,
+  type Mode,
+  resendBound,
+  type Scenario,
+  SETTLE_BOUND_MS,
+} from './scenario.ts';
 
 export interface Outcome {
   readonly scenario: Scenario;
@@ -122,34 +79,6 @@ const JOURNAL_DELAY_MS = 3;
 const SIGN_MS = 15;
 /** The driver's heartbeat. */
 const PING_EVERY_MS = 1_000;
-/** The device's ACK timeout (hardware/device/device-core.ts DEVICE_SESSION_DEFAULTS). */
-const DEVICE_ACK_TIMEOUT_MS = 300;
-/**
- * How long a pair may take to settle once the line is clean. A shoe waits
- * 3 s for a CHALLENGE, a host that quarantined it challenges it again after
- * 2 s; the slowest of the suite's 2,000 seeds takes 3.5 s.
- */
-export const SETTLE_BOUND_MS = 10_000;
-
-/**
- * How often one event may be sent again before its ACK, with why. The shoe
- * sends an event again only when
- * - its ACK timer runs out: once per DEVICE_ACK_TIMEOUT_MS it waits;
- * - the host NAKs it (a copy it could not read, the gap before a copy it
- *   holds, a copy it dropped while it awaited a PROOF): at most twice for
- *   each line the line harmed since the shoe accepted it;
- * - its connection starts over (a pull, a plug, a reopen into the dead line,
- *   either side's restart, each HELLO either side writes and each PROOF the
- *   shoe writes): after each, the shoe sends again what it keeps, and a NAK
- *   may ask once more: twice per start since it was accepted;
- * plus its first send once its HELLO was ACKed. A storm (resends feeding on
- * NAKs of resends, as issue 27's NAK storm while the host awaited a PROOF)
- * outgrows this at once: it needs neither time nor harm nor a new connection.
- */
-export function resendBound(life: { waitedMs: number; harmed: number; starts: number }): number {
-  return 1 + Math.floor(life.waitedMs / DEVICE_ACK_TIMEOUT_MS) + 2 * life.harmed + 2 * life.starts;
-}
-
 type Signer = ReturnType<typeof generatedSigner>;
 export interface ShoeKey {
   readonly signer: Signer;
@@ -391,35 +320,10 @@ export function runScenario(
   let shoeNoticed = false;
 
   const forge = () => {
-    // Blue backs: the shoe deals only red ones, so a forged card in the journal shows.
-    const forgedCard = (): Message => card(52 + random.int(52));
-    for (let count = 1 + random.int(3); count > 0; count--) {
-      const seq = random.int(200);
-      let forged: string;
-      const kind = random.int(4);
-      if (kind === 0) {
-        forged = encodeFrame(messageFrame('SH', seq, forgedCard()));
-      } else if (kind === 1) {
-        forged = sealLine(encodeFrame(messageFrame('SH', seq, forgedCard())), rogueKey);
-      } else {
-        const genuine = genuineCards[random.int(Math.max(1, genuineCards.length))];
-        if (genuine === undefined) continue;
-        if (kind === 2) {
-          // Replayed as it was: delivering it again would show as a card journaled twice.
-          forged = genuine;
-        } else {
-          // Its card changed and its CRC made right: only the MAC can tell.
-          const event = parseFrameLine(genuine);
-          if (event.kind !== 'frame') continue;
-          const fields = [...event.frame.fields];
-          fields[0] = (card(52 + random.int(52)) as CardMessage).card;
-          fields[1] = 'blue';
-          forged = encodeFrame({ ...event.frame, fields });
-        }
-      }
-      if (kind !== 2) forgedLines.add(forged);
-      log?.(`${now} forger writes ${show(forged)}`);
-      line.write('host', forged, now);
+    for (const forgery of forgeries(random, genuineCards, rogueKey)) {
+      if (forgery.forged) forgedLines.add(forgery.line);
+      log?.(`${now} forger writes ${show(forgery.line)}`);
+      line.write('host', forgery.line, now);
     }
   };
 
@@ -542,7 +446,10 @@ export function runScenario(
       // Accepted once the outbox holds it: from here on it must reach the journal.
       outbox.queued(message);
       accepted.push(keyOf(message));
-      acceptedAt.set(keyOf(message), { harm: line.harmed, starts });
+      // A line harmed just before counts too: a damaged ACK of the shoe's is NAKed by the seq
+      // its next event takes.
+      const recently = line.harmedAt.filter((at) => at > now - DEVICE_ACK_TIMEOUT_MS).length;
+      acceptedAt.set(keyOf(message), { harm: line.harmed - recently, starts });
       log?.(`${now} shoe accepts ${keyOf(message)}`);
       shoe.send(message, now);
     }
