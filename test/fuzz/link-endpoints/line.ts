@@ -54,7 +54,7 @@ export class SimulatedLine {
    * rules it out (a byte stream keeps its order), and the link relies on it:
    * a HELLO overtaken by the events after it reads as the device's restart,
    * and the host takes its resends for new events (a card journaled twice).
-   * Off in the suite; `FUZZ_LINK_OVERTAKE=1` shows it (seeds 1073, 1803).
+   * Off in the suite; `FUZZ_LINK_OVERTAKE=1 FUZZ_LINK_SEED=1073` shows it.
    */
   overtake = false;
   /** Lines the faults harmed (lost, changed, cut, doubled, late), both ways, and when. */
