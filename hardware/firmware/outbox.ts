@@ -15,7 +15,7 @@
  * file is rewritten to one line holding the last seq, so it stays small.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { nextSeq } from '../../device-protocol/frame.ts';
+import { nextSeq, SEQ_MODULUS } from '../../device-protocol/frame.ts';
 import type { Message } from '../../device-protocol/messages.ts';
 
 interface Kept {
@@ -37,9 +37,12 @@ export class Outbox {
   private fd: number;
   private readonly kept = new Map<number, Kept>();
   private readonly bySeq = new Map<number, number>();
+  /** Seqs of the events ACKed lately, oldest first: the link may send them again. */
+  private readonly ackedSeqs = new Set<number>();
   /** Event ids queued, not yet sent, in order (the link sends events in queue order). */
   private readonly unsentIds: number[] = [];
   private nextId = 1;
+  /** The latest seq used (a PING filling a hole, a HELLO replacing one, take older ones). */
   private lastSeq: number | undefined;
   private lines = 0;
   readonly restored: OutboxState;
@@ -59,13 +62,17 @@ export class Outbox {
 
   /** A frame's first transmission: an event takes its seq (durably, before it goes on the wire). */
   transmitted(seq: number, type: string): void {
-    this.lastSeq = seq;
+    // The link reports a frame's first transmission after each of our HELLOs anew (an event
+    // read back from this file, or one sent again after the host asked for our HELLO): an
+    // event that had its seq is no unsent event, and its seq lies behind the ones counted since.
+    if (this.bySeq.has(seq) || this.ackedSeqs.has(seq)) return;
+    this.lastSeq = latest(this.lastSeq, seq);
     if (CONTROL.has(type)) {
       this.append({ s: seq }, false);
       return;
     }
     const id = this.unsentIds.shift();
-    if (id === undefined) return; // an event restored with its seq goes again under it
+    if (id === undefined) return;
     this.kept.get(id)!.seq = seq;
     this.bySeq.set(seq, id);
     this.append({ s: seq, q: id }, true);
@@ -76,6 +83,11 @@ export class Outbox {
     if (id === undefined) return;
     this.bySeq.delete(seq);
     this.kept.delete(id);
+    this.ackedSeqs.add(seq);
+    // The link sends again only what a window (32) holds, so a few hundred are plenty.
+    if (this.ackedSeqs.size > ACKED_REMEMBERED) {
+      this.ackedSeqs.delete(this.ackedSeqs.values().next().value!);
+    }
     // Losing this line costs a retransmission the host recognises, not a card: no fsync.
     this.append({ a: seq }, false);
     if (this.kept.size === 0 && this.lines > 256) this.compact();
@@ -129,7 +141,7 @@ export class Outbox {
       if (record.m !== undefined && record.q !== undefined) {
         events.set(record.q, { id: record.q, message: record.m });
       } else if (record.s !== undefined) {
-        lastSeq = record.s;
+        lastSeq = latest(lastSeq, record.s);
         if (record.q !== undefined) {
           const event = events.get(record.q);
           if (event) event.seq = record.s;
@@ -182,5 +194,16 @@ export class Outbox {
   }
 }
 
-/** Frames the link itself sends and that never need sending again after a restart. */
-const CONTROL = new Set(['HELLO', 'PING', 'PONG']);
+/**
+ * Frames the link itself sends and that never need sending again after a restart. ACK and
+ * NAK are sent once each (a 1.2 device's carry the next seq without taking it): taken for an
+ * event's transmission, they gave that event a seq it never had.
+ */
+const CONTROL = new Set(['HELLO', 'PING', 'PONG', 'ACK', 'NAK']);
+const ACKED_REMEMBERED = 1024;
+
+/** The later of two seqs in the device's counting (modulo the wrap). */
+function latest(seq: number | undefined, other: number): number {
+  if (seq === undefined) return other;
+  return (other - seq + SEQ_MODULUS) % SEQ_MODULUS < SEQ_MODULUS / 2 ? other : seq;
+}
