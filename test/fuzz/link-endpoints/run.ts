@@ -90,7 +90,7 @@ export async function shoeKey(): Promise<ShoeKey> {
   return { signer, publicKey: await signer.publicKey() };
 }
 
-/** A frame's MAC (PROTOCOL.md § 8.3): its last field. */
+/** A frame's MAC (PROTOCOL.md § 5.3): its last field. */
 const MAC_FIELD = /,~[A-Za-z0-9_-]{22}\*[0-9A-F]{4}\r\n$/;
 /** A shoe's CARD line: its seq, card and back. */
 const CARD_LINE = /^\$SH,(\d+),CARD,([^,]+),([^,]+),/;
