@@ -8,11 +8,12 @@
  * on the wall clock.
  *
  * What is virtual, what stays real, and why that is sound:
- * - vitest fakes `setTimeout`/`setInterval` (and their clears), `Date` and
- *   `performance.now` only. Every timer of the table is one of those; the
- *   links measure their deadlines on `performance.now` (a deadline on the
- *   real monotonic clock with timers on the fake one would make each
- *   retransmission wait for the wall clock to catch up); every timestamp it
+ * - vitest fakes `setTimeout`/`setInterval` (and their clears) and `Date`
+ *   only, and `performance.now` (node:perf_hooks' object, which the links
+ *   import) follows table time. Every timer of the table is one of those;
+ *   the links and simulators measure deadlines and silences on
+ *   `performance.now` (left real, a simulated device's 1.2 s silence lasted
+ *   1.2 s of wall clock, i.e. minutes of table time); every timestamp it
  *   journals comes from `Date.now` (the daemon's default clock, taken when
  *   it is built, after the clock is installed), so a record's `ts` is table
  *   time too.
@@ -41,6 +42,7 @@
  * A condition that never holds fails after the table time it was given, with
  * what was awaited; a table with nothing left to do fails at once.
  */
+import { performance as monotonic } from 'node:perf_hooks';
 import { onTestFinished, vi } from 'vitest';
 import { resolveConfig } from '../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../firmware-host/daemon/table-daemon.ts';
@@ -52,7 +54,7 @@ import { tempDir } from './temp.ts';
 // Taken before any test fakes them: the harness waits on real I/O with these.
 const realSetImmediate = globalThis.setImmediate;
 const realSetTimeout = globalThis.setTimeout;
-const realNow = performance.now.bind(performance);
+const realNow = monotonic.now.bind(monotonic);
 const nextRealTurn = () => new Promise<void>((resolve) => realSetImmediate(resolve));
 
 /** Resources that mean real work is under way and time must wait for it. */
@@ -121,13 +123,20 @@ export function installVirtualClock(startAt = VIRTUAL_EPOCH): VirtualClock {
 
 function fakeClock(startAt: number): VirtualClock {
   vi.useFakeTimers({
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
     now: startAt,
   });
+  // The links import `performance` from node:perf_hooks, which vitest's fake leaves alone: the
+  // monotonic clock is made to follow table time on the object itself.
+  const monotonicAtStart = realNow();
+  const monotonicNow = vi
+    .spyOn(monotonic, 'now')
+    .mockImplementation(() => monotonicAtStart + (Date.now() - startAt));
   let installed = true;
   const uninstall = () => {
     if (!installed) return;
     installed = false;
+    monotonicNow.mockRestore();
     vi.useRealTimers();
   };
 
