@@ -40,7 +40,13 @@
  *   real-broker end-to-end tests are for.
  *
  * A condition that never holds fails after the table time it was given, with
- * what was awaited; a table with nothing left to do fails at once.
+ * what was awaited.
+ *
+ * Known limit: one table per test file. A second table started in the same
+ * process after the first stopped starts, but its bridge never connects to
+ * its broker (not yet understood; preloading aedes and MQTT.js before the
+ * clock is faked did not help). Fake timers are process-wide, so tables
+ * could not run concurrently anyway.
  */
 import { performance as monotonic } from 'node:perf_hooks';
 import { onTestFinished, vi } from 'vitest';
@@ -58,7 +64,7 @@ const realNow = monotonic.now.bind(monotonic);
 const nextRealTurn = () => new Promise<void>((resolve) => realSetImmediate(resolve));
 
 /** Resources that mean real work is under way and time must wait for it. */
-const BUSY = /^(FSReq|Immediate$|.*ConnectWrap$|WriteWrap$|ShutdownWrap$|GetAddrInfoReqWrap$)/;
+const BUSY = /^(FSReq|CloseReq$|Immediate$|.*ConnectWrap$|WriteWrap$|ShutdownWrap$|GetAddrInfoReqWrap$)/;
 /** Idle turns in a row that count as idle: a callback may start new I/O a turn later. */
 const QUIET_TURNS = 3;
 /** A table that is still busy after this much real time is stuck, not slow. */
@@ -263,8 +269,11 @@ export async function startVirtualTable(
   });
   const startBy = realNow() + SETTLE_LIMIT_MS;
   while (!started || !daemon.brokerConnected) {
-    if (realNow() > startBy)
-      throw new Error('virtual table: the table never started and connected');
+    if (realNow() > startBy) {
+      throw new Error(
+        `virtual table: the table never ${started ? 'connected to its broker' : 'started'}`,
+      );
+    }
     await Promise.race([starting, new Promise<void>((resolve) => realSetTimeout(resolve, 5))]);
   }
   return {
