@@ -64,7 +64,8 @@ const realNow = monotonic.now.bind(monotonic);
 const nextRealTurn = () => new Promise<void>((resolve) => realSetImmediate(resolve));
 
 /** Resources that mean real work is under way and time must wait for it. */
-const BUSY = /^(FSReq|CloseReq$|Immediate$|.*ConnectWrap$|WriteWrap$|ShutdownWrap$|GetAddrInfoReqWrap$)/;
+const BUSY =
+  /^(FSReq|CloseReq$|Immediate$|.*ConnectWrap$|WriteWrap$|ShutdownWrap$|GetAddrInfoReqWrap$)/;
 /** Idle turns in a row that count as idle: a callback may start new I/O a turn later. */
 const QUIET_TURNS = 3;
 /** A table that is still busy after this much real time is stuck, not slow. */
