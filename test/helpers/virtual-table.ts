@@ -38,6 +38,11 @@
  *   (MQTT.js's connect timeout is a faked timer). Scenarios assert on the
  *   journal and the bus, not on what reached the broker: that is what the
  *   real-broker end-to-end tests are for.
+ * - Loading a module is real I/O that no pending request shows (vitest
+ *   fetches it over its IPC pipe): the simulators, which the simulated dealer
+ *   loads after the start, are loaded before the clock runs. (Loading the
+ *   daemon's own on-demand modules early instead kept the bridge from ever
+ *   connecting: not understood, like the one-table limit below.)
  *
  * A condition that never holds fails after the table time it was given, with
  * what was awaited.
@@ -235,6 +240,14 @@ export async function startVirtualTable(
     },
     { env: {} },
   );
+  // The simulated dealer loads its simulators on demand, after the start: loading a module is
+  // real I/O no pending request shows (vitest fetches it over its IPC pipe), so on a loaded
+  // machine the clock ran on while the shoe did not yet exist. Loaded here, before the clock.
+  await Promise.all([
+    import('../../simulators/device.ts'),
+    import('../../simulators/legal-shoe.ts'),
+    import('../../simulators/wheel.ts'),
+  ]);
   const clock = fakeClock(options.startAt ?? VIRTUAL_EPOCH);
   const daemon = new TableDaemon({ config, simulate: options.simulate ?? true });
   const journaled: JournalRecord[] = [];
