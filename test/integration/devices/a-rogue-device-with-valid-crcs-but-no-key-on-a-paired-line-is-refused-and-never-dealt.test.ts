@@ -3,10 +3,14 @@
  * device without the key (in place of the shoe, or with another key) is
  * quarantined; frames injected beside the real shoe (a tap on its cable)
  * are refused with an alarm and never dealt, while the real shoe goes on.
+ * On the virtual clock (test/helpers/virtual-table.ts): "deals nothing" is
+ * checked over a second of table time (a quarantined line is busy: a
+ * second of it costs about as much real time), not a guessed real pause.
  */
 import { describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../device-protocol/frame.ts';
-import { alarmsOf, ed25519Key, SHOE_SCRIPT, until } from './auth-helpers.ts';
+import { installVirtualClock } from '../../helpers/virtual-table.ts';
+import { alarmsOf, ed25519Key, SHOE_SCRIPT } from './auth-helpers.ts';
 import { benchPerTest } from './helpers.ts';
 
 const RULESET = 'tdc-baccarat-no-commission';
@@ -16,15 +20,16 @@ describe('a rogue device with valid CRCs but no key on a paired line', () => {
 
   it('a device with no key in place of the paired shoe is quarantined and deals nothing', async () => {
     const paired = await ed25519Key();
+    const clock = installVirtualClock();
     const current = openBench(
       { kind: 'shoe', ruleset: RULESET, seed: 7, scenario: SHOE_SCRIPT },
       { pairedKey: paired.publicKey },
     );
     const alarms = alarmsOf(current.driver);
-    await current.sim.whenReady();
-    await current.sim.stepMany(3);
-    await until(() => current.driver.isQuarantined, 'quarantine');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await clock.drive(current.sim.whenReady(), 5_000, 'device ready');
+    await clock.drive(current.sim.stepMany(3), 5_000, 'cards dealt');
+    await clock.runUntil(() => current.driver.isQuarantined, 5_000, 'quarantine');
+    await clock.advance(1_000);
     expect(current.observations).toHaveLength(0);
     expect(current.driver.status().quarantined).toMatch(
       /authentication failed \(no key: paired device answered PROOF,none/,
@@ -36,13 +41,14 @@ describe('a rogue device with valid CRCs but no key on a paired line', () => {
   it('a device with another key is quarantined, naming both fingerprints', async () => {
     const paired = await ed25519Key();
     const other = await ed25519Key();
+    const clock = installVirtualClock();
     const current = openBench(
       { kind: 'shoe', ruleset: RULESET, seed: 7, scenario: SHOE_SCRIPT, key: other },
       { pairedKey: paired.publicKey },
     );
-    await current.sim.whenReady();
-    await current.sim.stepMany(2);
-    await until(() => current.driver.isQuarantined, 'quarantine');
+    await clock.drive(current.sim.whenReady(), 5_000, 'device ready');
+    await clock.drive(current.sim.stepMany(2), 5_000, 'cards dealt');
+    await clock.runUntil(() => current.driver.isQuarantined, 5_000, 'quarantine');
     expect(current.observations).toHaveLength(0);
     expect(current.driver.status().quarantined).toMatch(
       /key mismatch: device key [0-9A-F-]{19} is not the paired key [0-9A-F-]{19}/,
@@ -51,14 +57,15 @@ describe('a rogue device with valid CRCs but no key on a paired line', () => {
 
   it('frames injected beside the authenticated shoe are refused with an alarm; the shoe deals on', async () => {
     const key = await ed25519Key();
+    const clock = installVirtualClock();
     const current = openBench(
       { kind: 'shoe', ruleset: RULESET, seed: 8, scenario: SHOE_SCRIPT, key },
       { pairedKey: key.publicKey },
     );
     const alarms = alarmsOf(current.driver);
-    await current.sim.whenReady();
-    await current.sim.stepMany(2);
-    await until(() => current.observations.length === 2, 'two cards');
+    await clock.drive(current.sim.whenReady(), 5_000, 'device ready');
+    await clock.drive(current.sim.stepMany(2), 5_000, 'cards dealt');
+    await clock.runUntil(() => current.observations.length === 2, 5_000, 'two cards');
     // A tap on the cable: perfectly framed cards, right CRC, next seqs, no MAC.
     for (const [seq, card] of [
       [40, 'AS'],
@@ -72,9 +79,13 @@ describe('a rogue device with valid CRCs but no key on a paired line', () => {
       });
       current.wire.deliver('device', Buffer.from(line, 'latin1'));
     }
-    await until(() => (current.driver.status().auth.refused.missing_mac ?? 0) === 2, 'refusals');
-    while (await current.sim.step());
-    await current.sim.whenDone();
+    await clock.runUntil(
+      () => (current.driver.status().auth.refused.missing_mac ?? 0) === 2,
+      5_000,
+      'refusals',
+    );
+    await clock.drive(current.sim.stepMany(Number.POSITIVE_INFINITY), 60_000, 'the rest');
+    await clock.drive(current.sim.whenDone(), 60_000, 'every card acknowledged');
     const cards = current.observations.map((o) => (o.record.t === 'card' ? o.record.card : ''));
     expect(cards).toHaveLength(6);
     expect(
@@ -96,18 +107,19 @@ describe('a rogue device with valid CRCs but no key on a paired line', () => {
 
   it('a flood of unauthenticated frames quarantines the paired line', async () => {
     const key = await ed25519Key();
+    const clock = installVirtualClock();
     const current = openBench(
       { kind: 'shoe', ruleset: RULESET, seed: 9, scenario: SHOE_SCRIPT, key },
       { pairedKey: key.publicKey },
     );
-    await current.sim.whenReady();
-    await current.sim.stepMany(1);
-    await until(() => current.observations.length === 1, 'one card');
+    await clock.drive(current.sim.whenReady(), 5_000, 'device ready');
+    await clock.drive(current.sim.stepMany(1), 5_000, 'cards dealt');
+    await clock.runUntil(() => current.observations.length === 1, 5_000, 'one card');
     for (let seq = 100; seq < 120; seq++) {
       const line = encodeFrame({ talker: 'SH', seq, type: 'CUT', fields: [] });
       current.wire.deliver('device', Buffer.from(line, 'latin1'));
     }
-    await until(() => current.driver.isQuarantined, 'quarantine');
+    await clock.runUntil(() => current.driver.isQuarantined, 5_000, 'quarantine');
     expect(current.driver.status().quarantined).toMatch(
       /not authenticating: 16 frames in a row failed/,
     );

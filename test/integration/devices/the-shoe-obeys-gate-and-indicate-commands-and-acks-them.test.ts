@@ -1,11 +1,18 @@
+/**
+ * On the virtual clock (test/helpers/virtual-table.ts): a locked gate holds
+ * the deal for a whole second of table time, and a command's timeout is the
+ * driver's 300 ms however loaded the machine.
+ */
 import { describe, expect, it } from 'vitest';
 import { isDriverError } from '../../../firmware-host/drivers/errors.ts';
-import { benchPerTest, until } from './helpers.ts';
+import { installVirtualClock } from '../../helpers/virtual-table.ts';
+import { benchPerTest } from './helpers.ts';
 
 describe('the shoe obeys gate and indicate commands and ACKs them', () => {
   const openBench = benchPerTest();
 
   it('lights and the gate follow the commands; a locked gate stops the deal', async () => {
+    const clock = installVirtualClock();
     const current = openBench({
       kind: 'shoe',
       ruleset: 'tdc-baccarat-no-commission',
@@ -13,21 +20,22 @@ describe('the shoe obeys gate and indicate commands and ACKs them', () => {
       scenario: { on: [], off: [], steps: [{ op: 'shuffle' }, { op: 'deal', count: 4 }] },
     });
     const { sim, driver, observations } = current;
-    await sim.whenReady();
-    await driver.whenOnline();
-    await driver.indicate('green', 'blink');
+    await clock.drive(sim.whenReady(), 5_000, 'device ready');
+    await clock.drive(driver.whenOnline(), 5_000, 'online');
+    await clock.drive(driver.indicate('green', 'blink'), 5_000, 'indicate ACKed');
     expect(sim.lights.get('green')).toBe('blink');
-    await driver.gate('lock');
+    await clock.drive(driver.gate('lock'), 5_000, 'gate lock ACKed');
     expect(sim.gateLocked).toBe(true);
     const stepping = sim.step();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await clock.advance(1_000);
     expect(observations).toHaveLength(0);
-    await driver.gate('unlock');
-    await stepping;
-    await until(() => observations.length === 1, 5_000, 'the card after unlock');
+    await clock.drive(driver.gate('unlock'), 5_000, 'gate unlock ACKed');
+    await clock.drive(stepping, 5_000, 'the card dealt');
+    await clock.runUntil(() => observations.length === 1, 5_000, 'the card after unlock');
   });
 
   it('a command to a shoe that does not answer fails with a coded error', async () => {
+    const clock = installVirtualClock();
     const current = openBench(
       { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 32, faults: ['drop-acks=1'] },
       {
@@ -40,8 +48,12 @@ describe('the shoe obeys gate and indicate commands and ACKs them', () => {
       },
     );
     const { sim, driver } = current;
-    await sim.whenReady();
-    const failure = await driver.indicate('red', 'on').catch((error: unknown) => error);
+    await clock.drive(sim.whenReady(), 5_000, 'device ready');
+    const failure = await clock.drive(
+      driver.indicate('red', 'on').catch((error: unknown) => error),
+      5_000,
+      'the command to fail',
+    );
     expect(isDriverError(failure) && failure.code).toBe('command_failed');
     expect(sim.lights.get('red')).toBe('on'); // it heard; only the ACK was lost
     expect(driver.status().counters.commandsFailed).toBe(1);
