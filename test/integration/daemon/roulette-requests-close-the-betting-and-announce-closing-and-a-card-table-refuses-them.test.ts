@@ -86,9 +86,10 @@ describe('roulette requests', () => {
       code: 'refused',
       message: 'new_shoe is for a card table; this table plays tdc-roulette',
     });
+    // The console refuses it before the daemon's doors: a roulette table's requests are its game's.
     await expect(
       applyConsoleRequest(daemon, { op: 'new_shoe', reason: 'from the console' }, 'pit'),
-    ).rejects.toThrow(/new_shoe is for a card table; this table plays tdc-roulette/);
+    ).rejects.toThrow(/new_shoe is not a request of this table: it plays tdc-roulette/);
     expect(daemon.lastSeq).toBe(seq);
     // The table plays on: the first game's betting closes.
     expect(await daemon.handleRequest({ op: 'no_more_bets' })).toMatchObject({
