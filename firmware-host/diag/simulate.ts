@@ -227,7 +227,6 @@ function readPublished({ topics, published }: SessionStage, run: SimulationRun):
 /** The rows of the pass/fail table for one simulated session. */
 export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
   const rows: CheckOutcome[] = [];
-  const faults = SIMULATION_FAULTS;
   if (run.error) {
     rows.push({
       name: 'simulate: session',
@@ -244,7 +243,13 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
       data: { ruleset: run.ruleset, cards: run.dealt.length, durationMs: run.durationMs },
     });
   }
+  return [...rows, ...faultRows(run), ...linkRows(run), losslessRow(run), journalRow(run)];
+}
 
+/** A row per injected card fault: the alarm it must raise. */
+function faultRows(run: SimulationRun): CheckOutcome[] {
+  const rows: CheckOutcome[] = [];
+  const faults = SIMULATION_FAULTS;
   const alarmAt = (position: number, match: (alarm: SimulationRun['alarms'][number]) => boolean) =>
     run.alarms.find((alarm) => alarm.index === position - 1 && match(alarm)) ??
     run.alarms.find(match);
@@ -296,6 +301,12 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
     ),
   );
 
+  return rows;
+}
+
+/** The corrupted frames NAKed and retransmitted; the unplugged line reported and reconnected. */
+function linkRows(run: SimulationRun): CheckOutcome[] {
+  const rows: CheckOutcome[] = [];
   const counters = run.driver?.counters;
   const corrupted = (counters?.crcErrors ?? 0) > 0 && (counters?.naksSent ?? 0) > 0;
   rows.push({
@@ -329,7 +340,11 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
         }),
   });
 
-  // Nothing lost: every dealt card published exactly once (after dedupe by seq), in shoe order.
+  return rows;
+}
+
+/** Nothing lost: every dealt card published exactly once (after dedupe by seq), in shoe order. */
+function losslessRow(run: SimulationRun): CheckOutcome {
   const byIndex = new Map<number, number>();
   for (const event of run.cardEvents) {
     if (event.index !== undefined) byIndex.set(event.index, (byIndex.get(event.index) ?? 0) + 1);
@@ -349,7 +364,7 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
   const extra = run.cardEvents.length - run.dealt.length;
   const lossless =
     !run.error && missing.length === 0 && doubled.length === 0 && wrong.length === 0 && extra === 0;
-  rows.push({
+  return {
     name: 'simulate: nothing lost',
     status: lossless ? 'pass' : 'fail',
     detail: lossless
@@ -373,15 +388,17 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
       published: run.cardEvents.length,
       duplicatesDropped: run.duplicatesDropped,
     },
-  });
+  };
+}
 
-  rows.push({
+/** The journal written during the session verifies. */
+function journalRow(run: SimulationRun): CheckOutcome {
+  return {
     name: 'simulate: journal',
     status: run.journal.ok && run.journal.records > 0 ? 'pass' : 'fail',
     detail: `${run.journal.records} records, ${run.journal.findings} verify finding(s)`,
     ...(run.journal.ok
       ? {}
       : { advice: 'the journal written during the session does not verify: a journal regression' }),
-  });
-  return rows;
+  };
 }
