@@ -43,10 +43,7 @@ async function listFaults(): Promise<void> {
 }
 
 /** The wheel with its options checked; undefined once `--list-faults` has listed them. */
-export async function wheelSim(
-  _kind: string | undefined,
-  options: WheelSimOptions,
-): Promise<SimPlay | undefined> {
+export async function wheelSim(options: WheelSimOptions): Promise<SimPlay | undefined> {
   if (options.listFaults) {
     await listFaults();
     return undefined;

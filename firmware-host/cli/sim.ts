@@ -81,7 +81,7 @@ const SIMULATORS: Record<
 > = {
   dealer: async (kind, options) =>
     (await import('./sim-dealer.ts')).dealerSim(kind, options, SIMULATED_KINDS),
-  croupier: async (kind, options) => (await import('./sim-wheel.ts')).wheelSim(kind, options),
+  croupier: async (_kind, options) => (await import('./sim-wheel.ts')).wheelSim(options),
 };
 
 async function runSim(kind: string | undefined, options: SimOptions): Promise<void> {
