@@ -1,15 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { type BackColour, type CardCode, JOKER } from '../device-protocol/cards.ts';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
-import type { LinkAction, LinkOptions as SessionOptions } from '../device-protocol/link.ts';
-import { type Message, PROTOCOL_VERSION, peerKnows } from '../device-protocol/messages.ts';
+import type { LinkOptions as SessionOptions } from '../device-protocol/link.ts';
+import { type Message, peerKnows } from '../device-protocol/messages.ts';
 import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
 import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type { DeviceKey } from '../hardware/keys/device-key.ts';
-import type {
-  LinkOptionsInput,
-  LinkStateChange,
-} from '../hardware/transports/reconnecting-link.ts';
+import type { LinkOptionsInput } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
@@ -20,10 +17,11 @@ import { createRandom, type Random } from './random.ts';
 import type { Scenario } from './scenario.ts';
 import {
   passOnCoreEvents,
-  SIMULATOR_FIRMWARE_VERSION,
+  type SimulatorCoreEvents,
   SimulatorOnCore,
   simulatedCore,
   simulatorFirmwareSha256,
+  simulatorIdentity,
   sleep,
 } from './simulated-core.ts';
 import type { DeviceIdentity, DeviceKind, Step } from './steps.ts';
@@ -51,13 +49,7 @@ export const SIMULATOR_MODEL: Readonly<Record<DeviceKind, string>> = {
 };
 
 export function defaultIdentity(kind: DeviceKind, seed: number): DeviceIdentity {
-  return {
-    model: SIMULATOR_MODEL[kind],
-    serial: `SIM-${kind.toUpperCase()}-${seed}`,
-    protocolVersion: PROTOCOL_VERSION,
-    firmwareVersion: SIMULATOR_FIRMWARE_VERSION,
-    firmwareSha256: SIMULATOR_FIRMWARE_SHA256[kind],
-  };
+  return simulatorIdentity(kind, SIMULATOR_MODEL[kind], seed);
 }
 
 /** The device side's link-session settings (the device core's, shared with the firmware). */
@@ -97,23 +89,11 @@ export interface SimulatorOptions {
   resumeAt?: number;
 }
 
-export interface SimulatorEvents {
-  /** The link opened or closed. */
-  link: [change: LinkStateChange];
-  /** The host ACKed our HELLO: events flow. */
-  ready: [];
+export interface SimulatorEvents extends SimulatorCoreEvents {
   /** A step was played (sent, or consumed silently). */
   played: [step: Step, index: number];
-  /** A command from the host. */
-  command: [message: Message];
-  /** Every frame written, after the behaviours (for tests and `--verbose`). */
-  wrote: [line: string];
-  /** A frame the device gave up on: a real device would have lost it. */
-  lost: [action: Extract<LinkAction, { kind: 'failed' }>];
   /** Every step was played and every frame ACKed. */
   done: [];
-  /** A frame from the host refused by authentication (protocol 1.4), or the signer failed. */
-  refused: [detail: string];
 }
 
 export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
@@ -136,12 +116,9 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
   private readonly tagger = new ShoeTagger(1);
   private readonly commandDealer: ShoeDealer;
   private readonly now: () => number;
-  private readonly abort = new AbortController();
   private position = 0;
   private played = 0;
   private silentUntil = 0;
-  private running = false;
-  private pacing: Promise<void> | undefined;
   private stepping: Promise<boolean> = Promise.resolve(true);
   private lastDecks = 1;
 
@@ -237,22 +214,6 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
     return this.position >= this.steps.length;
   }
 
-  /** Opens the link (and keeps it open); with a rate, dealing starts once HELLO is ACKed. */
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.core.start();
-    if (this.rate > 0) this.pacing = this.pace();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.abort.abort();
-    const closing = this.core.stop();
-    await this.pacing;
-    await closing;
-  }
-
   /** Resolves when every step is played and every frame ACKed. */
   whenDone(): Promise<void> {
     if (this.isDone()) return Promise.resolve();
@@ -283,7 +244,12 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
 
   // ------------------------------------------------------------ pacing
 
-  private async pace(): Promise<void> {
+  /** With a rate, dealing starts once HELLO is ACKed; without, `step()` deals. */
+  protected selfPaced(): boolean {
+    return this.rate > 0;
+  }
+
+  protected async pace(): Promise<void> {
     const signal = this.abort.signal;
     await this.whenReady();
     const interval = 1000 / this.rate;

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
 import type { LinkAction, LinkOptions, LinkStats } from '../device-protocol/link.ts';
-import type { HelloMessage } from '../device-protocol/messages.ts';
+import { type HelloMessage, type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
 import { DeviceCore } from '../hardware/device/device-core.ts';
 import type { DeviceKey } from '../hardware/keys/device-key.ts';
 import type {
@@ -76,6 +76,22 @@ export function simulatedCore(options: SimulatedCoreOptions): DeviceCore {
   });
 }
 
+/** The events every simulator emits, whatever it plays. */
+export interface SimulatorCoreEvents {
+  /** The link opened or closed. */
+  link: [change: LinkStateChange];
+  /** The host ACKed our HELLO: events flow. */
+  ready: [];
+  /** A command from the host. */
+  command: [message: Message];
+  /** Every frame written, after the wire behaviours (for tests and `--verbose`). */
+  wrote: [line: string];
+  /** A frame the device gave up on: a real device would have lost it. */
+  lost: [action: Extract<LinkAction, { kind: 'failed' }>];
+  /** A frame from the host refused by authentication (protocol 1.4), or the signer failed. */
+  refused: [detail: string];
+}
+
 /** The core events a simulator passes on as they are. */
 interface PassedOn {
   emit(event: 'link', change: LinkStateChange): boolean;
@@ -111,11 +127,53 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** What a simulator shows of its device core: its line, its handshake, its link session. */
+/** The identity a simulated `kind` reports unless told otherwise: its model, its serial from the seed. */
+export function simulatorIdentity(kind: string, model: string, seed: number): DeviceIdentity {
+  return {
+    model,
+    serial: `SIM-${kind.toUpperCase()}-${seed}`,
+    protocolVersion: PROTOCOL_VERSION,
+    firmwareVersion: SIMULATOR_FIRMWARE_VERSION,
+    firmwareSha256: simulatorFirmwareSha256(kind),
+  };
+}
+
+/**
+ * What a simulator shows of its device core (its line, its handshake, its
+ * link session) and how it starts and stops around it: the core opened, then
+ * its play paced on its own (`pace`) where it is (a rate, a pace), else
+ * stepped by its owner; on stop, the pacing aborted and the line closed.
+ */
 export abstract class SimulatorOnCore<
   Events extends Record<keyof Events, unknown[]>,
 > extends EventEmitter<Events> {
   protected abstract readonly core: DeviceCore;
+  /** Aborted on stop: every pause and every paced loop ends. */
+  protected readonly abort = new AbortController();
+  /** Between start and stop. */
+  protected running = false;
+  private pacing: Promise<void> | undefined;
+
+  /** Whether it plays on its own once started; else its owner steps it. */
+  protected abstract selfPaced(): boolean;
+  /** Plays on its own, from its HELLO's ACK until it is done or stopped. */
+  protected abstract pace(): Promise<void>;
+
+  /** Opens the link (and keeps it open); a self-paced simulator plays once its HELLO is ACKed. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.core.start();
+    if (this.selfPaced()) this.pacing = this.pace();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.abort.abort();
+    const closing = this.core.stop();
+    await this.pacing;
+    await closing;
+  }
 
   /** The device's reconnecting line. */
   get link(): ReconnectingLink {

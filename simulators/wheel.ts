@@ -1,22 +1,18 @@
 import { performance } from 'node:perf_hooks';
-import type { LinkAction } from '../device-protocol/link.ts';
-import { type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
 import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type { DeviceKey } from '../hardware/keys/device-key.ts';
-import type {
-  LinkOptionsInput,
-  LinkStateChange,
-} from '../hardware/transports/reconnecting-link.ts';
+import type { LinkOptionsInput } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
 import { createRandom, type Random } from './random.ts';
 import {
   passOnCoreEvents,
-  SIMULATOR_FIRMWARE_VERSION,
+  type SimulatorCoreEvents,
   SimulatorOnCore,
   simulatedCore,
   simulatorFirmwareSha256,
+  simulatorIdentity,
   sleep,
 } from './simulated-core.ts';
 import type { DeviceIdentity } from './steps.ts';
@@ -68,20 +64,11 @@ export interface WheelSimulatorOptions {
   key?: DeviceKey;
 }
 
-export interface WheelSimulatorEvents {
-  link: [change: LinkStateChange];
-  ready: [];
+export interface WheelSimulatorEvents extends SimulatorCoreEvents {
   /** A game was played: every event of it sent (not necessarily ACKed yet). */
   game: [game: WheelGame];
-  /** Every frame written, after the wire faults (noise bursts are not frames). */
-  wrote: [line: string];
-  command: [message: Message];
-  /** A frame given up (only with a session `maxAttempts`: a real wheel never gives up). */
-  lost: [action: Extract<LinkAction, { kind: 'failed' }>];
   /** Nothing unacknowledged and nothing queued. */
   idle: [];
-  /** A frame from the host refused by authentication (protocol 1.4), or the signer failed. */
-  refused: [detail: string];
 }
 
 export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
@@ -95,11 +82,8 @@ export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
   private readonly plan: Random;
   private readonly wireRandom: Random;
   private readonly noise: Random;
-  private readonly abort = new AbortController();
   private readonly options: WheelSimulatorOptions;
   private lastRotor: Direction | undefined;
-  private running = false;
-  private pacing: Promise<void> | undefined;
   private playing: Promise<unknown> = Promise.resolve();
 
   constructor(options: WheelSimulatorOptions) {
@@ -133,14 +117,7 @@ export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
     this.plan = random.fork('wheel/games');
     this.wireRandom = random.fork('wheel/wire');
     this.noise = random.fork('wheel/noise');
-    this.identity = {
-      model: WHEEL_MODEL,
-      serial: `SIM-WHEEL-${this.seed}`,
-      protocolVersion: PROTOCOL_VERSION,
-      firmwareVersion: SIMULATOR_FIRMWARE_VERSION,
-      firmwareSha256: WHEEL_FIRMWARE_SHA256,
-      ...options.identity,
-    };
+    this.identity = { ...simulatorIdentity('wheel', WHEEL_MODEL, this.seed), ...options.identity };
     this.core = simulatedCore({
       talker: 'RW',
       transport: options.transport,
@@ -156,21 +133,6 @@ export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
     passOnCoreEvents(this.core, this);
     this.core.on('command', (message) => this.emit('command', message));
     this.core.on('idle', () => this.emit('idle'));
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.core.start();
-    if ((this.options.paceMs ?? 0) > 0) this.pacing = this.pace();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.abort.abort();
-    const closing = this.core.stop();
-    await this.pacing;
-    await closing;
   }
 
   /** Resolves once every frame sent so far is ACKed. */
@@ -212,7 +174,12 @@ export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
     return game;
   }
 
-  private async pace(): Promise<void> {
+  /** With `paceMs`, games are played on their own once HELLO is ACKed; without, `playGame()` plays. */
+  protected selfPaced(): boolean {
+    return (this.options.paceMs ?? 0) > 0;
+  }
+
+  protected async pace(): Promise<void> {
     const signal = this.abort.signal;
     await this.whenReady();
     const paceMs = this.options.paceMs ?? 0;

@@ -5,54 +5,19 @@
  */
 import type { Command } from 'commander';
 import { DEVICE_KINDS } from '../../simulators/steps.ts';
+import type { GamePlugin } from '../games/game.ts';
+import type { DealerSimOptions } from './sim-dealer.ts';
+import type { WheelSimOptions } from './sim-wheel.ts';
+import { runSimDevice, type SimPlay } from './sim-wire.ts';
 
-/** The kind `tableside sim` hands to the wheel simulator (cli/sim-wheel.ts). */
+/** The roulette table's device (its plug-in's `deviceKinds`), for the help text. */
 const WHEEL = 'wheel';
 /** Every kind there is a simulator for: the card devices' and the wheel. */
 const SIMULATED_KINDS: readonly string[] = [...DEVICE_KINDS, WHEEL];
 
-interface SimOptions {
-  link?: string;
-  listen?: string;
-  ruleset?: string;
-  seed?: string;
-  scenario?: string;
-  rate?: string;
-  fault: string[];
-  off: string[];
-  rounds?: string;
-  boxes?: string;
-  writeRegistry?: string;
-  enroll?: string;
-  back?: string;
-  keepOpen?: boolean;
-  verbose?: boolean;
-  listFaults?: boolean;
-  games?: string;
-  pace?: string;
-  betting?: string;
-  key?: string;
-}
+type SimOptions = DealerSimOptions & WheelSimOptions;
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-function fail(message: string): never {
-  process.stderr.write(`tableside sim: ${message}\n`);
-  process.exit(2);
-}
-
-function wholeNumber(
-  name: string,
-  text: string | undefined,
-  min: number,
-  max: number,
-): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    fail(`--${name} ${JSON.stringify(text)}: expected a whole number ${min}-${max}`);
-  }
-  return Number(text);
-}
 
 export function register(program: Command): void {
   program
@@ -109,188 +74,23 @@ export function register(program: Command): void {
     });
 }
 
-async function runSim(kindArg: string | undefined, options: SimOptions): Promise<void> {
-  const { BEHAVIOURS } = await import('../../simulators/behaviours.ts');
-  if (kindArg === WHEEL) {
-    const { runWheelSim } = await import('./sim-wheel.ts');
-    await runWheelSim(options, fail, wholeNumber);
-    return;
-  }
-  if (options.listFaults) {
-    const lines = BEHAVIOURS.map((definition) => {
-      const argument = definition.argument ? `=${definition.argument}` : '';
-      const state =
-        definition.kind === 'feature'
-          ? definition.defaultOn
-            ? ' [feature, on]'
-            : ' [feature, off]'
-          : '';
-      return `${definition.name}${argument}${state}\n    ${definition.summary}\n`;
-    });
-    process.stdout.write(lines.join(''));
-    return;
-  }
-  const { isSimulatorError } = await import('../../simulators/errors.ts');
-  const { loadScenario } = await import('../../simulators/scenario.ts');
-  const { SimulatedDevice } = await import('../../simulators/device.ts');
-  const { logger } = await import('../log.ts');
-  const log = logger('sim');
+/** Each simulator's part of `tableside sim`, by the name its game's plug-in gives (`GamePlugin.simulator`). */
+const SIMULATORS: Record<
+  GamePlugin['simulator'],
+  (kind: string | undefined, options: SimOptions) => Promise<SimPlay | undefined>
+> = {
+  dealer: async (kind, options) =>
+    (await import('./sim-dealer.ts')).dealerSim(kind, options, SIMULATED_KINDS),
+  croupier: async (_kind, options) => (await import('./sim-wheel.ts')).wheelSim(options),
+};
 
-  const scenario = options.scenario
-    ? await loadScenario(options.scenario).catch((error: Error) => fail(error.message))
-    : undefined;
-  const kind = kindArg ?? scenario?.device;
-  if (!kind || !(DEVICE_KINDS as readonly string[]).includes(kind)) {
-    fail(
-      `say which device to simulate: ${SIMULATED_KINDS.join(', ')} (got ${JSON.stringify(kindArg ?? '')})`,
-    );
-  }
-  const deviceKind = kind as (typeof DEVICE_KINDS)[number];
-  const ruleset = options.ruleset ?? scenario?.ruleset;
-  if (!ruleset)
-    fail(
-      '--ruleset NAME is required (or a scenario that names one); `tableside rulesets` lists them',
-    );
-  if (!options.link === !options.listen)
-    fail('give exactly one of --link URL or --listen [HOST:]PORT');
-  const seed = wholeNumber('seed', options.seed, 0, Number.MAX_SAFE_INTEGER);
-  const rounds = wholeNumber('rounds', options.rounds, 1, 10_000);
-  const boxes = options.boxes
-    ?.split(/[\s,]+/)
-    .filter(Boolean)
-    .map((token) => {
-      if (!/^[1-7]$/.test(token)) fail(`--boxes: bad box ${JSON.stringify(token)}: expected 1-7`);
-      return Number(token);
-    });
-  if (boxes?.length === 0) fail('--boxes: expected box numbers such as 1,2,3');
-  let rate = scenario?.rate ?? 2;
-  if (options.rate !== undefined) {
-    rate = Number(options.rate);
-    if (!Number.isFinite(rate) || rate <= 0 || rate > 1000) {
-      fail(
-        `--rate ${JSON.stringify(options.rate)}: expected cards per second, above 0 and at most 1000`,
-      );
-    }
-  }
-
-  let effectiveScenario = scenario;
-  if (options.enroll !== undefined) {
-    if (deviceKind !== 'reader') fail('--enroll is for the reader simulator');
-    const { parseBackColour } = await import('../../device-protocol/cards.ts');
-    const { deckTags } = await import('../../simulators/tags.ts');
-    try {
-      parseBackColour(options.back ?? 'red');
-    } catch (error) {
-      fail((error as Error).message);
-    }
-    effectiveScenario = {
-      on: scenario?.on ?? [],
-      off: scenario?.off ?? [],
-      steps: deckTags(options.enroll).map(({ uid }) => ({ op: 'tag' as const, uid })),
-    };
-  }
-
-  const { openSimWire, loadSimKey, untilStopped } = await import('./sim-wire.ts');
-  const { transport, server } = await openSimWire(options, fail);
-  const key = await loadSimKey(options.key, 'tableside sim', fail);
-
-  let sim: InstanceType<typeof SimulatedDevice>;
-  try {
-    sim = new SimulatedDevice({
-      kind: deviceKind,
-      transport,
-      ruleset,
-      ...(seed === undefined ? {} : { seed }),
-      ...(effectiveScenario === undefined ? {} : { scenario: effectiveScenario }),
-      ...(rounds === undefined ? {} : { rounds }),
-      ...(boxes === undefined ? {} : { boxes }),
-      faults: options.fault,
-      off: options.off,
-      rate,
-      ...(key === undefined ? {} : { key }),
-      // A listening simulator waits for its daemon as long as it takes.
-      reconnect: server
-        ? { openTimeoutMs: 120_000, initialDelayMs: 10, maxDelayMs: 200 }
-        : { initialDelayMs: 100, maxDelayMs: 2_000 },
-    });
-  } catch (error) {
-    if (isSimulatorError(error) || (error as Error).name === 'EngineError')
-      fail((error as Error).message);
-    throw error;
-  }
-
-  if (options.writeRegistry !== undefined) {
-    if (deviceKind !== 'reader') fail('--write-registry is for the reader simulator');
-    const { writeFile } = await import('node:fs/promises');
-    const { simRegistryDocument } = await import('../../simulators/tags.ts');
-    const { effectiveRecipe } = await import('../../simulators/plan.ts');
-    const recipe = effectiveRecipe(ruleset, sim.behaviours);
-    await writeFile(
-      options.writeRegistry,
-      `${JSON.stringify(simRegistryDocument(recipe.backs, recipe.decks), null, 2)}\n`,
-    );
-    log.info({ file: options.writeRegistry }, 'deck registry of the simulated decks written');
-  }
-
-  if (server) {
-    await server.listen().catch((error: Error) => fail(error.message));
-    log.info(
-      { port: server.boundPort },
-      `listening: point the daemon at tcp://HOST:${server.boundPort}`,
-    );
-  }
-  const cards = sim.steps.filter((step) => step.kind === 'card').length;
-  log.info(
-    {
-      kind: deviceKind,
-      ruleset,
-      seed: sim.seed,
-      rate,
-      steps: sim.steps.length,
-      cards,
-      behaviours: sim.behaviours.describe(),
-      model: sim.identity.model,
-      firmwareSha256: sim.identity.firmwareSha256,
-    },
-    'simulator starting',
-  );
-  // The decisions no card expresses must be made at the table for each round to take these cards.
-  for (const [index, round] of sim.legalRounds.entries()) {
-    log.info(
-      { round: index + 1, cards: round.cards, boxes: round.boxes, actions: round.actions },
-      'planned round',
-    );
-  }
-  sim.on('link', (change) =>
-    log.info({ state: change.state, reason: change.reason }, `link ${change.state}`),
-  );
-  sim.on('ready', () => log.info('HELLO acknowledged: dealing'));
-  sim.on('command', (message) => log.info({ message }, `command ${message.type}`));
-  sim.on('lost', (action) =>
-    log.error({ seq: action.seq, type: action.type }, 'frame given up: no ACK'),
-  );
-  if (options.verbose) sim.on('wrote', (line) => process.stderr.write(`> ${line.trimEnd()}\n`));
-
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    await sim.stop();
-    await server?.shutdown();
-    const stats = sim.stats;
-    process.stdout.write(
-      `${JSON.stringify({ done: sim.finished, played: sim.playedSteps, sent: stats.sent, retransmitted: stats.retransmitted, naksReceived: stats.naksReceived })}\n`,
-    );
-    process.exitCode = code;
-  };
-  process.once('SIGINT', () => void stop(130));
-  process.once('SIGTERM', () => void stop(143));
-  sim.start();
-  await sim.whenDone();
-  log.info({ played: sim.playedSteps }, 'session complete: every frame acknowledged');
-  if (options.keepOpen) {
-    await untilStopped(() => stopping);
-    return;
-  }
-  await stop(0);
+async function runSim(kind: string | undefined, options: SimOptions): Promise<void> {
+  const { GAME_PLUGINS } = await import('../games/registry.ts');
+  // The game whose table has this device says who plays it; without a kind, a scenario names a card device.
+  const game =
+    kind === undefined
+      ? undefined
+      : GAME_PLUGINS.find((plugin) => plugin.deviceKinds.some((k) => k === kind));
+  const play = await SIMULATORS[game?.simulator ?? 'dealer'](kind, options);
+  if (play) await runSimDevice(options, play);
 }

@@ -3,6 +3,7 @@
  * then either the host checks (devices, broker, journal, clock) or, with
  * `simulate`, the clock and a scripted session through simulators.
  */
+import type { GamePlugin } from '../games/game.ts';
 import { checkClock, checkConfig, type HostCheckOptions, hostChecks } from './host-checks.ts';
 import {
   type Check,
@@ -12,6 +13,7 @@ import {
   reportOf,
   runChecks,
 } from './report.ts';
+import type { SimulationOptions } from './simulate.ts';
 
 export interface DiagnoseOptions {
   /** The config file (else TABLESIDE_CONFIG, else the defaults). */
@@ -59,19 +61,11 @@ export async function diagnose(
         run: async () => {
           // The table's game says which scripted session it plays: a shoe's cards, a wheel's games.
           const { gameOf } = await import('../games/registry.ts');
-          if (gameOf(config.ruleset).diagSimulation === 'wheel') {
-            const { runWheelSimulation, wheelSimulationOutcomes } = await import(
-              './simulate-wheel.ts'
-            );
-            return wheelSimulationOutcomes(await runWheelSimulation({ config }));
-          }
-          const { runSimulation, simulationOutcomes } = await import('./simulate.ts');
-          const run = await runSimulation({
+          return SCRIPTED_SESSIONS[gameOf(config.ruleset).diagSimulation]({
             config,
             ...(options.simulationCards !== undefined ? { cards: options.simulationCards } : {}),
             ...(options.onSimulationProgress ? { onProgress: options.onSimulationProgress } : {}),
           });
-          return simulationOutcomes(run);
         },
       },
     ];
@@ -96,3 +90,21 @@ export async function diagnose(
 function merge(a: DiagReport, b: DiagReport): DiagReport {
   return reportOf([...a.checks, ...b.checks]);
 }
+
+/**
+ * Each game's scripted session and its judge, by the name its plug-in gives
+ * (`GamePlugin.diagSimulation`).
+ */
+const SCRIPTED_SESSIONS: Record<
+  GamePlugin['diagSimulation'],
+  (request: Pick<SimulationOptions, 'config' | 'cards' | 'onProgress'>) => Promise<CheckOutcome[]>
+> = {
+  shoe: async (request) => {
+    const { runSimulation, simulationOutcomes } = await import('./simulate.ts');
+    return simulationOutcomes(await runSimulation(request));
+  },
+  wheel: async ({ config }) => {
+    const { runWheelSimulation, wheelSimulationOutcomes } = await import('./simulate-wheel.ts');
+    return wheelSimulationOutcomes(await runWheelSimulation({ config }));
+  },
+};

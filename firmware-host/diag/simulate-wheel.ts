@@ -15,13 +15,11 @@
  *   noise           → nothing but line counters; the result arrives
  * and every result that counts is published once, in order.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { WheelGame } from '../../simulators/wheel-plan.ts';
 import type { TablesideConfig } from '../config/schema.ts';
 import type { CheckOutcome } from './report.ts';
+import { eventsOf, runScriptedSession, type SessionStage } from './scripted-session.ts';
 import { sleep, until } from './wait.ts';
 
 /** The fault of each game (1-based) and the alarm it must raise; games not listed are legal. */
@@ -58,31 +56,11 @@ export async function runWheelSimulation(options: {
   seed?: number;
   timeoutMs?: number;
 }): Promise<WheelSimulationRun> {
-  const started = performance.now();
-  const [
-    { getRouletteRuleset },
-    { resolveConfig },
-    { startEmbeddedBroker },
-    { TableDaemon },
-    { memoryWire, releaseMemoryWire },
-    { SimulatedWheel, WHEEL_FIRMWARE_SHA256, WHEEL_MODEL },
-    { tableTopics },
-    { verifyJournalDir },
-    mqtt,
-  ] = await Promise.all([
-    import('../engine/rulesets/index.ts'),
-    import('../config/loader.ts'),
-    import('../mqtt/broker.ts'),
-    import('../daemon/table-daemon.ts'),
-    import('../../hardware/transports/memory.ts'),
-    import('../../simulators/wheel.ts'),
-    import('../mqtt/topics.ts'),
-    import('../journal/verify.ts'),
-    import('mqtt'),
-  ]);
-  const configured = options.config;
+  const [{ getRouletteRuleset }, { SimulatedWheel, WHEEL_FIRMWARE_SHA256, WHEEL_MODEL }] =
+    await Promise.all([import('../engine/rulesets/index.ts'), import('../../simulators/wheel.ts')]);
+  const ruleset = options.config.ruleset;
   const run: WheelSimulationRun = {
-    ruleset: configured.ruleset,
+    ruleset,
     games: [],
     spins: [],
     alarms: [],
@@ -92,104 +70,66 @@ export async function runWheelSimulation(options: {
     durationMs: 0,
   };
   const deadline = performance.now() + (options.timeoutMs ?? 40_000);
-  const wireName = `diag-wheel-${process.pid}-${Math.floor(performance.now())}`;
-  const journalDir = await mkdtemp(join(tmpdir(), 'tableside-diag-wheel-'));
-  const cleanups: Array<() => Promise<void>> = [
-    async () => rm(journalDir, { recursive: true, force: true }),
-  ];
-  try {
-    const broker = await startEmbeddedBroker({ port: 0 });
-    cleanups.push(() => broker.close());
-    const { config } = resolveConfig(
-      {
-        table: configured.table,
-        ruleset: configured.ruleset,
-        devices: {
-          wheel: {
-            kind: 'wheel',
-            transport: `memory://${wireName}`,
-            model: WHEEL_MODEL,
-            firmware: [WHEEL_FIRMWARE_SHA256],
-          },
-        },
-        mqtt: { url: broker.url, baseTopic: configured.mqtt.baseTopic },
-        journal: { dir: journalDir, rotateDaily: false },
-      },
-      { env: {} },
-    );
-    cleanups.push(async () => releaseMemoryWire(wireName));
-    const topics = tableTopics(config.mqtt.baseTopic, config.table);
-    const events: Array<Record<string, unknown> & { seq: number; type: string }> = [];
-    const seen = new Set<number>();
-    const consumer = await mqtt.connectAsync(broker.url, {
-      clientId: `tableside-diag-wheel-consumer-${process.pid}`,
-      reconnectPeriod: 0,
-    });
-    cleanups.push(async () => {
-      // Cleanup: the run is over and reported; the broker may already be gone.
-      await consumer.endAsync().catch(() => undefined);
-    });
-    consumer.on('message', (topic, payload) => {
-      if (!topic.startsWith(`${topics.root}/events/`)) return;
-      const event = JSON.parse(payload.toString()) as { seq: number; type: string };
-      if (seen.has(event.seq)) {
-        run.duplicatesDropped++;
-        return;
+  const verdict = await runScriptedSession(options.config, {
+    name: 'wheel',
+    ruleset,
+    device: (transport) => ({
+      kind: 'wheel',
+      transport,
+      model: WHEEL_MODEL,
+      firmware: [WHEEL_FIRMWARE_SHA256],
+    }),
+    play: async (stage) => {
+      const wheel = new SimulatedWheel({
+        transport: stage.wire.device,
+        seed: options.seed ?? 2024,
+        minRevolutions: getRouletteRuleset(ruleset).spin.minBallRevolutions.value,
+        faults: WHEEL_SIMULATION_FAULTS.map(({ game, fault }) => `${fault}=${game}`),
+        reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+      });
+      try {
+        await spinScript(stage, run, wheel, deadline);
+      } finally {
+        await wheel.stop();
       }
-      seen.add(event.seq);
-      events.push(event);
-    });
-    await consumer.subscribeAsync(`${topics.root}/#`, { qos: 1 });
+    },
+  });
+  return { ...run, ...verdict };
+}
 
-    const { logger } = await import('../log.ts');
-    const daemon = new TableDaemon({ config, simulate: false, log: logger('diag-daemon') });
-    await daemon.start();
-    cleanups.push(() => daemon.stop());
-    const wheel = new SimulatedWheel({
-      transport: memoryWire(wireName).device,
-      seed: options.seed ?? 2024,
-      minRevolutions: getRouletteRuleset(configured.ruleset).spin.minBallRevolutions.value,
-      faults: WHEEL_SIMULATION_FAULTS.map(({ game, fault }) => `${fault}=${game}`),
-      reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
-    });
-    cleanups.push(() => wheel.stop());
-    wheel.start();
-    for (let game = 1; game <= GAMES; game++) {
-      run.games.push(await wheel.playGame());
-      const settled = await until(
-        () => wheel.pending.inFlight === 0 && wheel.pending.queued === 0,
-        Math.max(0, deadline - performance.now()),
-      );
-      if (!settled) throw new Error(`game ${game} was not ACKed before the session timed out`);
-    }
-    const starts = () => events.filter((event) => event.type === 'game_start').length;
-    if (!(await until(() => starts() >= GAMES, Math.max(1000, deadline - performance.now())))) {
-      throw new Error(`only ${starts()} of ${GAMES} games reached the broker in time`);
-    }
-    await sleep(100);
-    for (const event of events) {
-      if (event.type === 'spin') {
-        run.spins.push({ seq: event.seq, game: Number(event.game), number: Number(event.number) });
-      } else if (event.type === 'game_voided') {
-        run.voided.push(Number(event.game));
-      } else if (event.type === 'alarm') {
-        run.alarms.push(event as unknown as WheelSimulationRun['alarms'][number]);
-      }
-    }
-    const verified = await verifyJournalDir(journalDir);
-    run.journal = {
-      ok: verified.ok,
-      records: verified.records,
-      findings: verified.findings.length,
-    };
-  } catch (error) {
-    run.error = error instanceof Error ? error.message : String(error);
-  } finally {
-    // Cleanup: one failing does not stop the others, and the run already holds its verdict.
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-    run.durationMs = Math.round(performance.now() - started);
+/** Spins the games one by one, each once the last is ACKed, then reads what was published. */
+async function spinScript(
+  { topics, published }: SessionStage,
+  run: WheelSimulationRun,
+  wheel: import('../../simulators/wheel.ts').SimulatedWheel,
+  deadline: number,
+): Promise<void> {
+  wheel.start();
+  for (let game = 1; game <= GAMES; game++) {
+    run.games.push(await wheel.playGame());
+    const settled = await until(
+      () => wheel.pending.inFlight === 0 && wheel.pending.queued === 0,
+      Math.max(0, deadline - performance.now()),
+    );
+    if (!settled) throw new Error(`game ${game} was not ACKed before the session timed out`);
   }
-  return run;
+  const starts = () =>
+    eventsOf(published, topics).events.filter((event) => event.type === 'game_start').length;
+  if (!(await until(() => starts() >= GAMES, Math.max(1000, deadline - performance.now())))) {
+    throw new Error(`only ${starts()} of ${GAMES} games reached the broker in time`);
+  }
+  await sleep(100);
+  const { events, duplicatesDropped } = eventsOf(published, topics);
+  run.duplicatesDropped = duplicatesDropped;
+  for (const event of events) {
+    if (event.type === 'spin') {
+      run.spins.push({ seq: event.seq, game: Number(event.game), number: Number(event.number) });
+    } else if (event.type === 'game_voided') {
+      run.voided.push(Number(event.game));
+    } else if (event.type === 'alarm') {
+      run.alarms.push(event as unknown as WheelSimulationRun['alarms'][number]);
+    }
+  }
 }
 
 /** The rows of the pass/fail table for one simulated wheel session. */

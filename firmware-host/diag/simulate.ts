@@ -16,12 +16,11 @@
  *   unplugged line    → devices/<shoe>/availability goes offline then online,
  *                       the driver reconnects, the queued cards arrive
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Transport } from '../../hardware/transports/transport.ts';
 import type { TablesideConfig } from '../config/schema.ts';
 import type { CheckOutcome } from './report.ts';
+import { eventsOf, runScriptedSession, type SessionStage } from './scripted-session.ts';
 import { sleep, until } from './wait.ts';
 
 export const SIMULATION_FAULTS = {
@@ -48,12 +47,6 @@ export interface SimulationOptions {
   onProgress?(done: number, total: number, phase: string): void;
 }
 
-interface Published {
-  topic: string;
-  payload: string;
-  retain: boolean;
-}
-
 export interface SimulationRun {
   ruleset: string;
   rulesetNote: string | undefined;
@@ -76,35 +69,9 @@ const SCRIPTED_RULESET = 'tdc-baccarat-no-commission';
 
 /** Plays the scripted session and gathers what happened. Never throws: a failure is `error`. */
 export async function runSimulation(options: SimulationOptions): Promise<SimulationRun> {
-  const started = performance.now();
-  const total = options.cards ?? 90;
-  const timeoutMs = options.timeoutMs ?? 40_000;
-  const seed = options.seed ?? 2024;
-  const progress = options.onProgress ?? (() => undefined);
-  const [
-    { rulesetIdentity },
-    { resolveConfig },
-    { startEmbeddedBroker },
-    { TableDaemon },
-    { memoryWire, releaseMemoryWire },
-    { SimulatedDevice, SIMULATOR_FIRMWARE_SHA256, SIMULATOR_MODEL },
-    { tableTopics },
-    { verifyJournalDir },
-    mqtt,
-  ] = await Promise.all([
-    import('../games/registry.ts'),
-    import('../config/loader.ts'),
-    import('../mqtt/broker.ts'),
-    import('../daemon/table-daemon.ts'),
-    import('../../hardware/transports/memory.ts'),
-    import('../../simulators/device.ts'),
-    import('../mqtt/topics.ts'),
-    import('../journal/verify.ts'),
-    import('mqtt'),
-  ]);
-
-  const configured = options.config;
-  let ruleset = configured.ruleset;
+  const [{ rulesetIdentity }, { SimulatedDevice, SIMULATOR_FIRMWARE_SHA256, SIMULATOR_MODEL }] =
+    await Promise.all([import('../games/registry.ts'), import('../../simulators/device.ts')]);
+  let ruleset = options.config.ruleset;
   let rulesetNote: string | undefined;
   // The script deals baccarat: another game's ruleset (roulette's included) is played as its ruleset.
   if (rulesetIdentity(ruleset).game !== rulesetIdentity(SCRIPTED_RULESET).game) {
@@ -125,96 +92,82 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     journal: { ok: false, records: 0, findings: 0 },
     durationMs: 0,
   };
-
-  const wireName = `diag-shoe-${process.pid}-${Math.floor(performance.now())}`;
-  const journalDir = await mkdtemp(join(tmpdir(), 'tableside-diag-'));
-  const cleanups: Array<() => Promise<void>> = [
-    async () => rm(journalDir, { recursive: true, force: true }),
-  ];
-  try {
-    progress(0, total, 'starting broker and daemon');
-    const broker = await startEmbeddedBroker({ port: 0 });
-    cleanups.push(() => broker.close());
-    const { config } = resolveConfig(
-      {
-        table: configured.table,
-        ruleset,
-        devices: {
-          shoe: {
-            kind: 'shoe',
-            transport: `memory://${wireName}`,
-            model: SIMULATOR_MODEL.shoe,
-            firmware: [SIMULATOR_FIRMWARE_SHA256.shoe],
-          },
-        },
-        mqtt: { url: broker.url, baseTopic: configured.mqtt.baseTopic },
-        journal: { dir: journalDir, rotateDaily: false },
-        session: { autoRound: true },
-      },
-      { env: {} },
-    );
-    cleanups.push(async () => releaseMemoryWire(wireName));
-    const topics = tableTopics(config.mqtt.baseTopic, config.table);
-
-    // The consumer: what a table-management system would see.
-    const published: Published[] = [];
-    const consumer = await mqtt.connectAsync(broker.url, {
-      clientId: `tableside-diag-consumer-${process.pid}`,
-      reconnectPeriod: 0,
-    });
-    cleanups.push(async () => {
-      // Cleanup: the run is over and reported; the broker may already be gone.
-      await consumer.endAsync().catch(() => undefined);
-    });
-    consumer.on('message', (topic, payload, packet) => {
-      published.push({ topic, payload: payload.toString(), retain: packet.retain });
-    });
-    await consumer.subscribeAsync(`${topics.root}/#`, { qos: 1 });
-
-    const { logger } = await import('../log.ts');
-    const daemon = new TableDaemon({ config, simulate: false, log: logger('diag-daemon') });
-    await daemon.start();
-    cleanups.push(() => daemon.stop());
-    const online = await until(
-      () => published.some((m) => m.topic === topics.bridgeState && m.payload === 'online'),
-      10_000,
-    );
-    if (!online)
-      throw new Error(`the daemon did not publish ${topics.bridgeState} online within 10 s`);
-
-    const faults = SIMULATION_FAULTS;
-    const script = [
-      { op: 'shuffle' as const },
-      { op: 'deal' as const, count: faults.corruptFrom - 1 },
-      { op: 'behaviour' as const, name: 'corrupt-bytes', on: true, arg: '2' },
-      { op: 'deal' as const, count: faults.corruptCards },
-      { op: 'behaviour' as const, name: 'corrupt-bytes', on: false },
-      { op: 'deal' as const, count: total - faults.corruptFrom + 1 - faults.corruptCards },
-    ];
-    const wire = memoryWire(wireName);
-    const sim = new SimulatedDevice({
+  const total = options.cards ?? 90;
+  const progress = options.onProgress ?? (() => undefined);
+  progress(0, total, 'starting broker and daemon');
+  const verdict = await runScriptedSession(options.config, {
+    name: 'shoe',
+    ruleset,
+    device: (transport) => ({
       kind: 'shoe',
-      ruleset,
-      seed,
-      transport: wire.device,
-      scenario: { on: [], off: [], steps: script },
-      faults: [
-        `face-up=${faults.faceUp}`,
-        `wrong-colour=${faults.wrongColour}`,
-        `foreign=${faults.foreign}`,
-      ],
-      reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
-    });
-    cleanups.push(() => sim.stop());
+      transport,
+      model: SIMULATOR_MODEL.shoe,
+      firmware: [SIMULATOR_FIRMWARE_SHA256.shoe],
+    }),
+    session: { autoRound: true },
+    play: (stage) =>
+      dealScript(stage, run, {
+        total,
+        progress,
+        timeoutMs: options.timeoutMs ?? 40_000,
+        newSimulator: (transport) =>
+          new SimulatedDevice({
+            kind: 'shoe',
+            ruleset,
+            seed: options.seed ?? 2024,
+            transport,
+            scenario: { on: [], off: [], steps: script(total) },
+            faults: [
+              `face-up=${SIMULATION_FAULTS.faceUp}`,
+              `wrong-colour=${SIMULATION_FAULTS.wrongColour}`,
+              `foreign=${SIMULATION_FAULTS.foreign}`,
+            ],
+            reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+          }),
+      }),
+  });
+  return { ...run, ...verdict };
+}
+
+/** The shoe's script: the frames corrupted from `corruptFrom` for `corruptCards` cards. */
+function script(total: number) {
+  const faults = SIMULATION_FAULTS;
+  return [
+    { op: 'shuffle' as const },
+    { op: 'deal' as const, count: faults.corruptFrom - 1 },
+    { op: 'behaviour' as const, name: 'corrupt-bytes', on: true, arg: '2' },
+    { op: 'deal' as const, count: faults.corruptCards },
+    { op: 'behaviour' as const, name: 'corrupt-bytes', on: false },
+    { op: 'deal' as const, count: total - faults.corruptFrom + 1 - faults.corruptCards },
+  ];
+}
+
+type Shoe = import('../../simulators/device.ts').SimulatedDevice;
+
+/** Deals the shoe card by card at the table's pace, pulls its line once, then reads what was published. */
+async function dealScript(
+  stage: SessionStage,
+  run: SimulationRun,
+  how: {
+    total: number;
+    progress: (done: number, total: number, phase: string) => void;
+    timeoutMs: number;
+    newSimulator: (transport: Transport) => Shoe;
+  },
+): Promise<void> {
+  const { daemon, topics, published, wire } = stage;
+  const { total, progress } = how;
+  const faults = SIMULATION_FAULTS;
+  const sim = how.newSimulator(wire.device);
+  try {
     sim.on('played', (step) => {
       if (step.kind === 'card')
         run.dealt.push({ card: step.card, back: step.back, face: step.face });
     });
-
     await daemon.newShoe('diag --simulate');
     sim.start();
     await sim.whenReady();
-    const deadline = performance.now() + timeoutMs;
+    const deadline = performance.now() + how.timeoutMs;
     const idle = () => sim.pending.inFlight === 0 && sim.pending.queued === 0;
     for (let card = 1; ; card++) {
       if (card === faults.unplugAt) {
@@ -243,60 +196,37 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       Math.max(1000, deadline - performance.now()),
     );
     await sleep(200);
-
-    // Dedupe by seq, as a consumer does.
-    const seen = new Set<number>();
-    for (const message of published) {
-      if (!message.topic.startsWith(`${topics.root}/events/`)) continue;
-      const event = JSON.parse(message.payload) as {
-        seq: number;
-        type: string;
-        [key: string]: unknown;
-      };
-      if (seen.has(event.seq)) {
-        run.duplicatesDropped++;
-        continue;
-      }
-      seen.add(event.seq);
-      if (event.type === 'card') {
-        run.cardEvents.push({
-          seq: event.seq,
-          ...(typeof event.card === 'string' ? { card: event.card } : {}),
-          ...(typeof event.index === 'number' ? { index: event.index } : {}),
-        });
-      } else if (event.type === 'alarm') {
-        run.alarms.push(event as unknown as SimulationRun['alarms'][number]);
-      }
-    }
-    const availabilityTopic = topics.deviceAvailability('shoe');
-    run.availability = published.filter((m) => m.topic === availabilityTopic).map((m) => m.payload);
-    run.bridgeStates = published
-      .filter((m) => m.topic === topics.bridgeState)
-      .map((m) => m.payload);
+    readPublished(stage, run);
     run.driver = daemon.driver('shoe')?.status();
     run.simulator = { sent: sim.stats.sent, retransmitted: sim.stats.retransmitted };
-    const verified = await verifyJournalDir(journalDir);
-    run.journal = {
-      ok: verified.ok,
-      records: verified.records,
-      findings: verified.findings.length,
-    };
-  } catch (error) {
-    run.error = error instanceof Error ? error.message : String(error);
   } finally {
-    for (const cleanup of cleanups.reverse()) {
-      // Cleanup: one failing does not stop the others, and the run already holds its verdict.
-      await cleanup().catch(() => undefined);
-    }
-    run.durationMs = Math.round(performance.now() - started);
+    await sim.stop();
   }
-  return run;
+}
+
+/** The card events and alarms (deduped by seq, as a consumer does), availability and bridge states. */
+function readPublished({ topics, published }: SessionStage, run: SimulationRun): void {
+  const { events, duplicatesDropped } = eventsOf(published, topics);
+  run.duplicatesDropped = duplicatesDropped;
+  for (const event of events) {
+    if (event.type === 'card') {
+      run.cardEvents.push({
+        seq: event.seq,
+        ...(typeof event.card === 'string' ? { card: event.card } : {}),
+        ...(typeof event.index === 'number' ? { index: event.index } : {}),
+      });
+    } else if (event.type === 'alarm') {
+      run.alarms.push(event as unknown as SimulationRun['alarms'][number]);
+    }
+  }
+  const availabilityTopic = topics.deviceAvailability('shoe');
+  run.availability = published.filter((m) => m.topic === availabilityTopic).map((m) => m.payload);
+  run.bridgeStates = published.filter((m) => m.topic === topics.bridgeState).map((m) => m.payload);
 }
 
 /** The rows of the pass/fail table for one simulated session. */
 export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
   const rows: CheckOutcome[] = [];
-  const faults = SIMULATION_FAULTS;
   if (run.error) {
     rows.push({
       name: 'simulate: session',
@@ -313,7 +243,13 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
       data: { ruleset: run.ruleset, cards: run.dealt.length, durationMs: run.durationMs },
     });
   }
+  return [...rows, ...faultRows(run), ...linkRows(run), losslessRow(run), journalRow(run)];
+}
 
+/** A row per injected card fault: the alarm it must raise. */
+function faultRows(run: SimulationRun): CheckOutcome[] {
+  const rows: CheckOutcome[] = [];
+  const faults = SIMULATION_FAULTS;
   const alarmAt = (position: number, match: (alarm: SimulationRun['alarms'][number]) => boolean) =>
     run.alarms.find((alarm) => alarm.index === position - 1 && match(alarm)) ??
     run.alarms.find(match);
@@ -365,6 +301,12 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
     ),
   );
 
+  return rows;
+}
+
+/** The corrupted frames NAKed and retransmitted; the unplugged line reported and reconnected. */
+function linkRows(run: SimulationRun): CheckOutcome[] {
+  const rows: CheckOutcome[] = [];
   const counters = run.driver?.counters;
   const corrupted = (counters?.crcErrors ?? 0) > 0 && (counters?.naksSent ?? 0) > 0;
   rows.push({
@@ -398,7 +340,11 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
         }),
   });
 
-  // Nothing lost: every dealt card published exactly once (after dedupe by seq), in shoe order.
+  return rows;
+}
+
+/** Nothing lost: every dealt card published exactly once (after dedupe by seq), in shoe order. */
+function losslessRow(run: SimulationRun): CheckOutcome {
   const byIndex = new Map<number, number>();
   for (const event of run.cardEvents) {
     if (event.index !== undefined) byIndex.set(event.index, (byIndex.get(event.index) ?? 0) + 1);
@@ -418,7 +364,7 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
   const extra = run.cardEvents.length - run.dealt.length;
   const lossless =
     !run.error && missing.length === 0 && doubled.length === 0 && wrong.length === 0 && extra === 0;
-  rows.push({
+  return {
     name: 'simulate: nothing lost',
     status: lossless ? 'pass' : 'fail',
     detail: lossless
@@ -442,15 +388,17 @@ export function simulationOutcomes(run: SimulationRun): CheckOutcome[] {
       published: run.cardEvents.length,
       duplicatesDropped: run.duplicatesDropped,
     },
-  });
+  };
+}
 
-  rows.push({
+/** The journal written during the session verifies. */
+function journalRow(run: SimulationRun): CheckOutcome {
+  return {
     name: 'simulate: journal',
     status: run.journal.ok && run.journal.records > 0 ? 'pass' : 'fail',
     detail: `${run.journal.records} records, ${run.journal.findings} verify finding(s)`,
     ...(run.journal.ok
       ? {}
       : { advice: 'the journal written during the session does not verify: a journal regression' }),
-  });
-  return rows;
+  };
 }
