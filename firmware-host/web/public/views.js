@@ -11,13 +11,22 @@ const VIEWS = {
   roulette: { element: 'view-roulette', render: renderRoulette, onEvent: onRouletteEvent },
 };
 
+// A baccarat table is drawn by the card view; its scoreboard is a page of its own (the nav shows it).
+const DRAWN_AS = { baccarat: 'cards' };
+
+/** The view that draws the table: the one the server names, or the card view it stands for. */
+function viewName() {
+  const named = DRAWN_AS[app.table?.view] ?? app.table?.view;
+  return VIEWS[named] ? named : 'cards';
+}
+
 function current() {
-  return VIEWS[app.table?.view] ?? VIEWS.cards;
+  return VIEWS[viewName()];
 }
 
 /** Shows the table's view and hides the others; `body[data-view]` lets the CSS follow. */
 export function showView() {
-  const name = VIEWS[app.table?.view] ? app.table.view : 'cards';
+  const name = viewName();
   for (const [other, view] of Object.entries(VIEWS)) $(view.element).hidden = other !== name;
   document.body.dataset.view = name;
 }
