@@ -83,7 +83,6 @@ export const KNOWN_GAME_BRANCHES: readonly string[] = [
   // The card reducer's per-game policies (split of table/session.ts, issue 26 item 6) and baccarat's roads and legal deals.
   "firmware-host/table/legal-deal.ts: compares with the game 'punto-banco'",
   "firmware-host/table/roads.ts: compares with the game 'punto-banco'",
-  'firmware-host/table/roulette-text.ts: asks isRouletteEvent',
   "firmware-host/table/card-table/plan.ts: compares with the game 'triple-shot'",
   "firmware-host/table/card-table/plan.ts: compares with the game 'blackjack'",
   "firmware-host/table/card-table/reducer.ts: compares with the game 'punto-banco'",
