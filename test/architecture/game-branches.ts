@@ -81,7 +81,6 @@ export const KNOWN_GAME_BRANCHES: readonly string[] = [
   "firmware-host/cli/hand.ts: compares with the game 'blackjack'",
   "firmware-host/cli/hand.ts: compares with the game 'triple-shot'",
   // The card reducer's per-game policies (split of table/session.ts, issue 26 item 6) and baccarat's roads and legal deals.
-  "firmware-host/table/roads.ts: compares with the game 'punto-banco'",
 ];
 
 /** The key a branch is listed under: its file and what it does, without the line. */
