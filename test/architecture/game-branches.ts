@@ -77,9 +77,6 @@ export const KNOWN_GAME_BRANCHES: readonly string[] = [
   "firmware-host/cli/analyze.ts: compares with the game 'holdem-bonus'",
   "firmware-host/cli/analyze.ts: compares with the game 'triple-shot'",
   // `tableside hand`'s text of a card game's outcome: each game's formatter joins its plug-in.
-  "firmware-host/cli/hand.ts: compares with the game 'punto-banco'",
-  "firmware-host/cli/hand.ts: compares with the game 'blackjack'",
-  "firmware-host/cli/hand.ts: compares with the game 'triple-shot'",
   // The card reducer's per-game policies (split of table/session.ts, issue 26 item 6) and baccarat's roads and legal deals.
 ];
 
