@@ -14,6 +14,7 @@ import {
   type PokerCategory,
 } from '../engine/poker/evaluator.ts';
 import type { CategoryPays, DealerQualifier } from '../engine/rulesets/poker.ts';
+import type { Ruleset } from '../engine/rulesets/schema.ts';
 import { countRows, expectation, Fraction, groupDigits, ratio } from './exact.ts';
 import type { PokerCategoryCounts } from './poker.ts';
 
@@ -330,6 +331,27 @@ export function edgePerUnitStaked(f: BetFigures): number | null {
 export function qualifierStrength(qualifier: DealerQualifier): number {
   const [a, b, c, d, e] = qualifier.minimum.map((card) => cardToInt(card as StandardCard));
   return evaluate5Ints(a!, b!, c!, d!, e!);
+}
+
+/**
+ * The long enumeration a ruleset's full study counts, if any: the CLI
+ * spreads it over the cores (cli/analysis-threads.ts) and provides the sum
+ * before the study runs.
+ */
+export type StudyEnumeration = { kind: 'holdem'; qualifier: number } | { kind: 'six-card' };
+
+export function longEnumerationOf(ruleset: Ruleset): StudyEnumeration | undefined {
+  switch (ruleset.game) {
+    case 'casino-holdem':
+      return { kind: 'holdem', qualifier: qualifierStrength(ruleset.dealerQualifier) };
+    case 'holdem-bonus':
+      // 001: Hold'em Bonus names no dealer qualifier; the lowest strength qualifies.
+      return { kind: 'holdem', qualifier: 1 };
+    case 'triple-shot':
+      return { kind: 'six-card' };
+    default:
+      return undefined;
+  }
 }
 
 /** Index of a category in POKER_CATEGORIES (0 royal .. 9 high card). */

@@ -22,9 +22,8 @@ import {
   sixCardShowdownOfParts,
   sixCardShowdownPart,
 } from '../analysis/six-card-showdown.ts';
-import { qualifierStrength } from '../analysis/study.ts';
+import { longEnumerationOf } from '../analysis/study.ts';
 import { FULL_DECK } from '../analysis/suit-patterns.ts';
-import type { CasinoHoldemRuleset } from '../engine/rulesets/poker.ts';
 import type { Ruleset } from '../engine/rulesets/schema.ts';
 
 /** One part of one enumeration, as a worker is asked for it. */
@@ -129,18 +128,15 @@ export async function precomputeStudy(
   onProgress?: Progress,
 ): Promise<void> {
   if (quick) return;
-  if (ruleset.game === 'casino-holdem' || ruleset.game === 'holdem-bonus') {
-    // 001: Hold'em Bonus names no dealer qualifier; the lowest strength qualifies.
-    const qualifier =
-      ruleset.game === 'casino-holdem'
-        ? qualifierStrength((ruleset as CasinoHoldemRuleset).dealerQualifier)
-        : 1;
+  const enumeration = longEnumerationOf(ruleset);
+  if (enumeration?.kind === 'holdem') {
+    const { qualifier } = enumeration;
     const parts = await allParts(
       (part, count) => ({ kind: 'holdem', qualifier, part, parts: count }),
       onProgress,
     );
     provideHoldemShowdown(qualifier, holdemShowdownOfParts(parts as Float64Array[]));
-  } else if (ruleset.game === 'triple-shot') {
+  } else if (enumeration?.kind === 'six-card') {
     const parts = await allParts(
       (part, count) => ({ kind: 'six-card', part, parts: count }),
       onProgress,

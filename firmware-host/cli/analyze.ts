@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { GameId, Ruleset, RulesetOf } from '../engine/rulesets/schema.ts';
 import { percent, print, seconds, table } from './analysis-output.ts';
 import { analyzeRouletteCommand, registerRouletteAnalyses } from './analyze-roulette.ts';
 
@@ -73,11 +74,13 @@ export function register(program: Command): void {
       run('triple-shot', () => analyzeTripleShotCommand(options)),
     );
 
+  // Each poker game's study verb: its default ruleset, its help and, where a long enumeration can be skipped, `--quick`'s help.
   const poker = [
     [
       'casino-holdem',
       'tdc-casino-holdem',
       "Casino Texas Hold'em (004): the Bonus exactly; Ante/Call under always-call",
+      'skip the always-call enumeration (about a second)',
     ],
     [
       'caribbean-stud',
@@ -95,15 +98,13 @@ export function register(program: Command): void {
       "Seven-card stud (003 § 27-28): the house's commission; 7-card hands",
     ],
   ] as const;
-  for (const [game, fallback, description] of poker) {
+  for (const [game, fallback, description, quickHelp] of poker) {
     const command = analyze
       .command(game)
       .description(description)
       .option('--ruleset <name>', `a ${game} ruleset`, fallback)
       .option('--json', 'print JSON');
-    if (game === 'casino-holdem') {
-      command.option('--quick', 'skip the always-call enumeration (about a second)');
-    }
+    if (quickHelp !== undefined) command.option('--quick', quickHelp);
     command.action((options: StudyCommandOptions) =>
       run(game, () => studyCommand(options.ruleset, options, game)),
     );
@@ -139,6 +140,14 @@ async function run(name: string, action: () => Promise<void>): Promise<void> {
 }
 
 // ------------------------------------------------------------------ helpers
+
+/** The ruleset, if it is of the game a verb studies; else the error naming both. */
+function rulesetOfGame<G extends GameId>(ruleset: Ruleset, game: G): RulesetOf<G> {
+  if (ruleset.game !== game) {
+    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not ${game}`);
+  }
+  return ruleset as RulesetOf<G>;
+}
 
 function wholeNumber(text: string, what: string): number {
   if (!/^\d+$/.test(text.trim())) {
@@ -240,10 +249,7 @@ async function analyzeBaccaratCommand(
       import('../analysis/exact.ts'),
     ]);
   const decks = wholeNumber(options.decks, '--decks');
-  const ruleset = getRuleset(options.ruleset);
-  if (ruleset.game !== 'punto-banco') {
-    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not punto-banco`);
-  }
+  const ruleset = rulesetOfGame(getRuleset(options.ruleset), 'punto-banco');
   const start = performance.now();
   const analysis = analyzeBaccarat(enumerateBaccarat(decks, ruleset.tableau), ruleset);
   const runTime = seconds(start);
@@ -338,10 +344,7 @@ async function analyzeHoldemBonusCommand(options: JsonOption & { ruleset: string
     import('../engine/rulesets/index.ts'),
     import('../analysis/exact.ts'),
   ]);
-  const ruleset = getRuleset(options.ruleset);
-  if (ruleset.game !== 'holdem-bonus') {
-    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not holdem-bonus`);
-  }
+  const ruleset = rulesetOfGame(getRuleset(options.ruleset), 'holdem-bonus');
   const start = performance.now();
   const analysis = analyzeHoldemBonus(ruleset.bonus);
   const runTime = seconds(start);
@@ -393,10 +396,7 @@ async function analyzeTripleShotCommand(
     import('../engine/rulesets/index.ts'),
     import('../analysis/exact.ts'),
   ]);
-  const ruleset = getRuleset(options.ruleset);
-  if (ruleset.game !== 'triple-shot') {
-    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not triple-shot`);
-  }
+  const ruleset = rulesetOfGame(getRuleset(options.ruleset), 'triple-shot');
   const bar = await stagedProgressBar();
   const start = performance.now();
   let analysis: ReturnType<typeof analyzeTripleShot>;
@@ -516,7 +516,7 @@ const OWN_STUDIES: Partial<
 async function studyCommand(
   name: string,
   options: JsonOption & { quick?: boolean },
-  game?: string,
+  game?: GameId,
 ): Promise<void> {
   const [{ studyRuleset }, { betJson, edgePerUnitStaked }, { getRuleset }, { findGameOf }] =
     await Promise.all([
@@ -532,9 +532,7 @@ async function studyCommand(
     return;
   }
   const ruleset = getRuleset(name);
-  if (game !== undefined && ruleset.game !== game) {
-    throw new Error(`ruleset ${ruleset.name} is a ${ruleset.game} ruleset, not ${game}`);
-  }
+  if (game !== undefined) rulesetOfGame(ruleset, game);
   const bar = await stagedProgressBar();
   const start = performance.now();
   let study: ReturnType<typeof studyRuleset>;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { StandardCard } from '../../device-protocol/cards.ts';
 import type { DealtCard, RoundRun } from '../engine/round.ts';
 import type { NextStep, Outcome, RoundSetup } from '../engine/types.ts';
+import { outcomeDetailLines, roundForText } from '../games/cards/outcome-text.ts';
 
 interface HandOptions {
   ruleset: string;
@@ -230,34 +230,15 @@ function formatDealt(dealt: readonly DealtCard[]): string {
 
 function formatResult(result: number): string {
   if (result === 0) return '0 (push)';
-  if (result > 0) return `+${round(result)} (wins ${round(result)} × stake)`;
-  return `${round(result)} (loses${result === -1 ? '' : ` ${round(-result)} ×`} stake)`;
-}
-
-function round(value: number): string {
-  return String(Math.round(value * 1e6) / 1e6);
-}
-
-interface HandDetail {
-  cards: readonly StandardCard[];
-  total?: number;
-  natural?: boolean;
+  if (result > 0) return `+${roundForText(result)} (wins ${roundForText(result)} × stake)`;
+  return `${roundForText(result)} (loses${result === -1 ? '' : ` ${roundForText(-result)} ×`} stake)`;
 }
 
 function formatOutcome(outcome: Outcome, _run: RoundRun<unknown>): string {
   const lines: string[] = [];
-  if (outcome.game === 'punto-banco') {
-    for (const side of ['player', 'banker'] as const) {
-      const hand = outcome[side] as HandDetail;
-      lines.push(
-        `${side.padEnd(7)} ${hand.cards.join(' ').padEnd(9)} total ${hand.total}${hand.natural ? '  natural' : ''}`,
-      );
-    }
-    lines.push(`winner  ${String(outcome.winner)}   (${String(outcome.announcement)})`);
-  } else if (outcome.game === 'blackjack') {
-    lines.push(...formatBlackjack(outcome as unknown as BlackjackView));
-  } else if (outcome.game === 'triple-shot') {
-    lines.push(...formatTripleShot(outcome as unknown as TripleShotView));
+  const detail = outcomeDetailLines(outcome);
+  if (detail) {
+    lines.push(...detail);
   } else {
     for (const [key, value] of Object.entries(outcome)) {
       if (key === 'game' || key === 'bets') continue;
@@ -274,92 +255,6 @@ function formatOutcome(outcome: Outcome, _run: RoundRun<unknown>): string {
     lines.push(`  ${name.padEnd(width)}  ${formatResult(result)}${absent}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-interface BlackjackHandView {
-  cards: readonly string[];
-  total: number;
-  soft?: boolean;
-  blackjack: boolean;
-  bust: boolean;
-  doubled?: boolean;
-  surrendered?: boolean;
-  evenMoney?: boolean;
-  sixCards?: boolean;
-}
-
-interface BlackjackView {
-  dealer: { cards: readonly string[]; total: number; blackjack: boolean; bust: boolean };
-  boxes: readonly { box: number; insurance: string | null; hands: readonly BlackjackHandView[] }[];
-}
-
-interface TripleShotView {
-  dealer: {
-    cards: readonly string[];
-    war: string;
-    blackjack: { cards: readonly string[]; total: number; blackjack: boolean; bust: boolean };
-    poker: { category: string };
-  };
-  positions: readonly {
-    position: number;
-    cards: readonly string[];
-    war: string;
-    blackjack: readonly BlackjackHandView[];
-    poker: { category: string; versusDealer: string };
-    bonus: boolean;
-  }[];
-  payoutLimit?: { limit: number; sum: number | null; factor: number };
-}
-
-function describeHand(hand: BlackjackHandView): string {
-  const notes = [
-    hand.blackjack ? 'blackjack' : '',
-    hand.bust ? 'bust' : '',
-    hand.soft && !hand.blackjack ? 'soft' : '',
-    hand.doubled ? 'doubled' : '',
-    hand.surrendered ? 'surrendered' : '',
-    hand.evenMoney ? 'even money' : '',
-    hand.sixCards ? 'six cards' : '',
-  ].filter(Boolean);
-  return `${hand.cards.join(' ').padEnd(18)} ${String(hand.total).padStart(2)}${notes.length ? `  ${notes.join(', ')}` : ''}`;
-}
-
-function formatBlackjack(outcome: BlackjackView): string[] {
-  const { dealer } = outcome;
-  const lines = [`dealer        ${describeHand({ ...dealer, soft: false })}`];
-  for (const box of outcome.boxes) {
-    box.hands.forEach((hand, index) => {
-      const label = `box ${box.box}${box.hands.length > 1 ? ` hand ${index + 1}` : ''}`;
-      lines.push(`${label.padEnd(13)} ${describeHand(hand)}`);
-    });
-    if (box.insurance) lines.push(`box ${box.box}         insurance: ${box.insurance}`);
-  }
-  return lines;
-}
-
-function formatTripleShot(outcome: TripleShotView): string[] {
-  const category = (name: string) => name.replaceAll('_', ' ');
-  const { dealer } = outcome;
-  const lines = [
-    `dealer       ${dealer.cards.join(' ')}`,
-    `             war ${dealer.war}; blackjack ${describeHand(dealer.blackjack).replace(/\s+/g, ' ')}; poker ${category(dealer.poker.category)}`,
-  ];
-  for (const p of outcome.positions) {
-    lines.push(`position ${p.position}   ${p.cards.join(' ')}`);
-    const blackjack = p.blackjack
-      .map((hand) => describeHand(hand).replace(/\s+/g, ' '))
-      .join(' | ');
-    lines.push(
-      `             war ${p.war}; blackjack ${blackjack}; poker ${category(p.poker.category)} (${p.poker.versusDealer}); bonus ${p.bonus ? 'won' : 'lost'}`,
-    );
-  }
-  const limit = outcome.payoutLimit;
-  if (limit && limit.factor !== 1) {
-    lines.push(
-      `payout limit ${limit.limit} < winnings ${limit.sum}: every winning × ${round(limit.factor)} (000 § 13)`,
-    );
-  }
-  return lines;
 }
 
 function summarise(value: unknown): string {

@@ -95,9 +95,25 @@ export interface RoundSetup {
   readonly dark?: readonly number[];
 }
 
+/**
+ * When the dealer's cards dealt face down may be shown before the round is
+ * complete: `at_showdown` only when it is (the default), `when_dealer_draws`
+ * once the boxes have played and a card or decision is the dealer's,
+ * `after_decisions` on any card after the boxes' decisions.
+ */
+export type DealerReveal = 'at_showdown' | 'when_dealer_draws' | 'after_decisions';
+
 /** `O` narrows the outcome for callers that know the game; it defaults to the generic Outcome. */
 export interface GameEngine<State, O extends Outcome = Outcome> {
   readonly game: string;
+  /**
+   * Whether a round seats boxes (default true). A game without them (baccarat:
+   * every bet is on the one layout) needs no round record to say who plays,
+   * so with the table's `autoRound` its first card starts the round.
+   */
+  readonly seatsBoxes?: boolean;
+  /** When the dealer's hidden cards show (default `at_showdown`). */
+  readonly dealerReveal?: DealerReveal;
   /** A new round; throws EngineError when the setup breaks the ruleset (too many boxes, ...). */
   start(setup: RoundSetup): State;
   /** What is awaited now. Pure and total: never throws for a state the engine produced. */

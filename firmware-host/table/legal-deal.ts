@@ -414,7 +414,7 @@ function playRound(session: SessionDeal, shoe: PhysicalShoe): boolean {
   const implied = options.impliedDecisions ?? 0.5;
   const round = session.round;
   const boxes =
-    ruleset.game === 'punto-banco'
+    engine.seatsBoxes === false
       ? undefined
       : (options.boxes ?? seatable(engine, randomBoxes(maxBoxesOf(ruleset), random)));
   session.emit(

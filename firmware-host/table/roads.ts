@@ -21,16 +21,10 @@
  * (col k+1, row 0) when column k holds one cell.
  */
 
-export type CoupResult = 'B' | 'P' | 'T';
-export type RoadColour = 'red' | 'blue';
+import type { Coup, CoupResult } from '../engine/baccarat/coup.ts';
 
-/** One coup as the scoreboard needs it; pairs come from the cards (absent from `--results`). */
-export interface Coup {
-  result: CoupResult;
-  bankerPair?: boolean;
-  playerPair?: boolean;
-  natural?: boolean;
-}
+export { type Coup, type CoupResult, coupFromOutcome } from '../engine/baccarat/coup.ts';
+export type RoadColour = 'red' | 'blue';
 
 export interface BeadCell {
   col: number;
@@ -255,21 +249,5 @@ export function computeRoads(coups: readonly Coup[]): Roads {
       banker_pairs: coups.filter((coup) => coup.bankerPair).length,
       player_pairs: coups.filter((coup) => coup.playerPair).length,
     },
-  };
-}
-
-/** The coup a Punto Banco `result` event's outcome describes, or undefined for another game. */
-export function coupFromOutcome(outcome: Record<string, unknown>): Coup | undefined {
-  if (outcome.game !== 'punto-banco') return undefined;
-  const winner = outcome.winner;
-  const result =
-    winner === 'banker' ? 'B' : winner === 'player' ? 'P' : winner === 'tie' ? 'T' : undefined;
-  if (!result) return undefined;
-  const side = (name: string) => (outcome[name] ?? {}) as { pair?: unknown; natural?: unknown };
-  return {
-    result,
-    bankerPair: side('banker').pair === true,
-    playerPair: side('player').pair === true,
-    natural: side('banker').natural === true || side('player').natural === true,
   };
 }

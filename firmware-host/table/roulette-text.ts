@@ -4,20 +4,6 @@
  */
 import type { RouletteEvent } from './events.ts';
 
-const ROULETTE_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'game_start',
-  'no_more_bets',
-  'spin',
-  'game_voided',
-  'closing',
-  'games_left',
-  'table_closed',
-]);
-
-export function isRouletteEvent(event: { type: string }): event is RouletteEvent {
-  return ROULETTE_EVENT_TYPES.has(event.type);
-}
-
 export function describeRouletteEvent(event: RouletteEvent): string {
   switch (event.type) {
     case 'game_start':

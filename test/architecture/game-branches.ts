@@ -68,25 +68,7 @@ export function gameBranchesIn(
  * branch that is gone, so this list only shrinks. Keyed without line numbers.
  */
 export const KNOWN_GAME_BRANCHES: readonly string[] = [
-  // The card studies' own verbs and their worker dispatch: they move into each game's plug-in (its `analyze` verbs).
-  "firmware-host/cli/analysis-threads.ts: compares with the game 'holdem-bonus'",
-  "firmware-host/cli/analysis-threads.ts: compares with the game 'casino-holdem'",
-  "firmware-host/cli/analysis-threads.ts: compares with the game 'triple-shot'",
-  "firmware-host/cli/analyze.ts: compares with the game 'casino-holdem'",
-  "firmware-host/cli/analyze.ts: compares with the game 'punto-banco'",
-  "firmware-host/cli/analyze.ts: compares with the game 'holdem-bonus'",
-  "firmware-host/cli/analyze.ts: compares with the game 'triple-shot'",
-  // `tableside hand`'s text of a card game's outcome: each game's formatter joins its plug-in.
-  "firmware-host/cli/hand.ts: compares with the game 'punto-banco'",
-  "firmware-host/cli/hand.ts: compares with the game 'blackjack'",
-  "firmware-host/cli/hand.ts: compares with the game 'triple-shot'",
-  // The card reducer's per-game policies (split of table/session.ts, issue 26 item 6) and baccarat's roads and legal deals.
-  "firmware-host/table/legal-deal.ts: compares with the game 'punto-banco'",
-  "firmware-host/table/roads.ts: compares with the game 'punto-banco'",
-  'firmware-host/table/roulette-text.ts: asks isRouletteEvent',
-  "firmware-host/table/card-table/plan.ts: compares with the game 'triple-shot'",
-  "firmware-host/table/card-table/plan.ts: compares with the game 'blackjack'",
-  "firmware-host/table/card-table/reducer.ts: compares with the game 'punto-banco'",
+  // None left: the table asks the game's engine (`seatsBoxes`, `dealerReveal`), the CLI its plug-in and the games' own text and studies.
 ];
 
 /** The key a branch is listed under: its file and what it does, without the line. */

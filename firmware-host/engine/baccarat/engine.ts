@@ -169,6 +169,7 @@ export function createPuntoBancoEngine(
 
   return {
     game: 'punto-banco',
+    seatsBoxes: false,
     start(setup: RoundSetup): PuntoBancoState {
       // Baccarat has no boxes: every bet is on the one layout, so `boxes` is
       // ignored; but a dark box would be a bet this layout cannot settle.

@@ -61,6 +61,8 @@ export function createBlackjackEngine(
 ): GameEngine<BlackjackState, BlackjackOutcome> {
   return {
     game: 'blackjack',
+    // The hole card is turned when the dealer plays, after the boxes (000 § 9.b).
+    dealerReveal: 'when_dealer_draws',
     start(setup) {
       refuseDarkBoxes(setup, ruleset.name);
       const boxes = boxesFromSetup(setup, ruleset.maxBoxes, ruleset.name);

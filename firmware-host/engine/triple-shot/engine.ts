@@ -666,6 +666,8 @@ export function createTripleShotEngine(
 ): GameEngine<TripleShotState, TripleShotOutcome> {
   return {
     game: 'triple-shot',
+    // After the blackjack decisions every card is the dealer's play (000 § 9.b).
+    dealerReveal: 'after_decisions',
     start: (setup) => start(ruleset, setup),
     next: (state) => next(ruleset, state),
     deal: (state, card) => deal(ruleset, state, card),

@@ -6,7 +6,7 @@
  */
 import { isEngineError } from '../../engine/errors.ts';
 import type { Ruleset } from '../../engine/rulesets/schema.ts';
-import type { Action, NextStep, Seat } from '../../engine/types.ts';
+import type { Action, DealerReveal, NextStep, Seat } from '../../engine/types.ts';
 import type { ActionRecord, RoundRecord } from '../log.ts';
 import { discardHeld, holdCard } from './misdeal.ts';
 import { afterRound } from './shoe-life.ts';
@@ -62,16 +62,17 @@ export function startRound(draft: Draft, shoe: Mutable<ShoeState>, record: Round
 }
 
 /**
- * Whether the dealer's hidden cards may be shown now: once the boxes have
- * played and the dealer plays its hand (blackjack, Triple Shot after the
- * blackjack decisions, 000 § 9.b); in the poker games only at the showdown,
- * when the round is complete (001 "Errores e infracciones" a).
+ * Whether the dealer's hidden cards may be shown now, as the engine declares
+ * (`dealerReveal`): once the boxes have played and the dealer plays its hand
+ * (blackjack, Triple Shot after the blackjack decisions, 000 § 9.b); in the
+ * poker games only at the showdown, when the round is complete (001
+ * "Errores e infracciones" a).
  */
-function dealerPlays(game: string, round: RoundState, step: NextStep): boolean {
+function dealerPlays(reveal: DealerReveal, round: RoundState, step: NextStep): boolean {
   if (round.decisions === 0 || step.kind === 'complete') return step.kind === 'complete';
   if (step.kind === 'decision') return step.seat === 'dealer';
-  if (game === 'triple-shot') return true;
-  return game === 'blackjack' && step.to === 'dealer';
+  if (reveal === 'after_decisions') return true;
+  return reveal === 'when_dealer_draws' && step.to === 'dealer';
 }
 
 /** Takes the result once the engine says the round is complete. */
@@ -81,7 +82,7 @@ export function settle(draft: Draft): void {
   const { engine } = draft.config;
   const step = engine.next(round.engine);
   if (step.kind !== 'complete') {
-    if (!round.dealerDue && dealerPlays(draft.config.ruleset.game, round, step)) {
+    if (!round.dealerDue && dealerPlays(engine.dealerReveal ?? 'at_showdown', round, step)) {
       round.dealerDue = true;
     }
     return;

@@ -161,7 +161,7 @@ function onRound(draft: Draft, record: RoundRecord): void {
 }
 
 function onCard(draft: Draft, record: CardRecord): void {
-  const { ruleset, options } = draft.config;
+  const { options, engine } = draft.config;
   const { card, back } = record;
   const shoe = draft.shoe;
   if (!shoe) {
@@ -188,7 +188,7 @@ function onCard(draft: Draft, record: CardRecord): void {
     return;
   }
 
-  if (!draft.round && options.autoRound && ruleset.game === 'punto-banco') {
+  if (!draft.round && options.autoRound && engine.seatsBoxes === false) {
     onRound(draft, { t: 'round' });
   }
   const round = draft.round;
