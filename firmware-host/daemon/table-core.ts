@@ -12,21 +12,16 @@
 import type { KeyObject } from 'node:crypto';
 import type { TablesideConfig } from '../config/schema.ts';
 import type { SpinPart } from '../drivers/driver.ts';
-import { type GamePlugin, type GameSession, gameOf, gameOfInput } from '../games/registry.ts';
-import {
-  type FoundCheckpoint,
-  Journal,
-  type MetaData,
-  type RecoveryWarning,
-} from '../journal/journal.ts';
+import { type GamePlugin, type GameSession, gameOf } from '../games/registry.ts';
+import { Journal, type MetaData, type RecoveryWarning } from '../journal/journal.ts';
 import type { JournalEntry, JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { TableLogRecord } from '../table/log.ts';
-import { parseRecord } from '../table/table-session.ts';
 import type { DaemonBus } from './bus.ts';
 import { DaemonError } from './errors.ts';
 import type { IngestOptions } from './extensions/extension.ts';
+import { JournalResume, sessionFor } from './journal-resume.ts';
 import { RestartDedupe } from './restart-dedupe.ts';
 import { type SpinPartMessage, SpinParts, spinPartMeta } from './spin-parts.ts';
 import { headSealer } from './trust-setup.ts';
@@ -37,10 +32,6 @@ export interface TableCoreOptions {
   log: Logger;
   /** Where the core tells what became durable, what failed and what the operator should read. */
   bus: DaemonBus;
-}
-
-function sessionFor(ruleset: string, autoRound: boolean): GameSession {
-  return gameOf(ruleset).openSession(ruleset, { autoRound });
 }
 
 export class TableCore {
@@ -335,12 +326,20 @@ export class TableCore {
     // From the newest usable checkpoint, streamed: the journal holds every
     // card since the table was installed, and neither the start time nor the
     // daemon's memory may grow with it.
-    const checkpoint = await this.seedFromCheckpoint(journal);
-    const replayed = await this.replay(
-      journal.read(checkpoint ? checkpoint.seq + 1 : 1),
-      followReplayed,
+    const resume = new JournalResume(
+      { config: this.config, log: this.log, bus: this.bus },
+      {
+        ruleset: this.rulesetName,
+        session: this.currentSession,
+        journaledDevices: this.journaledDevices,
+        spinParts: this.spinParts,
+      },
     );
-    this.refuseOtherGamesJournal();
+    const { checkpoint, replayed } = await resume.run(journal, followReplayed);
+    this.rulesetName = resume.ruleset;
+    this.currentSession = resume.session;
+    this.journaledDevices = resume.journaledDevices;
+    this.spinParts = resume.spinParts;
     // What the journal held at start: the retransmissions to recognise after this restart.
     this.dedupe = this.journaledDevices.clone();
     this.resumed = true;
@@ -388,91 +387,5 @@ export class TableCore {
       this.log.error({ err: error }, 'checkpoint not written: a restart replays from an older one');
       return undefined;
     }
-  }
-
-  /**
-   * Seeds the session from the newest checkpoint that reads back, looking at
-   * the newest files first. One that does not (damaged, another build's
-   * format, other session options) is reported and an older one tried; with
-   * none, the caller replays from seq 1: slower, never wrong.
-   */
-  private async seedFromCheckpoint(journal: Journal): Promise<FoundCheckpoint | undefined> {
-    for await (const checkpoint of journal.checkpoints()) {
-      try {
-        const data = checkpoint.data as {
-          ruleset?: unknown;
-          session?: unknown;
-          dedupe?: unknown;
-          spinParts?: unknown;
-        };
-        const name = String(data.ruleset);
-        // The ruleset's plug-in reads its own checkpoints (a name no game has is not used).
-        const session = gameOf(name).restoreSession(name, data.session, {
-          autoRound: this.autoRound,
-        });
-        const journaledDevices = RestartDedupe.from(data.dedupe);
-        this.spinParts = SpinParts.from(data.spinParts);
-        this.rulesetName = name;
-        this.currentSession = session;
-        this.journaledDevices = journaledDevices;
-        return checkpoint;
-      } catch (error) {
-        const message = `journal: checkpoint at ${checkpoint.file} seq ${checkpoint.seq} not used (${(error as Error).message}); trying an older one`;
-        this.log.warn({ file: checkpoint.file, seq: checkpoint.seq, err: error }, message);
-        this.bus.emit('notice', 'warn', message);
-      }
-    }
-    return undefined;
-  }
-
-  /** Rebuilds the session from the journal's inputs (and ruleset changes), in order. */
-  private async replay(
-    records: AsyncIterable<JournalRecord>,
-    followReplayed: (record: JournalRecord) => void,
-  ): Promise<number> {
-    let inputs = 0;
-    for await (const record of records) {
-      if (record.kind === 'meta' && record.data.type === 'ruleset') {
-        const name = String(record.data.ruleset);
-        this.rulesetName = name;
-        this.currentSession = sessionFor(name, this.autoRound);
-      } else if (record.kind === 'meta' && record.data.type === 'spin_part') {
-        this.spinParts.add(String(record.data.device), record.data.message);
-      } else if (record.kind === 'input') {
-        const input = parseRecord(record.data);
-        this.refuseOtherGamesInput(input, record.seq);
-        this.currentSession.apply(input);
-        this.journaledDevices.remember(input);
-        this.spinParts.ended(input);
-        inputs++;
-      }
-      followReplayed(record);
-    }
-    return inputs;
-  }
-
-  /**
-   * A journal folder holding another game's table (a baccarat journal
-   * started with a roulette ruleset, or the reverse) would be a silently
-   * mixed table: the start is refused, naming both and what to do.
-   */
-  private refuseOtherGamesInput(input: TableLogRecord, seq: number): void {
-    const game = this.game;
-    if ((game.inputTypes as readonly string[]).includes(input.t)) return;
-    const other = gameOfInput(input.t);
-    throw new DaemonError(
-      'other_game',
-      `the journal folder ${this.config.journal.dir} holds a ${other?.tableNoun ?? 'table of another game'} (a ${input.t} input at seq ${seq}), not a ${game.tableNoun} of ${this.rulesetName}: start this table in a new journal folder (journal.dir), or run it with that table's ruleset`,
-    );
-  }
-
-  /** The configured ruleset's game must be the game the journal's table plays at its end. */
-  private refuseOtherGamesJournal(): void {
-    const configured = gameOf(this.config.ruleset);
-    if (configured === this.game) return;
-    throw new DaemonError(
-      'other_game',
-      `the journal folder ${this.config.journal.dir} holds a ${this.game.tableNoun} playing ${this.rulesetName}, but the config names ${this.config.ruleset} (a ${configured.tableNoun}): start this table in a new journal folder (journal.dir), or set its ruleset to ${this.rulesetName}`,
-    );
   }
 }
