@@ -5,10 +5,10 @@
  * table works with a real shoe on a StandardFirmata board.
  */
 import { readFile } from 'node:fs/promises';
-import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import { parseCalibration } from '../../hardware/firmware/colour.ts';
 import { firmwareKeyFromAtecc608 } from '../../hardware/firmware/firmware-key.ts';
 import { ShoeFirmware } from '../../hardware/firmware/shoe.ts';
+import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';

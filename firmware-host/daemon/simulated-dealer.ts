@@ -33,15 +33,16 @@ import type { TableHost } from './extensions/extension.ts';
 
 type Kind = 'shoe' | 'shuffler' | 'reader';
 
-/** What the dealer reads of the table and asks of it, and the bus it waits on: never the daemon class. */
+/** What the dealer reads of the table and asks of it: never the daemon class. */
 export type DealerTable = Pick<
   TableHost,
   'ruleset' | 'snapshot' | 'expecting' | 'journalFeed' | 'shoeStartSeq' | 'newShoe' | 'ingest'
-> &
-  Pick<DaemonBus, 'on' | 'off'>;
+>;
 
 export interface SimulatedDealerOptions {
   daemon: DealerTable;
+  /** Where the dealer waits for its cards to be journaled. */
+  bus: Pick<DaemonBus, 'on' | 'off'>;
   devices: ReadonlyArray<{ name: string; kind: Kind; device: Transport; key?: DeviceKey }>;
   simulation: TablesideConfig['simulation'];
   ruleset: string;
@@ -61,6 +62,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export class SimulatedDealer {
   private readonly daemon: DealerTable;
+  private readonly bus: Pick<DaemonBus, 'on' | 'off'>;
   private readonly log: Logger;
   private readonly simulation: TablesideConfig['simulation'];
   private readonly wires: SimulatedDealerOptions['devices'];
@@ -82,6 +84,7 @@ export class SimulatedDealer {
 
   constructor(options: SimulatedDealerOptions) {
     this.daemon = options.daemon;
+    this.bus = options.bus;
     this.log = options.log;
     this.simulation = options.simulation;
     this.wires = options.devices;
@@ -440,14 +443,14 @@ export class SimulatedDealer {
         resolveJournaled();
       }
     };
-    this.daemon.on('journaled', listener);
+    this.bus.on('journaled', listener);
     try {
       const played = await device.sim.step();
       if (!played) return false;
       await Promise.race([journaled, sleep(CARD_TIMEOUT_MS)]);
       return true;
     } finally {
-      this.daemon.off('journaled', listener);
+      this.bus.off('journaled', listener);
     }
   }
 }

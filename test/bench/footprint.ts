@@ -140,7 +140,8 @@ async function writeShoesJournal(dir: string, shoes: number, checkpoints: boolea
   );
   const daemon = new TableDaemon({ config, simulate: false });
   if (!checkpoints) {
-    (daemon as unknown as { checkpointData: () => undefined }).checkpointData = () => undefined;
+    (daemon as unknown as { core: { checkpointData: () => undefined } }).core.checkpointData = () =>
+      undefined;
   }
   await daemon.start();
   try {

@@ -6,7 +6,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import type { TablesideConfig } from '../../config/schema.ts';
-import type { DriverStatus } from '../../drivers/driver.ts';
+import type { DriverStatus, SpinPart } from '../../drivers/driver.ts';
 import type { Journal } from '../../journal/journal.ts';
 import type { JournalRecord } from '../../journal/record.ts';
 import type { Logger } from '../../log.ts';
@@ -17,6 +17,7 @@ import type { DomainEvent } from '../../table/events.ts';
 import type { TableLogRecord } from '../../table/log.ts';
 import type { RouletteExpectation } from '../../table/roulette-session.ts';
 import type { DaemonBus } from '../bus.ts';
+import type { SpinPartMessage } from '../spin-parts.ts';
 
 export interface IngestOptions {
   /** Refuse (DaemonError 'refused', nothing journaled) a record the session would answer with an alarm: for requests. */
@@ -48,6 +49,12 @@ export interface TableHost {
   handleRequest(request: BridgeRequest, signer?: string): Promise<unknown>;
   /** Journals an alarm that has no input; one the journal refuses is reported, never dropped. */
   journalAlarm(alarm: DomainEvent): void;
+  /** Whether a device's record is a retransmission of one journaled before this start. */
+  alreadyJournaled(device: string, dseq: number, record: TableLogRecord): boolean;
+  /** Journals a ROTOR or BALL of a wheel's spin under way, then ACKs it. */
+  journalSpinPart(part: SpinPart): void;
+  /** The parts of a wheel's spin under way, as journaled: a restart gives them back to its driver. */
+  spinUnderWay(device: string): readonly SpinPartMessage[];
 }
 
 export interface ExtensionContext {

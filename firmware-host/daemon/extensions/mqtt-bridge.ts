@@ -55,7 +55,6 @@ export class MqttBridgeExtension implements Extension {
   async start(context: ExtensionContext): Promise<void> {
     const { config, clock, bus, table } = context;
     this.log = context.log;
-    const { startEmbeddedBroker } = await import('../../mqtt/broker.ts');
     const { MqttBridge } = await import('../../mqtt/bridge.ts');
     const { bridgeOptionsFromConfig, cursorPathFor } = await import('../../mqtt/from-config.ts');
     const access = config.mqtt.url === 'embedded' ? embeddedAccess(config) : undefined;
@@ -67,17 +66,7 @@ export class MqttBridgeExtension implements Extension {
       this.log.warn(message);
       bus.emit('notice', 'warn', message);
     }
-    const alarms = new RefusalAlarms(clock);
-    if (access) {
-      const brokerLog = logger('broker');
-      const broker = await startEmbeddedBroker({
-        port: config.mqtt.port,
-        access: access.policy,
-        onRefused: (what) => brokerLog.warn(what),
-      });
-      this.broker = broker;
-      this.teardown.add(() => broker.close());
-    }
+    if (access) await this.startBroker(config.mqtt.port, access.policy);
     this.brokerUrl = this.broker?.url ?? config.mqtt.url;
     // Deferred: a crash only resends what the broker had acknowledged (dedup by seq).
     const cursor = await CursorStore.open(cursorPathFor(config), { defer: MQTT_CURSOR_DEFER });
@@ -93,16 +82,7 @@ export class MqttBridgeExtension implements Extension {
       }),
     );
     this.bridge = bridge;
-    bridge.on('connected', () => bus.emit('broker', true, this.brokerUrl));
-    bridge.on('disconnected', (reason) => bus.emit('broker', false, reason));
-    bridge.on('refused', (op, code, error) => {
-      bus.emit('notice', 'warn', `MQTT request ${op} refused (${code}): ${error}`);
-      const alarm = alarms.next(op, code, error);
-      if (alarm) table.journalAlarm(alarm);
-    });
-    bridge.on('withheld', (seq, reason) =>
-      bus.emit('notice', 'warn', `event ${seq} withheld from MQTT: ${reason}`),
-    );
+    this.followBridge(context, bridge);
     await bridge.start();
     const unfollow = this.followBus(context, bridge);
     this.teardown.add(async () => {
@@ -118,6 +98,37 @@ export class MqttBridgeExtension implements Extension {
     const roads = table.roads();
     if (roads) bridge.setRoads(roads);
     this.publishState(table);
+  }
+
+  /** The embedded broker, with the access policy of the config's credentials. */
+  private async startBroker(
+    port: number,
+    policy: NonNullable<ReturnType<typeof embeddedAccess>>['policy'],
+  ): Promise<void> {
+    const { startEmbeddedBroker } = await import('../../mqtt/broker.ts');
+    const brokerLog = logger('broker');
+    const broker = await startEmbeddedBroker({
+      port,
+      access: policy,
+      onRefused: (what) => brokerLog.warn(what),
+    });
+    this.broker = broker;
+    this.teardown.add(() => broker.close());
+  }
+
+  /** Tells the bus of the bridge's connection, its refused requests (alarmed when they repeat) and withheld events. */
+  private followBridge({ bus, table, clock }: ExtensionContext, bridge: MqttBridge): void {
+    const alarms = new RefusalAlarms(clock);
+    bridge.on('connected', () => bus.emit('broker', true, this.brokerUrl));
+    bridge.on('disconnected', (reason) => bus.emit('broker', false, reason));
+    bridge.on('refused', (op, code, error) => {
+      bus.emit('notice', 'warn', `MQTT request ${op} refused (${code}): ${error}`);
+      const alarm = alarms.next(op, code, error);
+      if (alarm) table.journalAlarm(alarm);
+    });
+    bridge.on('withheld', (seq, reason) =>
+      bus.emit('notice', 'warn', `event ${seq} withheld from MQTT: ${reason}`),
+    );
   }
 
   /**

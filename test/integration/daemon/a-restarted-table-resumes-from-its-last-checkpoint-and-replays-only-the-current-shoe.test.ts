@@ -99,7 +99,7 @@ function uninterrupted(cut: number) {
 }
 
 function sessionState(daemon: TableDaemon): SessionState {
-  return (daemon as unknown as { session: TableSession }).session.state;
+  return (daemon as unknown as { core: { session: TableSession } }).core.session.state;
 }
 
 function replayedCount(notices: readonly string[]): number | undefined {
@@ -179,9 +179,9 @@ describe('a restarted table', () => {
         acked = true;
       },
     } as unknown as Observation;
-    await (second as unknown as { onObservation(o: Observation): Promise<void> }).onObservation(
-      observation,
-    );
+    await (
+      second as unknown as { devices: { onObservation(o: Observation): Promise<void> } }
+    ).devices.onObservation(observation);
     expect(acked).toBe(true);
     expect(second.lastSeq).toBe(before);
     const expected = uninterrupted(lastShuffle + 1);
@@ -196,7 +196,7 @@ describe('a restarted table', () => {
     const first = await startDaemon(dir);
     await ingestAll(first, RECORDS.slice(0, lastShuffle));
     // The build that wrote the last checkpoint had another state format.
-    (first as unknown as { checkpointData: () => unknown }).checkpointData = () => ({
+    (first as unknown as { core: { checkpointData: () => unknown } }).core.checkpointData = () => ({
       type: 'checkpoint',
       ruleset: RULESET,
       session: { format: 999, state: {} },
@@ -220,7 +220,8 @@ describe('a restarted table', () => {
     const dir = await journalDir();
     const cut = SHUFFLES.at(-1)! + 7;
     const first = await startDaemon(dir);
-    (first as unknown as { checkpointData: () => unknown }).checkpointData = () => undefined;
+    (first as unknown as { core: { checkpointData: () => unknown } }).core.checkpointData = () =>
+      undefined;
     await ingestAll(first, RECORDS.slice(0, cut));
     await first.stop();
     expect((await journal(dir)).filter(isCheckpoint)).toEqual([]);

@@ -1,0 +1,54 @@
+/**
+ * Plays the `simulate` devices: the simulator the table's game names (its
+ * plug-in's `simulator`): a dealer dealing the card devices, or a croupier
+ * spinning the wheels. It drives the device ends of the wires the devices
+ * extension opened, so it starts after it and stops before it.
+ */
+import { gameOf } from '../../games/registry.ts';
+import { logger } from '../../log.ts';
+import type { DevicesExtension } from './devices.ts';
+import { type Extension, type ExtensionContext, Teardown } from './extension.ts';
+
+export class SimulationExtension implements Extension {
+  readonly name = 'simulation';
+  private readonly teardown = new Teardown();
+
+  constructor(private readonly devices: Pick<DevicesExtension, 'simulated'>) {}
+
+  async start({ config, table, bus }: ExtensionContext): Promise<void> {
+    const log = logger('sim');
+    const game = gameOf(table.ruleset);
+    if (game.simulator === 'croupier') {
+      const wheels = this.devices.simulated.filter((end) => end.kind === 'wheel');
+      if (wheels.length === 0) return;
+      const { SimulatedCroupier } = await import('../simulated-croupier.ts');
+      const croupier = new SimulatedCroupier({
+        wheels: wheels as ConstructorParameters<typeof SimulatedCroupier>[0]['wheels'],
+        simulation: config.simulation,
+        ruleset: table.ruleset,
+        log,
+        open: () => table.expecting().kind !== 'closed',
+      });
+      croupier.start();
+      this.teardown.add(() => croupier.stop());
+      return;
+    }
+    const cardDevices = this.devices.simulated.filter((end) => end.kind !== 'wheel');
+    if (cardDevices.length === 0) return;
+    const { SimulatedDealer } = await import('../simulated-dealer.ts');
+    const dealer = new SimulatedDealer({
+      daemon: table,
+      bus,
+      devices: cardDevices as ConstructorParameters<typeof SimulatedDealer>[0]['devices'],
+      simulation: config.simulation,
+      ruleset: table.ruleset,
+      log,
+    });
+    dealer.start();
+    this.teardown.add(() => dealer.stop());
+  }
+
+  async stop(): Promise<void> {
+    await this.teardown.run(logger('sim'));
+  }
+}
