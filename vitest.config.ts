@@ -10,30 +10,44 @@ const shared = {
   pool: 'forks',
 } as const;
 
-const QUICK_FOLDERS = ['test/unit', 'test/property', 'test/fuzz', 'test/scenarios'];
+const QUICK_FOLDERS = ['test/unit', 'test/property', 'test/scenarios'];
 
 /** A test that starts processes (the CLI run from source, mostly): it waits, so it is no quick test. */
 const STARTS_PROCESSES = /from 'node:child_process'|\brunCli(Sync)?\(/;
 
+/** A long seeded run (a fuzz, a drill of a thousand runs): it belongs to the full run. */
+const LONG_RUN = /\.(fuzz|drill)\.test\.ts$/;
+
+/**
+ * A test that changes what the whole process shares (a module mock, fake
+ * timers, the environment, a global): it gets a fresh module graph of its
+ * own. The other quick files share their worker's modules, which saves
+ * importing the same code once per file.
+ */
+const CHANGES_PROCESS_STATE =
+  /vi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|process\.env(\.\w+|\[[^\]]+\]) =|process\.chdir\(|globalThis\.\w+ =/;
+
 /**
  * The fast lane's files and the others, read from the files themselves, so
- * that no list is kept by hand: a unit, property, fuzz or scenario test is
- * quick unless it starts a process.
+ * that no list is kept by hand: a unit, property or scenario test is quick
+ * unless it starts a process or is a long seeded run.
  */
-function lanes(): { quick: string[]; slow: string[] } {
-  const quick: string[] = [];
+function lanes(): { shared: string[]; isolated: string[]; slow: string[] } {
+  const shared: string[] = [];
+  const isolated: string[] = [];
   const slow: string[] = [];
   for (const folder of QUICK_FOLDERS) {
     for (const name of readdirSync(join(import.meta.dirname, folder), { recursive: true })) {
       const file = `${folder}/${String(name)}`;
       if (!file.endsWith('.test.ts')) continue;
       const text = readFileSync(join(import.meta.dirname, file), 'utf8');
-      (STARTS_PROCESSES.test(text) ? slow : quick).push(file);
+      if (STARTS_PROCESSES.test(text) || LONG_RUN.test(file)) slow.push(file);
+      else (CHANGES_PROCESS_STATE.test(text) ? isolated : shared).push(file);
     }
   }
-  return { quick, slow };
+  return { shared, isolated, slow };
 }
-const { quick, slow } = lanes();
+const { shared: quickShared, isolated: quickIsolated, slow } = lanes();
 
 export default defineConfig({
   test: {
@@ -42,11 +56,22 @@ export default defineConfig({
     reporters: ['default', new PlainSummaryReporter()],
     projects: [
       {
-        // `npm run test:quick`: pure code in-process, CPU-bound: a worker per core.
+        // `npm run test:quick` (with quick-isolated): pure code in-process, CPU-bound: a
+        // worker per core, and the files share each worker's modules (isolate off).
         test: {
           ...shared,
           name: 'quick',
-          include: quick,
+          include: quickShared,
+          isolate: false,
+          maxWorkers: availableParallelism(),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'quick-isolated',
+          include: quickIsolated,
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },
@@ -60,6 +85,7 @@ export default defineConfig({
             'test/e2e/**/*.test.ts',
             'test/browser/**/*.test.ts',
             'test/slow/**/*.test.ts',
+            'test/fuzz/**/*.test.ts',
             ...slow,
           ],
           // Each file takes its own free ports and temp folders, so files run side by side: a

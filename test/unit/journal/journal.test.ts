@@ -22,6 +22,7 @@ import {
   verifyJournalDir,
 } from '../../../firmware-host/journal/index.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
+import { missingTool } from '../../helpers/tools.ts';
 
 const opened: Journal[] = [];
 afterEach(async () => {
@@ -98,10 +99,12 @@ describe('journal', () => {
   });
 
   it('writes its files O_DSYNC: each group commit is one durable write, not a write and an fsync', async (context) => {
-    if (!existsSync('/proc/self/fdinfo')) {
-      console.warn('skipped: no /proc/self/fdinfo to read the open flags from (Linux only)');
-      context.skip();
-    }
+    // Linux only; under TABLESIDE_REQUIRE_TOOLS=1 (Linux CI) a missing /proc fails instead.
+    const missing = missingTool(
+      existsSync('/proc/self/fdinfo'),
+      'no /proc/self/fdinfo to read the open flags from (Linux only)',
+    );
+    if (missing !== undefined) context.skip(missing);
     const dir = tempDir();
     const journal = await openJournal(dir);
     await journal.append([card('QD')]);

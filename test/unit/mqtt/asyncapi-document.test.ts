@@ -63,29 +63,6 @@ vi.mock('../../../firmware-host/mqtt/connect.ts', async () => {
   return { mqttConnectorFor: async () => recordingConnector };
 });
 
-/** Whether this build's config takes `mqtt.protocolVersion: 5` (the MQTT 5 bridge). */
-function configTakesMqtt5(): boolean {
-  try {
-    resolveConfig(
-      {
-        table: 't',
-        ruleset: 'tdc-roulette',
-        mqtt: { url: 'mqtt://127.0.0.1:1883', protocolVersion: 5 },
-      },
-      { env: {} },
-    );
-    return true;
-  } catch {
-    return false;
-  }
-}
-const MQTT5 = configTakesMqtt5();
-if (!MQTT5) {
-  console.log(
-    'skipped: the MQTT 5 properties and Response Topic checks, as this build has no mqtt.protocolVersion 5',
-  );
-}
-
 // The code's unions as lists; typecheck fails when a member is added to the code and not here.
 const EVENT_KINDS = [
   'card',
@@ -538,7 +515,7 @@ describe('what a running table publishes', () => {
         { op: 'new_shoe', fields: { reason: 'end of the test' }, sign: true },
         { op: 'no_such_op', fields: {}, sign: true },
       ],
-      MQTT5,
+      true,
     );
     const roulette = await runTable(
       'tdc-roulette',
@@ -555,7 +532,7 @@ describe('what a running table publishes', () => {
     directAnswers.push(...cards.filter((p) => p.topic === REPLY_TOPIC));
     cards.splice(0, cards.length, ...cards.filter((p) => p.topic !== REPLY_TOPIC));
     published.push(...mqtt311, ...cards, ...roulette);
-    (MQTT5 ? publishedMqtt5 : mqtt311).push(...cards);
+    publishedMqtt5.push(...cards);
     mqtt311.push(...roulette);
     published311.push(...mqtt311);
   }, 60_000);
@@ -629,49 +606,43 @@ describe('what a running table publishes', () => {
     }
   });
 
-  it.skipIf(!MQTT5)(
-    'answers an MQTT 5 request on its Response Topic with its Correlation Data (the reply)',
-    () => {
-      expect(directAnswers).toHaveLength(1);
-      const [answer] = directAnswers;
-      const validate = payloadValidator('#/channels/bridgeResponse/messages/healthCheck');
-      expect(validate(JSON.parse(answer!.payload)), ajv.errorsText(validate.errors)).toBe(true);
-      const binding = dereference(pointer('#/components/messageBindings/response')) as {
-        mqtt: { contentType: string };
-      };
-      expect(answer!.properties).toMatchObject({
-        contentType: binding.mqtt.contentType,
-        correlationData: Buffer.from('correlation-0'),
-      });
-    },
-  );
+  it('answers an MQTT 5 request on its Response Topic with its Correlation Data (the reply)', () => {
+    expect(directAnswers).toHaveLength(1);
+    const [answer] = directAnswers;
+    const validate = payloadValidator('#/channels/bridgeResponse/messages/healthCheck');
+    expect(validate(JSON.parse(answer!.payload)), ajv.errorsText(validate.errors)).toBe(true);
+    const binding = dereference(pointer('#/components/messageBindings/response')) as {
+      mqtt: { contentType: string };
+    };
+    expect(answer!.properties).toMatchObject({
+      contentType: binding.mqtt.contentType,
+      correlationData: Buffer.from('correlation-0'),
+    });
+  });
 
   it('sets no MQTT 5 property on MQTT 3.1.1', () => {
     expect(published311.length).toBeGreaterThan(50);
     expect(published311.filter((p) => p.properties !== undefined)).toEqual([]);
   });
 
-  it.skipIf(!MQTT5)(
-    'sets on MQTT 5 the properties the message bindings and headers name, and no others',
-    () => {
-      expect(publishedMqtt5.length).toBeGreaterThan(50);
-      for (const publication of publishedMqtt5) {
-        const match = matchOf(publication);
-        if ('problem' in match) throw new Error(match.problem);
-        const message = pointer(match.ref) as { bindings?: unknown; headers?: unknown };
-        const binding = (dereference(message.bindings) as { mqtt?: Json } | undefined)?.mqtt;
-        const expected: Json = {};
-        if (binding?.contentType !== undefined) expected.contentType = binding.contentType;
-        if (binding?.payloadFormatIndicator === 1) expected.payloadFormatIndicator = true;
-        if (message.headers !== undefined) {
-          expected.userProperties = { seq: String((match.payload as { seq: number }).seq) };
-        }
-        const actual = publication.properties ?? {};
-        expect({ topic: publication.topic, ...actual }).toEqual({
-          topic: publication.topic,
-          ...expected,
-        });
+  it('sets on MQTT 5 the properties the message bindings and headers name, and no others', () => {
+    expect(publishedMqtt5.length).toBeGreaterThan(50);
+    for (const publication of publishedMqtt5) {
+      const match = matchOf(publication);
+      if ('problem' in match) throw new Error(match.problem);
+      const message = pointer(match.ref) as { bindings?: unknown; headers?: unknown };
+      const binding = (dereference(message.bindings) as { mqtt?: Json } | undefined)?.mqtt;
+      const expected: Json = {};
+      if (binding?.contentType !== undefined) expected.contentType = binding.contentType;
+      if (binding?.payloadFormatIndicator === 1) expected.payloadFormatIndicator = true;
+      if (message.headers !== undefined) {
+        expected.userProperties = { seq: String((match.payload as { seq: number }).seq) };
       }
-    },
-  );
+      const actual = publication.properties ?? {};
+      expect({ topic: publication.topic, ...actual }).toEqual({
+        topic: publication.topic,
+        ...expected,
+      });
+    }
+  });
 });
