@@ -79,6 +79,11 @@ export default defineConfig({
       {
         test: {
           ...shared,
+          // A hang guard, not a speed limit: these tests wait on conditions, and two files side
+          // by side on a loaded machine (daemons, brokers, Chromium) can take three times as long
+          // as one alone (an 8 s e2e case met the 30 s guard under load).
+          testTimeout: 90_000,
+          hookTimeout: 60_000,
           name: 'integration',
           include: [
             'test/integration/**/*.test.ts',
