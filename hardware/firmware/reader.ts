@@ -4,11 +4,11 @@
  * (TAG) through PN's reader device (hardware/readers/), on the device core.
  */
 import { PartBoard } from '../firmata/part-board.ts';
+import type { DeviceKey } from '../keys/device-key.ts';
 import { Pn532, pn532OverI2c } from '../pn532/index.ts';
 import { Pn532Poller } from '../readers/pn532-poller.ts';
 import { ReaderDevice } from '../readers/reader-device.ts';
 import type { Transport } from '../transports/transport.ts';
-import type { DeviceKey } from '../keys/device-key.ts';
 import type { BoardI2c } from './firmware-key.ts';
 import { firmwareHello, READER_MODEL } from './identity.ts';
 
