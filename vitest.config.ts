@@ -63,6 +63,8 @@ export default defineConfig({
           name: 'quick',
           include: quickShared,
           isolate: false,
+          // temp.ts is imported once per worker here: this removes each file's folders after it.
+          setupFiles: ['./test/helpers/temp-cleanup.ts'],
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },

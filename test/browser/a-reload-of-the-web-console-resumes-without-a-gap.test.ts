@@ -11,6 +11,14 @@ const stripSeqs = () =>
     Number(card.dataset.seq),
   );
 
+/** The strip's cards and the last seq the page took, read in one turn of the page. */
+const stripAndLastSeq = () => ({
+  after: Array.from(document.querySelectorAll<HTMLElement>('#shoe-strip .strip-card')).map((card) =>
+    Number(card.dataset.seq),
+  ),
+  lastSeq: Number(document.body.dataset.lastSeq),
+});
+
 describe.skipIf(skip)('a reload of the web console resumes without a gap', () => {
   let table: WebTable | undefined;
   let browser: TestBrowser | undefined;
@@ -37,8 +45,8 @@ describe.skipIf(skip)('a reload of the web console resumes without a gap', () =>
       async () => (await page.evaluate(stripSeqs)).length >= before.length + 10,
       '10 more cards after the reload',
     );
-    const after = await page.evaluate(stripSeqs);
-    const lastSeq = Number(await page.evaluate(() => document.body.dataset.lastSeq));
+    // Both in one evaluate: a card arriving between two reads would make them disagree.
+    const { after, lastSeq } = await page.evaluate(stripAndLastSeq);
 
     // Exactly the journal's cards of the shoe, from its first up to what the page has seen.
     const journal = currentShoeCards(await table.journal()).map((record) => record.seq);

@@ -11,17 +11,19 @@ import { afterAll } from 'vitest';
 
 const made: string[] = [];
 
+/** Removes every folder made so far (test/helpers/temp-cleanup.ts calls it after each file). */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 try {
-  afterAll(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  // Where each file imports its own copy of this module (isolated files), this hook is that file's.
+  afterAll(removeTempDirs);
 } catch {
   // Imported outside a vitest suite (`npm run bench` lanes reuse the tests'
   // pty and emulator helpers): no hook to register, so the folders are
   // removed when the process exits instead.
-  process.once('exit', () => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  process.once('exit', removeTempDirs);
 }
 
 /** A new empty folder under the temp dir, removed after this test file. */
