@@ -4,9 +4,10 @@
  * user's name as the record's `src` (`web:<name>`).
  */
 import { z } from 'zod';
+import { rulesetIdentity } from '../games/registry.ts';
 import { HttpError } from './http.ts';
 import type { ConsoleRequestPort } from './port.ts';
-import { requestOpsOf, rulesetIdentityOf } from './table-view.ts';
+import { requestOpsOf } from './table-view.ts';
 
 const reason = z.string().trim().min(3, 'a reason of at least 3 characters').max(200);
 
@@ -62,7 +63,7 @@ export async function applyConsoleRequest(
 ): Promise<Record<string, unknown>> {
   const src = `web:${user}`;
   // A table session ignores another game's records: such a request would be journaled for nothing.
-  const table = rulesetIdentityOf(port.ruleset);
+  const table = rulesetIdentity(port.ruleset);
   const takes = requestOpsOf(port.ruleset).filter((op) => Object.hasOwn(schemas, op));
   if (!takes.includes(request.op)) {
     throw new HttpError(

@@ -4,7 +4,7 @@
  * supervisor's requests.
  */
 
-import { allRulesetNames } from '../games/registry.ts';
+import { allRulesetNames, rulesetIdentity } from '../games/registry.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import type { ConsoleAccess } from './access.ts';
@@ -16,7 +16,7 @@ import { LOGIN_COOKIE, type LoginStore, parseCookies } from './logins.ts';
 import type { ConsolePort } from './port.ts';
 import { applyConsoleRequest, parseConsoleRequest } from './requests.ts';
 import type { Route, RouteCall } from './router.ts';
-import { rulesetIdentityOf, webViewOf } from './table-view.ts';
+import { webViewOf } from './table-view.ts';
 import type { TableWatch } from './table-watch.ts';
 
 export interface TableRoutesContext {
@@ -140,7 +140,7 @@ async function request(
 }
 
 function tableInfo(port: ConsolePort) {
-  const ruleset = rulesetIdentityOf(port.ruleset);
+  const ruleset = rulesetIdentity(port.ruleset);
   return {
     table: port.table,
     ruleset: ruleset.name,

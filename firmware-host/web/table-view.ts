@@ -5,7 +5,7 @@
  * (hello, /api/me) and never looks at the game itself.
  */
 import { getRouletteRuleset, type RouletteRuleset } from '../engine/rulesets/index.ts';
-import { findGameOf, gameOf, type RulesetIdentity, rulesetIdentity } from '../games/registry.ts';
+import { findGameOf, gameOf } from '../games/registry.ts';
 import { roulette } from '../games/roulette/plugin.ts';
 
 export type WebView = 'baccarat' | 'cards' | 'roulette';
@@ -13,11 +13,6 @@ export type WebView = 'baccarat' | 'cards' | 'roulette';
 /** The page's view for a table playing `ruleset`. */
 export function webViewOf(ruleset: string): WebView {
   return gameOf(ruleset).webView(ruleset);
-}
-
-/** A ruleset's name, title and game, whichever game's it is. */
-export function rulesetIdentityOf(name: string): RulesetIdentity {
-  return rulesetIdentity(name);
 }
 
 /** The requests a table playing `ruleset` takes: its game's, and `set_ruleset`. */
