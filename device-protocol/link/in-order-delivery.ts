@@ -6,8 +6,8 @@
  * that seq `missing` once), or gives up on a gap a device keeping to its
  * window never leaves.
  */
-import { type Frame, nextSeq, SEQ_MODULUS } from './frame.ts';
-import { decodeMessage } from './messages.ts';
+import { type Frame, nextSeq, SEQ_MODULUS } from '../frame.ts';
+import { decodeMessage } from '../messages.ts';
 
 /** How far before a HELLO's seq an owed ACK still belongs to that device's counting. */
 export const OWED_LOOKBACK = 2048;
