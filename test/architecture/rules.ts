@@ -49,6 +49,14 @@ export const RULES: readonly FolderRule[] = [
     pure: true,
   },
   {
+    folder: 'device-protocol/link/',
+    holds:
+      "the link session: what both ends share (receive path, dedupe, ACK and NAK, the outbox), the host's role and the device's role (neither imports the other), the host's in-order delivery",
+    ours: [PROTOCOL],
+    packages: ['zod'],
+    pure: true,
+  },
+  {
     folder: HARDWARE,
     holds:
       "code that runs on a device's computer: tableside's firmware (the smart shoe, the reader, colour calibration), device core, deck registry, transports, reconnecting link, Firmata board, I2C, parts, PN532, readers, keys, console board, deploy files",
