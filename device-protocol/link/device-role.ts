@@ -41,6 +41,10 @@ export class DeviceRole implements LinkRole {
     this.#core = core;
   }
 
+  newPeer(): PeerState {
+    return { window: new Map(), owed: new Set() };
+  }
+
   get helloAcknowledged(): boolean {
     return this.#helloState === 'acked';
   }

@@ -10,7 +10,7 @@
  *   order (`InOrderDelivery`, PROTOCOL.md § 3.8): one past a missing seq
  *   is held, unACKed, and the missing seq is NAKed `missing` once.
  */
-import type { Frame, Talker } from '../frame.ts';
+import type { Frame } from '../frame.ts';
 import { protocolAtLeast } from '../messages.ts';
 import type { LinkAction } from './actions.ts';
 import { InOrderDelivery, type OrderSink } from './in-order-delivery.ts';
@@ -21,20 +21,31 @@ import { type Decoded, IN_ORDER_SINCE, type LinkCore, type LinkRole } from './ro
 /** What a device may send the host before its HELLO was seen. */
 const BEFORE_HELLO_TYPES = new Set<string>(['HELLO', 'PING', 'PONG']);
 
-export class HostRole implements LinkRole {
-  readonly #core: LinkCore;
+/** What the host remembers of a device beside what the session does. */
+interface HostPeer extends PeerState {
   /**
-   * Devices whose HELLO came before our end of the line reopened, and none
-   * since. Their events are refused with NAK `hello` until one does: a
-   * HELLO a device wrote into the closed port is lost, and it would
-   * otherwise hold its window for a whole ACK timeout waiting for its ACK.
+   * Our end of the line reopened and no HELLO of this device has arrived
+   * since. Its events are refused with NAK `hello` until one does: a HELLO
+   * it wrote into the closed port is lost, and it would otherwise hold its
+   * window for a whole ACK timeout waiting for its ACK.
    */
-  readonly #helloBeforeReopen = new Set<Talker>();
-  /** In-order delivery, for each device whose HELLO announced 1.2. */
-  readonly #ordering = new Map<Talker, InOrderDelivery<LinkAction>>();
+  helloSinceReopen?: false;
+  /** For a device whose HELLO announced 1.2: in-order delivery. */
+  ordering?: InOrderDelivery<LinkAction>;
+}
+
+export class HostRole implements LinkRole<HostPeer> {
+  readonly #core: LinkCore;
+  readonly #peers: HostPeer[] = [];
 
   constructor(core: LinkCore) {
     this.#core = core;
+  }
+
+  newPeer(): HostPeer {
+    const peer: HostPeer = { window: new Map(), owed: new Set() };
+    this.#peers.push(peer);
+    return peer;
   }
 
   get helloAcknowledged(): boolean {
@@ -85,11 +96,14 @@ export class HostRole implements LinkRole {
     return false;
   }
 
-  refuses(peer: PeerState, frame: Frame): LinkAction[] | undefined {
-    if (!this.#core.options.requirePeerHello || BEFORE_HELLO_TYPES.has(frame.type)) {
+  refuses(peer: HostPeer, frame: Frame): LinkAction[] | undefined {
+    if (
+      !this.#core.options.requirePeerHello ||
+      (peer.hello !== undefined && peer.helloSinceReopen === undefined) ||
+      BEFORE_HELLO_TYPES.has(frame.type)
+    ) {
       return undefined;
     }
-    if (peer.hello !== undefined && !this.#helloBeforeReopen.has(frame.talker)) return undefined;
     return [
       this.#core.discarded(
         'hello_required',
@@ -103,12 +117,12 @@ export class HostRole implements LinkRole {
     ];
   }
 
-  holds(talker: Talker, seq: number): boolean {
-    return this.#ordering.get(talker)?.held.has(seq) ?? false;
+  holds(peer: HostPeer, seq: number): boolean {
+    return peer.ordering?.held.has(seq) ?? false;
   }
 
-  heldAgain(talker: Talker, now: number, actions: LinkAction[]): void {
-    const ordering = this.#ordering.get(talker);
+  heldAgain(peer: HostPeer, now: number, actions: LinkAction[]): void {
+    const ordering = peer.ordering;
     if (
       ordering?.next !== undefined &&
       (ordering.nakedGap !== ordering.next ||
@@ -122,11 +136,10 @@ export class HostRole implements LinkRole {
     }
   }
 
-  helloReceived(peer: PeerState, frame: Frame, decoded: Decoded, now: number): LinkAction[] {
-    const talker = frame.talker;
-    this.#helloBeforeReopen.delete(talker);
+  helloReceived(peer: HostPeer, frame: Frame, decoded: Decoded, now: number): LinkAction[] {
+    delete peer.helloSinceReopen;
     const inOrder = protocolAtLeast(peer.hello?.protocol, IN_ORDER_SINCE);
-    const kept = this.#ordering.get(talker);
+    const kept = peer.ordering;
     if (
       inOrder &&
       kept?.next !== undefined &&
@@ -144,20 +157,15 @@ export class HostRole implements LinkRole {
     // (slow start) sets the order. Held events were not ACKed: they come again.
     // Control frames passed before this HELLO, in the same counting, stay passed:
     // the device took their ACKs and will not send them again.
-    if (inOrder) {
-      const passed = [...(kept?.passed ?? [])].filter((seq) => precedes(seq, frame.seq));
-      this.#ordering.set(
-        talker,
-        new InOrderDelivery(this.#orderSink(peer), [...passed, frame.seq], now),
-      );
-    } else {
-      this.#ordering.delete(talker);
-    }
+    const passed = [...(kept?.passed ?? [])].filter((seq) => precedes(seq, frame.seq));
+    peer.ordering = inOrder
+      ? new InOrderDelivery(this.#orderSink(peer), [...passed, frame.seq], now)
+      : undefined;
     return this.#core.accept(peer, frame, decoded, now);
   }
 
-  take(peer: PeerState, frame: Frame, decoded: Decoded, now: number): LinkAction[] {
-    const ordering = this.#ordering.get(frame.talker);
+  take(peer: HostPeer, frame: Frame, decoded: Decoded, now: number): LinkAction[] {
+    const ordering = peer.ordering;
     return ordering === undefined
       ? this.#core.accept(peer, frame, decoded, now)
       : ordering.take(frame, decoded, now);
@@ -167,8 +175,8 @@ export class HostRole implements LinkRole {
     // A device's HELLO asks nothing more of the host's sending.
   }
 
-  unreadLine(talker: Talker, seq: number, now: number): void {
-    const ordering = this.#ordering.get(talker);
+  unreadLine(peer: HostPeer, seq: number, now: number): void {
+    const ordering = peer.ordering;
     // The NAK of that line already asks for the seq the order waits for: no second NAK `missing`.
     if (ordering !== undefined && seq === ordering.next) {
       ordering.nakedGap = seq;
@@ -183,13 +191,13 @@ export class HostRole implements LinkRole {
    * closed port.
    */
   lineReopened(): void {
-    for (const [talker, peer] of this.#core.peers) {
-      if (peer.hello !== undefined) this.#helloBeforeReopen.add(talker);
+    for (const peer of this.#peers) {
+      if (peer.hello !== undefined) peer.helloSinceReopen = false;
     }
   }
 
   /** What the in-order delivery of `peer`'s events does with a frame it takes or gives up on. */
-  #orderSink(peer: PeerState): OrderSink<LinkAction> {
+  #orderSink(peer: HostPeer): OrderSink<LinkAction> {
     return {
       accept: (frame, decoded, now) => this.#core.accept(peer, frame, decoded, now),
       nak: (seq) => this.#core.nak(seq, 'missing'),

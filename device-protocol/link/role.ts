@@ -21,7 +21,6 @@ export type Decoded = ReturnType<typeof decodeMessage>;
 export interface LinkCore {
   readonly options: ResolvedLinkOptions;
   readonly outbox: Outbox;
-  readonly peers: ReadonlyMap<Talker, PeerState>;
   /** The HELLO our peer sent last (as `LinkSession.peerHello()`). */
   peerHello(): HelloMessage | undefined;
   /** Queues a message of ours (as `LinkSession.send`). */
@@ -36,7 +35,13 @@ export interface LinkCore {
   ): LinkAction;
 }
 
-export interface LinkRole extends SendPolicy {
+/**
+ * `Peer`: what the role remembers of each peer, beside what the session
+ * does (the host: its in-order delivery); the role makes each peer's.
+ */
+export interface LinkRole<Peer extends PeerState = PeerState> extends SendPolicy {
+  /** A peer's state, at its first frame. */
+  newPeer(): Peer;
   /** Device: whether the host has ACKed our HELLO. */
   readonly helloAcknowledged: boolean;
   /** The seq a message we queue takes; undefined: a new one. */
@@ -50,19 +55,19 @@ export interface LinkRole extends SendPolicy {
   /** A NAK the peer sent: true when the role answered it (into `actions`), false for the usual resend. */
   nakReceived(nak: NakMessage, now: number, actions: LinkAction[]): boolean;
   /** A reliable frame not yet seen: a refusal before it is taken, or undefined to go on. */
-  refuses(peer: PeerState, frame: Frame): LinkAction[] | undefined;
-  /** Whether `seq` from `talker` is held, not delivered yet (a copy of it is a duplicate). */
-  holds(talker: Talker, seq: number): boolean;
+  refuses(peer: Peer, frame: Frame): LinkAction[] | undefined;
+  /** Whether `seq` from `peer` is held, not delivered yet (a copy of it is a duplicate). */
+  holds(peer: Peer, seq: number): boolean;
   /** A copy of a held frame arrived; anything to ask again goes into `actions`. */
-  heldAgain(talker: Talker, now: number, actions: LinkAction[]): void;
+  heldAgain(peer: Peer, now: number, actions: LinkAction[]): void;
   /** The peer's HELLO (its seqs and owed ACKs already reset): take it in. */
-  helloReceived(peer: PeerState, frame: Frame, decoded: Decoded, now: number): LinkAction[];
+  helloReceived(peer: Peer, frame: Frame, decoded: Decoded, now: number): LinkAction[];
   /** Any other reliable frame, new: take it in (now, or in order). */
-  take(peer: PeerState, frame: Frame, decoded: Decoded, now: number): LinkAction[];
+  take(peer: Peer, frame: Frame, decoded: Decoded, now: number): LinkAction[];
   /** The peer's HELLO was delivered; what follows goes into `actions`. */
   peerHelloDelivered(talker: Talker, now: number, actions: LinkAction[]): void;
-  /** A line naming `seq` of `talker` could not be read (and was NAKed unless it had no `$`). */
-  unreadLine(talker: Talker, seq: number, now: number): void;
+  /** A line naming `seq` of `peer` could not be read (and was NAKed unless it had no `$`). */
+  unreadLine(peer: Peer, seq: number, now: number): void;
   /** Our end of the line was opened again. */
   lineReopened(): void;
 }

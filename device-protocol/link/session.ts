@@ -47,7 +47,6 @@ export class LinkSession {
     this.#role = roleFor({
       options: this.options,
       outbox: this.#outbox,
-      peers: this.#peers,
       peerHello: () => this.peerHello(),
       send: (message, now) => this.send(message, now),
       accept: (peer, frame, decoded, now) => this.#accept(peer, frame, decoded, now),
@@ -157,9 +156,9 @@ export class LinkSession {
       const actions: LinkAction[] = [this.#discarded(event.reason, event.detail, event)];
       // Garbage without a `$` is line noise, not a frame anyone expects an answer to.
       if (event.reason !== 'no_start') actions.push(this.#nak(event.seq, event.reason));
-      if (event.talker !== undefined && event.seq !== undefined) {
-        this.#role.unreadLine(event.talker, event.seq, now);
-      }
+      const peer = event.talker === undefined ? undefined : this.#peers.get(event.talker);
+      if (peer !== undefined && event.seq !== undefined)
+        this.#role.unreadLine(peer, event.seq, now);
       return actions;
     }
     const frame = event.frame;
@@ -304,7 +303,7 @@ export class LinkSession {
     const isHello = decoded.kind === 'message' && decoded.message.type === 'HELLO';
     const seen = peer.window.get(frame.seq);
     // A HELLO is never a duplicate: a restarted device starts its seqs over.
-    if ((seen !== undefined || this.#role.holds(frame.talker, frame.seq)) && !isHello) {
+    if ((seen !== undefined || this.#role.holds(peer, frame.seq)) && !isHello) {
       this.#stats.duplicates++;
       const actions: LinkAction[] = [
         this.#discarded('duplicate', `seq ${frame.seq} already received`, {
@@ -314,7 +313,7 @@ export class LinkSession {
       ];
       // Its ACK was lost: send it again, unless the caller still owes it (or it is held).
       if (seen === 'acked') actions.unshift(this.#ackFrame(frame.seq));
-      if (seen === undefined) this.#role.heldAgain(frame.talker, now, actions);
+      if (seen === undefined) this.#role.heldAgain(peer, now, actions);
       return actions;
     }
     const refusal = this.#role.refuses(peer, frame);
@@ -367,7 +366,7 @@ export class LinkSession {
   #peer(talker: Talker): PeerState {
     let peer = this.#peers.get(talker);
     if (peer === undefined) {
-      peer = { window: new Map(), owed: new Set() };
+      peer = this.#role.newPeer();
       this.#peers.set(talker, peer);
     }
     return peer;
