@@ -173,8 +173,8 @@ export class DeviceRole implements LinkRole {
     return this.#core.accept(peer, frame, decoded, now);
   }
 
-  take(peer: PeerState, frame: Frame, decoded: Decoded, now: number): LinkAction[] {
-    return this.#core.accept(peer, frame, decoded, now);
+  take(): undefined {
+    return undefined;
   }
 
   /**

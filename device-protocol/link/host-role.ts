@@ -164,11 +164,8 @@ export class HostRole implements LinkRole<HostPeer> {
     return this.#core.accept(peer, frame, decoded, now);
   }
 
-  take(peer: HostPeer, frame: Frame, decoded: Decoded, now: number): LinkAction[] {
-    const ordering = peer.ordering;
-    return ordering === undefined
-      ? this.#core.accept(peer, frame, decoded, now)
-      : ordering.take(frame, decoded, now);
+  take(peer: HostPeer, frame: Frame, decoded: Decoded, now: number): LinkAction[] | undefined {
+    return peer.ordering?.take(frame, decoded, now);
   }
 
   peerHelloDelivered(): void {

@@ -62,8 +62,12 @@ export interface LinkRole<Peer extends PeerState = PeerState> extends SendPolicy
   heldAgain(peer: Peer, now: number, actions: LinkAction[]): void;
   /** The peer's HELLO (its seqs and owed ACKs already reset): take it in. */
   helloReceived(peer: Peer, frame: Frame, decoded: Decoded, now: number): LinkAction[];
-  /** Any other reliable frame, new: take it in (now, or in order). */
-  take(peer: Peer, frame: Frame, decoded: Decoded, now: number): LinkAction[];
+  /**
+   * Any other reliable frame, new: what the role does with it (the host
+   * holds a 1.2 device's frames in order), or undefined for the session to
+   * take it in as it comes.
+   */
+  take(peer: Peer, frame: Frame, decoded: Decoded, now: number): LinkAction[] | undefined;
   /** The peer's HELLO was delivered; what follows goes into `actions`. */
   peerHelloDelivered(talker: Talker, now: number, actions: LinkAction[]): void;
   /** A line naming `seq` of `peer` could not be read (and was NAKed unless it had no `$`). */

@@ -322,7 +322,8 @@ export class LinkSession {
       greet(peer, frame.seq, (decoded as { message: HelloMessage }).message);
       return this.#role.helloReceived(peer, frame, decoded, now);
     }
-    return this.#role.take(peer, frame, decoded, now);
+    // Taken directly when the role has nothing to add: every card goes this way.
+    return this.#role.take(peer, frame, decoded, now) ?? this.#accept(peer, frame, decoded, now);
   }
 
   /** Takes a frame in: remembers its seq, ACKs it (unless deferred) and reports it. */
