@@ -67,6 +67,11 @@ describe.skipIf(missing !== undefined)(
         status: 'error',
         code: 'unsigned',
       });
+      // The answer goes out before the alarm: the kill below must not fall between the two.
+      await until(
+        () => consumer.ofType('alarm').some((alarm) => alarm.code === 'unsigned'),
+        'the unsigned request alarm',
+      );
       for (const restart of [1, 2]) {
         await t.kill();
         from = consumer.messages.length;

@@ -76,6 +76,8 @@ export class Pn532Emulator implements I2cSlave {
   private tag: { uid: number[]; type: EmulatedTagType; since: number } | undefined;
   private fault: { kind: Pn532Fault; left: number } | undefined;
   private waitingForTag: { at: number } | undefined;
+  /** InListPassiveTarget answers that named a tag (for a test rig to hold a card until it is read). */
+  targetsAnswered = 0;
   private outbox: Outgoing[] = [];
   private lastResponse: number[] | undefined;
   private input: number[] = [];
@@ -109,6 +111,11 @@ export class Pn532Emulator implements I2cSlave {
       this.waitingForTag = undefined;
       this.answer(this.targetResponse(), atMs + ACTIVATION_DELAY_MS);
     }
+  }
+
+  /** An InListPassiveTarget is waiting: the field is polled and holds no tag. */
+  get awaitingTag(): boolean {
+    return this.waitingForTag !== undefined;
   }
 
   removeTag(): void {
@@ -304,6 +311,7 @@ export class Pn532Emulator implements I2cSlave {
 
   /** D5 4B NbTg Tg SENS_RES SEL_RES NFCIDLength NFCID1 (§ 7.3.5, 106 kbps type A). */
   private targetResponse(): number[] {
+    this.targetsAnswered++;
     const tag = this.tag as { uid: number[]; type: EmulatedTagType };
     // SENS_RES (ATQA) bits 7-8 give the UID size: single 00, double 01, triple 10 (ISO/IEC 14443-3).
     const sizeBits = tag.uid.length === 4 ? 0x00 : tag.uid.length === 7 ? 0x40 : 0x80;

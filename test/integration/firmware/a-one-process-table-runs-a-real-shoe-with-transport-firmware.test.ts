@@ -6,6 +6,7 @@ import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { until } from '../../helpers/until.ts';
 import { socatMissing } from '../devices/pty.ts';
 import { registryDocumentOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
 
@@ -73,8 +74,7 @@ describe.skipIf(skip)('a one-process table runs a real shoe with transport firmw
       inputs.flatMap((record) =>
         record.kind === 'input' && record.data.t === 'card' ? [record.data] : [],
       );
-    const deadline = Date.now() + 5_000;
-    while (cards().length < 3 && Date.now() < deadline) await sleep(20);
+    await until(() => cards().length >= 3, 'three cards journaled');
     expect(cards()).toEqual([
       expect.objectContaining({ card: 'AS', src: 'shoe' }),
       expect.objectContaining({ card: '2S', src: 'shoe' }),

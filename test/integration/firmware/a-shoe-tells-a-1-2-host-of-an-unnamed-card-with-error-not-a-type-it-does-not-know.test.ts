@@ -3,6 +3,7 @@ import { type LinkAction, LinkSession } from '../../../device-protocol/link.ts';
 import type { Message } from '../../../device-protocol/messages.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
+import { until } from '../../helpers/until.ts';
 import { socatMissing } from '../devices/pty.ts';
 import { registryOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
 
@@ -55,10 +56,10 @@ describe.skipIf(skip)(
       });
       await rig.dealOne({ surface: SURFACES.redBack });
       await rig.dealOne({ uid: tagOf(1, 0), surface: SURFACES.redBack });
-      const deadline = Date.now() + 3_000;
-      while (delivered.filter((m) => m.type !== 'HELLO').length < 3 && Date.now() < deadline) {
-        await sleep(20);
-      }
+      await until(
+        () => delivered.filter((m) => m.type !== 'HELLO').length >= 3,
+        'three events after the HELLO',
+      );
       expect(delivered.filter((message) => message.type !== 'HELLO')).toEqual([
         {
           type: 'ERROR',

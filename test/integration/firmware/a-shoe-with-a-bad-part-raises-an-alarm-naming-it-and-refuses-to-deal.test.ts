@@ -4,6 +4,7 @@ import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import type { ShoeFault } from '../../../hardware/firmware/shoe.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
+import { until } from '../../helpers/until.ts';
 import { socatMissing } from '../devices/pty.ts';
 import { registryOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
 
@@ -51,14 +52,6 @@ describe.skipIf(skip)(
       firmware.on('fault', (fault) => faults.push(fault));
       await firmware.core.whenReady();
       return { rig, firmware, alarms, cards, faults };
-    }
-
-    async function until(predicate: () => boolean, what: string): Promise<void> {
-      const deadline = Date.now() + 5_000;
-      while (!predicate()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await sleep(20);
-      }
     }
 
     it('a board that is not running Firmata: board_failed, telling to flash StandardFirmata', async () => {

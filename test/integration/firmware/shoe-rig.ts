@@ -20,6 +20,7 @@ import { FirmataBoardEmulator } from '../../emulators/firmata-board.ts';
 import type { I2cSlave } from '../../emulators/i2c-slave.ts';
 import { Pn532Emulator } from '../../emulators/pn532.ts';
 import { type Surface, Tcs34725Emulator } from '../../emulators/tcs34725.ts';
+import { until } from '../../helpers/until.ts';
 import { PtyPair } from '../devices/pty.ts';
 
 export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
@@ -64,6 +65,8 @@ export class ShoeRig {
   readonly tcs = new Tcs34725Emulator();
   board!: FirmataBoardEmulator;
   firmware: ShoeFirmware | undefined;
+  /** What the in-process firmware has reported (a card, a fault, a refusal): a deal may end on it. */
+  private reports = 0;
   /** Other parts on the board's I2C bus (a secure element), added before `startBoard`. */
   readonly otherParts: I2cSlave[] = [];
 
@@ -118,6 +121,12 @@ export class ShoeRig {
       ...options,
     });
     this.firmware = firmware;
+    const reported = () => {
+      this.reports++;
+    };
+    firmware.on('event', reported);
+    firmware.on('fault', reported);
+    firmware.on('refused', reported);
     await firmware.start();
     return firmware;
   }
@@ -126,6 +135,11 @@ export class ShoeRig {
    * A card leaves the shoe: its tag enters the PN532's field, then its down side
    * lies over the sensor, it breaks the beam for `beamMs`, and is gone.
    * Resolves with the beam-break time on the emulators' clock.
+   *
+   * The tag leaves the field only once the PN532 has answered a poll with it,
+   * or the in-process firmware has reported the card without it (a refusal, a
+   * fault): a loaded machine may carry the firmware's poll past the beam's
+   * 50 ms, and a tag gone by then would make the rig, not the firmware, lose it.
    */
   async deal(
     card: { uid?: readonly number[]; surface: Surface },
@@ -133,6 +147,8 @@ export class ShoeRig {
     onBeam: (atMs: number) => void = () => undefined,
   ): Promise<number> {
     // The antenna sits just inside the mouth: the tag enters its field a little before the beam breaks.
+    const answered = this.pn532.targetsAnswered;
+    const reports = this.reports;
     if (card.uid) this.pn532.placeTag({ uid: [...card.uid], type: 'ntag21x' }, this.board.now());
     await sleep(10);
     const now = this.board.now();
@@ -143,6 +159,12 @@ export class ShoeRig {
     this.board.setInput(SHOE_PINS.beam, this.beamLevel(false));
     // The card is gone; the sensor now sees the next card in the shoe, whose
     // surface the next deal places, so what it sees does not change here.
+    if (card.uid) {
+      await until(
+        () => this.pn532.targetsAnswered > answered || this.reports > reports,
+        'the PN532 to answer a poll with the tag, or the firmware to report the card',
+      );
+    }
     this.pn532.removeTag();
     return now;
   }

@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
+import { until } from '../../helpers/until.ts';
 import { PtyPair, socatMissing } from '../devices/pty.ts';
-import { registryDocumentOf, registryOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
+import { registryDocumentOf, registryOf, ShoeRig, tagOf } from './shoe-rig.ts';
 
 const skip = socatMissing();
 if (skip) console.log(skip);
@@ -82,12 +83,21 @@ describe.skipIf(skip)(
       cleanups.push(() => driver.stop());
       await driver.whenOnline();
       expect(driver.status().identity).toMatchObject({ model: 'TS-SHOE-FW', serial: 'CLI-SHOE-1' });
-      const deadline = Date.now() + 15_000;
-      while (!stderr.includes('shoe ready') && Date.now() < deadline) await sleep(50);
+      await until(
+        () => stderr.includes('shoe ready'),
+        'the shoe ready',
+        30_000,
+        () => stderr,
+      );
       expect(stderr).toMatch(/shoe ready: board StandardFirmata\.ino 2\.5/);
 
       await rig.deal({ uid: tagOf(1, 9), surface: SURFACES.redBack });
-      while (observations.length < 1 && Date.now() < deadline) await sleep(20);
+      await until(
+        () => observations.length >= 1,
+        'the card',
+        30_000,
+        () => stderr,
+      );
       expect(observations[0]?.record).toMatchObject({
         t: 'card',
         card: 'TS',
@@ -97,6 +107,6 @@ describe.skipIf(skip)(
 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-    }, 30_000);
+    }, 90_000);
   },
 );

@@ -8,7 +8,7 @@ import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { until } from '../../e2e/helpers/environment.ts';
 import { EmulatedAtecc608 } from '../../emulators/atecc608.ts';
 import { socatMissing } from '../devices/pty.ts';
-import { registryOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
+import { registryOf, ShoeRig, tagOf } from './shoe-rig.ts';
 
 const skip = socatMissing();
 if (skip) console.log(skip);
@@ -51,15 +51,19 @@ describe.skipIf(skip)(
         serial: 'READER-TEST-1',
       });
 
+      const { pn532 } = rig;
       for (const uid of [tagOf(1, 25), [0x04, 0xab, 0xab, 0xab, 0xab, 0xab, 0xab], tagOf(1, 51)]) {
-        rig.pn532.placeTag({ uid, type: 'ntag21x' });
-        await sleep(300);
-        rig.pn532.removeTag();
-        await sleep(250);
+        // Each tag stays until the reader has polled it, and is gone until a poll has found the field empty.
+        const answered = pn532.targetsAnswered;
+        pn532.placeTag({ uid, type: 'ntag21x' });
+        await until(() => pn532.targetsAnswered > answered, 'a poll to find the tag');
+        pn532.removeTag();
+        await until(() => pn532.awaitingTag, 'a poll to find the field empty');
       }
-      const deadline = Date.now() + 5_000;
-      while ((observations.length < 2 || alarms.length < 1) && Date.now() < deadline)
-        await sleep(20);
+      await until(
+        () => observations.length >= 2 && alarms.length >= 1,
+        'two cards and the foreign tag alarm',
+      );
       expect(observations.map((o) => o.record)).toEqual([
         expect.objectContaining({ t: 'card', card: 'KH', back: 'blue' }),
         expect.objectContaining({ t: 'card', card: 'KC', back: 'blue' }),

@@ -3,8 +3,9 @@ import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/d
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
+import { until } from '../../helpers/until.ts';
 import { socatMissing } from '../devices/pty.ts';
-import { registryOf, ShoeRig, sleep, tagOf, uidHex } from './shoe-rig.ts';
+import { registryOf, ShoeRig, tagOf, uidHex } from './shoe-rig.ts';
 
 const skip = socatMissing();
 if (skip) console.log(skip);
@@ -46,8 +47,7 @@ describe.skipIf(skip)('the shoe firmware names each card by its tag and never gu
       surface: SURFACES.redBack,
     });
     await rig.dealOne({ surface: SURFACES.blueBack });
-    const deadline = Date.now() + 5_000;
-    while ((observations.length < 3 || alarms.length < 2) && Date.now() < deadline) await sleep(20);
+    await until(() => observations.length >= 3 && alarms.length >= 2, 'three cards and two alarms');
 
     expect(observations.map((o) => o.record)).toEqual([
       expect.objectContaining({ t: 'card', card: 'AS', back: 'red', face: 'down' }),
