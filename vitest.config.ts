@@ -20,34 +20,72 @@ const LONG_RUN = /\.(fuzz|drill)\.test\.ts$/;
 
 /**
  * A test that changes what the whole process shares (a module mock, fake
- * timers, the environment, a global): it gets a fresh module graph of its
- * own. The other quick files share their worker's modules, which saves
- * importing the same code once per file.
+ * timers, the environment, a global), itself or through the virtual-time
+ * harness (fake timers): it gets a fresh module graph of its own. The other
+ * files share their worker's modules, which saves importing the same code
+ * once per file.
  */
 const CHANGES_PROCESS_STATE =
-  /vi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|process\.env(\.\w+|\[[^\]]+\]) =|process\.chdir\(|globalThis\.\w+ =/;
+  /vi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|process\.env(\.\w+|\[[^\]]+\]) =|process\.chdir\(|globalThis\.\w+ =|helpers\/virtual-table\.ts'/;
+
+const INTEGRATION_FOLDERS = ['test/integration', 'test/e2e', 'test/browser', 'test/slow', 'test/fuzz'];
+
+interface Lane {
+  /** Files that share their worker's modules (isolate off). */
+  shared: string[];
+  /** Files that change what the process shares: a fresh module graph each. */
+  isolated: string[];
+}
+
+function testFilesOf(folder: string): string[] {
+  return readdirSync(join(import.meta.dirname, folder), { recursive: true })
+    .map((name) => `${folder}/${String(name)}`)
+    .filter((file) => file.endsWith('.test.ts'));
+}
+
+function sortInto(lane: Lane, file: string, text: string): void {
+  (CHANGES_PROCESS_STATE.test(text) ? lane.isolated : lane.shared).push(file);
+}
 
 /**
  * The fast lane's files and the others, read from the files themselves, so
  * that no list is kept by hand: a unit, property or scenario test is quick
- * unless it starts a process or is a long seeded run.
+ * unless it starts a process or is a long seeded run. In either lane a file
+ * shares its worker's modules unless it changes what the process shares.
  */
-function lanes(): { shared: string[]; isolated: string[]; slow: string[] } {
-  const shared: string[] = [];
-  const isolated: string[] = [];
-  const slow: string[] = [];
+function lanes(): { quick: Lane; full: Lane } {
+  const quick: Lane = { shared: [], isolated: [] };
+  const full: Lane = { shared: [], isolated: [] };
   for (const folder of QUICK_FOLDERS) {
-    for (const name of readdirSync(join(import.meta.dirname, folder), { recursive: true })) {
-      const file = `${folder}/${String(name)}`;
-      if (!file.endsWith('.test.ts')) continue;
+    for (const file of testFilesOf(folder)) {
       const text = readFileSync(join(import.meta.dirname, file), 'utf8');
-      if (STARTS_PROCESSES.test(text) || LONG_RUN.test(file)) slow.push(file);
-      else (CHANGES_PROCESS_STATE.test(text) ? isolated : shared).push(file);
+      sortInto(STARTS_PROCESSES.test(text) || LONG_RUN.test(file) ? full : quick, file, text);
     }
   }
-  return { shared, isolated, slow };
+  for (const folder of INTEGRATION_FOLDERS) {
+    for (const file of testFilesOf(folder)) {
+      sortInto(full, file, readFileSync(join(import.meta.dirname, file), 'utf8'));
+    }
+  }
+  return { quick, full };
 }
-const { shared: quickShared, isolated: quickIsolated, slow } = lanes();
+const { quick, full } = lanes();
+
+/** The full run's files: daemons, brokers, ptys, Chromium, long seeded runs. */
+const integration = {
+  ...shared,
+  // A hang guard, not a speed limit: these tests wait on conditions, and two files side
+  // by side on a loaded machine (daemons, brokers, Chromium) can take three times as long
+  // as one alone (an 8 s e2e case met the 30 s guard under load).
+  testTimeout: 90_000,
+  hookTimeout: 60_000,
+  // Each file takes its own free ports and temp folders, so files run side by side. These
+  // files mostly wait (on a daemon's start, a broker, a retransmission timer, a page), so
+  // two per core keep both cores busy where one per core left them half idle.
+  // TABLESIDE_TEST_WORKERS overrides it.
+  maxWorkers: Number(process.env.TABLESIDE_TEST_WORKERS) || 2 * availableParallelism(),
+  sequence: { groupOrder: 1 },
+} as const;
 
 export default defineConfig({
   test: {
@@ -61,7 +99,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'quick',
-          include: quickShared,
+          include: quick.shared,
           isolate: false,
           // temp.ts is imported once per worker here: this removes each file's folders after it.
           setupFiles: ['./test/helpers/temp-cleanup.ts'],
@@ -73,36 +111,24 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'quick-isolated',
-          include: quickIsolated,
+          include: quick.isolated,
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
-          ...shared,
-          // A hang guard, not a speed limit: these tests wait on conditions, and two files side
-          // by side on a loaded machine (daemons, brokers, Chromium) can take three times as long
-          // as one alone (an 8 s e2e case met the 30 s guard under load).
-          testTimeout: 90_000,
-          hookTimeout: 60_000,
+          ...integration,
           name: 'integration',
-          include: [
-            'test/integration/**/*.test.ts',
-            'test/e2e/**/*.test.ts',
-            'test/browser/**/*.test.ts',
-            'test/slow/**/*.test.ts',
-            'test/fuzz/**/*.test.ts',
-            ...slow,
-          ],
-          // Each file takes its own free ports and temp folders, so files run side by side. These
-          // files mostly wait (on a daemon's start, a broker, a retransmission timer, a page), so
-          // two per core keep both cores busy where one per core left them half idle (the e2e
-          // folder took 0.8x the time at four workers as at two, in one run on this 2-core
-          // machine). TABLESIDE_TEST_WORKERS overrides it.
-          maxWorkers: Number(process.env.TABLESIDE_TEST_WORKERS) || 2 * availableParallelism(),
-          sequence: { groupOrder: 1 },
+          include: full.shared,
+          // The files share each worker's modules, as in the quick lane: a daemon's code is
+          // imported once per worker, not once per file.
+          isolate: false,
+          setupFiles: ['./test/helpers/temp-cleanup.ts'],
         },
+      },
+      {
+        test: { ...integration, name: 'integration-isolated', include: full.isolated },
       },
     ],
   },
