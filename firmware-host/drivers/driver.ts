@@ -405,8 +405,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.endpoint = new HostEndpoint({
       peer: DEVICE_TALKER[options.kind],
       link: {
-        ackTimeoutMs: 400,
-        maxAttempts: 6,
+        // The link's defaults are PROTOCOL.md § 3.11's host timers (500 ms, x1.5, 5 transmissions).
         ...options.session,
         deferAck: DEFERRED_TYPES,
         // Commands one at a time (see command()); PINGs bypass the limit anyway.
