@@ -5,7 +5,7 @@
  * the session would answer with an alarm changes nothing (`refuseIrregular`).
  */
 
-import { allRulesetNames, gameOfRequest } from '../games/registry.ts';
+import { allRulesetNames, findGameOf, gameOfRequest } from '../games/registry.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
@@ -68,6 +68,17 @@ export class TableRequests {
         new DaemonError(
           'unknown_ruleset',
           `unknown ruleset ${JSON.stringify(name)}; known: ${allRulesetNames().join(', ')}`,
+        ),
+      );
+    }
+    // A table plays one game for the life of its journal (journal-resume refuses a mixed one at start).
+    const game = this.core.game;
+    const other = findGameOf(name);
+    if (other !== game) {
+      return Promise.reject(
+        new DaemonError(
+          'other_game',
+          `${name} is a ${other?.tableNoun ?? 'table of another game'}'s ruleset; this ${game.tableNoun} plays ${this.core.ruleset} and takes ${game.rulesetNames().join(', ')}: another game needs its own table (a new journal.dir)`,
         ),
       );
     }

@@ -6,7 +6,7 @@
  * aedes speaks MQTT 3.1.1 and keeps retained messages in memory: they are
  * gone when the daemon stops, and the bridge republishes them on start.
  */
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import type { AccessPolicy, BrokerRole } from './broker-access.ts';
 import { MqttError } from './errors.ts';
 import { fillMqttLengthCache } from './packet-length-cache.ts';
@@ -38,6 +38,13 @@ export async function startEmbeddedBroker(
   const { Aedes } = await import('aedes');
   const broker = await Aedes.createBroker(accessHandlers(options));
   const server = createServer(broker.handle);
+  // A socket whose CONNECT the broker has not taken yet is no client of aedes' (its close
+  // leaves it open), and server.close waits for every socket: close destroys what is left.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   try {
     await listen(server, requested, host);
   } catch (error) {
@@ -71,7 +78,9 @@ export async function startEmbeddedBroker(
     close: () => {
       closing ??= (async () => {
         await new Promise<void>((resolve) => broker.close(() => resolve()));
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        await closed;
       })();
       return closing;
     },

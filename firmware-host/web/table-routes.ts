@@ -4,7 +4,7 @@
  * supervisor's requests.
  */
 
-import { allRulesetNames, rulesetIdentity } from '../games/registry.ts';
+import { gameOf, rulesetIdentity } from '../games/registry.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import type { ConsoleAccess } from './access.ts';
@@ -147,8 +147,8 @@ function tableInfo(port: ConsolePort) {
     rulesetTitle: ruleset.title,
     game: ruleset.game,
     view: webViewOf(port.ruleset),
-    // Card and roulette rulesets alike: `set_ruleset` takes either between shoes or games.
-    rulesets: allRulesetNames(),
+    // Its own game's: a table never changes game (`set_ruleset` refuses another's, other_game).
+    rulesets: gameOf(port.ruleset).rulesetNames(),
   };
 }
 

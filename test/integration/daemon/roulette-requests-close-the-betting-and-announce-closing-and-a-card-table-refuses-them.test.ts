@@ -97,15 +97,18 @@ describe('roulette requests', () => {
     });
   });
 
-  it('change a card table to roulette between shoes, and not during a spin back', async () => {
-    const daemon = await daemonFor('tdc-baccarat-no-commission');
-    expect(await daemon.handleRequest({ op: 'set_ruleset', ruleset: 'tdc-roulette' })).toEqual({
-      ruleset: 'tdc-roulette',
-    });
+  it('change ruleset between games within roulette, and not during a spin', async () => {
+    // Another game's ruleset is refused (other_game): a-table-refuses-a-ruleset-of-another-game-….
+    const daemon = await daemonFor('tdc-roulette');
+    expect(await daemon.handleRequest({ op: 'set_ruleset', ruleset: 'bulgaria-roulette' })).toEqual(
+      {
+        ruleset: 'bulgaria-roulette',
+      },
+    );
     expect(daemon.snapshot()).toMatchObject({ game: 'roulette', roulette: { game: 1 } });
     await daemon.handleRequest({ op: 'no_more_bets' });
     await expect(
-      daemon.handleRequest({ op: 'set_ruleset', ruleset: 'tdc-baccarat-no-commission' }),
+      daemon.handleRequest({ op: 'set_ruleset', ruleset: 'tdc-roulette' }),
     ).rejects.toThrow(/ruleset changes only between games/);
   });
 });
