@@ -28,7 +28,13 @@ const LONG_RUN = /\.(fuzz|drill)\.test\.ts$/;
 const CHANGES_PROCESS_STATE =
   /vi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|process\.env(\.\w+|\[[^\]]+\]) =|process\.chdir\(|globalThis\.\w+ =|helpers\/virtual-table\.ts'/;
 
-const INTEGRATION_FOLDERS = ['test/integration', 'test/e2e', 'test/browser', 'test/slow', 'test/fuzz'];
+const INTEGRATION_FOLDERS = [
+  'test/integration',
+  'test/e2e',
+  'test/browser',
+  'test/slow',
+  'test/fuzz',
+];
 
 interface Lane {
   /** Files that share their worker's modules (isolate off). */
