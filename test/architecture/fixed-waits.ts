@@ -18,9 +18,10 @@ export const FIXED_WAIT_KINDS = {
   'nothing happens':
     'the test asserts that something does NOT happen (no ACK, no alarm, no message): only time shows it',
   'emulated timing':
-    "a device's or a person's real timing, emulated (a beam broken for a dealer's 50 ms, an outage's length)",
-  'scenario pause':
-    'the pause is the scenario under test (a kill at a random moment, a dealer pausing between cards)',
+    "a device's or a person's real timing, emulated (a lid held open, a dealer's pace, an outage's length)",
+  'scenario pause': 'the pause is the scenario under test (a kill at a random moment)',
+  'timer under test':
+    "real time is what the code under test works on (a rate limit's window; timers that must still fire)",
 } as const;
 
 export type FixedWaitKind = keyof typeof FIXED_WAIT_KINDS;
@@ -41,9 +42,11 @@ export interface FixedWait {
 const TIMED_PROMISE = /\bsetTimeout\(\s*(?:resolve|res|r)\s*,/;
 const REASON = /^\/\/\s*fixed wait:\s*(.*)$/;
 /** A helper defined on the timed promise's line (`const sleep = (ms) => new Promise(...)`). */
-const DEFINED_HERE = /(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\(|function\s+(\w+)\s*\(/;
+const DEFINED_HERE =
+  /(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\([^()]*\)[^=]*=>|function\s+(\w+)\s*\(/;
 /** A function head on the line above the timed promise (`function settle(ms) {`). */
-const HEAD_ABOVE = /function\s+(\w+)\s*\(.*\{\s*$|(?:const|let)\s+(\w+)\s*=.*=>\s*\{\s*$/;
+const HEAD_ABOVE =
+  /function\s+(\w+)\s*\(.*\{\s*$|(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\([^()]*\)[^=]*=>\s*\{\s*$/;
 const IMPORT = /import\s*\{([^}]*)\}\s*from/g;
 
 interface Reason {

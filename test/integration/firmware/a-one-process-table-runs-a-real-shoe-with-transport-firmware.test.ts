@@ -59,15 +59,16 @@ describe.skipIf(skip)('a one-process table runs a real shoe with transport firmw
     await online;
     // The firmware's board comes up beside the daemon: the shoe deals once its colour
     // sensor has been set up and has measured (its last step before it deals).
-    while (rig.tcs.transactions < 8) await sleep(20);
-    await sleep(50);
+    await until(() => rig!.tcs.transactions >= 8, 'the colour sensor set up', 30_000);
 
     // The dealer loads the shoe (lid open, closed), then deals three cards.
     rig.board.setInput(3, true);
+    // fixed wait: emulated timing: the dealer holds the lid open for 50 ms
     await sleep(50);
     rig.board.setInput(3, false);
     for (const index of [0, 1, 2]) {
       await rig.deal({ uid: tagOf(1, index), surface: SURFACES.redBack });
+      // fixed wait: emulated timing: the dealer's pace between cards
       await sleep(80);
     }
     const cards = () =>

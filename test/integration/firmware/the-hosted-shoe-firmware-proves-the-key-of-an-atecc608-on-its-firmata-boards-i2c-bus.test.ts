@@ -90,6 +90,7 @@ describe.skipIf(skip)('the hosted shoe firmware with its key in an ATECC608', ()
     );
     await until(() => rig.tcs.transactions >= 8, 'the colour sensor set up', 30_000);
     rig.board.setInput(3, true);
+    // fixed wait: emulated timing: the dealer holds the lid open for 50 ms
     await sleep(50);
     rig.board.setInput(3, false);
     await rig.deal({ uid: tagOf(1, 0), surface: SURFACES.redBack }, 80);

@@ -75,6 +75,7 @@ describe.skipIf(skip)('the shoe firmware with a key file', () => {
   /** The dealer loads the shoe (lid open, closed) and deals cards 0..count-1 of deck 1. */
   async function dealCards(rig: ShoeRig, count: number): Promise<void> {
     rig.board.setInput(3, true);
+    // fixed wait: emulated timing: the dealer holds the lid open for 50 ms
     await sleep(50);
     rig.board.setInput(3, false);
     for (let index = 0; index < count; index++) {

@@ -67,6 +67,7 @@ describe('the PN532 driver over I2C, against the emulated part', () => {
     const link = pn532OverI2c(bus);
     await link.send(encodeHostFrame(Uint8Array.of(0x02))); // GetFirmwareVersion
     // Both the ACK and the response are ready before the host looks.
+    // fixed wait: emulated timing: the emulated PN532 has its ACK and response ready only after its processing time on the wall clock
     await new Promise((resolve) => setTimeout(resolve, 30));
     const before = bus.reads;
     expect(await link.receive(100)).toMatchObject({ kind: 'ack' });
