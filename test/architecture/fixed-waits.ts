@@ -20,6 +20,8 @@ export const FIXED_WAIT_KINDS = {
   'emulated timing':
     "a device's or a person's real timing, emulated (a lid held open, a dealer's pace, an outage's length)",
   'scenario pause': 'the pause is the scenario under test (a kill at a random moment)',
+  'picture settle':
+    "a screenshot script lets the page's transitions finish before the picture; no test asserts on it",
   'timer under test':
     "real time is what the code under test works on (a rate limit's window; timers that must still fire)",
 } as const;
@@ -40,6 +42,8 @@ export interface FixedWait {
 
 /** A promise resolved by a timer: `new Promise((resolve) => setTimeout(resolve, ms))`. */
 const TIMED_PROMISE = /\bsetTimeout\(\s*(?:resolve|res|r)\s*,/;
+/** A browser page's own fixed wait (Playwright). */
+const PAGE_TIMEOUT = /\.waitForTimeout\(/;
 const REASON = /^\/\/\s*fixed wait:\s*(.*)$/;
 /** A helper defined on the timed promise's line (`const sleep = (ms) => new Promise(...)`). */
 const DEFINED_HERE =
@@ -144,6 +148,10 @@ export function fixedWaits(tree: ReadonlyMap<string, string>): FixedWait[] {
       const where = `${file}:${index + 1}`;
       const code = line.trim();
       const given = reasonAbove(lines, index);
+      if (PAGE_TIMEOUT.test(line)) {
+        found.push({ where, code, ...given });
+        return;
+      }
       if (TIMED_PROMISE.test(line)) {
         // A helper's definition is not a wait: its calls are.
         if (!definedName(lines, index)) found.push({ where, code, ...given });

@@ -52,6 +52,7 @@ describe('fixed waits', () => {
   it.each([
     ['a timed promise', 'await new Promise((resolve) => setTimeout(resolve, 300));'],
     ['a while loop polling by hand', 'while (!done) await new Promise((r) => setTimeout(r, 20));'],
+    ["a browser page's fixed wait", 'await page.waitForTimeout(300);'],
   ])('fails on %s without a reason', (_kind, line) => {
     expect(unexplainedFixedWaits(planted(['// Let it happen.', line]))).toEqual([
       `test/integration/planted.test.ts:2: ${line}`,
