@@ -12,6 +12,7 @@
  * `until` (test/helpers/until.ts) polls on a condition: its poll interval is
  * no fixed wait. Pure: given file texts, returns what it finds.
  */
+import { posix } from 'node:path';
 
 /** The kinds a reason names, each with what it means (for the counts printed). */
 export const FIXED_WAIT_KINDS = {
@@ -51,7 +52,7 @@ const DEFINED_HERE =
 /** A function head on the line above the timed promise (`function settle(ms) {`). */
 const HEAD_ABOVE =
   /function\s+(\w+)\s*\(.*\{\s*$|(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\([^()]*\)[^=]*=>\s*\{\s*$/;
-const IMPORT = /import\s*\{([^}]*)\}\s*from/g;
+const IMPORT = /import\s*\{([^}]*)\}\s*from\s*'(\.[^']*)'/g;
 
 interface Reason {
   kind: FixedWaitKind | null;
@@ -77,7 +78,6 @@ function reasonAbove(lines: readonly string[], index: number): Reason {
 }
 
 interface Helper {
-  file: string;
   exported: boolean;
   reason: Reason;
 }
@@ -90,8 +90,8 @@ function definedName(lines: readonly string[], index: number): string | undefine
   return here?.[1] ?? here?.[2] ?? above?.[1] ?? above?.[2];
 }
 
-/** The helpers that wait a fixed time, by name, as defined in `file`. */
-function helpersIn(file: string, lines: readonly string[]): Map<string, Helper> {
+/** The helpers that wait a fixed time, by name, as defined in a file. */
+function helpersIn(lines: readonly string[]): Map<string, Helper> {
   const helpers = new Map<string, Helper>();
   lines.forEach((line, index) => {
     if (!TIMED_PROMISE.test(line)) return;
@@ -100,25 +100,33 @@ function helpersIn(file: string, lines: readonly string[]): Map<string, Helper> 
     const head = definedName([lines[index] ?? ''], 0) ? index : index - 1;
     const inside = reasonAbove(lines, index);
     const reason = inside.kind ? inside : reasonAbove(lines, head);
-    helpers.set(name, { file, exported: /^\s*export\b/.test(lines[head] ?? ''), reason });
+    helpers.set(name, { exported: /^\s*export\b/.test(lines[head] ?? ''), reason });
   });
   return helpers;
 }
 
-/** The names a file imports with `import { a, b as c } from` (the local names). */
-function importedNames(text: string): Set<string> {
-  const names = new Set<string>();
+/**
+ * The helpers `file` imports from a relative path (`import { a, b as c } from
+ * './x.ts'`), by the name it calls them, from `exported` (keyed `file#name`).
+ */
+function importedHelpers(
+  file: string,
+  text: string,
+  exported: ReadonlyMap<string, Helper>,
+): Map<string, Helper> {
+  const helpers = new Map<string, Helper>();
   for (const match of text.matchAll(IMPORT)) {
+    const from = posix.normalize(posix.join(posix.dirname(file), match[2] ?? ''));
     for (const part of (match[1] ?? '').split(',')) {
-      const local = part
+      const [name, local = name] = part
         .trim()
-        .split(/\s+as\s+/)
-        .pop()
-        ?.replace(/^type\s+/, '');
-      if (local) names.add(local);
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/);
+      const helper = name ? exported.get(`${from}#${name}`) : undefined;
+      if (helper && local) helpers.set(local, helper);
     }
   }
-  return names;
+  return helpers;
 }
 
 /**
@@ -132,18 +140,19 @@ export function fixedWaits(tree: ReadonlyMap<string, string>): FixedWait[] {
   const ownHelpers = new Map<string, Map<string, Helper>>();
   for (const [file, lines] of linesOf) {
     if (file === UNTIL_FILE) continue;
-    const helpers = helpersIn(file, lines);
+    const helpers = helpersIn(lines);
     ownHelpers.set(file, helpers);
-    for (const [name, helper] of helpers) if (helper.exported) exportedHelpers.set(name, helper);
+    for (const [name, helper] of helpers) {
+      if (helper.exported) exportedHelpers.set(`${file}#${name}`, helper);
+    }
   }
 
   const found: FixedWait[] = [];
   for (const [file, lines] of linesOf) {
     if (file === UNTIL_FILE) continue;
     const own = ownHelpers.get(file) ?? new Map<string, Helper>();
-    const imported = importedNames(tree.get(file) ?? '');
-    const helperNamed = (name: string) =>
-      own.get(name) ?? (imported.has(name) ? exportedHelpers.get(name) : undefined);
+    const imported = importedHelpers(file, tree.get(file) ?? '', exportedHelpers);
+    const helperNamed = (name: string) => own.get(name) ?? imported.get(name);
     lines.forEach((line, index) => {
       const where = `${file}:${index + 1}`;
       const code = line.trim();
