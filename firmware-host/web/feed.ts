@@ -152,6 +152,11 @@ export class EventStream {
     return this.closed;
   }
 
+  /** The backlog is sent: each record now goes out as it becomes durable. */
+  get isLive(): boolean {
+    return this.live;
+  }
+
   private async catchUp(): Promise<void> {
     try {
       while (!this.closed && this.cursor < this.source.journal.lastSeq) {

@@ -55,6 +55,7 @@ async function rouletteView(): Promise<void> {
           'spins enough for every test of the bias watch',
           120_000,
         );
+        // fixed wait: picture settle: the page's transitions finish before the picture
         await page.waitForTimeout(300);
         const file = join(OUT, `roulette-${screen.name}.png`);
         await page.screenshot({ path: file, fullPage: screen.name === 'phone' });
@@ -99,6 +100,7 @@ async function cardPages(): Promise<void> {
           }
           if (name === 'devices') await page.waitForSelector('#devices .device');
           if (name === 'table') await page.waitForSelector('#hand .card');
+          // fixed wait: picture settle: the page's transitions finish before the picture
           await page.waitForTimeout(300);
           const file = join(OUT, `${name}-${screen.name}.png`);
           await page.screenshot({

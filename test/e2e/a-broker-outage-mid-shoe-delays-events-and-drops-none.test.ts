@@ -37,6 +37,7 @@ describe.skipIf(missing !== undefined)(
         () => t.dealt.length >= dealtBefore + 40 || shoe.finished,
         'the shoe to deal on while the broker is down',
       );
+      // fixed wait: emulated timing: the broker stays down for the outage's length (OUTAGE_MS in all) while the shoe deals on
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - 1_000)));
       expect(t.consumer.ofType('card').length).toBe(cardsBefore);
       const restartedAt = t.consumer.messages.length;

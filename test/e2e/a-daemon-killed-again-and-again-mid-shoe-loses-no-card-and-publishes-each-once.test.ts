@@ -46,6 +46,7 @@ describe.skipIf(missing !== undefined)(
       for (let kill = 1; kill <= KILLS; kill++) {
         if (kill === 3) {
           // This run is killed while it starts (journal recovery, replay, connect).
+          // fixed wait: scenario pause: the kill falls at a random moment of the daemon's start (recovery, replay, connect)
           await sleep(100 + random.int(900));
         } else {
           const seen = t.consumer.ofType('card').length;
@@ -56,6 +57,7 @@ describe.skipIf(missing !== undefined)(
             30_000,
             () => t.describe(),
           );
+          // fixed wait: scenario pause: the kill falls at a random moment, not in step with the cards counted
           await sleep(random.int(120));
         }
         await t.killDaemon('SIGKILL');

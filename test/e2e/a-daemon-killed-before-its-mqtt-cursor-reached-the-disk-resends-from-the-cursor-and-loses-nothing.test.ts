@@ -6,8 +6,6 @@ import { E2eTable, publishedCards } from './helpers/table.ts';
 
 const missing = skipReason(socatMissing());
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The seq of every event message the consumer received, duplicates included, in arrival order. */
 function eventSeqs(table: E2eTable): number[] {
   return table.consumer.messages
@@ -48,7 +46,13 @@ describe.skipIf(missing !== undefined)(
       );
       // Kill the moment an event arrives: the broker had it, the cursor on disk cannot.
       const arrived = eventSeqs(t).length;
-      while (eventSeqs(t).length === arrived) await sleep(1);
+      await until(
+        () => eventSeqs(t).length > arrived,
+        'an event',
+        30_000,
+        () => t.describe(),
+        1,
+      );
       await t.killDaemon('SIGKILL');
       const seenAtKill = eventSeqs(t);
       const highestAtKill = Math.max(...seenAtKill);

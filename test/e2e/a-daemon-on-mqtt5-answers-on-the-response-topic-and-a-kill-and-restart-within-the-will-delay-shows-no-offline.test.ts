@@ -105,6 +105,7 @@ it.skipIf(missing !== undefined)(
       () => second.describe(),
     );
     const waitLeft = killedAt + WILL_DELAY_SECONDS * 1000 + 1000 - Date.now();
+    // fixed wait: nothing happens: no offline may arrive within the will delay after the kill: only time shows it
     if (waitLeft > 0) await new Promise((resolve) => setTimeout(resolve, waitLeft));
     expect(states()).not.toContain('offline');
 

@@ -146,6 +146,7 @@ describe.skipIf(missing !== undefined)(
 
       // The dealer loads the shoe: lid open, lid closed.
       rig.board.setInput(SHOE_PINS.lid, true);
+      // fixed wait: emulated timing: the dealer holds the lid open for 50 ms
       await sleep(50);
       rig.board.setInput(SHOE_PINS.lid, false);
 
@@ -209,6 +210,7 @@ describe.skipIf(missing !== undefined)(
         () =>
           `${consumer.ofType('card').length} published; faults ${faults.join(' ')}\n${daemon.describe()}`,
       );
+      // fixed wait: nothing happens: no card may arrive twice after the last: only time shows it
       await sleep(500);
       const published = consumer.ofType('card');
       expect(consumer.malformed).toEqual([]);

@@ -89,6 +89,7 @@ describe('tableside run with TABLESIDE_RULESET=tdc-roulette spins a simulated wh
       () => daemon.describe(),
     );
     const spinsAtClose = subscriber.ofType('spin').length;
+    // fixed wait: nothing happens: no spin may follow the close: only time shows it
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(subscriber.ofType('spin')).toHaveLength(spinsAtClose);
     expect(subscriber.ofType('alarm')).toEqual([]);

@@ -118,6 +118,11 @@ export class Pn532Emulator implements I2cSlave {
     return this.waitingForTag !== undefined;
   }
 
+  /** How many frames for the host (ACKs, responses) are ready by `atMs`. */
+  framesReady(atMs = this.now()): number {
+    return this.outbox.filter((frame) => frame.readyAt <= atMs).length;
+  }
+
   removeTag(): void {
     this.tag = undefined;
   }

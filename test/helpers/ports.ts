@@ -3,6 +3,7 @@
  * caller binds it; tests bind it promptly.
  */
 import { createServer, Socket } from 'node:net';
+import { until } from './until.ts';
 
 /**
  * Picks at random below the kernel's ephemeral range (32768+ on Linux), so
@@ -45,9 +46,8 @@ export async function waitForPort(
   timeoutMs = 10_000,
   host = '127.0.0.1',
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
+  const listening = () =>
+    new Promise<boolean>((resolve) => {
       const socket = new Socket();
       socket.once('connect', () => {
         socket.destroy();
@@ -59,9 +59,5 @@ export async function waitForPort(
       });
       socket.connect(port, host);
     });
-    if (open) return;
-    if (Date.now() > deadline)
-      throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(listening, `something to listen on ${host}:${port}`, timeoutMs);
 }

@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { until } from './until.ts';
 
 export const SOCAT = ['/usr/bin/socat', '/usr/local/bin/socat', '/opt/homebrew/bin/socat'].find(
   (path) => existsSync(path),
@@ -25,11 +26,15 @@ export async function untilSocatReady(
   log: () => string,
   timeoutMs = 5000,
 ): Promise<void> {
-  for (let waited = 0; !log().includes('starting data transfer loop'); waited += 10) {
-    if (socat.exitCode !== null) throw new Error(`socat exited: ${log()}`);
-    if (waited > timeoutMs) throw new Error(`socat did not start within ${timeoutMs} ms: ${log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(
+    () => {
+      if (socat.exitCode !== null) throw new Error(`socat exited: ${log()}`);
+      return log().includes('starting data transfer loop');
+    },
+    'socat to start',
+    timeoutMs,
+    log,
+  );
 }
 
 /** Spawns socat for a pair linked at `a` and `b` and resolves with it once both ptys are ready. */

@@ -1,14 +1,17 @@
 /**
  * The suite's one wait: resolves once `predicate` holds, polling every
- * 10 ms; rejects after `timeoutMs` naming `what` (and `detail()`). Tests wait
- * on the condition they need, never for a fixed time: a loaded machine only
- * makes them slower, not wrong.
+ * `pollMs` (10 ms; 1 ms where a test acts the moment something changes);
+ * rejects after `timeoutMs` naming `what` (and `detail()`). Tests wait on the
+ * condition they need, never for a fixed time: a loaded machine only makes
+ * them slower, not wrong. A fixed wait that must stay says why
+ * (`// fixed wait: <kind>: <why>`, test/architecture/fixed-waits.ts).
  */
 export async function until(
   predicate: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 20_000,
   detail: () => string = () => '',
+  pollMs = 10,
 ): Promise<void> {
   const started = Date.now();
   for (;;) {
@@ -19,6 +22,6 @@ export async function until(
         `timed out after ${timeoutMs} ms waiting for ${what}${more ? `\n${more}` : ''}`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }

@@ -6,6 +6,7 @@
  * session, gets the QoS 1 events it missed while the broker was down.
  */
 import { connectAsync, type MqttClient } from 'mqtt';
+import { until } from '../../helpers/until.ts';
 
 export interface PublishedEvent {
   seq: number;
@@ -132,9 +133,8 @@ export class Consumer {
     const payload = 'raw' in body && typeof body.raw === 'string' ? body.raw : JSON.stringify(body);
     const transaction = 'raw' in body ? undefined : (body as { transaction?: unknown }).transaction;
     await this.client.publishAsync(`${this.root}/bridge/request/${op}`, payload, { qos: 1 });
-    const started = Date.now();
-    for (;;) {
-      const response = this.messages.slice(from).find((message) => {
+    const answer = () =>
+      this.messages.slice(from).find((message) => {
         if (message.topic !== responseTopic) return false;
         if (transaction === undefined) return true;
         try {
@@ -143,12 +143,8 @@ export class Consumer {
           return false;
         }
       });
-      if (response) return JSON.parse(response.payload) as Record<string, unknown>;
-      if (Date.now() - started > timeoutMs) {
-        throw new Error(`no response on ${responseTopic} after ${timeoutMs} ms`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => answer() !== undefined, `a response on ${responseTopic}`, timeoutMs);
+    return JSON.parse(answer()!.payload) as Record<string, unknown>;
   }
 
   async close(): Promise<void> {

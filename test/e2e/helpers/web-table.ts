@@ -98,16 +98,24 @@ export class WebTable {
   /** Every durable record of the table's journal, read from its files. */
   async journal(): Promise<JournalRecord[]> {
     // The daemon is writing: a read that meets a line being appended is tried again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const records: JournalRecord[] = [];
-        for await (const record of readJournalRecords(this.journalDir)) records.push(record);
-        return records;
-      } catch (error) {
-        if (attempt >= 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
+    let records: JournalRecord[] = [];
+    let failure: unknown;
+    await until(
+      async () => {
+        try {
+          records = [];
+          for await (const record of readJournalRecords(this.journalDir)) records.push(record);
+          return true;
+        } catch (error) {
+          failure = error;
+          return false;
+        }
+      },
+      'a whole read of the journal',
+      5_000,
+      () => String(failure),
+    );
+    return records;
   }
 
   /** Logs in over HTTP (no browser) and returns the cookie and CSRF token. */

@@ -16,6 +16,7 @@ import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { createKeyFile } from '../../../hardware/keys/device-key.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { until } from '../../helpers/until.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -68,10 +69,7 @@ describe('a paired simulated bench', () => {
 
     const results = () =>
       journaled.filter((r) => r.kind === 'event' && (r.data as { type: string }).type === 'result');
-    const started = Date.now();
-    while (results().length < 2 && Date.now() - started < 20_000) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(() => results().length >= 2, 'two results journaled');
     const status = daemon.deviceStatus()[0]!;
     await stop();
 

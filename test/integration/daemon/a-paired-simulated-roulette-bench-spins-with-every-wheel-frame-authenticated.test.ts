@@ -16,6 +16,7 @@ import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { createKeyFile } from '../../../hardware/keys/device-key.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { until } from '../../helpers/until.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -59,10 +60,7 @@ describe('a paired simulated roulette bench', () => {
     };
     cleanup.push(stop);
     const spins = () => events.filter((event) => event.type === 'spin').length;
-    const started = Date.now();
-    while (spins() < 3 && Date.now() - started < 20_000) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => spins() >= 3, 'three spins');
     const status = daemon.deviceStatus()[0]!;
     await stop();
 

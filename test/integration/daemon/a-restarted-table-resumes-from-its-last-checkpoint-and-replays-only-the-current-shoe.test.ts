@@ -25,6 +25,7 @@ import { dealLegalSession, seededRandom } from '../../../firmware-host/table/leg
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
 import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { until } from '../../helpers/until.ts';
 
 const RULESET = 'bulgaria-punto-banco';
 const SHOES = 4;
@@ -245,13 +246,10 @@ describe('a restarted table', () => {
     await ingestAll(daemon, RECORDS);
     const checkpointSeqs = (await journal(dir)).filter(isCheckpoint).map((record) => record.seq);
     expect(checkpointSeqs.length).toBeGreaterThan(0);
-    for (
-      let waited = 0;
-      daemon.health().mqtt.acknowledgedSeq < daemon.lastSeq && waited < 200;
-      waited++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await until(
+      () => daemon.health().mqtt.acknowledgedSeq >= daemon.lastSeq,
+      'the broker to acknowledge the whole journal',
+    );
     expect(daemon.health().mqtt.acknowledgedSeq).toBe(daemon.lastSeq);
     // Availability topics carry plain words; everything else is a JSON object.
     const published = payloads

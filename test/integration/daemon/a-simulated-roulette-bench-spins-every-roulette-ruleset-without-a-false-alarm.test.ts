@@ -15,6 +15,7 @@ import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { verifyJournalDir } from '../../../firmware-host/journal/verify.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { until } from '../../helpers/until.ts';
 
 const GAMES = 6;
 
@@ -44,10 +45,7 @@ describe.each(rouletteRulesetNames())('a simulated roulette bench of %s', (rules
     });
     await daemon.start();
     const spins = () => events.filter((event) => event.type === 'spin').length;
-    const started = Date.now();
-    while (spins() < GAMES && Date.now() - started < 20_000) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => spins() >= GAMES, `${GAMES} spins`);
     await daemon.stop();
     expect(spins()).toBeGreaterThanOrEqual(GAMES);
     expect(events.filter((event) => event.type === 'alarm')).toEqual([]);

@@ -12,6 +12,7 @@ import { afterEach, expect, it } from 'vitest';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { until } from '../../helpers/until.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -38,14 +39,15 @@ it('a simulated wheel at a closed table with no betting time leaves the event lo
   cleanup.push(() => daemon.stop());
   await daemon.handleRequest({ op: 'closing' });
   // The last games are played, then the table is closed for the night.
-  for (let waited = 0; waited < 20_000; waited += 20) {
-    if ((daemon.snapshot() as { roulette?: { closed?: boolean } }).roulette?.closed) break;
-    await sleep(20);
-  }
+  await until(
+    () => (daemon.snapshot() as { roulette?: { closed?: boolean } }).roulette?.closed === true,
+    'the table closed for the night',
+  );
   expect(daemon.snapshot()).toMatchObject({ roulette: { closed: true } });
   // Ten timers in a row still fire with the wheel asking to play.
   let fired = 0;
   for (let tick = 0; tick < 10; tick++) {
+    // fixed wait: timer under test: the timers are the probe: a closed wheel that kept the event loop busy would never let them fire
     await sleep(15);
     fired++;
   }

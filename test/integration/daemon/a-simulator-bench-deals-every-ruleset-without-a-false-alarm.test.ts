@@ -21,6 +21,7 @@ import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { verifyJournalDir } from '../../../firmware-host/journal/verify.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { until } from '../../helpers/until.ts';
 
 const ROUNDS = 3;
 const TIMEOUT_MS = 20_000;
@@ -77,14 +78,12 @@ async function deal(bench: Bench, seed: number) {
     await daemon.stop();
   };
   cleanup.push(stop);
-  const started = Date.now();
-  while (
-    eventsOf(journaled, 'result').length < ROUNDS &&
-    eventsOf(journaled, 'alarm').length === 0 &&
-    Date.now() - started < TIMEOUT_MS
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(
+    () => eventsOf(journaled, 'result').length >= ROUNDS || eventsOf(journaled, 'alarm').length > 0,
+    `${ROUNDS} results or an alarm`,
+    TIMEOUT_MS,
+    () => `${eventsOf(journaled, 'result').length} results`,
+  );
   await stop();
   // Every durable record was told on the bus: the last one is the journal's end.
   const lastSeq = Math.max(0, ...journaled.map((record) => record.seq));

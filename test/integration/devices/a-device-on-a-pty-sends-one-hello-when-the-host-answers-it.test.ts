@@ -47,6 +47,7 @@ describe.skipIf(missing !== undefined)(
       await sim.whenDone();
       await until(() => observations.length >= 4, 5_000, 'the four cards');
       // Two ACK timeouts (500 ms) and host PINGs later: still the one HELLO.
+      // fixed wait: nothing happens: no second HELLO may follow two ACK timeouts (500 ms) and the host's PINGs: only time shows it
       await new Promise((resolve) => setTimeout(resolve, 1_000));
 
       const types = typesOf(written);

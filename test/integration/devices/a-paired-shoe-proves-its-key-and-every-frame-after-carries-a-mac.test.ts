@@ -68,6 +68,7 @@ describe('a paired shoe proves its key and every frame after carries a MAC', () 
     await current.sim.stepMany(3);
     await until(() => current.observations.length === 3, 'three cards');
     current.wire.sever();
+    // fixed wait: emulated timing: the cable is cut for 50 ms
     await new Promise((resolve) => setTimeout(resolve, 50));
     current.wire.restore();
     while (await current.sim.step());

@@ -48,11 +48,13 @@ describe.skipIf(missing !== undefined)('a shoe over a corrupting pty pulled four
     expect(planned.length).toBeGreaterThan(400);
     // The dealer deals on; what the line cannot take waits in the shoe.
     const dealing = (async () => {
+      // fixed wait: emulated timing: the dealer's pace (a card every 2 ms at most), so the pulls fall mid-shoe
       while (await sim.step()) await new Promise((resolve) => setTimeout(resolve, 2));
     })();
     for (let pull = 1; pull <= 4; pull++) {
       await until(() => observations.length >= pull * 80, 30_000, `card ${pull * 80}`);
       await pair.kill();
+      // fixed wait: emulated timing: the pty stays unplugged for 150 ms
       await new Promise((resolve) => setTimeout(resolve, 150));
       await pair.start();
     }

@@ -50,6 +50,7 @@ describe.skipIf(missing !== undefined)('a shoe over a corrupting pty through hos
     await sim.whenReady();
     const planned = plannedCards(sim);
     const dealing = (async () => {
+      // fixed wait: emulated timing: the dealer's pace (a card every 2 ms at most), so the outages fall mid-shoe
       while (await sim.step()) await new Promise((resolve) => setTimeout(resolve, 2));
     })();
     for (const [at, outage] of [
@@ -64,6 +65,7 @@ describe.skipIf(missing !== undefined)('a shoe over a corrupting pty through hos
         startDriver();
       } else {
         await pair.kill();
+        // fixed wait: emulated timing: the pty stays unplugged for 150 ms
         await new Promise((resolve) => setTimeout(resolve, 150));
         await pair.start();
       }

@@ -96,6 +96,7 @@ describe('a wheel driver fed by a hand-written wheel', () => {
     ]);
     await until(() => acked(5), 'the refused RESULT ACKed');
     // The result is the caller's to store first: no ACK until then.
+    // fixed wait: nothing happens: the RESULT must draw no ACK before it is stored: only time shows it
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(acked(6)).toBe(false);
     observations[1]!.ack();

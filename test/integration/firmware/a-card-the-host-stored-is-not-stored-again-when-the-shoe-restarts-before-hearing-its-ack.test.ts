@@ -48,6 +48,7 @@ describe.skipIf(skip)(
       loseAcks = true;
       await rig.dealOne({ uid: tagOf(1, 1), surface: SURFACES.redBack });
       await waitFor(() => observations.length === 2);
+      // fixed wait: nothing happens: with its ACK lost, nothing may clear 2S from the shoe's outbox: only time shows it
       await sleep(100);
       // The host stored 2S and ACKed it; the shoe never heard: 2S is still in its outbox.
       expect(firmware.outstanding).toBeGreaterThanOrEqual(1);

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
+import { SHOE_PINS } from '../../../hardware/firmware/shoe.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { until } from '../../helpers/until.ts';
@@ -57,17 +58,18 @@ describe.skipIf(skip)('a one-process table runs a real shoe with transport firmw
     );
     await daemon.start();
     await online;
-    // The firmware's board comes up beside the daemon: the shoe deals once its colour
-    // sensor has been set up and has measured (its last step before it deals).
-    while (rig.tcs.transactions < 8) await sleep(20);
-    await sleep(50);
+    // The firmware's board comes up beside the daemon: the shoe deals once its parts are
+    // set up, which it shows by lighting its status LED.
+    await until(() => rig!.board.output(SHOE_PINS.statusLed), 'the status LED lit', 30_000);
 
     // The dealer loads the shoe (lid open, closed), then deals three cards.
     rig.board.setInput(3, true);
+    // fixed wait: emulated timing: the dealer holds the lid open for 50 ms
     await sleep(50);
     rig.board.setInput(3, false);
     for (const index of [0, 1, 2]) {
       await rig.deal({ uid: tagOf(1, index), surface: SURFACES.redBack });
+      // fixed wait: emulated timing: the dealer's pace between cards
       await sleep(80);
     }
     const cards = () =>

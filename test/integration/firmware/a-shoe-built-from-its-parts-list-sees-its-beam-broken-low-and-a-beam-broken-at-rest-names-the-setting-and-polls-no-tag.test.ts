@@ -113,6 +113,7 @@ describe.skipIf(skip)(
       rig.board.setInput(SHOE_PINS.beam, rig.beamLevel(false));
       expect(firmware.currentFault?.code).toBe('beam_blocked');
       rig.board.setInput(SHOE_PINS.lid, true);
+      // fixed wait: emulated timing: the technician holds the lid open for 50 ms
       await sleep(50);
       rig.board.setInput(SHOE_PINS.lid, false);
       await until(() => firmware.currentFault === undefined, 'the fault cleared by the lid');

@@ -5,7 +5,7 @@ import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
 import { until } from '../../helpers/until.ts';
 import { socatMissing } from '../devices/pty.ts';
-import { registryOf, ShoeRig, sleep, tagOf } from './shoe-rig.ts';
+import { registryOf, ShoeRig, tagOf } from './shoe-rig.ts';
 
 const skip = socatMissing();
 if (skip) console.log(skip);
@@ -47,8 +47,7 @@ describe.skipIf(skip)(
           performance.now(),
         ),
       );
-      await sleep(50);
-      expect(firmware.core.hostProtocol).toBe('1.2');
+      await until(() => firmware.core.hostProtocol === '1.2', 'the 1.2 host heard');
 
       await rig.dealOne({
         uid: [0x04, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77],

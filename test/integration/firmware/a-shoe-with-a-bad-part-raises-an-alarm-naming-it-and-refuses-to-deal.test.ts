@@ -84,6 +84,7 @@ describe.skipIf(skip)(
       expect(cards).toEqual([]);
       // The technician inspects the shoe: lid open, lid closed; it deals again.
       rig.board.setInput(3, true);
+      // fixed wait: emulated timing: the technician holds the lid open for 30 ms
       await sleep(30);
       rig.board.setInput(3, false);
       await until(() => firmware.currentFault === undefined, 'the fault cleared');
@@ -97,6 +98,7 @@ describe.skipIf(skip)(
       await rig.dealOne({ uid: tagOf(1, 0), surface: SURFACES.blueBack });
       expect(firmware.currentFault).toMatchObject({ part: 'registry', code: 'colour_mismatch' });
       expect(firmware.currentFault?.message).toMatch(/AS with a red back/);
+      // fixed wait: nothing happens: the refused card must never be reported: only time shows it
       await sleep(100);
       expect(cards).toEqual([]);
     });

@@ -19,6 +19,7 @@ import {
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
+import { SHOE_PINS } from '../../../hardware/firmware/shoe.ts';
 import { until } from '../../e2e/helpers/environment.ts';
 import { EmulatedAtecc608 } from '../../emulators/atecc608.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
@@ -88,8 +89,10 @@ describe.skipIf(skip)('the hosted shoe firmware with its key in an ATECC608', ()
       30_000,
       () => `${JSON.stringify(daemon.deviceStatus()[0]?.auth)}\n${chip.log.join(' ')}`,
     );
-    await until(() => rig.tcs.transactions >= 8, 'the colour sensor set up', 30_000);
+    // The shoe deals once its parts are set up, which it shows by lighting its status LED.
+    await until(() => rig.board.output(SHOE_PINS.statusLed), 'the status LED lit', 30_000);
     rig.board.setInput(3, true);
+    // fixed wait: emulated timing: the dealer holds the lid open for 50 ms
     await sleep(50);
     rig.board.setInput(3, false);
     await rig.deal({ uid: tagOf(1, 0), surface: SURFACES.redBack }, 80);

@@ -17,6 +17,7 @@ import { formatPublicKey, keyFingerprint } from '../../../device-protocol/auth/k
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
+import { SHOE_PINS } from '../../../hardware/firmware/shoe.ts';
 import { createKeyFile, deviceKey } from '../../../hardware/keys/device-key.ts';
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { until } from '../../e2e/helpers/environment.ts';
@@ -75,6 +76,7 @@ describe.skipIf(skip)('the shoe firmware with a key file', () => {
   /** The dealer loads the shoe (lid open, closed) and deals cards 0..count-1 of deck 1. */
   async function dealCards(rig: ShoeRig, count: number): Promise<void> {
     rig.board.setInput(3, true);
+    // fixed wait: emulated timing: the dealer holds the lid open for 50 ms
     await sleep(50);
     rig.board.setInput(3, false);
     for (let index = 0; index < count; index++) {
@@ -107,8 +109,8 @@ describe.skipIf(skip)('the shoe firmware with a key file', () => {
       30_000,
       () => JSON.stringify(table.daemon.deviceStatus()[0]?.auth),
     );
-    // The shoe deals once its colour sensor is set up (its last step before it deals).
-    await until(() => rig.tcs.transactions >= 8, 'the colour sensor set up', 30_000);
+    // The shoe deals once its parts are set up, which it shows by lighting its status LED.
+    await until(() => rig.board.output(SHOE_PINS.statusLed), 'the status LED lit', 30_000);
     await dealCards(rig, 3);
     await until(() => cardsOf(table).length >= 3, 'three cards journaled', 30_000);
 
@@ -149,7 +151,7 @@ describe.skipIf(skip)('the shoe firmware with a key file', () => {
       30_000,
       () => JSON.stringify(table.daemon.deviceStatus()[0]?.auth),
     );
-    await until(() => rig.tcs.transactions >= 8, 'the colour sensor set up', 30_000);
+    await until(() => rig.board.output(SHOE_PINS.statusLed), 'the status LED lit', 30_000);
     const named: string[] = [];
     rogue.on('event', (message) => named.push(message.type));
     await dealCards(rig, 2);
@@ -166,9 +168,13 @@ describe.skipIf(skip)('the shoe firmware with a key file', () => {
       expect.objectContaining({ kind: 'device_quarantined', reason: 'no_key' }),
     ]);
     await rogue.stop();
+    await until(
+      () => !rig.board.output(SHOE_PINS.statusLed),
+      'the status LED out with the rogue',
+      30_000,
+    );
 
     // The genuine firmware, given its key file, on the same line and config.
-    const tcsBefore = rig.tcs.transactions;
     const genuine = await rig.startFirmware(
       new SerialTransport({ path: link.b, baudRate: 115_200 }),
       { ...firmwareOptions, outboxPath: join(rig.directory, 'genuine-outbox.jsonl'), key },
@@ -179,7 +185,8 @@ describe.skipIf(skip)('the shoe firmware with a key file', () => {
       30_000,
       () => JSON.stringify(table.daemon.deviceStatus()[0]?.auth),
     );
-    await until(() => rig.tcs.transactions >= tcsBefore + 8, 'the colour sensor set up', 30_000);
+    // The rogue put its LED out as it stopped: lit again, the genuine shoe is set up.
+    await until(() => rig.board.output(SHOE_PINS.statusLed), 'the status LED lit', 30_000);
     await rig.dealOne({ uid: tagOf(1, 5), surface: SURFACES.redBack }, undefined, 80);
     await until(() => cardsOf(table).length >= 1, 'the genuine card journaled', 30_000);
     expect(cardsOf(table)).toEqual(['6S']);

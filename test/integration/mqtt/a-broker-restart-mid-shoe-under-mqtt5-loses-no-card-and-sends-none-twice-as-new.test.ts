@@ -55,12 +55,14 @@ it.skipIf(noMosquitto)(
     const dealing = (async () => {
       for (let index = 0; index < CARDS; index++) {
         await dealCards(store.journal, 1, index);
+        // fixed wait: emulated timing: the dealer's pace (a card every 10 ms), so the broker restart falls mid-shoe
         await sleep(10);
       }
     })();
     await waitFor(() => received.length >= 15, 'the first cards');
     await broker.stop();
     const journaledAtStop = store.journal.lastSeq;
+    // fixed wait: emulated timing: the broker stays down for 400 ms while cards are dealt
     await sleep(400);
     await broker.start();
     await dealing;

@@ -46,6 +46,7 @@ it.skipIf(noMosquitto)(
     relay.cut();
     await waitFor(() => first.connections === 2, 'the bridge to reconnect');
     await dealCards(store.journal, 2);
+    // fixed wait: nothing happens: no offline may arrive past the will delay: only time shows it
     await sleep(WILL_DELAY_SECONDS * 1000 + 700);
     expect(states()).not.toContain('offline');
 
@@ -59,6 +60,7 @@ it.skipIf(noMosquitto)(
     await second.start();
     await waitFor(() => second.isConnected, 'the restarted bridge to connect');
     await dealCards(store.journal, 2, 2);
+    // fixed wait: nothing happens: no offline may arrive past the will delay: only time shows it
     await sleep(WILL_DELAY_SECONDS * 1000 + 700);
     expect(states()).not.toContain('offline');
     await waitFor(() => consumer.events().length === 4, 'the 4 cards');

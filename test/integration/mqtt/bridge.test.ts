@@ -175,6 +175,7 @@ describe('MQTT bridge against a real broker', () => {
         await journal.append([
           { kind: 'event', data: cardEvent(CARDS[appended % CARDS.length]!, appended) },
         ]);
+        // fixed wait: emulated timing: the dealer's pace (a card every 40 ms), so the outage falls mid-shoe
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
     })();
@@ -274,6 +275,7 @@ describe('MQTT bridge against a real broker', () => {
     cleanups.push(() => bridge.stop());
     await bridge.start();
     await journal.append([{ kind: 'event', data: cardEvent('AS', 0) }]);
+    // fixed wait: nothing happens: the cursor must not move while no broker acknowledges: only time shows it
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(cursor.current).toBe(0);
     await mosquitto.start();

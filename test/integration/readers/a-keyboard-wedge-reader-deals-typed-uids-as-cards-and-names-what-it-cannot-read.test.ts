@@ -133,6 +133,7 @@ describe('a keyboard-wedge reader deals typed UIDs as cards and names what it ca
     await until(() => reader.alarms.length === 1, 5_000, 'the unplug alarm');
     expect(reader.alarms[0]).toMatchObject({ kind: 'device_fault', fault: 'wedge_unplugged' });
     expect(reader.alarms[0]?.message).toMatch(/plug it back in/);
+    // fixed wait: nothing happens: the reader must not be reopened while it is still unplugged: only time shows it
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(reader.devices).toHaveLength(1);
     reader.unplug(false);

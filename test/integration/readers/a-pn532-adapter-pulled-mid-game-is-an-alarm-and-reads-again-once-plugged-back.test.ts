@@ -34,6 +34,7 @@ describe.skipIf(missing !== undefined)(
       await pty.plugBack();
       await until(() => reader.cards.length === 2, 10_000, 'the card after the plug-back');
       expect(pty.emulator.commands.slice(before, before + 2)).toEqual([0x02, 0x14]);
+      // fixed wait: nothing happens: no card may arrive twice and no second alarm: only time shows it
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(reader.cards).toEqual(['JC/red/down', '4D/red/down']);
       expect(reader.alarms).toHaveLength(1);

@@ -22,20 +22,30 @@ describe.skipIf(missing !== undefined)(
     it('a tag dealt becomes its card once, a foreign tag an alarm naming it, and dealing goes on', async () => {
       const { pty, reader } = await openReader();
       const { emulator } = pty;
+      // The tag taken away: a poll finds the field empty and the reader aborts it to poll again.
+      const emptyFieldPolled = () => {
+        const aborts = emulator.aborts;
+        return until(() => emulator.aborts > aborts, 5_000, 'a poll of the empty field aborted');
+      };
 
       emulator.placeTag({ uid: [0x04, 0xa1, 0xb2, 0xc3, 0xd4, 0xe5, 0xf6], type: 'ntag21x' });
       await until(() => reader.cards.length === 1, 5_000, 'the first card');
       // The tag stays in the field for several polls: still one card.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const answered = emulator.targetsAnswered;
+      await until(
+        () => emulator.targetsAnswered >= answered + 3,
+        5_000,
+        'three more polls find it',
+      );
       emulator.removeTag();
       emulator.placeTag({ uid: [0x01, 0x02, 0x03, 0x04], type: 'mifare-classic' });
       await until(() => reader.alarms.length === 1, 5_000, 'the foreign-card alarm');
       emulator.removeTag();
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await emptyFieldPolled();
       emulator.placeTag({ uid: [0xde, 0xad, 0xbe, 0xef], type: 'mifare-classic' });
       await until(() => reader.cards.length === 2, 5_000, 'the second card');
       emulator.removeTag();
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await emptyFieldPolled();
       emulator.placeTag({
         uid: [0x08, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99],
         type: 'ntag21x',

@@ -42,6 +42,7 @@ describe.skipIf(missing !== undefined)(
         await until(() => reader.alarms.length > 0, 8_000, 'the alarm');
         if (shows === 'before') emulator.placeTag(tag);
         // While the PN532 is faulty the card waits in the field: nothing is guessed.
+        // fixed wait: nothing happens: no card may be guessed while the PN532 is faulty: only time shows it
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(reader.cards).toEqual([]);
         const alarm = reader.alarms[0];
@@ -51,6 +52,7 @@ describe.skipIf(missing !== undefined)(
 
         emulator.setFault(undefined);
         await until(() => reader.cards.length === 1, 8_000, 'the card after recovery');
+        // fixed wait: nothing happens: the card must not arrive twice, nor a second alarm: only time shows it
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(reader.cards).toEqual(['QD/blue/down']);
         // One alarm per fault episode, not one per poll.

@@ -58,9 +58,10 @@ describe.skipIf(missing !== undefined)(
         line.emulator.placeTag({ uid: uidOf(index), type: 'ntag21x' });
         await until(() => reader.cards.length === index + 1, 10_000, `card ${index + 1}`);
         line.emulator.removeTag();
-        await new Promise((resolve) => setTimeout(resolve, 120));
+        await until(() => line.emulator.awaitingTag, 10_000, 'a poll of the empty field');
       }
       clearInterval(flood);
+      // fixed wait: nothing happens: no late duplicate or foreign card may follow the noise: only time shows it
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(reader.cards).toEqual(
         standardDeck()

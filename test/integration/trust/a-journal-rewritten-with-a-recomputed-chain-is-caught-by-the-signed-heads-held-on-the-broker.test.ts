@@ -19,7 +19,7 @@ import { readJournalFiles } from '../../../firmware-host/journal/verify.ts';
 import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
 import { runCliSync } from '../../helpers/cli.ts';
 import { freePort } from '../../helpers/ports.ts';
-import { BASE, Cleanup, Client, settle, startTable, tempDir, waitFor } from './support.ts';
+import { BASE, Cleanup, Client, startTable, tempDir, waitFor } from './support.ts';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -97,7 +97,12 @@ describe('a journal rewritten with a recomputed chain', () => {
     const records = legalRecords();
     const half = Math.floor(records.length / 2);
     for (const record of records.slice(0, half)) await daemon.ingest(record);
-    await settle(1_300); // one sealing interval passes with new records
+    // One sealing interval passes with new records: a head covering them reaches the broker.
+    const sealedTo = daemon.lastSeq;
+    await waitFor(
+      () => consumer.messages.some((m) => (JSON.parse(m.text) as { seq: number }).seq >= sealedTo),
+      'the head sealed on the interval',
+    );
     for (const record of records.slice(half)) await daemon.ingest(record);
     await daemon.stop();
     const heads = consumer.messages.map((m) => JSON.parse(m.text) as Record<string, unknown>);

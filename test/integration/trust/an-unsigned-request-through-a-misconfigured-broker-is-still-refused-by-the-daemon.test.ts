@@ -117,6 +117,7 @@ describe.skipIf(noMosquitto)('an unsigned request through a misconfigured broker
       expect(String(response.error), what).toMatch(message);
       expect(response.transaction, what).toBeDefined();
       // Refusal windows are one second apart: each refusal here gets its own alarm.
+      // fixed wait: timer under test: refusal alarms are limited to one a second: each refusal here must fall in a window of its own
       await settle(1_050);
     }
     await waitFor(

@@ -187,6 +187,7 @@ export class Client {
 export const waitFor = until;
 
 /** Lets messages that would arrive do so: for asserting that something did not. */
+// fixed wait: nothing happens: a message the broker or the daemon must refuse never arrives; only time shows it
 export function settle(ms = 500): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -29,9 +29,11 @@ async function bench(longPressMs = 200) {
   const hold = async (pin: number, ms: number) => {
     clock += 1000;
     io.setInput(pin, 0);
+    // fixed wait: emulated timing: the button is held past johnny-five's 7 ms debounce, which reads the wall clock
     await new Promise((resolve) => setTimeout(resolve, 20));
     clock += ms;
     io.setInput(pin, 1);
+    // fixed wait: emulated timing: the button is released past johnny-five's 7 ms debounce, which reads the wall clock
     await new Promise((resolve) => setTimeout(resolve, 20));
   };
   return { io, records, dealerConsole, hold };

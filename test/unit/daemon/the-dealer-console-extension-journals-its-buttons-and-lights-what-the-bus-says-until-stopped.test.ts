@@ -50,6 +50,7 @@ describe('the dealer console extension', () => {
   it("journals a button's record through the table's ingest, as the console's", async () => {
     const { io, ingested } = await startedConsole();
     io.setInput(PINS.buttons.newRound.pin, 0);
+    // fixed wait: emulated timing: the button is held past johnny-five's 7 ms debounce, which reads the wall clock
     await new Promise((resolve) => setTimeout(resolve, 100));
     io.setInput(PINS.buttons.newRound.pin, 1);
     await vi.waitFor(() => expect(ingested).toMatchObject([{ t: 'round', src: 'console' }]));

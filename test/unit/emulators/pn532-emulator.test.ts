@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Pn532Emulator } from '../../emulators/pn532.ts';
+import { until } from '../../helpers/until.ts';
 
 const bytes = (text: string) => Uint8Array.from(Buffer.from(text.replace(/\s+/g, ''), 'hex'));
 const hex = (data: Uint8Array | undefined) =>
@@ -104,15 +105,14 @@ describe('the PN532 emulator on HSU (§ 6.2.5, wake-up § 7.2.11)', () => {
     const out: string[] = [];
     const send = part.connectHsu((data) => out.push(hex(data)));
     send(GET_FIRMWARE_VERSION);
+    // fixed wait: nothing happens: an asleep PN532 must not answer: only time shows it
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(out).toEqual([]);
     expect(part.commands).toEqual([]);
     send(
       Uint8Array.of(0x55, 0x55, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ...GET_FIRMWARE_VERSION),
     );
-    for (let waited = 0; out.length < 2 && waited < 2_000; waited += 10) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(() => out.length >= 2, 'the ACK and the answer', 2_000);
     expect(out).toEqual([ACK, FIRMWARE_RESPONSE]);
     part.disconnectHsu();
   });

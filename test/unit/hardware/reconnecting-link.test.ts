@@ -159,6 +159,7 @@ describe('ReconnectingLink', () => {
     await link.whenState('reopening');
     await link.close();
     wire.restore();
+    // fixed wait: nothing happens: no reopen may follow close(), past the 50 ms retry delay: only time shows it
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(link.state).toBe('closed');
     expect(states(changes)).toEqual(['opening', 'reopening', 'closed']);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { EventStream, type FeedSource, resumeSeq } from '../../../firmware-host/web/feed.ts';
 import { MemoryJournal } from '../../helpers/memory-journal.ts';
+import { until } from '../../helpers/until.ts';
 
 const hash = '0'.repeat(64);
 const card = (seq: number, code: string, face: 'up' | 'down' = 'up'): JournalRecord => ({
@@ -65,7 +66,9 @@ function source(
   };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Resolves once every stream has sent its backlog and is live. */
+const live = (...streams: EventStream[]) =>
+  until(() => streams.every((stream) => stream.isLive), 'the backlog sent');
 
 function open(journal: MemoryJournal, since: number | undefined, freshFrom?: number) {
   const response = new FakeResponse();
@@ -91,7 +94,7 @@ describe('EventStream', () => {
       card(6, '5C'),
     );
     const { response, stream } = open(journal, 3);
-    await settle();
+    await live(stream);
     const hello = response.frames().find((f) => f.event === 'hello')!;
     expect(hello.data).toMatchObject({ table: 't', from: 3, resumed: true });
     expect(response.events().map((e) => [e.id, e.data.after, e.data.card])).toEqual([
@@ -112,9 +115,8 @@ describe('EventStream', () => {
     for (let seq = 1; seq <= 600; seq++) journal.records.push(card(seq, '9D'));
     // While the first backlog page is in flight, 601 and 602 become durable (and are also in the next page).
     journal.duringRead = () => journal.append(card(601, 'TD'), card(602, 'JD'));
-    const { response } = open(journal, 0);
-    await settle();
-    await settle();
+    const { response, stream } = open(journal, 0);
+    await live(stream);
     const ids = response.events().map((e) => e.id);
     expect(ids).toEqual(Array.from({ length: 602 }, (_, i) => i + 1));
     journal.append(card(603, 'QD'));
@@ -127,7 +129,7 @@ describe('EventStream', () => {
     const fresh = open(journal, undefined, 1);
     const ahead = open(journal, 99);
     const now = open(journal, undefined);
-    await settle();
+    await live(fresh.stream, ahead.stream, now.stream);
     expect(fresh.response.events().map((e) => e.id)).toEqual([2, 3]);
     expect(ahead.response.frames()[0]!.data).toMatchObject({ from: 3, resumed: false });
     expect(ahead.response.events()).toEqual([]);
@@ -143,8 +145,8 @@ describe('EventStream', () => {
       kind: 'event',
       data: { type: 'alarm', kind: 'shuffle_suspect', message: 'x', order: ['AS'] },
     });
-    const { response } = open(journal, 0);
-    await settle();
+    const { response, stream } = open(journal, 0);
+    await live(stream);
     expect(response.text).not.toContain('KS');
     expect(response.text).not.toContain('"AS"');
     expect(response.events().map((e) => e.data)).toEqual([
@@ -175,8 +177,8 @@ describe('EventStream', () => {
       cardInput(3, '7H', 'down'),
       alarm(4, 'wrong_back_colour', '7H', '7H has a green back'),
     );
-    const { response } = open(journal, 0);
-    await settle();
+    const { response, stream } = open(journal, 0);
+    await live(stream);
     expect(response.events().map((e) => [e.data.card, e.data.message])).toEqual([
       ['JD', 'JD was found face up in the shoe'],
       [null, '▒▒ has a green back'],
@@ -184,7 +186,7 @@ describe('EventStream', () => {
     expect(response.text).not.toContain('7H');
     // Resumed after the input, the page cannot tell how its card left the shoe: masked.
     const resumed = open(journal, 1);
-    await settle();
+    await live(resumed.stream);
     expect(resumed.response.events()[0]!.data).toMatchObject({ card: null, hidden: true });
   });
 
@@ -207,14 +209,14 @@ describe('a browser that stopped reading', () => {
     const journal = new MemoryJournal();
     journal.records.push(card(1, '2C'));
     const { response, stream } = open(journal, 0);
-    await settle();
+    await live(stream);
     response.writableLength = 2 * 1024 * 1024;
     journal.append(card(2, '3C'));
     expect(stream.isClosed).toBe(true);
     expect(response.ended).toBe(true);
     expect(response.text).not.toContain('3C');
     const again = open(journal, 1);
-    await settle();
+    await live(again.stream);
     expect(again.response.events().map((e) => e.id)).toEqual([2]);
   });
 });

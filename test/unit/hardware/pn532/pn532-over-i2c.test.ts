@@ -3,6 +3,7 @@ import type { I2cBus } from '../../../../hardware/i2c/bus.ts';
 import { encodeHostFrame } from '../../../../hardware/pn532/frame.ts';
 import { Pn532, Pn532Error, pn532OverI2c } from '../../../../hardware/pn532/index.ts';
 import { Pn532Emulator } from '../../../emulators/pn532.ts';
+import { until } from '../../../helpers/until.ts';
 
 /** An I2C master wired straight to emulated slaves, on real time. */
 function busTo(...slaves: Pn532Emulator[]): I2cBus & { reads: number } {
@@ -67,7 +68,7 @@ describe('the PN532 driver over I2C, against the emulated part', () => {
     const link = pn532OverI2c(bus);
     await link.send(encodeHostFrame(Uint8Array.of(0x02))); // GetFirmwareVersion
     // Both the ACK and the response are ready before the host looks.
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await until(() => emulator.framesReady() >= 2, 'the ACK and the response ready');
     const before = bus.reads;
     expect(await link.receive(100)).toMatchObject({ kind: 'ack' });
     expect(bus.reads - before).toBe(1);
