@@ -150,11 +150,13 @@ export class ShoeRig {
     const answered = this.pn532.targetsAnswered;
     const reports = this.reports;
     if (card.uid) this.pn532.placeTag({ uid: [...card.uid], type: 'ntag21x' }, this.board.now());
+    // fixed wait: emulated timing: the tag enters the antenna's field a little before the card breaks the beam
     await sleep(10);
     const now = this.board.now();
     this.tcs.place(card.surface, now);
     onBeam(now);
     this.board.setInput(SHOE_PINS.beam, this.beamLevel(true));
+    // fixed wait: emulated timing: the card breaks the beam for the dealer's beamMs
     await sleep(beamMs);
     this.board.setInput(SHOE_PINS.beam, this.beamLevel(false));
     // The card is gone; the sensor now sees the next card in the shoe, whose
