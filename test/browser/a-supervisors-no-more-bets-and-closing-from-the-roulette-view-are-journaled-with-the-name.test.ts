@@ -1,5 +1,6 @@
 // (page.evaluate callbacks run in the browser)
 import { afterEach, describe, expect, it } from 'vitest';
+import { gameOf } from '../../firmware-host/games/registry.ts';
 import type { JournalRecord } from '../../firmware-host/journal/record.ts';
 import { skipReason, until } from '../e2e/helpers/environment.ts';
 import { USERS, WebTable } from '../e2e/helpers/web-table.ts';
@@ -25,7 +26,7 @@ describe.skipIf(skip)(
       browser = table = undefined;
     });
 
-    it('closes the betting, counts closing time down to a closed table, refuses card requests, and turns to the card view with a card ruleset', async () => {
+    it('closes the betting, counts closing time down to a closed table, refuses card requests, and offers only roulette rulesets to change to', async () => {
       // Long betting, so the supervisor's "no more bets" comes before the wheel's own.
       table = await WebTable.start('roulette-requests', {
         ruleset: 'tdc-roulette',
@@ -138,18 +139,24 @@ describe.skipIf(skip)(
         'the request in the log',
       );
 
-      // Between games, a card ruleset: the page turns to the card view on its own.
-      await page.locator('#roulette-ruleset-select').selectOption('tdc-baccarat-no-commission');
+      // Between games, another roulette ruleset; only its own game's are offered (a table never
+      // changes game: set_ruleset refuses another's, other_game).
+      const offered = await page
+        .locator('#roulette-ruleset-select option')
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+      expect([...offered].sort()).toEqual([...gameOf('tdc-roulette').rulesetNames()].sort());
+      await page.locator('#roulette-ruleset-select').selectOption('bulgaria-roulette');
       await page.locator('#roulette-requests button[data-op=set_ruleset]').click();
       await page.locator('#confirm-ok').click();
       await until(
         async () => ((await result.textContent()) ?? '').startsWith('set ruleset: done'),
         'the ruleset changed',
       );
-      await page.waitForSelector('#view-cards:not([hidden])');
-      expect(await page.locator('#view-roulette').isHidden()).toBe(true);
-      expect(await page.evaluate(() => document.body.dataset.view)).toBe('cards');
-      expect(await page.locator('#ruleset').textContent()).toBe('tdc-baccarat-no-commission');
+      await until(
+        async () => (await page.locator('#roulette-ruleset').textContent()) === 'bulgaria-roulette',
+        'the page naming the new ruleset',
+      );
+      expect(await page.evaluate(() => document.body.dataset.view)).toBe('roulette');
       expect(await page.evaluate(() => Number(document.body.dataset.gaps))).toBe(0);
     }, 120_000);
   },
