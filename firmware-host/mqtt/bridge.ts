@@ -135,13 +135,6 @@ export interface BridgeOptions {
   authorize?: RequestAuthorizer | undefined;
   /** Retained on bridge/info. */
   info?: Record<string, unknown>;
-  /**
-   * The table's snapshot, retained on `state`: taken at each connect and with
-   * each batch of events that brings the bridge to the journal's end, and
-   * published in that batch's socket write (every durable record is a change
-   * of the table). Absent: `setState()` alone publishes it.
-   */
-  state?: () => Record<string, unknown>;
   /** For the backoff jitter; Math.random by default. */
   random?: () => number;
   log?: Logger;
@@ -314,16 +307,6 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     this.publishRetained(this.topics.state, JSON.stringify(snapshot));
   }
 
-  /** Publishes the snapshot of `options.state` (a refused one is logged: it is a view, the events carry every card). */
-  private takeState(): void {
-    if (!this.options.state) return;
-    try {
-      this.setState(this.options.state());
-    } catch (error) {
-      this.options.log?.error({ err: error }, 'state snapshot withheld');
-    }
-  }
-
   /** The journal's last signed head, retained on `journal/head`. */
   setJournalHead(head: Record<string, unknown>): void {
     this.journalHead = JSON.stringify(head);
@@ -471,8 +454,7 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     for (const [device, availability] of this.availability) {
       this.publishRetained(this.topics.deviceAvailability(device), availability);
     }
-    if (this.options.state) this.takeState();
-    else if (this.snapshot !== undefined)
+    if (this.snapshot !== undefined)
       this.publishRetained(this.topics.state, JSON.stringify(this.snapshot));
     if (this.journalHead !== undefined)
       this.publishRetained(this.topics.journalHead, this.journalHead);
@@ -570,9 +552,6 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
         this.publishEvent(record, generation);
         this.nextSeq++;
       }
-      // The table as of the journal's end, in the same write as its events:
-      // one socket write and one wake-up for the broker's answers, not two.
-      if (this.nextSeq > this.options.journal.lastSeq) this.takeState();
     } finally {
       // mqtt-packet corks the socket for each packet and uncorks it on the next tick: the
       // batch goes out now, in one write, not after whatever else this turn still runs.

@@ -55,7 +55,7 @@ export function bridgeOptionsFromConfig(
   config: TablesideConfig,
   brokerUrl: string,
   wiring: Pick<BridgeOptions, 'journal' | 'cursor' | 'onRequest'> &
-    Partial<Pick<BridgeOptions, 'info' | 'log' | 'backoff' | 'authorize' | 'state'>> & {
+    Partial<Pick<BridgeOptions, 'info' | 'log' | 'backoff' | 'authorize'>> & {
       /** The daemon's own account on the embedded broker (made at start). */
       embeddedCredentials?: { username: string; password: string } | undefined;
     },
@@ -67,7 +67,6 @@ export function bridgeOptionsFromConfig(
     onRequest: wiring.onRequest,
     ...(wiring.authorize ? { authorize: wiring.authorize } : {}),
     ...(wiring.info ? { info: wiring.info } : {}),
-    ...(wiring.state ? { state: wiring.state } : {}),
     ...(wiring.log ? { log: wiring.log } : {}),
     ...(wiring.backoff ? { backoff: wiring.backoff } : {}),
   };
