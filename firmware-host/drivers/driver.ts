@@ -284,10 +284,6 @@ export const UNPAIRED_QUARANTINE = 'unpaired: ';
 /** At most one `device_unpaired` alarm a second per device. */
 const UNPAIRED_ALARM_EVERY_MS = 1000;
 
-function fingerprint(message: Message): string {
-  return JSON.stringify(message);
-}
-
 function majorOf(version: string): string {
   return version.split('.')[0] ?? version;
 }
@@ -797,7 +793,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       default:
         break;
     }
-    const verdict = this.ledger.classify(seq, fingerprint(message));
+    const verdict = this.ledger.classify(seq, message);
     if (verdict === 'duplicate_durable') {
       this.run(this.endpoint.ack(seq, this.now()));
       return;
