@@ -25,9 +25,20 @@ function fingerprint(record: TableLogRecord): string {
   return JSON.stringify(content);
 }
 
+/**
+ * A remembered record, or its fingerprint as a checkpoint gave it back. The
+ * record itself is kept (records are never changed once journaled) and its
+ * fingerprint made only when asked: a card journaled is then not
+ * serialized once more for a comparison that only a restart needs.
+ */
+type Remembered = string | TableLogRecord;
+
+const fingerprintOf = (remembered: Remembered) =>
+  typeof remembered === 'string' ? remembered : fingerprint(remembered);
+
 export class RestartDedupe {
-  /** device → (device seq → fingerprint); emptied per device at its first new record. */
-  private readonly recent = new Map<string, Map<number, string>>();
+  /** device → (device seq → record or fingerprint); emptied per device at its first new record. */
+  private readonly recent = new Map<string, Map<number, Remembered>>();
 
   /** An independent copy of this memory. */
   clone(): RestartDedupe {
@@ -36,7 +47,10 @@ export class RestartDedupe {
 
   /** What a checkpoint keeps: the same memory, in the same order. */
   export(): DedupeMemory {
-    return [...this.recent].map(([device, seen]) => [device, [...seen]]);
+    return [...this.recent].map(([device, seen]) => [
+      device,
+      [...seen].map(([dseq, remembered]): [number, string] => [dseq, fingerprintOf(remembered)]),
+    ]);
   }
 
   /** Memory read back from a checkpoint; throws a TypeError naming what is wrong. */
@@ -47,7 +61,7 @@ export class RestartDedupe {
       if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) {
         throw new TypeError('dedupe memory entry is not [device, records]');
       }
-      const seen = new Map<number, string>();
+      const seen = new Map<number, Remembered>();
       for (const pair of entry[1] as unknown[]) {
         if (!Array.isArray(pair) || !Number.isSafeInteger(pair[0]) || typeof pair[1] !== 'string') {
           throw new TypeError(`dedupe memory of ${entry[0]} holds a bad [dseq, fingerprint]`);
@@ -70,7 +84,7 @@ export class RestartDedupe {
       this.recent.set(device, seen);
     }
     seen.delete(dseq);
-    seen.set(dseq, fingerprint(record));
+    seen.set(dseq, record);
     if (seen.size > REMEMBERED_PER_DEVICE) {
       const oldest = seen.keys().next().value;
       if (oldest !== undefined) seen.delete(oldest);
@@ -85,7 +99,10 @@ export class RestartDedupe {
   classify(device: string, dseq: number, record: TableLogRecord): DedupeVerdict {
     const seen = this.recent.get(device);
     if (!seen) return 'new';
-    if (seen.get(dseq) === fingerprint(record)) return 'already_journaled';
+    const remembered = seen.get(dseq);
+    if (remembered !== undefined && fingerprintOf(remembered) === fingerprint(record)) {
+      return 'already_journaled';
+    }
     this.recent.delete(device);
     return 'new';
   }

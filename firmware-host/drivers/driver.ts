@@ -284,10 +284,6 @@ export const UNPAIRED_QUARANTINE = 'unpaired: ';
 /** At most one `device_unpaired` alarm a second per device. */
 const UNPAIRED_ALARM_EVERY_MS = 1000;
 
-function fingerprint(message: Message): string {
-  return JSON.stringify(message);
-}
-
 function majorOf(version: string): string {
   return version.split('.')[0] ?? version;
 }
@@ -345,6 +341,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   /** When the device last sent a frame other than a PONG (the beat PINGs only a quiet device). */
   private lastTalkAt = Number.NEGATIVE_INFINITY;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** The `lastTalkAt` of the event that last re-armed the beat. */
+  private beatArmedAt = Number.NaN;
   private opens = 0;
   /** Events NAKed `hello` since the device's last HELLO on this connection (PROTOCOL.md § 4). */
   private withoutHello: { since: number; frames: number; first: string } | undefined;
@@ -667,7 +665,11 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     // A frame the device sent of its own within the beat (not the PONG to our last PING)
     // proved it alive, and our ACK of it proved us alive to it: a PING would cost both
     // ends a wake-up for nothing.
-    if (this.now() - this.lastTalkAt < this.timing.heartbeatMs) return;
+    // A beat re-armed by the last event is a beat after it by the event loop's
+    // clock, which was read before the event was handled: `now()` may say a
+    // little less. It PINGs all the same, not a whole beat later.
+    const rearmedByLastTalk = this.beatArmedAt === this.lastTalkAt;
+    if (this.now() - this.lastTalkAt < this.timing.heartbeatMs && !rearmedByLastTalk) return;
     this.pingCounter = (this.pingCounter + 1) % 1_000_000;
     this.run(this.endpoint.send({ type: 'PING', token: `P${this.pingCounter}` }, this.now()));
   }
@@ -790,13 +792,18 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       default:
         break;
     }
-    const verdict = this.ledger.classify(seq, fingerprint(message));
+    const verdict = this.ledger.classify(seq, message);
     if (verdict === 'duplicate_durable') {
       this.run(this.endpoint.ack(seq, this.now()));
       return;
     }
     if (verdict === 'duplicate_pending') return;
     this.progressed();
+    // A new event: the device is alive and not stalled, so the next beat is
+    // due a beat from now. Cards every few hundred milliseconds then never
+    // wake the driver in between; a quiet or stalled device is still beaten.
+    this.heartbeat?.refresh();
+    this.beatArmedAt = this.lastTalkAt;
     const deferred = DEFERRED_TYPES.includes(message.type);
     if (!deferred) this.ledger.markDurable(seq);
 

@@ -24,8 +24,18 @@ export type LedgerVerdict =
   /** Seen, not yet durable: its ACK goes when the caller confirms it. */
   | 'duplicate_pending';
 
+/**
+ * What identifies a frame's content: a string is compared as it is, anything
+ * else (the decoded message) by its JSON, made only when a seq comes again,
+ * so a frame seen once (every card) is never serialized for the ledger.
+ */
+export type LedgerContent = string | object;
+
+const fingerprintOf = (content: LedgerContent) =>
+  typeof content === 'string' ? content : JSON.stringify(content);
+
 interface Entry {
-  fingerprint: string;
+  content: LedgerContent;
   durable: boolean;
 }
 
@@ -66,14 +76,14 @@ export class ReceiveLedger {
    * delivers between two HELLOs is always new (the session drops duplicates
    * itself there); only frames from before the last HELLO can repeat.
    */
-  classify(seq: number, fingerprint: string): LedgerVerdict {
+  classify(seq: number, content: LedgerContent): LedgerVerdict {
     const known = this.entries.get(seq);
-    if (known && known.fingerprint === fingerprint && this.beforeHello(seq)) {
+    if (known && this.beforeHello(seq) && fingerprintOf(known.content) === fingerprintOf(content)) {
       this.duplicates++;
       return known.durable ? 'duplicate_durable' : 'duplicate_pending';
     }
     this.entries.delete(seq);
-    this.entries.set(seq, { fingerprint, durable: false });
+    this.entries.set(seq, { content, durable: false });
     this.trim();
     return 'new';
   }

@@ -70,10 +70,21 @@ export const SOURCE_CLI = join(REPO, 'firmware-host', 'cli.ts');
  */
 export type DaemonCode = 'built' | 'source';
 
-export function daemonCommand(code: DaemonCode): { cli: string; flags: string[] } {
+/**
+ * The command of a daemon: this checkout's by default; `root` names another
+ * build's dist/ (built) or checkout (source), for the lanes' comparison of
+ * an older build with this one (`--compare-dist`).
+ */
+export function daemonCommand(code: DaemonCode, root?: string): { cli: string; flags: string[] } {
   return code === 'built'
-    ? { cli: BUILT_CLI, flags: deployedNodeFlags() }
-    : { cli: SOURCE_CLI, flags: [...deployedNodeFlags(), '--import', import.meta.resolve('tsx')] };
+    ? {
+        cli: root === undefined ? BUILT_CLI : join(root, 'firmware-host', 'cli.js'),
+        flags: deployedNodeFlags(),
+      }
+    : {
+        cli: root === undefined ? SOURCE_CLI : join(root, 'firmware-host', 'cli.ts'),
+        flags: [...deployedNodeFlags(), '--import', import.meta.resolve('tsx')],
+      };
 }
 
 /** What a lane does before its daemon starts: `npm run build` for the built one. */
@@ -218,6 +229,8 @@ export async function spawnBuiltDaemon(options: {
   brokerUrl: string;
   client: MqttClient;
   code?: DaemonCode;
+  /** Another build's dist/ (or checkout, for source) to run instead of this one's. */
+  root?: string;
 }): Promise<ChildDaemon> {
   const topics = tableTopics(LANE_BASE_TOPIC, options.table);
   const configFile = join(options.dir, `${options.table}.json`);
@@ -240,7 +253,7 @@ export async function spawnBuiltDaemon(options: {
   const daemon = startDaemonProcess({
     configFile,
     cwd: options.dir,
-    ...daemonCommand(options.code ?? 'built'),
+    ...daemonCommand(options.code ?? 'built', options.root),
   });
   const child = daemon.child;
   const stop = async () => {

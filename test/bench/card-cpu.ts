@@ -56,6 +56,8 @@ export interface CardCpuOptions {
    * longest gap between two card events (a stall).
    */
   burst?: boolean;
+  /** Called as the counted cards start and once they have all arrived (a profile's window: profile-card-path.ts). */
+  mark?: (moment: 'dealing' | 'dealt', pid: number) => void;
 }
 
 export interface CardCpuFigures {
@@ -178,6 +180,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       const stopAndWait = options.burst ? warmup : warmup + options.cards;
       for (let card = 0; card < stopAndWait; card++) {
         if (card === warmup) {
+          options.mark?.('dealing', pid);
           cpuFrom = await cpuMs(pid);
           dealStarted = performance.now();
         }
@@ -206,6 +209,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       }
       let burst: { cards_per_s: number; max_gap_ms: number } | undefined;
       if (options.burst) {
+        options.mark?.('dealing', pid);
         cpuFrom = await cpuMs(pid);
         dealStarted = performance.now();
         const from = arrivals.length;
@@ -234,6 +238,7 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       }
       const dealSeconds = (performance.now() - dealStarted) / 1000;
       const spent = (await cpuMs(pid)) - cpuFrom;
+      options.mark?.('dealt', pid);
       latencies.sort((a, b) => a - b);
       return {
         pace_ms: options.paceMs,

@@ -21,6 +21,9 @@ export const BASELINES: Readonly<Record<string, string>> = {
   'latency.back_to_back.daemon': 'latency.back_to_back.relay',
   'latency.paced_50ms.daemon': 'latency.paced_50ms.relay',
   'latency.dealer_pace.daemon': 'latency.dealer_pace.relay',
+  'latency.back_to_back.old': 'latency.back_to_back.relay',
+  'latency.paced_50ms.old': 'latency.paced_50ms.relay',
+  'latency.dealer_pace.old': 'latency.dealer_pace.relay',
   ...Object.fromEntries(
     [0, 5, 50, 500].map((gap) => [
       `wake.daemon.gap_${gap}ms.p50_us`,
@@ -68,6 +71,19 @@ export function figureSpecs(): FigureSpec[] {
       `daemon CPU per card less its idle CPU, ${label}`,
     );
     value(`latency.${phase}.relay.cpu_ms_per_card`, 'ms', `relay CPU per card, ${label}`);
+    value(`latency.${phase}.ratio_cpu_per_card`, '×', 'daemon CPU per card / relay CPU per card');
+    // Only with --compare-dist: the other build's daemon in the same run.
+    spread(`latency.${phase}.old`, `compared build's daemon, ${label}, same run`);
+    value(`latency.${phase}.old.cpu_ms_per_card`, 'ms', `compared build's CPU per card, ${label}`);
+    value(`latency.${phase}.ratio_old_p50`, '×', 'compared build p50 / relay p50');
+    value(`latency.${phase}.ratio_old_cpu_per_card`, '×', 'compared build CPU / relay CPU');
+    value(`latency.${phase}.ratio_new_old_p50`, '×', 'this build p50 / compared build p50');
+    value(`latency.${phase}.ratio_new_old_p99`, '×', 'this build p99 / compared build p99');
+    value(
+      `latency.${phase}.ratio_new_old_cpu_per_card`,
+      '×',
+      'this build CPU / compared build CPU',
+    );
   }
   for (const [kind, label] of [
     ['daemon', "the daemon's pure work for a card"],

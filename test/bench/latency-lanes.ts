@@ -17,8 +17,17 @@
  * child's own CPU (all threads, from /proc) over the phase, divided by its
  * cards: at a dealer's pace it includes what the daemon does between cards
  * (PINGs, timers), which is what a table pays.
+ *
+ * `compareDist` (`npm run bench -- --only latency --compare-dist DIR`) adds a
+ * third lane: the daemon of another build (DIR is its dist/, e.g. built from
+ * an older commit in a worktree), on a pty of its own, in the same seeded
+ * random order card by card. Each phase then also reports the old build
+ * against the relay and the new build against the old one (p50, p99, CPU
+ * per card): a change to the card path shown in one run, on one machine's
+ * moment, not across runs of a noisy machine.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -73,6 +82,14 @@ export interface PhaseFigures {
   ratio_p50: number;
   ratio_p99: number;
   ratio_cpu_per_card: number | null;
+  /** With `compareDist`: the other build's daemon, and its ratios to the relay and this build's to it. */
+  old?: LaneFigures;
+  ratio_old_p50?: number;
+  ratio_old_p99?: number;
+  ratio_old_cpu_per_card?: number | null;
+  ratio_new_old_p50?: number;
+  ratio_new_old_p99?: number;
+  ratio_new_old_cpu_per_card?: number | null;
 }
 
 export interface LatencyLaneFigures {
@@ -84,6 +101,9 @@ export interface LatencyLaneFigures {
   /** With the shoe connected and no cards, in % of one core. */
   daemon_idle_cpu_percent: number;
   relay_idle_cpu_percent: number;
+  /** With `compareDist`: the other build (its dist/ and commit) and its idle CPU. */
+  compared_with?: string;
+  old_idle_cpu_percent?: number;
   back_to_back: PhaseFigures;
   paced_50ms: PhaseFigures;
   dealer_pace: PhaseFigures;
@@ -100,7 +120,14 @@ export interface LatencyLaneOptions {
   seed?: number;
   /** The built daemon (default) or its source through tsx (the harness's smoke test). */
   daemon?: DaemonCode;
+  /**
+   * Another build's dist/ (with `daemon: 'source'`, another checkout) whose
+   * daemon runs as a third lane, interleaved with the other two.
+   */
+  compareDist?: string;
 }
+
+type LaneName = 'daemon' | 'relay' | 'old';
 
 /** One shoe simulator and the events of its lane. */
 class Lane {
@@ -109,7 +136,7 @@ class Lane {
   private arrived: ((at: number) => void) | undefined;
 
   constructor(
-    readonly name: 'daemon' | 'relay',
+    readonly name: LaneName,
     readonly sim: SimulatedDevice,
     readonly topic: string,
     readonly pid: number,
@@ -161,25 +188,41 @@ function shoesScript(shoes: number): ScriptStep[] {
   return script;
 }
 
+/** The lanes' indexes in an order drawn at random (Fisher-Yates). */
+function shuffled(count: number, random: () => number): number[] {
+  const order = Array.from({ length: count }, (_, index) => index);
+  for (let index = count - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [order[index], order[other]] = [order[other]!, order[index]!];
+  }
+  return order;
+}
+
+const ratio = (a: number, b: number) => round(a / b, 2);
+const cpuRatio = (a: LaneFigures, b: LaneFigures) =>
+  a.cpu_ms_per_card !== null && b.cpu_ms_per_card
+    ? round(a.cpu_ms_per_card / b.cpu_ms_per_card, 2)
+    : null;
+
 /**
- * `cards` cards to each lane, the order within each pair drawn at random;
- * paced: each lane gets a card every `paceMs`, the two lanes half a pace
- * apart. A late card is not caught up on (no burst after a stall).
+ * `cards` cards to each lane, the order within each round drawn at random;
+ * paced: each lane gets a card every `paceMs`, the lanes evenly spread
+ * within a pace. A late card is not caught up on (no burst after a stall).
+ * Lanes: the daemon, the relay, and the other build's daemon when compared.
  */
 async function runPhase(
-  lanes: readonly [Lane, Lane],
+  lanes: readonly Lane[],
   cards: number,
   paceMs: number,
   random: () => number,
-  idle?: readonly [number, number],
+  idle?: readonly number[],
 ): Promise<PhaseFigures> {
-  const samples: [number[], number[]] = [[], []];
+  const samples: number[][] = lanes.map(() => []);
   const meters = await Promise.all(lanes.map((lane, index) => cpuMeter(lane.pid, idle?.[index])));
-  const slotMs = paceMs / 2;
+  const slotMs = paceMs / lanes.length;
   let nextSlot = performance.now();
   for (let card = 0; card < cards; card++) {
-    const order = random() < 0.5 ? [0, 1] : [1, 0];
-    for (const index of order) {
+    for (const index of shuffled(lanes.length, random)) {
       if (paceMs > 0) {
         const wait = nextSlot - performance.now();
         if (wait > 0) await sleep(wait);
@@ -188,19 +231,28 @@ async function runPhase(
       samples[index]!.push(await lanes[index]!.dealOne());
     }
   }
-  const [daemonCpu, relayCpu] = await Promise.all(meters.map((meter) => meter(cards)));
-  const daemon: LaneFigures = { ...spread(samples[0]), ...daemonCpu! };
-  const relay: LaneFigures = { ...spread(samples[1]), ...relayCpu! };
+  const cpu = await Promise.all(meters.map((meter) => meter(cards)));
+  const [daemon, relay, old] = lanes.map(
+    (_, index): LaneFigures => ({ ...spread(samples[index]!), ...cpu[index]! }),
+  ) as [LaneFigures, LaneFigures, LaneFigures | undefined];
   return {
     pace_ms: paceMs,
     daemon,
     relay,
-    ratio_p50: round(daemon.p50_ms / relay.p50_ms, 2),
-    ratio_p99: round(daemon.p99_ms / relay.p99_ms, 2),
-    ratio_cpu_per_card:
-      daemon.cpu_ms_per_card !== null && relay.cpu_ms_per_card
-        ? round(daemon.cpu_ms_per_card / relay.cpu_ms_per_card, 2)
-        : null,
+    ratio_p50: ratio(daemon.p50_ms, relay.p50_ms),
+    ratio_p99: ratio(daemon.p99_ms, relay.p99_ms),
+    ratio_cpu_per_card: cpuRatio(daemon, relay),
+    ...(old === undefined
+      ? {}
+      : {
+          old,
+          ratio_old_p50: ratio(old.p50_ms, relay.p50_ms),
+          ratio_old_p99: ratio(old.p99_ms, relay.p99_ms),
+          ratio_old_cpu_per_card: cpuRatio(old, relay),
+          ratio_new_old_p50: ratio(daemon.p50_ms, old.p50_ms),
+          ratio_new_old_p99: ratio(daemon.p99_ms, old.p99_ms),
+          ratio_new_old_cpu_per_card: cpuRatio(daemon, old),
+        }),
   };
 }
 
@@ -241,33 +293,47 @@ export async function benchLatencyLanes(
   const dealer = options.dealer ?? 40;
   const dealerPaceMs = options.dealerPaceMs ?? 500;
   const idleSeconds = options.idleSeconds ?? 3;
-  const buildNote = await readyDaemon(options.daemon ?? 'built');
+  const code = options.daemon ?? 'built';
+  const buildNote = await readyDaemon(code);
+  const compareDist = options.compareDist;
+  if (compareDist !== undefined && !existsSync(daemonCommand(code, compareDist).cli)) {
+    throw new Error(
+      `--compare-dist ${compareDist}: no ${daemonCommand(code, compareDist).cli} (run npm run build in that checkout)`,
+    );
+  }
 
   const broker = await startTestBroker();
   const dir = await mkdtemp(join(tmpdir(), 'tableside-bench-lanes-'));
   const daemonPty = new BenchPtyPair();
   const relayPty = new BenchPtyPair();
+  const oldPty = compareDist === undefined ? undefined : new BenchPtyPair();
   const { connectAsync } = await import('mqtt');
   let client: MqttClient | undefined;
   let daemon: ChildDaemon | undefined;
+  let old: ChildDaemon | undefined;
   let relay: Awaited<ReturnType<typeof spawnRelay>> | undefined;
   const sims: SimulatedDevice[] = [];
   try {
-    await Promise.all([daemonPty.start(), relayPty.start()]);
+    await Promise.all([daemonPty.start(), relayPty.start(), oldPty?.start()]);
     client = await connectAsync(broker.url, {
       clientId: `bench-lanes-${process.pid}`,
       reconnectPeriod: 0,
     });
+    const activeClient = client;
     const relayTopic = tableTopics(LANE_BASE_TOPIC, 'relay-1').events('card');
-    daemon = await spawnBuiltDaemon({
-      dir,
-      table: 'daemon-1',
-      devicePath: daemonPty.a,
-      brokerUrl: broker.url,
-      client,
-      code: options.daemon ?? 'built',
-    });
-    relay = await spawnRelay(relayPty.a, broker.url, relayTopic, options.daemon ?? 'built');
+    const spawnDaemon = (table: string, devicePath: string, root?: string) =>
+      spawnBuiltDaemon({
+        dir,
+        table,
+        devicePath,
+        brokerUrl: broker.url,
+        client: activeClient,
+        code,
+        ...(root === undefined ? {} : { root }),
+      });
+    daemon = await spawnDaemon('daemon-1', daemonPty.a);
+    if (oldPty) old = await spawnDaemon('old-1', oldPty.a, compareDist);
+    relay = await spawnRelay(relayPty.a, broker.url, relayTopic, code);
     const simulator = (devicePath: string) => {
       const sim = new SimulatedDevice({
         kind: 'shoe',
@@ -280,13 +346,15 @@ export async function benchLatencyLanes(
       sims.push(sim);
       return sim;
     };
-    const running = daemon;
-    const activeClient = client;
-    const lanes: [Lane, Lane] = [
-      new Lane('daemon', simulator(daemonPty.b), daemon.topics.events('card'), daemon.pid, () =>
-        running.newShoe(activeClient),
-      ),
+    const daemonLane = (name: LaneName, child: ChildDaemon, devicePath: string) =>
+      new Lane(name, simulator(devicePath), child.topics.events('card'), child.pid, () =>
+        child.newShoe(activeClient),
+      );
+    // In this order: the figures read index 0 as the daemon, 1 as the relay, 2 as the old build.
+    const lanes: Lane[] = [
+      daemonLane('daemon', daemon, daemonPty.b),
       new Lane('relay', simulator(relayPty.b), relayTopic, relay.pid),
+      ...(old && oldPty ? [daemonLane('old', old, oldPty.b)] : []),
     ];
     client.on('message', (topic) => {
       for (const lane of lanes) if (topic === lane.topic) lane.heard();
@@ -306,21 +374,25 @@ export async function benchLatencyLanes(
     const random = seededRandom(options.seed ?? 16);
     await runPhase(lanes, warmup, 0, random);
     // Each child's CPU with the shoe connected and no cards (the daemon PINGs
-    // its shoe, both keep their MQTT connection alive), both at once.
-    const idle = (await Promise.all(
-      lanes.map((lane) => idleCpuFraction(lane.pid, idleSeconds)),
-    )) as [number, number];
+    // its shoe, both keep their MQTT connection alive), all at once.
+    const idle = await Promise.all(lanes.map((lane) => idleCpuFraction(lane.pid, idleSeconds)));
     const back = await runPhase(lanes, backToBack, 0, random, idle);
     const paced = await runPhase(lanes, paced50, 50, random, idle);
     const slow = await runPhase(lanes, dealer, dealerPaceMs, random, idle);
     return {
       node_flags: deployedNodeFlags().join(' '),
       broker: broker.kind,
-      order: 'relay and daemon card by card, the order within each pair seeded-random',
+      order: `${lanes.map((lane) => lane.name).join(', ')} card by card, the order within each round seeded-random`,
       warmup_cards: warmup,
       idle_seconds: idleSeconds,
-      daemon_idle_cpu_percent: round(idle[0] * 100, 2),
-      relay_idle_cpu_percent: round(idle[1] * 100, 2),
+      daemon_idle_cpu_percent: round(idle[0]! * 100, 2),
+      relay_idle_cpu_percent: round(idle[1]! * 100, 2),
+      ...(compareDist === undefined
+        ? {}
+        : {
+            compared_with: `${compareDist} (${commitOf(compareDist)})`,
+            old_idle_cpu_percent: round(idle[2]! * 100, 2),
+          }),
       back_to_back: back,
       paced_50ms: paced,
       dealer_pace: slow,
@@ -329,10 +401,24 @@ export async function benchLatencyLanes(
   } finally {
     await Promise.all(sims.map((sim) => sim.stop().catch(() => undefined)));
     await daemon?.stop();
+    await old?.stop();
     await relay?.stop();
     await client?.endAsync().catch(() => undefined);
-    await Promise.all([daemonPty.stop(), relayPty.stop()]);
+    await Promise.all([daemonPty.stop(), relayPty.stop(), oldPty?.stop()]);
     await broker.close();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The commit a compared build's checkout is at, for the results; `unknown` outside git. */
+function commitOf(dir: string): string {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    // Not inside a git checkout: the folder alone names the build.
+    return 'unknown commit';
   }
 }

@@ -14,9 +14,12 @@
  * `--only NAME[,NAME]` runs some of: latency, wake, burst, footprint, evaluator, analysis, holdem, mqtt, wheel, spins, signing, auth, pn532, shoe, web, fleet
  * (fleet runs only when named: `--only fleet`; `--fleet 1,8` or TABLESIDE_FLEET=1,8 sets the fleet sizes,
  * default 1,8,16,32).
+ * `--compare-dist DIR` adds to the latency lanes the daemon of another build
+ * (DIR: its dist/), interleaved card by card with this one and the relay.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { figureSpecs } from './figures.ts';
 import { benchResults, RESULTS_DIR, saveResults } from './results.ts';
@@ -29,6 +32,8 @@ const json = argv.includes('--json');
 const onlyAt = argv.indexOf('--only');
 const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',')) : undefined;
 const wanted = (name: string) => !only || only.has(name);
+const compareAt = argv.indexOf('--compare-dist');
+const compareDist = compareAt >= 0 ? argv[compareAt + 1] : undefined;
 
 interface Target {
   figure: string;
@@ -146,8 +151,9 @@ async function main(): Promise<void> {
   if (wanted('latency')) {
     const { benchLatencyLanes } = await import('./latency-lanes.ts');
     const lanes = await measure(
-      'card latency: built daemon and bare relay as children with the unit flags, each on a pty, interleaved card by card; back to back, every 50 ms, every 500 ms',
-      () => benchLatencyLanes(),
+      `card latency: built daemon and bare relay${compareDist ? ` and the build in ${compareDist}` : ''} as children with the unit flags, each on a pty, interleaved card by card; back to back, every 50 ms, every 500 ms`,
+      () =>
+        benchLatencyLanes(compareDist === undefined ? {} : { compareDist: resolve(compareDist) }),
     );
     figures.latency = withHeadline(lanes);
   }
@@ -405,7 +411,10 @@ function formatTable(figures: Figures, targets: readonly Target[]): string {
     ]);
   }
   // Only the lanes that ran (`--only`): a row of dashes for every other one says nothing.
-  const shown = rows.filter((row) => row[0].split('.')[0]! in figures);
+  // The compared build's rows only when one was compared (--compare-dist).
+  const comparedOnly = (row: [string, string, string]) =>
+    row[1] === '-' && /\.(old\b|ratio_old_|ratio_new_old_)/.test(row[0]);
+  const shown = rows.filter((row) => row[0].split('.')[0]! in figures && !comparedOnly(row));
   const widths = [0, 1, 2].map((column) => Math.max(...shown.map((row) => row[column]!.length), 6));
   const lines = [
     `tableside benchmarks: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.platform}`,

@@ -6,10 +6,14 @@
  * is that every pace reports every card with a spread that is a spread, both
  * ratios, each child's CPU, and that nothing is left behind in the temp dir.
  * The daemon runs from source (tsx, with the unit's node flags): the lanes
- * are the same code either way, and a test does not build dist/.
+ * are the same code either way, and a test does not build dist/. The
+ * comparison lane (`--compare-dist`) runs this checkout's source as the
+ * "other build": a third lane with its spread and the old/relay and new/old
+ * ratios.
  */
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { benchBuiltBursts } from '../bench/burst-lane.ts';
 import { benchLatencyLanes, type LaneFigures } from '../bench/latency-lanes.ts';
@@ -33,7 +37,7 @@ const missing = skipReason(
 );
 
 describe.skipIf(missing !== undefined)('the bench lanes on the daemon', () => {
-  it('report every pace with min, p50, p99, max, both ratios and CPU per card', async () => {
+  it('report every pace with min, p50, p99, max, the ratios and CPU per card, an older build beside them', async () => {
     const before = benchLeftovers();
     const lanes = await benchLatencyLanes({
       warmup: 2,
@@ -43,6 +47,7 @@ describe.skipIf(missing !== undefined)('the bench lanes on the daemon', () => {
       dealerPaceMs: 100,
       idleSeconds: 0.5,
       daemon: 'source',
+      compareDist: resolve(import.meta.dirname, '..', '..'),
     });
     expect(lanes.node_flags).toContain('--no-turbofan');
     expect(lanes.broker).toBe('mosquitto');
@@ -54,6 +59,10 @@ describe.skipIf(missing !== undefined)('the bench lanes on the daemon', () => {
       expect(phase.pace_ms).toBe(pace);
       expectSpread(phase.daemon, cards);
       expectSpread(phase.relay, cards);
+      expectSpread(phase.old!, cards);
+      expect(phase.ratio_old_p50).toBeCloseTo(phase.old!.p50_ms / phase.relay.p50_ms, 1);
+      expect(phase.ratio_new_old_p50).toBeCloseTo(phase.daemon.p50_ms / phase.old!.p50_ms, 1);
+      expect(phase.ratio_new_old_cpu_per_card).toBeGreaterThan(0);
       expect(phase.ratio_p50).toBeCloseTo(phase.daemon.p50_ms / phase.relay.p50_ms, 1);
       expect(phase.ratio_p99).toBeCloseTo(phase.daemon.p99_ms / phase.relay.p99_ms, 1);
       expect(phase.daemon.cpu_ms_per_card_above_idle).toBeLessThanOrEqual(
@@ -61,6 +70,8 @@ describe.skipIf(missing !== undefined)('the bench lanes on the daemon', () => {
       );
     }
     expect(lanes.daemon_idle_cpu_percent).toBeGreaterThanOrEqual(0);
+    expect(lanes.old_idle_cpu_percent).toBeGreaterThanOrEqual(0);
+    expect(lanes.compared_with).toMatch(/\(/);
 
     const burst = await benchBuiltBursts({ protocol: '1.2', window: 32 }, 1, 'source');
     expect(burst.cards).toBeGreaterThan(400);

@@ -3,6 +3,9 @@
  * heartbeat, not one whose frames keep coming (those frames, and the ACKs
  * they draw, already prove both ends alive). A PONG does not count as
  * talking: a device that only answers PINGs keeps being PINGed every beat.
+ * Nor does the beat wake the driver between a device's events (a card every
+ * half beat): each event re-arms it, so a dealer's pace costs no timer
+ * wake-ups; a device that goes quiet is beaten again a beat after its last.
  * Virtual time, so that the beat is exact.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -89,6 +92,21 @@ describe('the driver heartbeat', () => {
     expect(talking).toBe(0);
     expect(driver.availability).toBe('online');
     expect(await pingsIn(1_000)).toBeGreaterThanOrEqual(9);
+    await driver.stop();
+  });
+
+  it('does not wake between the events of a talking device, and beats a beat after its last', async () => {
+    const { driver, pingsIn, send } = await table();
+    const beat = vi.spyOn(driver as unknown as { beat(): void }, 'beat');
+    // An event every 60 ms (a beat is 100): the beat never comes due.
+    for (let event = 0; event < 10; event++) {
+      await send({ type: 'STATUS', state: 'ready', details: {} });
+      await vi.advanceTimersByTimeAsync(60);
+    }
+    expect(beat).not.toHaveBeenCalled();
+    // Quiet: the first beat a beat after the last event PINGs.
+    expect(await pingsIn(60)).toBe(1);
+    expect(beat).toHaveBeenCalledTimes(1);
     await driver.stop();
   });
 
