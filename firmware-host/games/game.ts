@@ -58,6 +58,8 @@ export interface HistoryRecord {
   readonly data: Record<string, unknown>;
   /** An event as the console may show it; absent for inputs and meta notes. */
   readonly shown?: Record<string, unknown>;
+  /** On an input: how many event records follow it as its events (absent in older journals). */
+  readonly events?: number;
 }
 
 /**

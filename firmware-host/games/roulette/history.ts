@@ -50,9 +50,11 @@ export function rouletteDayHistory(): DayGrouping<RouletteDayUnits> {
   let current: HistoryGame | undefined;
   /** Who made the latest input: the events that follow it are its. */
   let by: string | undefined;
+  /** How many of its events are still to come (unknown in older journals: all until the next input). */
+  let eventsLeft: number | undefined;
 
   /** The game an event belongs to: the one in play, or a new one it names. */
-  const gameOf = (record: HistoryRecord): HistoryGame | undefined => {
+  const gameFor = (record: HistoryRecord): HistoryGame | undefined => {
     const event = record.data as GameEvent;
     if (
       event.type === 'game_start' ||
@@ -69,6 +71,7 @@ export function rouletteDayHistory(): DayGrouping<RouletteDayUnits> {
       if (record.kind === 'input') {
         const { src } = record.data as { src?: unknown };
         by = typeof src === 'string' ? src : undefined;
+        eventsLeft = record.events;
         return;
       }
       if (record.kind === 'meta') {
@@ -76,8 +79,11 @@ export function rouletteDayHistory(): DayGrouping<RouletteDayUnits> {
         if ((record.data as { type?: unknown }).type === 'ruleset') current = undefined;
         return;
       }
+      // An event past its input's count is no input's (an alarm a device raised on its own).
+      if (eventsLeft === 0) by = undefined;
+      else if (eventsLeft !== undefined) eventsLeft -= 1;
       const shown = { ...(record.shown ?? {}), ...(by === undefined ? {} : { by }) };
-      const game = gameOf(record);
+      const game = gameFor(record);
       if (!game) {
         units.events.push(shown);
         return;
@@ -91,7 +97,7 @@ export function rouletteDayHistory(): DayGrouping<RouletteDayUnits> {
       if (record.kind === 'meta' && (record.data as { type?: unknown }).type === 'ruleset') {
         current = undefined;
       } else if (record.kind === 'event') {
-        gameOf(record);
+        gameFor(record);
       }
     },
     units: () => units,

@@ -28,6 +28,11 @@ class WheelJournal extends MemoryJournal {
     for (const event of events) this.write(ts, { kind: 'event', data: event });
   }
 
+  /** An alarm journaled with no input: a device's own. */
+  alarm(ts: number, kind: 'device_quarantined', message: string): void {
+    this.write(ts, { kind: 'event', data: { type: 'alarm', kind, message } });
+  }
+
   rulesetChange(ts: number, ruleset: string, src: string): void {
     this.session = roulette.openSession(ruleset, { autoRound: false });
     this.write(ts, { kind: 'meta', data: { type: 'ruleset', ruleset, src } });
@@ -69,7 +74,8 @@ describe("a roulette day's history", () => {
       ball: 'ccw',
       src: 'wheel',
     });
-    // Game 3: the ball dropped, the game void and a new one declared.
+    // Game 3: the wheel quarantined on its own, then the ball dropped: void, a new game declared.
+    journal.alarm(at('15:03:00'), 'device_quarantined', 'wheel quarantined: refused frames');
     journal.input(at('15:04:00'), { t: 'no_spin', reason: 'ball dropped', src: 'wheel' });
     // Between games (game 4's betting open) the ruleset changes: the new session's game 1 opens
     // with no event.
@@ -97,7 +103,7 @@ describe("a roulette day's history", () => {
         colour: undefined,
         closedBy: undefined,
         voided: 'no spin: ball dropped',
-        alarms: ['no_spin'],
+        alarms: ['device_quarantined', 'no_spin'],
       },
       {
         game: 4,
@@ -118,7 +124,14 @@ describe("a roulette day's history", () => {
         alarms: [],
       },
     ]);
-    const [first, second, , fourth, afterChange] = day.games;
+    const [first, second, third, fourth, afterChange] = day.games;
+    // The device's own alarm is no input's: it names nobody.
+    expect(third!.events.map((event) => [event.type, event.by])).toEqual([
+      ['game_start', 'wheel'],
+      ['alarm', undefined],
+      ['alarm', 'wheel'],
+      ['game_voided', 'wheel'],
+    ]);
     // Only the day's records: game 1's close was yesterday's.
     expect(first!.events.map((event) => event.type)).toEqual(['spin']);
     expect(first!.opened).toBeUndefined();
