@@ -45,6 +45,37 @@ export interface SessionOptions {
   readonly autoRound: boolean;
 }
 
+/**
+ * One journal record as the History page hands it to a game (issue 26): the
+ * journal's own shape, with an event's `shown` form (screened by the
+ * publication guard, what the console may show) beside it.
+ */
+export interface HistoryRecord {
+  readonly seq: number;
+  readonly ts: number;
+  readonly kind: 'input' | 'event' | 'meta';
+  /** As journaled: the input, the event or the meta note. */
+  readonly data: Record<string, unknown>;
+  /** An event as the console may show it; absent for inputs and meta notes. */
+  readonly shown?: Record<string, unknown>;
+  /** On an input: how many event records follow it as its events (absent in older journals). */
+  readonly events?: number;
+}
+
+/**
+ * How a game groups one UTC day of its journal into its units for the
+ * History page (a card table's shoes and hands, a wheel's games). Fed the
+ * records in journal order; pure.
+ */
+export interface DayGrouping<Units extends object = object> {
+  /** A record of the day. */
+  take(record: HistoryRecord): void;
+  /** A record read from before the day, only to know the unit in play at midnight. */
+  follow(record: HistoryRecord): void;
+  /** The day's units as the page gets them: `{ shoes }`, `{ games }`. */
+  units(): Units;
+}
+
 /** The device kinds a game's table is made of. */
 export type GameDeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
 
@@ -86,6 +117,8 @@ export interface GamePlugin {
   retainedTopics(ruleset: string): readonly 'roads'[];
   /** The back colours a shuffler's driver assumes when the shuffler does not name them. */
   shufflerBacks(ruleset: string): { backs: string[]; alternateBacks?: boolean };
+  /** A fresh grouping of a day's journal into its units, for the History page. */
+  dayHistory(): DayGrouping;
   /** A new session for `ruleset`. */
   openSession(ruleset: string, options: SessionOptions): GameSession;
   /** Whether a checkpoint's session is this plug-in's. */

@@ -1,57 +1,47 @@
 /**
- * The History page's data: the shoes and hands of one UTC day, read from the
- * journal and screened by the same guard as MQTT (a face-down card stays a
- * back here too). Each hand keeps its events in order, so a disputed hand
- * can be replayed card by card (001 § 11) and exported as it was journaled.
+ * The History page's data: one UTC day of the journal, grouped into the
+ * units of the table's game by its plug-in (`dayHistory`: a card table's
+ * shoes and hands, a wheel's games), its events screened by the same guard
+ * as MQTT (a face-down card stays a back here too), and the requests made
+ * from the console that day with who made them.
  */
+import { type CardDayUnits, cardDayHistory } from '../games/cards/history.ts';
+import type { DayGrouping } from '../games/game.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import { utcDay } from '../journal/record.ts';
 import type { JournalSource } from '../mqtt/bridge.ts';
 import { type CardExposure, exposureOfInput } from '../mqtt/guard.ts';
-import type { DomainEvent } from '../table/events.ts';
 import { eventFrameData } from './feed.ts';
 
-export interface HistoryHand {
-  round: number;
-  seq: number;
-  ts: number;
-  /** Screened events of the hand, in journal order. */
-  events: Record<string, unknown>[];
-  result?: { winner?: unknown; announcement?: unknown; outcome: Record<string, unknown> };
-  voided?: { reason: string; by?: string };
-}
+export type { HistoryHand, HistoryShoe } from '../games/cards/history.ts';
 
-export interface HistoryShoe {
-  seq: number;
-  ts: number;
-  /** Events before the first hand and outside any hand (burns, markers, shoe alarms). */
-  events: Record<string, unknown>[];
-  hands: HistoryHand[];
-  ended?: string;
-}
-
-export interface HistoryDay {
-  day: string;
-  shoes: HistoryShoe[];
-  /** Operator inputs of the day that changed the table: requests with who made them. */
-  requests: Array<{ seq: number; ts: number; what: string; by: string; reason?: string }>;
-  /** Set when the journal could not be read to the end (a broken chain, a damaged file). */
-  error?: string;
-}
+/** A day's history: the game's units (`shoes`, `games`), the requests, and any read error. */
+export type HistoryDay<Units extends object = CardDayUnits> = { day: string } & Units & {
+    /** Operator inputs of the day that changed the table: requests with who made them. */
+    requests: Array<{ seq: number; ts: number; what: string; by: string; reason?: string }>;
+    /** Set when the journal could not be read to the end (a broken chain, a damaged file). */
+    error?: string;
+  };
 
 const PAGE = 512;
 
-export async function readHistoryDay(journal: JournalSource, day: string): Promise<HistoryDay> {
-  const history: HistoryDay = { day, shoes: [], requests: [] };
-  let shoe: HistoryShoe | undefined;
-  let hand: HistoryHand | undefined;
+/** A day grouped as a card table's (a journal from before the game plug-ins named theirs). */
+export function readHistoryDay(journal: JournalSource, day: string): Promise<HistoryDay>;
+/** A day grouped by the table's game (`gameOf(ruleset).dayHistory()`). */
+export function readHistoryDay<Units extends object>(
+  journal: JournalSource,
+  day: string,
+  grouping: DayGrouping<Units>,
+): Promise<HistoryDay<Units>>;
+export async function readHistoryDay(
+  journal: JournalSource,
+  day: string,
+  grouping: DayGrouping = cardDayHistory(),
+): Promise<HistoryDay<object>> {
+  const requests: HistoryDay['requests'] = [];
+  let error: string | undefined;
   /** The card of the latest input, for the events it caused (an alarm names it only when face up). */
   let exposure: CardExposure | undefined;
-  const shoeNow = (record: JournalRecord) => {
-    shoe ??= { seq: record.seq, ts: record.ts, events: [], hands: [] };
-    if (!history.shoes.includes(shoe)) history.shoes.push(shoe);
-    return shoe;
-  };
   try {
     for (
       let from = await firstSeqFrom(journal, Date.parse(`${day}T00:00:00Z`));
@@ -65,91 +55,53 @@ export async function readHistoryDay(journal: JournalSource, day: string): Promi
           from = Number.POSITIVE_INFINITY; // the day is over
           break;
         }
+        const read = { ...record, data: record.data as Record<string, unknown> };
         if (utcDay(record.ts) !== day) {
-          // Keeps the shoe and hand open across midnight, but only shows this day's records.
-          if (record.kind === 'event') followShape(record);
+          // Keeps the game's unit open across midnight, but only shows this day's records.
+          grouping.follow(read);
           exposure = undefined;
           continue;
         }
         if (record.kind === 'input') {
           exposure = exposureOfInput(record.data);
-          const input = record.data as { t?: string; src?: string; reason?: string };
-          if (
-            typeof input.src === 'string' &&
-            input.src.startsWith('web:') &&
-            input.t !== 'shuffle'
-          ) {
-            history.requests.push({
-              seq: record.seq,
-              ts: record.ts,
-              what: String(input.t),
-              by: input.src.slice(4),
-              ...(input.reason ? { reason: input.reason } : {}),
-            });
-          }
-          if (input.t === 'void' && hand) {
-            hand.voided = { reason: input.reason ?? '', ...(input.src ? { by: input.src } : {}) };
-          }
-          continue;
-        }
-        if (record.kind === 'meta') {
+          const request = requestOf(record);
+          if (request) requests.push(request);
+          grouping.take(read);
+        } else if (record.kind === 'meta') {
           const meta = record.data as { type: string; ruleset?: string; src?: string };
           if (meta.type === 'ruleset' && meta.src?.startsWith('web:')) {
-            history.requests.push({
+            requests.push({
               seq: record.seq,
               ts: record.ts,
               what: `ruleset ${meta.ruleset}`,
               by: meta.src.slice(4),
             });
           }
-          continue;
-        }
-        const event = record.data as DomainEvent;
-        const shown = eventFrameData(record, exposure);
-        if (event.type === 'shoe_start') {
-          shoe = { seq: record.seq, ts: record.ts, events: [shown], hands: [] };
-          history.shoes.push(shoe);
-          hand = undefined;
-        } else if (event.type === 'round_start') {
-          hand = { round: event.round, seq: record.seq, ts: record.ts, events: [shown] };
-          shoeNow(record).hands.push(hand);
-        } else if (hand) {
-          hand.events.push(shown);
-          if (event.type === 'hand_voided' && event.boxes === 'all') {
-            hand.voided = { ...hand.voided, reason: event.reason };
-          }
-          if (event.type === 'result') {
-            // As the feed shows it: the outcome the table exposed, not the journal's whole one.
-            const outcome = (shown.outcome ?? {}) as Record<string, unknown>;
-            hand.result = {
-              winner: outcome.winner,
-              announcement: outcome.announcement,
-              outcome,
-            };
-            hand = undefined;
-          }
+          grouping.take(read);
         } else {
-          shoeNow(record).events.push(shown);
-          if (event.type === 'shoe_end') shoeNow(record).ended = event.reason;
+          grouping.take({ ...read, shown: eventFrameData(record, exposure) });
         }
       }
     }
-  } catch (error) {
-    history.error = `the journal could not be read to the end: ${(error as Error).message}`;
+  } catch (failure) {
+    error = `the journal could not be read to the end: ${(failure as Error).message}`;
   }
-  return history;
+  return { day, ...grouping.units(), requests, ...(error === undefined ? {} : { error }) };
+}
 
-  /** Outside the day, only where a shoe or hand starts and ends matters. */
-  function followShape(record: JournalRecord): void {
-    if (record.kind !== 'event') return;
-    const event = record.data as DomainEvent;
-    if (event.type === 'shoe_start') {
-      shoe = undefined;
-      hand = undefined;
-    } else if (event.type === 'round_start' || event.type === 'result') {
-      hand = undefined;
-    }
+/** A console request of the input, with who made it (a shuffle is the shuffler's, not a request). */
+function requestOf(record: JournalRecord): HistoryDay['requests'][number] | undefined {
+  const input = record.data as { t?: string; src?: string; reason?: string };
+  if (typeof input.src !== 'string' || !input.src.startsWith('web:') || input.t === 'shuffle') {
+    return undefined;
   }
+  return {
+    seq: record.seq,
+    ts: record.ts,
+    what: String(input.t),
+    by: input.src.slice(4),
+    ...(input.reason ? { reason: input.reason } : {}),
+  };
 }
 
 const DAY_MS = 86_400_000;

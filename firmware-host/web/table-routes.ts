@@ -99,7 +99,7 @@ function openStream(
   response.on('close', () => streams.delete(stream));
 }
 
-/** One day's rounds from the journal (the History page), or its download. */
+/** One day of the journal in the units of the table's game (the History page), or its download. */
 async function history(
   { access, port, watch, log, clock }: TableRoutesContext,
   { request, response, url }: RouteCall,
@@ -111,7 +111,11 @@ async function history(
   } catch (error) {
     throw new HttpError(400, 'bad_day', (error as Error).message);
   }
-  const history = await readHistoryDay(watch.source().journal, day);
+  const history = await readHistoryDay(
+    watch.source().journal,
+    day,
+    gameOf(port.ruleset).dayHistory(),
+  );
   if (history.error) log.error({ day, error: history.error }, 'history: journal not readable');
   if (url.searchParams.get('download') === '1') {
     response.setHeader('content-disposition', `attachment; filename="${port.table}-${day}.json"`);

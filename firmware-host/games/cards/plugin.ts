@@ -14,6 +14,7 @@ import {
 } from '../../table/session-codec.ts';
 import { sessionConfig, TableSession } from '../../table/table-session.ts';
 import type { GamePlugin, GameSession, SessionOptions } from '../game.ts';
+import { cardDayHistory } from './history.ts';
 
 /** practice: the scoreboard roads are baccarat's; other card games show none. */
 function keepsRoads(ruleset: string): boolean {
@@ -88,6 +89,7 @@ export const cardGames: GamePlugin = {
       ? { backs: [...ruleset.backs.colours], alternateBacks: true }
       : { backs: [ruleset.backs.colour] };
   },
+  dayHistory: cardDayHistory,
   openSession: (name, options: SessionOptions) =>
     new CardGameSession(new TableSession(sessionConfig(name, options))),
   ownsCheckpoint: (session) =>

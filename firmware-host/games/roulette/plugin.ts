@@ -9,6 +9,7 @@ import {
   serializeRouletteState,
 } from '../../table/roulette-session.ts';
 import type { GamePlugin, GameSession } from '../game.ts';
+import { rouletteDayHistory } from './history.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
 const CHECKPOINT_GAME = 'roulette';
@@ -83,6 +84,7 @@ export const roulette: GamePlugin = {
   retainedTopics: () => [],
   // practice: a shuffler at a roulette table has no cards of ours to assume; red as before.
   shufflerBacks: () => ({ backs: ['red'] }),
+  dayHistory: rouletteDayHistory,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&

@@ -1,6 +1,8 @@
 // The History page: a day's shoes and hands from the journal, a hand replayed card by card, export, print.
+// At a roulette table the day comes as games (`games`), drawn by roulette-history.js.
 import { api } from './api.js';
 import { $, capital, cardEl, h } from './dom.js';
+import { rouletteDay } from './roulette-history.js';
 import { app } from './state.js';
 
 export async function loadHistory() {
@@ -16,6 +18,35 @@ export async function loadHistory() {
   }
   $('history-error').textContent = body.error || '';
   app.history = body;
+  const units = Array.isArray(body.games) ? rouletteDay(body) : shoesOf(body);
+  const requests = body.requests.length
+    ? h(
+        'section',
+        {},
+        h('h3', {}, 'Requests made from the console'),
+        h(
+          'ul',
+          {},
+          body.requests.map((r) =>
+            h(
+              'li',
+              {},
+              `${new Date(r.ts).toLocaleTimeString()} ${r.what} by ${r.by}${r.reason ? `: ${r.reason}` : ''}`,
+            ),
+          ),
+        ),
+      )
+    : null;
+  // replaceChildren would write a missing part as the text "null": only what exists goes in.
+  $('history').replaceChildren(
+    h('h2', {}, `${body.table} · ${day}`),
+    ...units,
+    ...(requests ? [requests] : []),
+  );
+}
+
+/** A card table's day: its shoes, each a table of its hands. */
+function shoesOf(body) {
   const shoes = body.shoes.map((shoe, index) =>
     h(
       'section',
@@ -77,30 +108,7 @@ export async function loadHistory() {
       ),
     ),
   );
-  const requests = body.requests.length
-    ? h(
-        'section',
-        {},
-        h('h3', {}, 'Requests made from the console'),
-        h(
-          'ul',
-          {},
-          body.requests.map((r) =>
-            h(
-              'li',
-              {},
-              `${new Date(r.ts).toLocaleTimeString()} ${r.what} by ${r.by}${r.reason ? `: ${r.reason}` : ''}`,
-            ),
-          ),
-        ),
-      )
-    : null;
-  // replaceChildren would write a missing part as the text "null": only what exists goes in.
-  $('history').replaceChildren(
-    h('h2', {}, `${body.table} · ${day}`),
-    ...(shoes.length ? shoes : [h('p', { class: 'muted' }, 'No shoes journaled that day.')]),
-    ...(requests ? [requests] : []),
-  );
+  return shoes.length ? shoes : [h('p', { class: 'muted' }, 'No shoes journaled that day.')];
 }
 
 let replay = null;
@@ -165,3 +173,7 @@ $('history-form').addEventListener('submit', (event) => {
   loadHistory();
 });
 $('history-print').addEventListener('click', () => window.print());
+// Printed, a roulette day shows every game's events (Print or the browser's own print).
+window.addEventListener('beforeprint', () => {
+  for (const game of document.querySelectorAll('#history details')) game.open = true;
+});
