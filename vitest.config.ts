@@ -26,7 +26,7 @@ const LONG_RUN = /\.(fuzz|drill)\.test\.ts$/;
  * once per file.
  */
 const CHANGES_PROCESS_STATE =
-  /vi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|process\.env(\.\w+|\[[^\]]+\]) =|process\.chdir\(|globalThis\.\w+ =|helpers\/virtual-table\.ts'/;
+  /vi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|process\.env(\.\w+|\[[^\]]+\]) =(?!=)|process\.chdir\(|globalThis\.\w+ =(?!=)|helpers\/virtual-table\.ts'/;
 
 const INTEGRATION_FOLDERS = [
   'test/integration',
