@@ -1,14 +1,13 @@
 /**
- * The `tableside` CLI run from source as a child process (`node --import tsx
- * firmware-host/cli.ts …` in the repository root), the way a pit supervisor
- * or an installer runs it.
+ * The `tableside` CLI as a child process in the repository root, the way a
+ * pit supervisor or an installer runs it: the run's build of the sources
+ * (built-cli.ts), or the sources through tsx.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { cliEntryArgs } from './built-cli.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '../..');
-
-const CLI_FROM_SOURCE = ['--import', 'tsx', 'firmware-host/cli.ts'];
 
 export interface CliResult {
   code: number | null;
@@ -28,7 +27,7 @@ export function runCliSync(
   args: readonly string[],
   options: CliOptions = {},
 ): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args], {
+  const result = spawnSync(process.execPath, [...cliEntryArgs(), ...args], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...options.env },
@@ -46,7 +45,7 @@ export function runCli(
   args: readonly string[],
   options: Pick<CliOptions, 'env'> = { env: { TABLESIDE_LOG_LEVEL: 'warn' } },
 ): { done: Promise<CliResult>; kill(signal?: NodeJS.Signals): void } {
-  const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], {
+  const child = spawn(process.execPath, [...cliEntryArgs(), ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },

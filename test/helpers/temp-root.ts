@@ -9,6 +9,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STARTED_BY } from './broker.ts';
+import { BUILT_CLI_ENV, BUILT_CLI_FOLDER, buildCliForRun } from './built-cli.ts';
 
 export default function setup(): () => void {
   const outer = tmpdir();
@@ -16,9 +17,15 @@ export default function setup(): () => void {
   // mosquitto started as root drops to its own user, which must reach its config below here.
   chmodSync(root, 0o755);
   process.env.TMPDIR = root;
+  const builtCli = buildCliForRun(root);
+  if (builtCli) process.env[BUILT_CLI_ENV] = builtCli;
   return () => {
+    delete process.env[BUILT_CLI_ENV];
     // tsx keeps its compile cache in the temp dir (tsx-UID): a cache, not a test's leftovers.
-    const left = readdirSync(root).filter((name) => !/^tsx-\d+$/.test(name));
+    // …and the CLI built for the run's children (built-cli.ts).
+    const left = readdirSync(root).filter(
+      (name) => !/^tsx-\d+$/.test(name) && name !== BUILT_CLI_FOLDER,
+    );
     if (left.length > 0) {
       const names = [...new Set(left.map((name) => name.replace(/[-_]?[A-Za-z0-9]{6}$/, '-*')))];
       process.stdout.write(

@@ -1,16 +1,17 @@
 /**
- * `tableside run` as a child process. Started with `node --import tsx` (one
- * process: the tsx launcher would put a second process between the test and
- * the daemon, and a kill -9 of the launcher would orphan the daemon).
+ * `tableside run` as a child process: the run's build of the sources in
+ * plain node (built-cli.ts), or `node --import tsx` on the sources (one
+ * process either way: the tsx launcher would put a second process between
+ * the test and the daemon, and a kill -9 of the launcher would orphan it).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { tempDir as makeTempDir } from '../../helpers/temp.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '../../..');
-const CLI = join(REPO_ROOT, 'firmware-host/cli.ts');
 /** By absolute URL, so the CLI also starts from a temporary working directory. */
 const TSX_LOADER = pathToFileURL(join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
@@ -34,7 +35,7 @@ export class CliProcess {
   private err = '';
 
   constructor(args: readonly string[], options: CliProcessOptions = {}) {
-    this.child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+    this.child = spawn(process.execPath, [...cliEntryArgs(TSX_LOADER), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TABLESIDE_LOG_LEVEL: 'info', ...options.env },
