@@ -17,6 +17,7 @@ import { qualifierStrength } from '../../firmware-host/analysis/study.ts';
 import { evaluate5Ints } from '../../firmware-host/engine/poker/evaluator.ts';
 import { getRuleset, rulesetNames } from '../../firmware-host/engine/rulesets/index.ts';
 import type { CasinoHoldemRuleset } from '../../firmware-host/engine/rulesets/poker.ts';
+import { cliEntryArgs } from '../helpers/built-cli.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sum = (values: readonly bigint[]) => values.reduce((a, b) => a + b, 0n);
@@ -86,7 +87,7 @@ describe('tableside analyze ruleset, every shipped ruleset, nothing skipped', ()
     (name) => {
       const result = spawnSync(
         process.execPath,
-        ['--import', 'tsx', 'firmware-host/cli.ts', 'analyze', 'ruleset', name, '--json'],
+        [...cliEntryArgs(), 'analyze', 'ruleset', name, '--json'],
         { cwd: root, encoding: 'utf8', timeout: 120_000 },
       );
       expect(result.status, result.stderr).toBe(0);
@@ -110,11 +111,11 @@ describe('tableside analyze ruleset, every shipped ruleset, nothing skipped', ()
   it("the exact figures of the poker rulesets' strategies", () => {
     const run = (name: string) =>
       JSON.parse(
-        spawnSync(
-          process.execPath,
-          ['--import', 'tsx', 'firmware-host/cli.ts', 'analyze', 'ruleset', name, '--json'],
-          { cwd: root, encoding: 'utf8', timeout: 120_000 },
-        ).stdout,
+        spawnSync(process.execPath, [...cliEntryArgs(), 'analyze', 'ruleset', name, '--json'], {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 120_000,
+        }).stdout,
       );
     const casino = run('tdc-casino-holdem');
     expect(casino.bets.ante_call.assumed_strategy.house_edge_exact).toBe(

@@ -6,13 +6,14 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
 
 describe('a tableside command piped into a reader that stops early', () => {
   it('exits 0 with nothing on stderr when the pipe closes mid-output', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'firmware-host/cli.ts', 'analyze', 'ruleset', 'tdc-casino-holdem'],
+      [...cliEntryArgs(), 'analyze', 'ruleset', 'tdc-casino-holdem'],
       { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

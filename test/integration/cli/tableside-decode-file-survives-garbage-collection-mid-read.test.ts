@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../device-protocol/frame.ts';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tableside-decode-gc-'));
@@ -34,17 +35,13 @@ describe('tableside decode FILE', () => {
     const collector = join(dir, 'collect-often.mjs');
     writeFileSync(collector, 'setInterval(() => globalThis.gc(), 1).unref();\n');
     // As the helper's runCliSync, with room for the 14 MB of JSON lines it prints.
-    const result = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'firmware-host/cli.ts', 'decode', capture],
-      {
-        cwd: REPO_ROOT,
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: 60_000,
-        env: { ...process.env, NODE_OPTIONS: `--expose-gc --import ${collector}` },
-      },
-    );
+    const result = spawnSync(process.execPath, [...cliEntryArgs(), 'decode', capture], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 60_000,
+      env: { ...process.env, NODE_OPTIONS: `--expose-gc --import ${collector}` },
+    });
     expect(result.stderr).not.toContain('EBADF');
     expect(result.status).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(frames);

@@ -6,13 +6,15 @@
 import { readdirSync } from 'node:fs';
 import { expect } from 'vitest';
 import { type FleetOptions, runFleet } from '../../bench/fleet-harness.ts';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/temp.ts';
 import { missingTool, mosquittoMissing, skipReason, socatMissing } from '../../helpers/tools.ts';
 
-export const SOURCE_DAEMON = {
+/** The daemon the fleet tests start: the run's build of the sources (built-cli.ts), or the sources. */
+export const TEST_DAEMON = {
   command: process.execPath,
-  args: ['--import', 'tsx', 'firmware-host/cli.ts'],
+  args: [...cliEntryArgs()],
   cwd: REPO_ROOT,
 };
 
@@ -53,5 +55,5 @@ export function expectNothingLeftBehind(pids: readonly number[], root: string): 
 
 /** A fleet of daemons run from source, its files under `root`, given a minute to come online and to deliver. */
 export function runSourceFleet(root: string, options: Omit<FleetOptions, 'daemon' | 'tempRoot'>) {
-  return runFleet({ daemon: SOURCE_DAEMON, tempRoot: root, timeoutMs: 60_000, ...options });
+  return runFleet({ daemon: TEST_DAEMON, tempRoot: root, timeoutMs: 60_000, ...options });
 }

@@ -4,11 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'firmware-host/cli.ts', ...args], {
+  const result = spawnSync(process.execPath, [...cliEntryArgs(), ...args], {
     cwd: root,
     encoding: 'utf8',
     timeout: 30_000,

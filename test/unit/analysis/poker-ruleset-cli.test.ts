@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -13,7 +14,7 @@ function cli(
   ...args: string[]
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'firmware-host/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...cliEntryArgs(), ...args], {
       cwd: root,
     });
     let stdout = '';

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 
 const run = promisify(execFile);
-const CLI = ['--import', 'tsx', 'firmware-host/cli.ts', 'replay'];
+const CLI = [...cliEntryArgs(), 'replay'];
 const FIXTURES = 'test/fixtures/table-logs';
 
 async function replay(...args: string[]) {

@@ -1,17 +1,16 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 
 const run = promisify(execFile);
 const LOG = 'test/fixtures/table-logs/bulgaria-roulette-a-shift-with-faults.jsonl';
 
 async function replay(...args: string[]) {
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'firmware-host/cli.ts', 'replay', ...args],
-      { cwd: process.cwd() },
-    );
+    const { stdout, stderr } = await run(process.execPath, [...cliEntryArgs(), 'replay', ...args], {
+      cwd: process.cwd(),
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

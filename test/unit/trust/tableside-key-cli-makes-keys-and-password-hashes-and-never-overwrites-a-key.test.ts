@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkPassword } from '../../../firmware-host/trust/password.ts';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { REPO_ROOT, runCliSync } from '../../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tableside-key-cli-'));
@@ -32,7 +33,7 @@ describe('tableside key', () => {
 
   it('hashes a password read on stdin, and refuses a short one', async () => {
     const run = (input: string) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'firmware-host/cli.ts', 'key', 'password'], {
+      spawnSync(process.execPath, [...cliEntryArgs(), 'key', 'password'], {
         cwd: REPO_ROOT,
         input,
         encoding: 'utf8',

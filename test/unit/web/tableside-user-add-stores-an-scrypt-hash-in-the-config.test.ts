@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../firmware-host/config/loader.ts';
 import { verifyPassword } from '../../../firmware-host/web/passwords.ts';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
 
 const dirs: string[] = [];
@@ -14,16 +15,12 @@ afterEach(() => {
 });
 
 function userAdd(args: string[], password: string) {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'firmware-host/cli.ts', 'user', 'add', ...args],
-    {
-      cwd: REPO_ROOT,
-      input: `${password}\n`,
-      encoding: 'utf8',
-      timeout: 20_000,
-    },
-  );
+  const result = spawnSync(process.execPath, [...cliEntryArgs(), 'user', 'add', ...args], {
+    cwd: REPO_ROOT,
+    input: `${password}\n`,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -81,7 +78,7 @@ describe('tableside user add stores an scrypt hash in the config', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"table":"t"}\n');
     const none = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'firmware-host/cli.ts', 'user', 'add', 'x', '--role', 'viewer'],
+      [...cliEntryArgs(), 'user', 'add', 'x', '--role', 'viewer'],
       {
         cwd: REPO_ROOT,
         input: 'long-enough\n',
