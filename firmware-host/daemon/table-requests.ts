@@ -63,7 +63,8 @@ export class TableRequests {
 
   /** Changes the ruleset between shoes; `src` (who asked: `mqtt`, `mqtt:<supervisor>`, `web:<user>`) is journaled with it. */
   setRuleset(name: string, src = 'mqtt'): Promise<Record<string, unknown>> {
-    if (!allRulesetNames().includes(name)) {
+    const owner = findGameOf(name);
+    if (owner === undefined) {
       return Promise.reject(
         new DaemonError(
           'unknown_ruleset',
@@ -73,12 +74,11 @@ export class TableRequests {
     }
     // A table plays one game for the life of its journal (journal-resume refuses a mixed one at start).
     const game = this.core.game;
-    const other = findGameOf(name);
-    if (other !== game) {
+    if (owner !== game) {
       return Promise.reject(
         new DaemonError(
           'other_game',
-          `${name} is a ${other?.tableNoun ?? 'table of another game'}'s ruleset; this ${game.tableNoun} plays ${this.core.ruleset} and takes ${game.rulesetNames().join(', ')}: another game needs its own table (a new journal.dir)`,
+          `${name} is a ${owner.tableNoun}'s ruleset; this ${game.tableNoun} plays ${this.core.ruleset} and takes ${game.rulesetNames().join(', ')}: another game needs its own table (a new journal.dir)`,
         ),
       );
     }

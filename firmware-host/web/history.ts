@@ -5,7 +5,6 @@
  * as MQTT (a face-down card stays a back here too), and the requests made
  * from the console that day with who made them.
  */
-import { type CardDayUnits, cardDayHistory } from '../games/cards/history.ts';
 import type { DayGrouping } from '../games/game.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import { utcDay } from '../journal/record.ts';
@@ -13,10 +12,8 @@ import type { JournalSource } from '../mqtt/bridge.ts';
 import { type CardExposure, exposureOfInput } from '../mqtt/guard.ts';
 import { eventFrameData } from './feed.ts';
 
-export type { HistoryHand, HistoryShoe } from '../games/cards/history.ts';
-
 /** A day's history: the game's units (`shoes`, `games`), the requests, and any read error. */
-export type HistoryDay<Units extends object = CardDayUnits> = { day: string } & Units & {
+export type HistoryDay<Units extends object = object> = { day: string } & Units & {
     /** Operator inputs of the day that changed the table: requests with who made them. */
     requests: Array<{ seq: number; ts: number; what: string; by: string; reason?: string }>;
     /** Set when the journal could not be read to the end (a broken chain, a damaged file). */
@@ -25,19 +22,12 @@ export type HistoryDay<Units extends object = CardDayUnits> = { day: string } & 
 
 const PAGE = 512;
 
-/** A day grouped as a card table's (a journal from before the game plug-ins named theirs). */
-export function readHistoryDay(journal: JournalSource, day: string): Promise<HistoryDay>;
 /** A day grouped by the table's game (`gameOf(ruleset).dayHistory()`). */
-export function readHistoryDay<Units extends object>(
+export async function readHistoryDay<Units extends object>(
   journal: JournalSource,
   day: string,
   grouping: DayGrouping<Units>,
-): Promise<HistoryDay<Units>>;
-export async function readHistoryDay(
-  journal: JournalSource,
-  day: string,
-  grouping: DayGrouping = cardDayHistory(),
-): Promise<HistoryDay<object>> {
+): Promise<HistoryDay<Units>> {
   const requests: HistoryDay['requests'] = [];
   let error: string | undefined;
   /** The card of the latest input, for the events it caused (an alarm names it only when face up). */

@@ -14,6 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../firmware-host/engine/games.ts';
 import { getRuleset, listRulesets } from '../../../firmware-host/engine/rulesets/index.ts';
+import { cardDayHistory } from '../../../firmware-host/games/cards/history.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { screenEvent } from '../../../firmware-host/mqtt/guard.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
@@ -186,7 +187,7 @@ describe("a round's result names no card the table collected face down", () => {
         records.filter((r) => r.seq >= from).slice(0, max),
       onDurable: () => () => undefined,
     };
-    const day = await readHistoryDay(journal, '2026-11-24');
+    const day = await readHistoryDay(journal, '2026-11-24', cardDayHistory());
     const hand = day.shoes[0]!.hands[0]!;
     const result = records.find((r) => (r.data as DomainEvent).type === 'result')!;
     expect(hand.result?.outcome).toEqual(published(result.data as ResultEvent).outcome);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { RoadsFollower } from '../../../firmware-host/daemon/roads-follower.ts';
+import { cardDayHistory } from '../../../firmware-host/games/cards/history.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { parseDay, readHistoryDay } from '../../../firmware-host/web/history.ts';
 import { PUBLIC_DIR } from '../../../firmware-host/web/static-files.ts';
@@ -50,7 +51,7 @@ describe('readHistoryDay', () => {
       at(DAY + 8, 'event', { type: 'hand_voided', reason: 'card flashed', boxes: 'all' }),
       at(DAY + 9, 'meta', { type: 'ruleset', ruleset: 'tdc-blackjack', src: 'web:alice' }),
     ];
-    const day = await readHistoryDay(journalOf(records), '2026-11-24');
+    const day = await readHistoryDay(journalOf(records), '2026-11-24', cardDayHistory());
     expect(day.error).toBeUndefined();
     expect(day.shoes).toHaveLength(1);
     const [shoe] = day.shoes;
@@ -74,7 +75,9 @@ describe('readHistoryDay', () => {
       { seq: 10, ts: DAY + 7, what: 'void', by: 'alice', reason: 'card flashed' },
       { seq: 12, ts: DAY + 9, what: 'ruleset tdc-blackjack', by: 'alice' },
     ]);
-    expect((await readHistoryDay(journalOf(records), '2026-11-23')).shoes).toHaveLength(1);
+    expect(
+      (await readHistoryDay(journalOf(records), '2026-11-23', cardDayHistory())).shoes,
+    ).toHaveLength(1);
   });
 
   it('says so when the journal cannot be read to the end, keeping what it read', async () => {
@@ -90,7 +93,7 @@ describe('readHistoryDay', () => {
         return records;
       },
     };
-    const day = await readHistoryDay(broken, '2026-11-24');
+    const day = await readHistoryDay(broken, '2026-11-24', cardDayHistory());
     expect(day.shoes).toHaveLength(1);
     expect(day.error).toBe(
       'the journal could not be read to the end: hash chain broken at journal-000001.jsonl line 2',
