@@ -126,15 +126,11 @@ export default defineConfig({
         test: {
           ...integration,
           name: 'integration',
-          include: full.shared,
-          // The files share each worker's modules, as in the quick lane: a daemon's code is
-          // imported once per worker, not once per file.
-          isolate: false,
-          setupFiles: ['./test/helpers/temp-cleanup.ts'],
+          // Each file its own module graph: these files open serial ports whose reads hold
+          // libuv pool threads, and a worker shared from file to file ran out of them (a
+          // serial test, then a file's import, hung on a pool left full by earlier files).
+          include: [...full.shared, ...full.isolated],
         },
-      },
-      {
-        test: { ...integration, name: 'integration-isolated', include: full.isolated },
       },
     ],
   },
