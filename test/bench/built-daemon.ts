@@ -112,6 +112,8 @@ export async function writeDaemonConfig(
     devicePath: string;
     brokerUrl: string;
     journal: { dir: string; rotateDaily?: boolean };
+    /** The shoe's paired public key (`ed25519:…`): it must prove it; absent, an unpaired bench shoe. */
+    pairedKey?: string;
   },
 ): Promise<void> {
   await writeFile(
@@ -119,7 +121,13 @@ export async function writeDaemonConfig(
     JSON.stringify({
       table: options.table,
       ruleset: LANE_RULESET,
-      devices: { shoe: { kind: 'shoe', transport: options.devicePath, unpaired: 'allow' } },
+      devices: {
+        shoe: {
+          kind: 'shoe',
+          transport: options.devicePath,
+          ...(options.pairedKey === undefined ? { unpaired: 'allow' } : { key: options.pairedKey }),
+        },
+      },
       mqtt: { url: options.brokerUrl, baseTopic: LANE_BASE_TOPIC },
       journal: options.journal,
       session: { autoRound: true },
@@ -231,6 +239,8 @@ export async function spawnBuiltDaemon(options: {
   code?: DaemonCode;
   /** Another build's dist/ (or checkout, for source) to run instead of this one's. */
   root?: string;
+  /** The shoe's paired public key: a paired line. */
+  pairedKey?: string;
 }): Promise<ChildDaemon> {
   const topics = tableTopics(LANE_BASE_TOPIC, options.table);
   const configFile = join(options.dir, `${options.table}.json`);
@@ -239,6 +249,7 @@ export async function spawnBuiltDaemon(options: {
     devicePath: options.devicePath,
     brokerUrl: options.brokerUrl,
     journal: { dir: join(options.dir, `${options.table}-journal`), rotateDaily: false },
+    ...(options.pairedKey === undefined ? {} : { pairedKey: options.pairedKey }),
   });
   let online = false;
   let answered: (() => void) | undefined;

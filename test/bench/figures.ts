@@ -16,14 +16,18 @@ export type FigureSpec =
 /**
  * A figure's baseline: the figure measured in the same run that it is read
  * against (shared machines are noisy; the ratio is what compares between them).
+ * A list names the baseline first and what older runs measured instead (the
+ * bare relay, before the durable relay lane): the first one the run has.
  */
-export const BASELINES: Readonly<Record<string, string>> = {
-  'latency.back_to_back.daemon': 'latency.back_to_back.relay',
-  'latency.paced_50ms.daemon': 'latency.paced_50ms.relay',
-  'latency.dealer_pace.daemon': 'latency.dealer_pace.relay',
-  'latency.back_to_back.old': 'latency.back_to_back.relay',
-  'latency.paced_50ms.old': 'latency.paced_50ms.relay',
-  'latency.dealer_pace.old': 'latency.dealer_pace.relay',
+export const BASELINES: Readonly<Record<string, string | readonly string[]>> = {
+  ...Object.fromEntries(
+    ['back_to_back', 'paced_50ms', 'dealer_pace'].flatMap((phase) => [
+      [`latency.${phase}.daemon`, [`latency.${phase}.durable`, `latency.${phase}.relay`]],
+      [`latency.${phase}.paired`, `latency.${phase}.durable`],
+      [`latency.${phase}.old`, [`latency.${phase}.durable`, `latency.${phase}.relay`]],
+      [`latency.${phase}.durable`, `latency.${phase}.relay`],
+    ]),
+  ),
   ...Object.fromEntries(
     [0, 5, 50, 500].map((gap) => [
       `wake.daemon.gap_${gap}ms.p50_us`,
@@ -61,7 +65,24 @@ export function figureSpecs(): FigureSpec[] {
     ['dealer_pace', 'a card every 500 ms'],
   ] as const) {
     spread(`latency.${phase}.daemon`, `built daemon, ${label}`);
+    spread(`latency.${phase}.paired`, `built daemon, paired shoe, ${label}, same run`);
+    spread(
+      `latency.${phase}.durable`,
+      `durable relay (O_DSYNC append, then ACK), ${label}, same run`,
+    );
     spread(`latency.${phase}.relay`, `bare relay, ${label}, same run`);
+    for (const [key, what] of [
+      ['ratio_durable_p50', 'daemon p50 / durable relay p50'],
+      ['ratio_durable_p99', 'daemon p99 / durable relay p99'],
+      ['ratio_durable_cpu_per_card', 'daemon CPU per card / durable relay CPU per card'],
+      ['ratio_paired_durable_p50', 'paired daemon p50 / durable relay p50'],
+      ['ratio_paired_durable_p99', 'paired daemon p99 / durable relay p99'],
+      ['ratio_paired_durable_cpu_per_card', 'paired daemon CPU / durable relay CPU'],
+      ['ratio_durability_p50', 'durable relay p50 / bare relay p50 (what durability costs)'],
+      ['ratio_durability_p99', 'durable relay p99 / bare relay p99'],
+    ] as const) {
+      range(`latency.median.${phase}`, key, '×', `${what}, ${label}, median of the runs`);
+    }
     value(`latency.${phase}.ratio_p50`, '×', 'daemon p50 / relay p50');
     value(`latency.${phase}.ratio_p99`, '×', 'daemon p99 / relay p99');
     value(`latency.${phase}.daemon.cpu_ms_per_card`, 'ms', `daemon CPU per card, ${label}`);
@@ -104,6 +125,12 @@ export function figureSpecs(): FigureSpec[] {
   value('spins.ratio_p99', '×', 'spin p99 / card p99');
   value('latency.daemon_idle_cpu_percent', '% of a core', 'built daemon, shoe connected, no cards');
   value('latency.relay_idle_cpu_percent', '% of a core', 'bare relay, same stretch');
+  value('latency.durable_idle_cpu_percent', '% of a core', 'durable relay, same stretch');
+  value(
+    'latency.paired_idle_cpu_percent',
+    '% of a core',
+    'daemon with a paired shoe, same stretch',
+  );
   range('burst', 'cards_per_s', 'cards/s', 'built daemon, simulated shoe, its default window');
   range('burst', 'cpu_ms_per_card', 'ms', 'daemon CPU per card, saturated (the burst)');
   range('burst.window_8', 'cards_per_s', 'cards/s', 'window 8');

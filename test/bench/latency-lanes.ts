@@ -1,8 +1,13 @@
 /**
- * Card latency of the built daemon against a bare relay, interleaved card by
- * card, as the deployment runs: both are child processes started with the
- * systemd unit's node flags, each reading its own socat pty (same kind), both
- * publishing to the same mosquitto, one subscriber here timing both. A shoe
+ * Card latency of the built daemon against two relays, interleaved card by
+ * card, as the deployment runs: all are child processes started with the
+ * systemd unit's node flags, each reading its own socat pty (same kind), all
+ * publishing to the same mosquitto, one subscriber here timing them. The
+ * durable relay is the baseline (issue 36): it appends each card to a file
+ * as durably as the journal (O_DSYNC, same disk), ACKs, then publishes at
+ * QoS 1, the least a daemon that never loses an ACKed card can do. The bare
+ * relay (ACK at once, write nothing) stays as a second reference, so that
+ * the cost of durability itself stays visible. A shoe
  * simulator per lane writes a CARD frame; its latency runs from the frame
  * written to the card event received.
  *
@@ -33,9 +38,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MqttClient } from 'mqtt';
+import { formatPublicKey } from '../../device-protocol/auth/keys.ts';
 import { tableTopics } from '../../firmware-host/mqtt/topics.ts';
 // The same order on every run of the bench: the legal deals' seeded generator.
 import { seededRandom } from '../../firmware-host/table/legal-deal.ts';
+import { type DeviceKey, deviceKey, generatedSigner } from '../../hardware/keys/device-key.ts';
 import { openTransport } from '../../hardware/transports/url.ts';
 import { SimulatedDevice } from '../../simulators/device.ts';
 import type { ScriptStep } from '../../simulators/scenario.ts';
@@ -78,11 +85,26 @@ export interface PhaseFigures {
   /** Milliseconds between one lane's cards; 0: back to back. */
   pace_ms: number;
   daemon: LaneFigures;
+  /** The bare relay (no write): the daemon's ratios to it are `ratio_p50`, `ratio_p99`, `ratio_cpu_per_card`. */
   relay: LaneFigures;
+  /** The durable relay (O_DSYNC append before the ACK): the baseline of the targets. */
+  durable: LaneFigures;
   ratio_p50: number;
   ratio_p99: number;
   ratio_cpu_per_card: number | null;
-  /** With `compareDist`: the other build's daemon, and its ratios to the relay and this build's to it. */
+  ratio_durable_p50: number;
+  ratio_durable_p99: number;
+  ratio_durable_cpu_per_card: number | null;
+  /** The durable relay against the bare one: what durability itself costs. */
+  ratio_durability_p50: number;
+  ratio_durability_p99: number;
+  ratio_durability_cpu_per_card: number | null;
+  /** The daemon with its shoe paired (protocol authentication on the line), and its ratios to the durable relay. */
+  paired?: LaneFigures;
+  ratio_paired_durable_p50?: number;
+  ratio_paired_durable_p99?: number;
+  ratio_paired_durable_cpu_per_card?: number | null;
+  /** With `compareDist`: the other build's daemon, and its ratios to the durable relay and this build's to it. */
   old?: LaneFigures;
   ratio_old_p50?: number;
   ratio_old_p99?: number;
@@ -101,9 +123,11 @@ export interface LatencyLaneFigures {
   /** With the shoe connected and no cards, in % of one core. */
   daemon_idle_cpu_percent: number;
   relay_idle_cpu_percent: number;
+  durable_idle_cpu_percent: number;
   /** With `compareDist`: the other build (its dist/ and commit) and its idle CPU. */
   compared_with?: string;
   old_idle_cpu_percent?: number;
+  paired_idle_cpu_percent?: number;
   back_to_back: PhaseFigures;
   paced_50ms: PhaseFigures;
   dealer_pace: PhaseFigures;
@@ -125,9 +149,11 @@ export interface LatencyLaneOptions {
    * daemon runs as a third lane, interleaved with the other two.
    */
   compareDist?: string;
+  /** A lane whose daemon's shoe is paired (default true): the paired path against the same relays. */
+  paired?: boolean;
 }
 
-type LaneName = 'daemon' | 'relay' | 'old';
+type LaneName = 'daemon' | 'relay' | 'durable' | 'paired' | 'old';
 
 /** One shoe simulator and the events of its lane. */
 class Lane {
@@ -232,23 +258,46 @@ async function runPhase(
     }
   }
   const cpu = await Promise.all(meters.map((meter) => meter(cards)));
-  const [daemon, relay, old] = lanes.map(
-    (_, index): LaneFigures => ({ ...spread(samples[index]!), ...cpu[index]! }),
-  ) as [LaneFigures, LaneFigures, LaneFigures | undefined];
+  const byName = new Map(
+    lanes.map((lane, index): [LaneName, LaneFigures] => [
+      lane.name,
+      { ...spread(samples[index]!), ...cpu[index]! },
+    ]),
+  );
+  const daemon = byName.get('daemon')!;
+  const relay = byName.get('relay')!;
+  const durable = byName.get('durable')!;
+  const paired = byName.get('paired');
+  const old = byName.get('old');
   return {
     pace_ms: paceMs,
     daemon,
     relay,
+    durable,
     ratio_p50: ratio(daemon.p50_ms, relay.p50_ms),
     ratio_p99: ratio(daemon.p99_ms, relay.p99_ms),
     ratio_cpu_per_card: cpuRatio(daemon, relay),
+    ratio_durable_p50: ratio(daemon.p50_ms, durable.p50_ms),
+    ratio_durable_p99: ratio(daemon.p99_ms, durable.p99_ms),
+    ratio_durable_cpu_per_card: cpuRatio(daemon, durable),
+    ratio_durability_p50: ratio(durable.p50_ms, relay.p50_ms),
+    ratio_durability_p99: ratio(durable.p99_ms, relay.p99_ms),
+    ratio_durability_cpu_per_card: cpuRatio(durable, relay),
+    ...(paired === undefined
+      ? {}
+      : {
+          paired,
+          ratio_paired_durable_p50: ratio(paired.p50_ms, durable.p50_ms),
+          ratio_paired_durable_p99: ratio(paired.p99_ms, durable.p99_ms),
+          ratio_paired_durable_cpu_per_card: cpuRatio(paired, durable),
+        }),
     ...(old === undefined
       ? {}
       : {
           old,
-          ratio_old_p50: ratio(old.p50_ms, relay.p50_ms),
-          ratio_old_p99: ratio(old.p99_ms, relay.p99_ms),
-          ratio_old_cpu_per_card: cpuRatio(old, relay),
+          ratio_old_p50: ratio(old.p50_ms, durable.p50_ms),
+          ratio_old_p99: ratio(old.p99_ms, durable.p99_ms),
+          ratio_old_cpu_per_card: cpuRatio(old, durable),
           ratio_new_old_p50: ratio(daemon.p50_ms, old.p50_ms),
           ratio_new_old_p99: ratio(daemon.p99_ms, old.p99_ms),
           ratio_new_old_cpu_per_card: cpuRatio(daemon, old),
@@ -256,10 +305,23 @@ async function runPhase(
   };
 }
 
-async function spawnRelay(devicePath: string, brokerUrl: string, topic: string, code: DaemonCode) {
+async function spawnRelay(
+  devicePath: string,
+  brokerUrl: string,
+  topic: string,
+  code: DaemonCode,
+  durableFile?: string,
+) {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...daemonCommand(code).flags, RELAY_SCRIPT, devicePath, brokerUrl, topic],
+    [
+      ...daemonCommand(code).flags,
+      RELAY_SCRIPT,
+      devicePath,
+      brokerUrl,
+      topic,
+      ...(durableFile === undefined ? [] : [durableFile]),
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, BENCH_RELAY_SOURCE: code === 'source' ? '1' : '0' },
@@ -276,7 +338,9 @@ async function spawnRelay(devicePath: string, brokerUrl: string, topic: string, 
   for (let waited = 0; !output.includes('ready\n'); waited += 10) {
     if (child.exitCode !== null || waited > 10_000) {
       await stop();
-      throw new Error(`the bare relay did not start: ${output.trim()}`);
+      throw new Error(
+        `the ${durableFile === undefined ? 'bare' : 'durable'} relay did not start: ${output.trim()}`,
+      );
     }
     await sleep(10);
   }
@@ -306,22 +370,37 @@ export async function benchLatencyLanes(
   const dir = await mkdtemp(join(tmpdir(), 'tableside-bench-lanes-'));
   const daemonPty = new BenchPtyPair();
   const relayPty = new BenchPtyPair();
+  const durablePty = new BenchPtyPair();
+  const pairedPty = options.paired === false ? undefined : new BenchPtyPair();
   const oldPty = compareDist === undefined ? undefined : new BenchPtyPair();
   const { connectAsync } = await import('mqtt');
   let client: MqttClient | undefined;
   let daemon: ChildDaemon | undefined;
   let old: ChildDaemon | undefined;
+  let paired: ChildDaemon | undefined;
   let relay: Awaited<ReturnType<typeof spawnRelay>> | undefined;
+  let durable: Awaited<ReturnType<typeof spawnRelay>> | undefined;
   const sims: SimulatedDevice[] = [];
   try {
-    await Promise.all([daemonPty.start(), relayPty.start(), oldPty?.start()]);
+    await Promise.all([
+      daemonPty.start(),
+      relayPty.start(),
+      durablePty.start(),
+      pairedPty?.start(),
+      oldPty?.start(),
+    ]);
     client = await connectAsync(broker.url, {
       clientId: `bench-lanes-${process.pid}`,
       reconnectPeriod: 0,
     });
     const activeClient = client;
     const relayTopic = tableTopics(LANE_BASE_TOPIC, 'relay-1').events('card');
-    const spawnDaemon = (table: string, devicePath: string, root?: string) =>
+    const durableTopic = tableTopics(LANE_BASE_TOPIC, 'durable-1').events('card');
+    const spawnDaemon = (
+      table: string,
+      devicePath: string,
+      more: { root?: string; pairedKey?: string } = {},
+    ) =>
       spawnBuiltDaemon({
         dir,
         table,
@@ -329,31 +408,48 @@ export async function benchLatencyLanes(
         brokerUrl: broker.url,
         client: activeClient,
         code,
-        ...(root === undefined ? {} : { root }),
+        ...more,
       });
     daemon = await spawnDaemon('daemon-1', daemonPty.a);
-    if (oldPty) old = await spawnDaemon('old-1', oldPty.a, compareDist);
+    const shoeKey = pairedPty ? await deviceKey(generatedSigner('ed25519')) : undefined;
+    if (pairedPty && shoeKey) {
+      paired = await spawnDaemon('paired-1', pairedPty.a, {
+        pairedKey: formatPublicKey(shoeKey.publicKey),
+      });
+    }
+    if (oldPty) old = await spawnDaemon('old-1', oldPty.a, { root: compareDist });
     relay = await spawnRelay(relayPty.a, broker.url, relayTopic, code);
-    const simulator = (devicePath: string) => {
+    // In the daemons' folder: the same disk as their journals.
+    durable = await spawnRelay(
+      durablePty.a,
+      broker.url,
+      durableTopic,
+      code,
+      join(dir, 'durable-relay.jsonl'),
+    );
+    const simulator = (devicePath: string, key?: DeviceKey) => {
       const sim = new SimulatedDevice({
         kind: 'shoe',
         ruleset: LANE_RULESET,
         seed: 11,
         transport: openTransport(devicePath),
+        ...(key === undefined ? {} : { key }),
         scenario: { on: [], off: [], steps: shoesScript(3) },
         reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
       });
       sims.push(sim);
       return sim;
     };
-    const daemonLane = (name: LaneName, child: ChildDaemon, devicePath: string) =>
-      new Lane(name, simulator(devicePath), child.topics.events('card'), child.pid, () =>
+    const daemonLane = (name: LaneName, child: ChildDaemon, devicePath: string, key?: DeviceKey) =>
+      new Lane(name, simulator(devicePath, key), child.topics.events('card'), child.pid, () =>
         child.newShoe(activeClient),
       );
-    // In this order: the figures read index 0 as the daemon, 1 as the relay, 2 as the old build.
+    // The idle figures read index 0 as the daemon, 1 as the bare relay, 2 as the durable relay.
     const lanes: Lane[] = [
       daemonLane('daemon', daemon, daemonPty.b),
       new Lane('relay', simulator(relayPty.b), relayTopic, relay.pid),
+      new Lane('durable', simulator(durablePty.b), durableTopic, durable.pid),
+      ...(paired && pairedPty ? [daemonLane('paired', paired, pairedPty.b, shoeKey)] : []),
       ...(old && oldPty ? [daemonLane('old', old, oldPty.b)] : []),
     ];
     client.on('message', (topic) => {
@@ -387,11 +483,23 @@ export async function benchLatencyLanes(
       idle_seconds: idleSeconds,
       daemon_idle_cpu_percent: round(idle[0]! * 100, 2),
       relay_idle_cpu_percent: round(idle[1]! * 100, 2),
+      durable_idle_cpu_percent: round(idle[2]! * 100, 2),
+      ...(paired
+        ? {
+            paired_idle_cpu_percent: round(
+              idle[lanes.findIndex((lane) => lane.name === 'paired')]! * 100,
+              2,
+            ),
+          }
+        : {}),
       ...(compareDist === undefined
         ? {}
         : {
             compared_with: `${compareDist} (${commitOf(compareDist)})`,
-            old_idle_cpu_percent: round(idle[2]! * 100, 2),
+            old_idle_cpu_percent: round(
+              idle[lanes.findIndex((lane) => lane.name === 'old')]! * 100,
+              2,
+            ),
           }),
       back_to_back: back,
       paced_50ms: paced,
@@ -402,9 +510,17 @@ export async function benchLatencyLanes(
     await Promise.all(sims.map((sim) => sim.stop().catch(() => undefined)));
     await daemon?.stop();
     await old?.stop();
+    await paired?.stop();
     await relay?.stop();
+    await durable?.stop();
     await client?.endAsync().catch(() => undefined);
-    await Promise.all([daemonPty.stop(), relayPty.stop(), oldPty?.stop()]);
+    await Promise.all([
+      daemonPty.stop(),
+      relayPty.stop(),
+      durablePty.stop(),
+      pairedPty?.stop(),
+      oldPty?.stop(),
+    ]);
     await broker.close();
     await rm(dir, { recursive: true, force: true });
   }
@@ -421,4 +537,50 @@ function commitOf(dir: string): string {
     // Not inside a git checkout: the folder alone names the build.
     return 'unknown commit';
   }
+}
+
+/** The ratios the targets read, per phase: each one's median over the runs, with its min and max. */
+const MEDIAN_RATIOS = [
+  'ratio_durable_p50',
+  'ratio_durable_p99',
+  'ratio_durable_cpu_per_card',
+  'ratio_paired_durable_p50',
+  'ratio_paired_durable_p99',
+  'ratio_paired_durable_cpu_per_card',
+  'ratio_p50',
+  'ratio_p99',
+  'ratio_durability_p50',
+  'ratio_durability_p99',
+] as const;
+
+const PHASES = ['back_to_back', 'paced_50ms', 'dealer_pace'] as const;
+
+/**
+ * Each phase's ratios over several runs of the lanes: `{ ratio, min_ratio,
+ * max_ratio }` per ratio, the ratio being the median (the middle run's, or
+ * the mean of the two middle ones). A ratio a run lacks is left out.
+ */
+export function medianRatios(
+  runs: readonly LatencyLaneFigures[],
+): Record<(typeof PHASES)[number], Record<string, number>> {
+  const result = {} as Record<(typeof PHASES)[number], Record<string, number>>;
+  for (const phase of PHASES) {
+    const row: Record<string, number> = { runs: runs.length };
+    for (const key of MEDIAN_RATIOS) {
+      const values = runs
+        .map((run) => run[phase][key])
+        .filter((value): value is number => typeof value === 'number' && Number.isFinite(value))
+        .sort((a, b) => a - b);
+      if (values.length === 0) continue;
+      const middle = values.length >> 1;
+      row[key] = round(
+        values.length % 2 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2,
+        2,
+      );
+      row[`min_${key}`] = values[0]!;
+      row[`max_${key}`] = values.at(-1)!;
+    }
+    result[phase] = row;
+  }
+  return result;
 }

@@ -127,15 +127,17 @@ export function benchResults(input: {
     if (!found) return [];
     const name = nameOf(spec);
     const result: FigureResult = { name, unit: spec.unit, label: spec.label, ...found };
-    const baselineName = BASELINES[name];
-    if (baselineName) {
+    for (const baselineName of [BASELINES[name] ?? []].flat()) {
       const baselineSpec = figureSpecs().find((other) => nameOf(other) === baselineName);
       const baseline = measured(
         input.figures,
         baselineSpec ?? { kind: 'value', path: baselineName, unit: spec.unit, label: '' },
         baselineSpec?.path ?? baselineName,
       );
-      if (baseline) result.baseline = { name: baselineName, ...baseline };
+      if (baseline) {
+        result.baseline = { name: baselineName, ...baseline };
+        break;
+      }
     }
     const target = input.targets.find((candidate) => candidate.figure === name);
     if (target) result.target = { text: target.target, met: target.met };

@@ -122,6 +122,35 @@ describe('a results file', () => {
     ]);
   });
 
+  it('reads the daemon against the durable relay where the run measured it', () => {
+    const withDurable = benchResults({
+      figures: {
+        machine: { cpu: 'Test CPU' },
+        latency: {
+          back_to_back: {
+            daemon: { min_ms: 0.6, p50_ms: 0.9, p99_ms: 3.3, max_ms: 4.8 },
+            durable: { min_ms: 0.5, p50_ms: 0.8, p99_ms: 3, max_ms: 4.6 },
+            relay: { min_ms: 0.3, p50_ms: 0.5, p99_ms: 2.8, max_ms: 4.5 },
+          },
+        },
+      },
+      targets: [],
+      machine: { cpu: 'Test CPU', cores: 2, memory_gb: 4, node: 'v20.19.0', platform: 'linux x64' },
+      build: { commit: 'abc', dirty: false },
+      date: '2026-03-01T10:20:30.456Z',
+      runSeconds: 12,
+    });
+    const find = (name: string) => withDurable.figures.find((found) => found.name === name);
+    expect(find('latency.back_to_back.daemon')?.baseline).toMatchObject({
+      name: 'latency.back_to_back.durable',
+      median: 0.8,
+    });
+    expect(find('latency.back_to_back.durable')?.baseline).toMatchObject({
+      name: 'latency.back_to_back.relay',
+      median: 0.5,
+    });
+  });
+
   it('lists the lanes that ran and the ones that failed, with their error', () => {
     expect(results.lanes).toEqual(['latency', 'burst', 'wheel']);
     expect(results.failed).toEqual([{ lane: 'wheel', error: 'the wheel lane broke' }]);
