@@ -119,6 +119,25 @@ export function figureSpecs(): FigureSpec[] {
     }
     value(`wake.ratio_500ms.${kind}`, '×', `${label}: after 500 ms / back to back`);
   }
+  value(
+    'wear.write_bytes_per_card',
+    'B',
+    'bytes the daemon sent to storage per card (/proc/<pid>/io)',
+  );
+  value('wear.durable_writes_per_card', '', 'O_DSYNC journal writes per card');
+  value('wear.syncs_per_card', '', 'fsync / fdatasync calls per card');
+  value('wear.idle_write_bytes_per_hour', 'B', 'bytes written per hour with no cards');
+  value(
+    'wear.flash_bytes_per_card',
+    'B',
+    'flash programmed per card (a 16 KiB page per durable write)',
+  );
+  value(
+    'wear.years_at_a_shoe_a_day',
+    'years',
+    '32 GB TLC card (≈32 TB of page writes), a shoe a day',
+  );
+  value('wear.years_at_ten_shoes_a_day', 'years', 'the same card, ten shoes a day');
   value('spins.p50_ms', 'ms', 'wheel RESULT → spin event');
   value('spins.p99_ms', 'ms', 'wheel RESULT → spin event');
   value('spins.baseline.p50_ms', 'ms', 'shoe CARD → card event');

@@ -11,7 +11,7 @@
  * latency, burst and footprint run the built daemon (`npm run build`, once) as
  * a child with the systemd unit's node flags, over socat ptys and mosquitto.
  *
- * `--only NAME[,NAME]` runs some of: latency, wake, burst, footprint, evaluator, analysis, holdem, mqtt, wheel, spins, signing, auth, pn532, shoe, web, fleet
+ * `--only NAME[,NAME]` runs some of: latency, wear, wake, burst, footprint, evaluator, analysis, holdem, mqtt, wheel, spins, signing, auth, pn532, shoe, web, fleet
  * (fleet runs only when named: `--only fleet`; `--fleet 1,8` or TABLESIDE_FLEET=1,8 sets the fleet sizes,
  * default 1,8,16,32).
  * `--compare-dist DIR` adds to the latency lanes the daemon of another build
@@ -181,6 +181,13 @@ async function main(): Promise<void> {
             median: medianRatios(measured),
             later_runs: measured.slice(1),
           };
+  }
+  if (wanted('wear')) {
+    const { benchWear } = await import('./wear.ts');
+    figures.wear = await measure(
+      'SD-card wear: bytes written and durable writes per card (/proc/<pid>/io, strace), the built daemon at a steady pace',
+      () => benchWear(),
+    );
   }
   if (wanted('wake')) {
     const { benchWakePenalty } = await import('./wake-penalty.ts');
