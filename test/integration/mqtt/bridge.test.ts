@@ -1,9 +1,9 @@
-import type { MqttClient } from 'mqtt';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CardCode } from '../../../device-protocol/cards.ts';
 import type { MqttBridge } from '../../../firmware-host/mqtt/bridge.ts';
 import type { BridgeRequest } from '../../../firmware-host/mqtt/requests.ts';
 import { startTestBroker, type TestBroker } from '../../helpers/broker.ts';
+import { startTcpRelay } from '../../helpers/tcp-relay.ts';
 import {
   BASE,
   cardEvent,
@@ -134,13 +134,15 @@ describe('MQTT bridge against a real broker', () => {
     const mosquitto = await broker();
     const consumer = await recorder(mosquitto.url);
     const { journal, cursor } = await store();
-    const bridge = await running(makeBridge(mosquitto.url, { journal, cursor }));
+    const network = await startTcpRelay(mosquitto.url);
+    cleanups.push(() => network.close());
+    const bridge = await running(makeBridge(network.url, { journal, cursor }));
     await waitFor(
       () => consumer.on('bridge/state').some((message) => message.text === 'online'),
       'online',
     );
 
-    (bridge as unknown as { client: MqttClient }).client.stream.destroy();
+    network.cut();
     await waitFor(
       () => consumer.on('bridge/state').some((message) => message.text === 'offline'),
       'the last will',
