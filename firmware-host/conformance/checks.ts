@@ -141,14 +141,14 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'commands',
-    section: '§ 7.2, § 7.3',
+    section: '§ 3.1, § 7.2, § 7.3',
     title: "ACKs the host's commands for its talker (INDICATE, GATE; SHUFFLE)",
     required: true,
     timeoutMs: 5_000,
   },
   {
     id: 'event',
-    section: '§ 7.2-7.4, § 7.5',
+    section: '§ 7, § 7.2-7.4, § 7.5',
     title: 'reports an event when the device is used (a card, a shuffle, a spin)',
     required: true,
     timeoutMs: 20_000,
@@ -156,21 +156,21 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'retransmit',
-    section: '§ 3.4',
+    section: '§ 3.4, § 3.7',
     title: 'sends the same event line again while its ACK is withheld',
     required: true,
     timeoutMs: 10_000,
   },
   {
     id: 'nak-resend',
-    section: '§ 3.4',
+    section: '§ 3.3, § 3.4',
     title: 'resends a frame at once on a NAK naming it',
     required: true,
     timeoutMs: 2_000,
   },
   {
     id: 'nak-hello',
-    section: '§ 4.2',
+    section: '§ 4.2, § 3.7',
     title: 'on NAK,<seq>,hello says HELLO again, then resends the event with its seq',
     required: true,
     timeoutMs: 10_000,
@@ -184,7 +184,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'messages',
-    section: '§ 7.2-7.4, § 7.5',
+    section: '§ 7, § 7.2-7.4, § 7.5',
     title:
       'goes on once the event is ACKed, to a whole report (a CARD; SHUFFLED with its ORDER; a TAG or CARD; a RESULT)',
     required: true,
@@ -201,7 +201,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'stray-bytes',
-    section: '§ 2.2',
+    section: '§ 2, § 2.2',
     title: 'sends no bytes outside frames (boot text, noise)',
     required: false,
     timeoutMs: 0,
@@ -241,7 +241,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
   {
     id: 'ack-timeout',
-    section: '§ 3.11',
+    section: '§ 3.4, § 3.11, § 4.1',
     title: "waits at least the host's ACK timeout (500 ms) before it sends a line again unasked",
     required: false,
     timeoutMs: 0,

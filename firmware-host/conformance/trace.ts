@@ -169,7 +169,10 @@ export function judgeSeqs(trace: readonly TraceEntry[]): CheckResult {
 /**
  * § 3.5, § 3.8: events the host has not ACKed stay within the device's
  * window: 32 for a 1.2 device (the host spoke 1.5), 1 for an older one, and
- * one alone after each HELLO until the host has ACKed an event.
+ * one alone after each HELLO until the host has ACKed an event. A HELLO at
+ * seq 0 is a restart (§ 3.7): the device lost what it had in flight, so
+ * those events no longer count against its window (the reconnect check
+ * names a restart where a reconnect was due).
  */
 export function judgeWindow(
   trace: readonly TraceEntry[],
@@ -192,6 +195,7 @@ export function judgeWindow(
     if (entry.dir !== 'in' || entry.event.kind !== 'frame') continue;
     const frame = entry.event.frame;
     if (frame.type === 'HELLO') {
+      if (frame.seq === 0) unacked.clear();
       slowStart = true;
       helloSeen = true;
       continue;
@@ -234,35 +238,68 @@ export const HOST_ACK_TIMEOUT_MS = 500;
 const TIMER_SLACK_MS = 50;
 
 /**
+ * A host line that asks the device for copies at once (§ 3.3, § 3.4, § 4.2,
+ * § 5.2), from its write until the device shows it has read it.
+ */
+interface Request {
+  /** Where the host wrote it in the trace. */
+  readonly index: number;
+  /** Whether it asks for this device line. */
+  readonly asks: (line: string) => boolean;
+  /** Lines whose copy already reached the host while the device may not have read it. */
+  readonly crossed: Set<string>;
+}
+
+function seqOfLine(line: string): string | undefined {
+  return line.split(',')[1];
+}
+
+/**
  * § 3.11: the shortest wait between two copies of a line that nothing
  * asked for (no NAK naming it, no HELLO either way, no reopened line between).
+ * A request counts from when the device could have read it, not from when the
+ * host wrote it: until the device ACKs that line or a later one (a line keeps
+ * its order, § 1), one copy of each line it asks for may have crossed it on
+ * the wire, sent on the device's timer, and the copy it asks for may follow
+ * that one at once (§ 3.4, § 6.1 D15).
  */
 export function judgeAckTimeout(trace: readonly TraceEntry[]): CheckResult {
-  const lastCopy = new Map<string, number>();
+  const lastCopy = new Map<string, { at: number; crossed: boolean }>();
   const helloSeqs = new Set<string>();
+  /** Host seq to where the host last wrote a reliable line with it. */
+  const writtenAt = new Map<number, number>();
+  let unread: Request[] = [];
+  const request = (index: number, asks: (line: string) => boolean) => {
+    for (const line of [...lastCopy.keys()]) if (asks(line)) lastCopy.delete(line);
+    unread.push({ index, asks, crossed: new Set() });
+  };
   let shortest: { line: string; ms: number } | undefined;
-  for (const entry of trace) {
+  for (const [index, entry] of trace.entries()) {
     if (entry.dir === 'mark') {
       lastCopy.clear();
+      unread = [];
       continue;
     }
     if (entry.dir === 'out') {
       const frame = entry.frame;
+      if (frame !== undefined && isReliableType(frame.type)) writtenAt.set(frame.seq, index);
       // The host's HELLO or CHALLENGE, or its ACK of the device's HELLO, sends the device's
       // frames again (§ 3.4, § 4, § 5.2).
-      if (frame?.type === 'HELLO' || entry.line.includes(',CHALLENGE,')) lastCopy.clear();
-      if (frame?.type === 'ACK' && helloSeqs.has(frame.fields[0] ?? '')) lastCopy.clear();
+      if (frame?.type === 'HELLO' || entry.line.includes(',CHALLENGE,')) request(index, () => true);
+      if (frame?.type === 'ACK' && helloSeqs.has(frame.fields[0] ?? '')) request(index, () => true);
       if (frame?.type === 'NAK') {
         // A NAK asks for the frame it names at once; one without a seq, for all of them.
         const named = frame.fields[0];
-        for (const line of [...lastCopy.keys()]) {
-          if (!named || line.split(',')[1] === named) lastCopy.delete(line);
-        }
+        request(index, (line) => !named || seqOfLine(line) === named);
       }
       continue;
     }
     if (entry.event.kind !== 'frame') continue;
     const frame = entry.event.frame;
+    if (frame.type === 'ACK') {
+      const read = writtenAt.get(Number(frame.fields[0]));
+      if (read !== undefined) unread = unread.filter((pending) => pending.index > read);
+    }
     // A PROOF ends the handshake: the events held back for it go at once (§ 5.2).
     if (frame.type === 'PROOF') lastCopy.clear();
     if (frame.type === 'HELLO') {
@@ -273,11 +310,17 @@ export function judgeAckTimeout(trace: readonly TraceEntry[]): CheckResult {
     if (!isReliableType(frame.type)) continue;
     const line = lineOf(frame);
     const before = lastCopy.get(line);
-    if (before !== undefined) {
-      const ms = Math.round(entry.at - before);
+    if (before !== undefined && !before.crossed) {
+      const ms = Math.round(entry.at - before.at);
       if (shortest === undefined || ms < shortest.ms) shortest = { line, ms };
     }
-    lastCopy.set(line, entry.at);
+    let crossed = false;
+    for (const pending of unread) {
+      if (!pending.asks(line) || pending.crossed.has(line)) continue;
+      pending.crossed.add(line);
+      crossed = true;
+    }
+    lastCopy.set(line, { at: entry.at, crossed });
   }
   if (shortest === undefined) return resultOf('ack-timeout', 'pass', 'no line sent again unasked');
   return shortest.ms + TIMER_SLACK_MS >= HOST_ACK_TIMEOUT_MS

@@ -27,7 +27,13 @@ export type Mistake =
   /** Hangs up and stops listening when the host first PINGs it. */
   | 'disconnect'
   /** Sends each card 30 times in a burst. */
-  | 'flood';
+  | 'flood'
+  /**
+   * Restarts whenever its line opens again (a board that resets when its USB port
+   * opens): counts from 0 and forgets the card it had in flight (§ 3.7), where a
+   * device that kept running must keep counting and send that card again.
+   */
+  | 'restarts-on-reopen';
 
 const SHA = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const RETRY_MS = 300;
@@ -74,6 +80,7 @@ export class HandWrittenDevice {
   }
 
   #attach(socket: Socket): void {
+    if (this.#socket !== undefined && this.#mistake === 'restarts-on-reopen') this.#restart();
     this.#socket?.destroy();
     this.#socket = socket;
     const decoder = new FrameDecoder();
@@ -100,6 +107,15 @@ export class HandWrittenDevice {
     clearInterval(this.#timer);
     this.#timer = setInterval(() => this.#retry(), RETRY_MS);
     if (this.#mistake === 'early-events') this.#nextCard();
+  }
+
+  /** What a power cycle loses: the seq counter, the frames in flight, the host's seqs. */
+  #restart(): void {
+    this.#seq = 0;
+    this.#helloSeq = -1;
+    this.#unacked.clear();
+    this.#lastCardSeq = -1;
+    this.#seenFromHost.clear();
   }
 
   #hello(): void {

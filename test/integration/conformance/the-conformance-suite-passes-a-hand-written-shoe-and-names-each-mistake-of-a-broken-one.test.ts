@@ -111,6 +111,17 @@ describe('a hand-written shoe', () => {
     );
   }, 120_000);
 
+  it('that restarts when its line reopens fails the reconnect check, and the window check does not count the card it lost', async () => {
+    const report = await conformanceOf('restarts-on-reopen');
+    expect(report.conforms).toBe(false);
+    expect(statusOf(report, 'reconnect').status).toBe('fail');
+    // § 3.7: the restart lost the card in flight; its next card is alone in flight.
+    expect(statusOf(report, 'window'), statusOf(report, 'window').detail).toMatchObject({
+      status: 'pass',
+    });
+    expect(failedRequired(report)).toEqual(['reconnect']);
+  }, 120_000);
+
   it('that floods copies of its cards fails the flood check, naming the line', async () => {
     const report = await conformanceOf('flood');
     expect(report.conforms).toBe(false);

@@ -98,6 +98,37 @@ describe('the trace judges', () => {
     expect(judgeWindow(opened, '1.0').status).toBe('fail');
   });
 
+  it('forget the events a device had in flight when it restarts (HELLO at seq 0), not when it reconnects', () => {
+    // A 1.0 shoe whose line reopens and which restarts with it (§ 3.7: it lost its
+    // unacknowledged card, and the host drops it): its new card is alone in flight.
+    const hello10 = (at: number, seq: number) =>
+      device(at, seq, 'HELLO', 'TS-X', 'X1', '1.0', '1.0', SHA);
+    const beforeTheReopen = [
+      hello10(0, 0),
+      host(1, 0, 'ACK', '0'),
+      device(2, 1, 'ACK', '1'),
+      device(3, 5, 'CARD', 'KH', 'red', 'down'),
+      { dir: 'mark', at: 4, what: 'reopened' } as const,
+    ];
+    const restarted = [
+      ...beforeTheReopen,
+      hello10(5, 0),
+      host(6, 2, 'ACK', '0'),
+      device(7, 2, 'CARD', 'AS', 'red', 'down'),
+    ];
+    expect(judgeWindow(restarted, '1.0')).toMatchObject({ status: 'pass' });
+    // A device that kept counting (its HELLO at 6) still has card 5 in flight.
+    const reconnected = [
+      ...beforeTheReopen,
+      hello10(5, 6),
+      host(6, 2, 'ACK', '6'),
+      device(7, 7, 'CARD', 'AS', 'red', 'down'),
+    ];
+    expect(judgeWindow(reconnected, '1.0').detail).toMatch(
+      /^broken: \$SH,7,CARD,AS,red,down made 2 events unACKed, 1 allowed/,
+    );
+  });
+
   it('name a line sent more than ten times in a second', () => {
     const trace = [hello(0, 0)];
     for (let copy = 0; copy < 12; copy++)
@@ -158,13 +189,43 @@ describe('the ACK timeout judge', () => {
 });
 
 describe('the ACK timeout judge after a HELLO', () => {
+  const card = (at: number) => device(at, 1, 'CARD', 'AS', 'red', 'down');
+
   it("does not count the copies the host's ACK of a HELLO asked for", () => {
-    const card = (at: number) => device(at, 1, 'CARD', 'AS', 'red', 'down');
+    // The copy at 25 may have crossed the ACK on the wire, the one at 30 answer it; not a third.
     expect(
-      judgeAckTimeout([card(10), hello(20, 2), host(22, 4, 'ACK', '2'), card(25), card(30)]),
+      judgeAckTimeout([
+        card(10),
+        hello(20, 2),
+        host(22, 4, 'ACK', '2'),
+        card(25),
+        card(30),
+        card(35),
+      ]),
     ).toMatchObject({ status: 'fail', detail: expect.stringMatching(/ 5 ms after the last copy/) });
     expect(
       judgeAckTimeout([card(10), hello(300, 2), host(320, 4, 'ACK', '2'), card(325)]).status,
     ).toBe('pass');
+  });
+
+  it("times a copy from when the device could have read the host's HELLO, not from its write", () => {
+    // The device's timer sent the card at 600 while the host's HELLO was on its way; reading
+    // the HELLO, it ACKs it and sends the card again at once (§ 3.4, § 6.1 D15).
+    const crossed = [
+      hello(0, 0),
+      host(1, 0, 'ACK', '0'),
+      card(100),
+      host(599, 1, 'HELLO', 'tableside', 'conformance', '1.5', '1.0', SHA),
+      card(600),
+      device(601, 2, 'ACK', '1'),
+      card(602),
+    ];
+    expect(judgeAckTimeout(crossed)).toMatchObject({ status: 'pass' });
+    // Once the device has ACKed the HELLO it has read it: a copy 1 ms after the answer is early.
+    const afterTheAck = [...crossed.slice(0, 4), device(600, 2, 'ACK', '1'), card(601), card(602)];
+    expect(judgeAckTimeout(afterTheAck)).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/again 1 ms after the last copy/),
+    });
   });
 });
