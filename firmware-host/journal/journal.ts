@@ -196,6 +196,7 @@ export class Journal {
     // Files' first seqs are read when a reader needs them (a binary search),
     // not here: opening must not cost a read of every file of the history.
     const fileFirstSeq = new Map<number, number>();
+    if (options.table !== undefined) await refuseOtherTable(dir, indexes, options.table);
     const recovery: RecoveryWarning[] = [];
     const fileIndex = indexes[indexes.length - 1] ?? 1;
     let chain = { seq: 0, hash: GENESIS_HASH };
@@ -623,6 +624,26 @@ export class Journal {
       cause: error,
     });
     for (const pending of [...current, ...this.queue.splice(0)]) pending.reject(this.failure);
+  }
+}
+
+/**
+ * A journal folder belongs to one table: the table id its files' first
+ * records name (the newest file that has one) must be `table`. Two tables
+ * in one folder would continue each other's shoes.
+ */
+async function refuseOtherTable(dir: string, indexes: readonly number[], table: string) {
+  for (let position = indexes.length - 1; position >= 0; position--) {
+    const file = journalFileName(indexes[position]!);
+    const [first] = await readLeadingRecords(join(dir, file), 1);
+    if (!first) continue; // empty, or unreadable: an older file says whose folder it is
+    const owner =
+      first.kind === 'meta' && first.data.type === 'file' ? first.data.table : undefined;
+    if (typeof owner !== 'string' || owner === table) return;
+    throw new JournalError(
+      'other_table',
+      `the journal folder ${dir} belongs to table ${JSON.stringify(owner)} (${file}), not to ${JSON.stringify(table)}, the table this config names: a journal folder keeps one table. Give ${JSON.stringify(table)} its own folder (journal.dir in its config, or TABLESIDE_JOURNAL_DIR), or run this folder as table ${JSON.stringify(owner)}`,
+    );
   }
 }
 
