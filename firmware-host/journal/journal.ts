@@ -63,6 +63,8 @@ export interface JournalOptions {
   dayOf?: (ts: number) => string;
   /** Recorded in each file's first record. */
   table?: string;
+  /** More to record in each file's first record (the ruleset in force), asked when it is made. */
+  fileDetails?: () => Record<string, unknown>;
   /** Durable records kept in memory for readers that follow the tail (the MQTT bridge). Default 4096. */
   recentCapacity?: number;
   /**
@@ -137,6 +139,7 @@ export class Journal {
   private readonly rotateDaily: boolean;
   private readonly dayOf: (ts: number) => string;
   private readonly table: string | undefined;
+  private readonly fileDetails: JournalOptions['fileDetails'];
   private readonly recentCapacity: number;
   private readonly checkpoint: JournalOptions['checkpoint'];
   private readonly sealer: JournalOptions['seal'];
@@ -175,6 +178,7 @@ export class Journal {
     this.rotateDaily = options.rotateDaily ?? true;
     this.dayOf = options.dayOf ?? utcDay;
     this.table = options.table;
+    this.fileDetails = options.fileDetails;
     this.recentCapacity = options.recentCapacity ?? 4096;
     this.checkpoint = options.checkpoint;
     this.sealer = options.seal;
@@ -558,7 +562,13 @@ export class Journal {
   }
 
   private fileMeta(file: string, reason: string): { type: string; [detail: string]: unknown } {
-    return { type: 'file', file, reason, ...(this.table ? { table: this.table } : {}) };
+    return {
+      type: 'file',
+      file,
+      reason,
+      ...(this.table ? { table: this.table } : {}),
+      ...this.fileDetails?.(),
+    };
   }
 
   private unusable(): JournalError | undefined {

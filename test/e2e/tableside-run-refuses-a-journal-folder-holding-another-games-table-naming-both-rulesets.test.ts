@@ -101,8 +101,8 @@ describe("tableside run refuses a journal folder holding another game's table, n
 
     const refused = await startWith(cwd, undefined);
     expect(refused.code, refused.stderr).toBe(1);
-    expect(refused.stderr).toMatch(/holds a roulette table/);
-    expect(refused.stderr).toMatch(/not a card table of tdc-baccarat-no-commission/);
+    expect(refused.stderr).toMatch(/holds a roulette table playing tdc-roulette/);
+    expect(refused.stderr).toMatch(/config names tdc-baccarat-no-commission \(a card table\)/);
     expect(refused.stderr).toMatch(/new journal folder \(journal\.dir\)/);
     expect(inputTypes(cwd).has('card')).toBe(false);
     expect(journaled(cwd).length).toBe(before);
