@@ -113,6 +113,44 @@ describe('a table keeps its game', () => {
     expect(outcomes).toHaveLength(13 * 12);
   });
 
+  it("takes the config's ruleset of its game at the next game when one is in play at start, journaled before its first record", async () => {
+    const dir = tempDir('tableside-keeps-game-mid-game-');
+    const first = coreFor(dir, 'tdc-roulette');
+    await first.core.open(undefined, () => undefined);
+    await first.core.ingest({ t: 'no_more_bets', src: 'test' });
+    expect(first.core.session.mayChangeRuleset()).toBe(false);
+    await first.core.close();
+
+    const { core, notices } = coreFor(dir, 'bulgaria-roulette');
+    await core.open(undefined, () => undefined);
+    // The game in play ends under the ruleset it began with, and the table says what comes.
+    expect(core.ruleset).toBe('tdc-roulette');
+    expect(notices).toContainEqual(
+      expect.stringContaining(
+        'ruleset: the config names bulgaria-roulette; this table plays tdc-roulette until it may change',
+      ),
+    );
+    expect(records(dir).filter((record) => record.data.type === 'ruleset')).toEqual([]);
+    await core.ingest({ t: 'no_spin', reason: 'the ball left the wheel', src: 'test' });
+    expect(core.ruleset).toBe('tdc-roulette');
+    // The next game's first record is journaled after the change.
+    await core.ingest({ t: 'no_more_bets', src: 'test' });
+    expect(core.ruleset).toBe('bulgaria-roulette');
+    await core.close();
+    const kinds = records(dir)
+      .filter((record) => record.kind === 'input' || record.data.type === 'ruleset')
+      .map((record) => String(record.data.t ?? `${record.data.type}:${record.data.ruleset}`));
+    expect(kinds).toEqual(['no_more_bets', 'no_spin', 'ruleset:bulgaria-roulette', 'no_more_bets']);
+    expect(notices).toContain(
+      "ruleset: tdc-roulette → bulgaria-roulette (the config's), journaled",
+    );
+    // A restart replays it so: the table plays bulgaria-roulette, with no change left to make.
+    const again = coreFor(dir, 'bulgaria-roulette');
+    await again.core.open(undefined, () => undefined);
+    expect(again.core.ruleset).toBe('bulgaria-roulette');
+    await again.core.close();
+  });
+
   it('set_ruleset refuses by the same rule as the start', () => {
     for (const from of RULESETS) {
       for (const to of RULESETS) {
