@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { exportBundle, type PeriodBound, verifyBundle } from '../journal/bundle.ts';
 import { verifySealedJournal } from '../journal/seal.ts';
-import { readJournalFiles } from '../journal/verify.ts';
+import { readJournalFiles, readSetAsideNames } from '../journal/verify.ts';
 import { fingerprint, readPublicKey } from '../trust/keys.ts';
 import { checkEventsFile, type EventsCheck } from './journal-events.ts';
 
@@ -76,12 +76,10 @@ export async function verifySigned(
   }
   if (files.length === 0)
     return fail('verify', `no journal files (journal-NNNNNN.jsonl) in ${dir}`);
-  const report = verifySealedJournal(
-    files,
-    key,
-    heads,
-    options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq },
-  );
+  const report = verifySealedJournal(files, key, heads, {
+    ...(options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq }),
+    setAside: await readSetAsideNames(dir),
+  });
   let events: EventsCheck | undefined;
   if (options.events !== undefined) {
     const checked = await checkEventsFile(options.events, files);

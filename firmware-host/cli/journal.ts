@@ -9,6 +9,7 @@ export function register(program: Command): void {
   registerExport(journal);
   registerVerifyBundle(journal);
   registerShow(journal);
+  registerRepair(journal);
 }
 
 function registerVerify(journal: Command): void {
@@ -47,15 +48,17 @@ function registerVerify(journal: Command): void {
 
 /** `journal verify` without a key: the hash chain, and a consumer's events when given. */
 async function verifyChain(dir: string, options: VerifyOptions): Promise<void> {
-  const { readJournalFiles, verifyJournalFiles } = await import('../journal/verify.ts');
+  const { readJournalFiles, readSetAsideNames, verifyJournalFiles } = await import(
+    '../journal/verify.ts'
+  );
   let report: VerifyReport;
   let files: Awaited<ReturnType<typeof readJournalFiles>>;
   try {
     files = await readJournalFiles(dir);
-    report = verifyJournalFiles(
-      files,
-      options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq },
-    );
+    report = verifyJournalFiles(files, {
+      ...(options.expectLastSeq === undefined ? {} : { expectLastSeq: options.expectLastSeq }),
+      setAside: await readSetAsideNames(dir),
+    });
   } catch (error) {
     process.stderr.write(`tableside journal verify: cannot read ${dir}: ${String(error)}\n`);
     process.exitCode = 1;
@@ -138,6 +141,30 @@ function registerVerifyBundle(journal: Command): void {
     .action(async (file: string, options: { key: string[]; json?: boolean }) => {
       const { verifyBundleFile } = await import('./journal-signed.ts');
       process.exitCode = await verifyBundleFile(file, options);
+    });
+}
+
+function registerRepair(journal: Command): void {
+  journal
+    .command('repair')
+    .description(
+      'continue a journal whose newest file the daemon set aside unreadable: a new file takes its readable lines and a record of what was set aside',
+    )
+    .argument('<dir>', 'journal folder (journal.dir of the config)')
+    .action(async (dir: string) => {
+      const { repairJournal } = await import('../journal/repair.ts');
+      try {
+        const done = await repairJournal(dir, Date.now);
+        const skipped = done.skipped
+          ? `; seq ${done.skipped.from}..${done.skipped.to}, published from it, are skipped`
+          : '';
+        process.stdout.write(
+          `repaired: ${done.file} continues the journal at seq ${done.seq} after ${done.keptLines} readable line(s) of ${done.setAside} (kept in the folder, unchanged)${skipped}; \`tableside journal verify\` names the repair, and the table may start\n`,
+        );
+      } catch (error) {
+        process.stderr.write(`tableside journal repair: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      }
     });
 }
 

@@ -5,7 +5,15 @@
  * refused, naming both.
  */
 import type { TablesideConfig } from '../config/schema.ts';
-import { type GamePlugin, type GameSession, gameOf, gameOfInput } from '../games/registry.ts';
+import {
+  findGameOf,
+  type GamePlugin,
+  type GameSession,
+  gameOf,
+  gameOfInput,
+  rulesetChangeRefusal,
+  rulesetIdentity,
+} from '../games/registry.ts';
 import type { FoundCheckpoint, Journal } from '../journal/journal.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
@@ -67,6 +75,7 @@ export class JournalResume implements ResumedState {
     const replayed = await this.replay(
       journal.read(checkpoint ? checkpoint.seq + 1 : 1),
       followReplayed,
+      checkpoint === undefined,
     );
     this.refuseOtherGamesJournal();
     return { checkpoint, replayed };
@@ -111,10 +120,23 @@ export class JournalResume implements ResumedState {
   private async replay(
     records: AsyncIterable<JournalRecord>,
     followReplayed: (record: JournalRecord) => void,
+    fromTheStart: boolean,
   ): Promise<number> {
     let inputs = 0;
     for await (const record of records) {
-      if (record.kind === 'meta' && record.data.type === 'ruleset') {
+      const fileRuleset =
+        record.kind === 'meta' && record.data.type === 'file' && record.data.ruleset;
+      if (
+        fromTheStart &&
+        inputs === 0 &&
+        typeof fileRuleset === 'string' &&
+        findGameOf(fileRuleset)
+      ) {
+        // No checkpoint (a first file, a deck-per-round or roulette table's
+        // first day): the first file names the ruleset the table started with.
+        this.ruleset = fileRuleset;
+        this.session = sessionFor(fileRuleset, this.context.config.session.autoRound);
+      } else if (record.kind === 'meta' && record.data.type === 'ruleset') {
         const name = String(record.data.ruleset);
         this.ruleset = name;
         this.session = sessionFor(name, this.context.config.session.autoRound);
@@ -148,13 +170,22 @@ export class JournalResume implements ResumedState {
     );
   }
 
-  /** The configured ruleset's game must be the game the journal's table plays at its end. */
+  /**
+   * The configured ruleset must be one the journal's table may take (its
+   * game's), by the rule `set_ruleset` follows; which shoe it takes effect
+   * at is the core's to say.
+   */
   private refuseOtherGamesJournal(): void {
-    const configured = gameOf(this.context.config.ruleset);
-    if (configured === this.game) return;
+    const configured = this.context.config.ruleset;
+    if (rulesetChangeRefusal(this.ruleset, configured) === undefined) return;
+    const other = gameOf(configured);
+    const what =
+      other === this.game
+        ? `${configured} (${rulesetIdentity(configured).game})`
+        : `${configured} (a ${other.tableNoun})`;
     throw new DaemonError(
       'other_game',
-      `the journal folder ${this.context.config.journal.dir} holds a ${this.game.tableNoun} playing ${this.ruleset}, but the config names ${this.context.config.ruleset} (a ${configured.tableNoun}): start this table in a new journal folder (journal.dir), or set its ruleset to ${this.ruleset}`,
+      `the journal folder ${this.context.config.journal.dir} holds a ${this.game.tableNoun} playing ${this.ruleset} (${rulesetIdentity(this.ruleset).game}), but the config names ${what}: a table keeps its game. Start this table in a new journal folder (journal.dir), or set its ruleset to ${this.ruleset} or another of its game's`,
     );
   }
 }

@@ -57,6 +57,8 @@ export class TableCore {
   /** Each wheel's spin under way as journaled: a restart gives it back to the driver. */
   private spinParts = new SpinParts();
   private recovered: readonly RecoveryWarning[] = [];
+  /** A ruleset of the table's game the config names, waiting for the shoe (or game) in play to end. */
+  private pendingRuleset: string | undefined;
 
   constructor(options: TableCoreOptions) {
     this.config = options.config;
@@ -129,6 +131,10 @@ export class TableCore {
 
   private applyAndAppend(record: TableLogRecord, options: IngestOptions): Promise<JournalRecord[]> {
     const journal = this.requireJournal();
+    // The config's ruleset takes effect before the next shoe's first record, journaled before it.
+    if (this.pendingRuleset !== undefined && this.currentSession.mayChangeRuleset()) {
+      this.takeConfiguredRuleset();
+    }
     const stamped: TableLogRecord =
       record.ts === undefined ? { ...record, ts: this.clock() } : record;
     // Checked against the state the record really meets: nothing can come
@@ -244,19 +250,62 @@ export class TableCore {
     }
     let durable: Promise<JournalRecord[]>;
     try {
-      const next = sessionFor(name, this.autoRound);
-      durable = this.requireJournal().append([
-        { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName, src } },
-      ]);
-      this.rulesetName = name;
-      this.currentSession = next;
+      durable = this.switchRuleset(name, src);
     } catch (error) {
       return Promise.reject(error);
     }
+    // A request decides over a change the config still waited to make.
+    this.pendingRuleset = undefined;
     return this.whenDurable(durable).then(() => {
       this.bus.emit('info');
       return { ruleset: name };
     });
+  }
+
+  /** Journals the change and swaps the session, in the caller's turn. */
+  private switchRuleset(name: string, src: string): Promise<JournalRecord[]> {
+    const next = sessionFor(name, this.autoRound);
+    const durable = this.requireJournal().append([
+      { kind: 'meta', data: { type: 'ruleset', ruleset: name, previous: this.rulesetName, src } },
+    ]);
+    this.rulesetName = name;
+    this.currentSession = next;
+    return durable;
+  }
+
+  /**
+   * The config names another ruleset of the table's game than the journal
+   * holds: it takes effect now, between shoes (between games), or at the
+   * next one, journaled (src `config`) and announced; never ignored.
+   */
+  private adoptConfiguredRuleset(): void {
+    const configured = this.config.ruleset;
+    if (configured === this.rulesetName) return;
+    if (this.currentSession.mayChangeRuleset()) {
+      this.pendingRuleset = configured;
+      this.takeConfiguredRuleset();
+      return;
+    }
+    this.pendingRuleset = configured;
+    this.bus.emit(
+      'notice',
+      'info',
+      `ruleset: the config names ${configured}; this table plays ${this.rulesetName} until it may change (${this.game.rulesetChangeRule}), and ${configured} takes effect then, journaled`,
+    );
+  }
+
+  private takeConfiguredRuleset(): void {
+    const name = this.pendingRuleset!;
+    this.pendingRuleset = undefined;
+    const previous = this.rulesetName;
+    const durable = this.switchRuleset(name, 'config');
+    void this.whenDurable(durable).then(
+      () => {
+        this.bus.emit('info');
+        this.bus.emit('notice', 'info', `ruleset: ${previous} → ${name} (the config's), journaled`);
+      },
+      () => undefined, // a failed journal is fatal, reported by whenDurable
+    );
   }
 
   /**
@@ -294,6 +343,8 @@ export class TableCore {
       dir: this.config.journal.dir,
       clock: this.clock,
       table: this.config.table,
+      // Each file names the ruleset in force: a journal with no checkpoint yet still says its game.
+      fileDetails: () => ({ ruleset: this.rulesetName }),
       rotateDaily: this.config.journal.rotateDaily,
       // The bridge follows the tail a window (32) at a time; about a shoe of
       // records (~1,000) covers a reconnect burst. Further behind it reads
@@ -316,7 +367,14 @@ export class TableCore {
       this.log.warn(warning, 'journal recovered');
       this.bus.emit('notice', 'warn', message);
     }
-    await this.resume(journal, followReplayed);
+    try {
+      await this.resume(journal, followReplayed);
+    } catch (error) {
+      // A refused start (another game's journal) leaves the folder as it found it, unlocked.
+      this.journal = undefined;
+      await journal.close();
+      throw error;
+    }
   }
 
   private async resume(
@@ -343,6 +401,7 @@ export class TableCore {
     // What the journal held at start: the retransmissions to recognise after this restart.
     this.dedupe = this.journaledDevices.clone();
     this.resumed = true;
+    this.adoptConfiguredRuleset();
     if (replayed > 0 || checkpoint) {
       const from = checkpoint
         ? ` after the checkpoint at ${checkpoint.file} seq ${checkpoint.seq}`

@@ -5,7 +5,12 @@
  * the session would answer with an alarm changes nothing (`refuseIrregular`).
  */
 
-import { allRulesetNames, findGameOf, gameOfRequest } from '../games/registry.ts';
+import {
+  allRulesetNames,
+  findGameOf,
+  gameOfRequest,
+  rulesetChangeRefusal,
+} from '../games/registry.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
 import type { BridgeRequest } from '../mqtt/requests.ts';
@@ -72,13 +77,14 @@ export class TableRequests {
         ),
       );
     }
-    // A table plays one game for the life of its journal (journal-resume refuses a mixed one at start).
-    const game = this.core.game;
-    if (owner !== game) {
+    // A table plays one game for the life of its journal: the start refuses another game's
+    // ruleset by the same rule (journal-resume).
+    const refusal = rulesetChangeRefusal(this.core.ruleset, name);
+    if (refusal !== undefined) {
       return Promise.reject(
         new DaemonError(
           'other_game',
-          `${name} is a ${owner.tableNoun}'s ruleset; this ${game.tableNoun} plays ${this.core.ruleset} and takes ${game.rulesetNames().join(', ')}: another game needs its own table (a new journal.dir)`,
+          `${refusal}: another game needs its own table (a new journal.dir)`,
         ),
       );
     }

@@ -65,6 +65,33 @@ export function rulesetIdentity(ruleset: string): RulesetIdentity {
   return { game, name, title };
 }
 
+/**
+ * The rulesets a table playing `ruleset` may change to: its plug-in's of
+ * the same game (`RulesetIdentity.game`). A table keeps its game for the
+ * life of its journal.
+ */
+export function rulesetsOfGame(ruleset: string): readonly string[] {
+  const { game } = rulesetIdentity(ruleset);
+  return gameOf(ruleset)
+    .rulesetNames()
+    .filter((name) => rulesetIdentity(name).game === game);
+}
+
+/**
+ * Why a table playing `from` cannot take `to` (another plug-in's, or
+ * another game's ruleset), naming both; undefined when it may (between
+ * shoes, between games: the session says when).
+ */
+export function rulesetChangeRefusal(from: string, to: string): string | undefined {
+  const owner = gameOf(to);
+  const plugin = gameOf(from);
+  if (owner !== plugin) {
+    return `${to} is a ${owner.tableNoun}'s ruleset; this ${plugin.tableNoun} plays ${from} and takes ${rulesetsOfGame(from).join(', ')}`;
+  }
+  if (rulesetsOfGame(from).includes(to)) return undefined;
+  return `${to} is a ruleset of ${rulesetIdentity(to).game}; this ${plugin.tableNoun} plays ${from} (${rulesetIdentity(from).game}) and takes ${rulesetsOfGame(from).join(', ')}`;
+}
+
 /** The plug-in whose table takes a request op (none for the ops every table takes). */
 export function gameOfRequest(op: string): GamePlugin | undefined {
   return GAME_PLUGINS.find((plugin) => plugin.requestOps.includes(op));

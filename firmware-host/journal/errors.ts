@@ -10,6 +10,10 @@ export type JournalErrorCode =
   | 'io_failed'
   /** Another live process holds the journal's lock. */
   | 'locked'
+  /** The journal folder belongs to another table (its files name another table id). */
+  | 'other_table'
+  /** The newest file cannot be read from its first line: set aside, waiting for an operator's decision. */
+  | 'damaged'
   /** Used after close(), or after an I/O failure. */
   | 'closed'
   /** A record that cannot be journalled (not JSON-serialisable, wrong kind). */

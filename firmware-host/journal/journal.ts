@@ -12,7 +12,10 @@
  *   fsync nobody knows what reached the disk, so every queued and later
  *   append rejects; restarting recovers from the file.
  * - On open, a torn last line (no newline, bad JSON, broken chain) is cut
- *   off and reported; anything else wrong is `corrupt` (run verify).
+ *   off and reported. A newest file unreadable from some line on, more than
+ *   its last line, is set aside whole (renamed, never deleted) and the open
+ *   is refused (`damaged`) until an operator restores it or runs `journal
+ *   repair`; anything else wrong is `corrupt` (run verify).
  * - `rotate(reason)` starts a new file whose first record (a `file` meta
  *   record) chains to the last record of the previous file; the daemon calls
  *   it on `shoe_start`; with `rotateDaily` a change of day rotates too.
@@ -22,7 +25,16 @@
  *   restart reads the newest files only (`checkpoints()`), not the history.
  */
 import { constants } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import {
+  type FileHandle,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  truncate,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { JournalError } from './errors.ts';
 import {
@@ -34,6 +46,9 @@ import {
   type JournalRecord,
   journalFileIndex,
   journalFileName,
+  SET_ASIDE_PATTERN,
+  seqAfter,
+  setAsideFileName,
   splitLines,
   utcDay,
 } from './record.ts';
@@ -48,6 +63,8 @@ export interface JournalOptions {
   dayOf?: (ts: number) => string;
   /** Recorded in each file's first record. */
   table?: string;
+  /** More to record in each file's first record (the ruleset in force), asked when it is made. */
+  fileDetails?: () => Record<string, unknown>;
   /** Durable records kept in memory for readers that follow the tail (the MQTT bridge). Default 4096. */
   recentCapacity?: number;
   /**
@@ -122,6 +139,7 @@ export class Journal {
   private readonly rotateDaily: boolean;
   private readonly dayOf: (ts: number) => string;
   private readonly table: string | undefined;
+  private readonly fileDetails: JournalOptions['fileDetails'];
   private readonly recentCapacity: number;
   private readonly checkpoint: JournalOptions['checkpoint'];
   private readonly sealer: JournalOptions['seal'];
@@ -160,6 +178,7 @@ export class Journal {
     this.rotateDaily = options.rotateDaily ?? true;
     this.dayOf = options.dayOf ?? utcDay;
     this.table = options.table;
+    this.fileDetails = options.fileDetails;
     this.recentCapacity = options.recentCapacity ?? 4096;
     this.checkpoint = options.checkpoint;
     this.sealer = options.seal;
@@ -196,6 +215,8 @@ export class Journal {
     // Files' first seqs are read when a reader needs them (a binary search),
     // not here: opening must not cost a read of every file of the history.
     const fileFirstSeq = new Map<number, number>();
+    await refuseUndecidedSetAside(dir, indexes);
+    if (options.table !== undefined) await refuseOtherTable(dir, indexes, options.table);
     const recovery: RecoveryWarning[] = [];
     const fileIndex = indexes[indexes.length - 1] ?? 1;
     let chain = { seq: 0, hash: GENESIS_HASH };
@@ -212,6 +233,9 @@ export class Journal {
     if (indexes.length > 0) {
       const bytes = await readFile(path);
       const scanned = scanForRecovery(bytes, chain, journalFileName(fileIndex));
+      if (scanned.damaged) {
+        await setAside(dir, journalFileName(fileIndex), bytes.length, scanned.damaged, chain.seq);
+      }
       records = scanned.records;
       if (scanned.cutAt !== undefined) {
         await truncate(path, scanned.cutAt);
@@ -538,7 +562,13 @@ export class Journal {
   }
 
   private fileMeta(file: string, reason: string): { type: string; [detail: string]: unknown } {
-    return { type: 'file', file, reason, ...(this.table ? { table: this.table } : {}) };
+    return {
+      type: 'file',
+      file,
+      reason,
+      ...(this.table ? { table: this.table } : {}),
+      ...this.fileDetails?.(),
+    };
   }
 
   private unusable(): JournalError | undefined {
@@ -627,6 +657,26 @@ export class Journal {
 }
 
 /**
+ * A journal folder belongs to one table: the table id its files' first
+ * records name (the newest file that has one) must be `table`. Two tables
+ * in one folder would continue each other's shoes.
+ */
+async function refuseOtherTable(dir: string, indexes: readonly number[], table: string) {
+  for (let position = indexes.length - 1; position >= 0; position--) {
+    const file = journalFileName(indexes[position]!);
+    const [first] = await readLeadingRecords(join(dir, file), 1);
+    if (!first) continue; // empty, or unreadable: an older file says whose folder it is
+    const owner =
+      first.kind === 'meta' && first.data.type === 'file' ? first.data.table : undefined;
+    if (typeof owner !== 'string' || owner === table) return;
+    throw new JournalError(
+      'other_table',
+      `the journal folder ${dir} belongs to table ${JSON.stringify(owner)} (${file}), not to ${JSON.stringify(table)}, the table this config names: a journal folder keeps one table. Give ${JSON.stringify(table)} its own folder (journal.dir in its config, or TABLESIDE_JOURNAL_DIR), or run this folder as table ${JSON.stringify(owner)}`,
+    );
+  }
+}
+
+/**
  * O_DSYNC: each write returns once its data is as durable as after
  * fdatasync. 0 where the platform lacks it (writeDurably then syncs itself).
  */
@@ -653,6 +703,57 @@ async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Refuses to open while a file set aside by an earlier start is undecided:
+ * it is newer than every journal file (neither restored nor repaired).
+ */
+async function refuseUndecidedSetAside(dir: string, indexes: readonly number[]): Promise<void> {
+  const newest = indexes[indexes.length - 1] ?? 0;
+  for (const name of await readdir(dir)) {
+    const match = SET_ASIDE_PATTERN.exec(name);
+    if (!match || Number(match[2]) <= newest) continue;
+    const file = match[1]!;
+    throw new JournalError(
+      'damaged',
+      `journal: ${file} could not be read from line ${match[3]} on; it was set aside whole as ${join(dir, name)} (nothing is deleted), and the table will not start until you decide: ${choicesText(dir, file)}`,
+    );
+  }
+}
+
+function choicesText(dir: string, file: string): string {
+  return `either (1) put a good copy of ${file} (a backup) back in ${dir} and start again, or (2) run \`tableside journal repair ${dir}\` to continue the journal in a new ${file} (what the set-aside file held is then missing from the journal; \`journal verify\` names it)`;
+}
+
+/** Moves a damaged newest file aside whole (its name says from which line it is unreadable) and refuses the open. */
+async function setAside(
+  dir: string,
+  file: string,
+  bytes: number,
+  damaged: { line: number; problem: string },
+  lastSeqBefore: number,
+): Promise<never> {
+  const existing = new Set(await readdir(dir));
+  let name = setAsideFileName(file, damaged.line);
+  for (let copy = 2; existing.has(name); copy++) {
+    name = `${setAsideFileName(file, damaged.line)}.${copy}`;
+  }
+  await rename(join(dir, file), join(dir, name));
+  await fsyncDir(dir);
+  throw new JournalError(
+    'damaged',
+    `journal: ${file} cannot be read from line ${damaged.line} on (${damaged.problem}), more than a torn last line; it is set aside whole as ${join(dir, name)} (${bytes} bytes, nothing deleted; the journal before it ends at seq ${lastSeqBefore}), and the table will not start until you decide: ${choicesText(dir, file)}`,
+  );
+}
+
+/** Takes the journal folder's lock (one writer per folder); `releaseJournalLock` gives it back. */
+export async function acquireJournalLock(dir: string): Promise<void> {
+  await acquireLock(dir);
+}
+
+export async function releaseJournalLock(dir: string): Promise<void> {
+  await rm(join(dir, LOCK_FILE), { force: true });
 }
 
 async function acquireLock(dir: string): Promise<void> {
@@ -702,9 +803,10 @@ async function isOurs(pid: number): Promise<boolean> {
 }
 
 /**
- * Finds the valid prefix of the last file. Only the tail may be torn: from
- * the first bad line on, every line must be garbage (not a JSON object);
- * a good record after a bad one means the middle was damaged: corrupt.
+ * Finds the valid prefix of the last file. Only the last line may be torn
+ * (cut silently); more bad lines at the end, none of them a record, are
+ * `damaged` (the caller sets the file aside, deleting nothing); a good
+ * record after a bad one means the middle was damaged: corrupt.
  * An input and its events are one unit: when the prefix ends inside one
  * (the input states more events than follow it: a write that failed
  * part-way, e.g. on a full disk), the cut moves back to the input, so the
@@ -715,11 +817,18 @@ export function scanForRecovery(
   bytes: Uint8Array,
   chain: { seq: number; hash: string },
   file: string,
-): { records: { record: JournalRecord; hash: string }[]; cutAt?: number; reason: string } {
+): {
+  records: { record: JournalRecord; hash: string }[];
+  cutAt?: number;
+  reason: string;
+  /** Set when more than the last line is bad: the first bad line and why. */
+  damaged?: { line: number; problem: string };
+} {
   const lines = splitLines(bytes);
   const records: { record: JournalRecord; hash: string; offset: number }[] = [];
   let { seq, hash } = chain;
   let torn: { cutAt: number; reason: string } | undefined;
+  let damaged: { line: number; problem: string } | undefined;
   for (const [position, raw] of lines.entries()) {
     const problem = lineProblem(raw, seq, hash);
     if (problem === undefined) {
@@ -737,7 +846,11 @@ export function scanForRecovery(
         `${file}: line ${raw.line} (byte ${raw.offset}) is bad (${problem}) but line ${damagedMiddle.line} after it is a record: not a torn write; run \`tableside journal verify\``,
       );
     }
-    torn = { cutAt: raw.offset, reason: `torn last record at line ${raw.line}: ${problem}` };
+    torn =
+      later.length > 0
+        ? { cutAt: raw.offset, reason: `unreadable from line ${raw.line}: ${problem}` }
+        : { cutAt: raw.offset, reason: `torn last record at line ${raw.line}: ${problem}` };
+    if (later.length > 0) damaged = { line: raw.line, problem };
     break;
   }
   const unit = unfinishedUnit(records.map((entry) => entry.record));
@@ -748,9 +861,10 @@ export function scanForRecovery(
       records: records.slice(0, unit.index),
       cutAt: input.offset,
       reason: torn ? `${torn.reason}; ${reason}` : reason,
+      ...(damaged ? { damaged } : {}),
     };
   }
-  return torn ? { records, ...torn } : { records, reason: '' };
+  return torn ? { records, ...torn, ...(damaged ? { damaged } : {}) } : { records, reason: '' };
 }
 
 /**
@@ -781,8 +895,9 @@ function lineProblem(
   if (!raw.terminated) return 'no newline';
   const decoded = decodeLine(raw.text);
   if (!decoded.ok) return decoded.reason;
-  if (decoded.record.seq !== previousSeq + 1) {
-    return `seq ${decoded.record.seq} where ${previousSeq + 1} was expected`;
+  const expected = seqAfter(previousSeq, decoded.record);
+  if (decoded.record.seq !== expected) {
+    return `seq ${decoded.record.seq} where ${expected} was expected`;
   }
   if (decoded.record.prev !== previousHash) return 'prev does not match the previous record';
   return undefined;
@@ -892,7 +1007,10 @@ export async function* readJournalRecords(
         );
       }
       const record = decoded.record;
-      if (expected && (record.seq !== expected.seq + 1 || record.prev !== expected.hash)) {
+      if (
+        expected &&
+        (record.seq !== seqAfter(expected.seq, record) || record.prev !== expected.hash)
+      ) {
         throw new JournalError(
           'corrupt',
           `${file}:${raw.line}: the chain breaks at seq ${record.seq}; run \`tableside journal verify\``,

@@ -45,6 +45,49 @@ export function journalFileIndex(name: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/**
+ * A file set aside because it could not be read from line N on (the
+ * daemon moved it; `journal repair` decides): `journal-000007.jsonl.unreadable-from-line-1`.
+ * Never a journal file name, so no reader takes it for one.
+ */
+export const SET_ASIDE_PATTERN =
+  /^(journal-(\d{6,})\.jsonl)\.unreadable-from-line-(\d+)(?:\.\d+)?$/;
+
+export function setAsideFileName(file: string, line: number): string {
+  return `${file}.unreadable-from-line-${line}`;
+}
+
+/** What a `journal repair` record says of the file it set aside (`data.repair`). */
+export interface RepairNote {
+  /** The set-aside file's name, kept in the folder. */
+  setAside: string;
+  bytes: number;
+  sha256: string;
+  /** The first unreadable line of it; the lines before it are kept verbatim before this record. */
+  fromLine: number;
+  /** Seqs the table had published (the MQTT cursor) past the last readable record: never used again. */
+  skipped?: { from: number; to: number };
+}
+
+/** The repair note of a record, if it is a repair record. */
+export function repairNoteOf(record: JournalRecord): RepairNote | undefined {
+  if (record.kind !== 'meta') return undefined;
+  const note = record.data.repair as RepairNote | undefined;
+  return typeof note === 'object' && note !== null && typeof note.setAside === 'string'
+    ? note
+    : undefined;
+}
+
+/**
+ * The seq a record must have after `previousSeq`: the next one, except
+ * after a repair that skipped the seqs already published from a file set
+ * aside (those seqs are never given to other records).
+ */
+export function seqAfter(previousSeq: number, record: JournalRecord): number {
+  const skipped = repairNoteOf(record)?.skipped;
+  return skipped && skipped.from === previousSeq + 1 ? skipped.to + 1 : previousSeq + 1;
+}
+
 /** One-shot: no Hash object per record (the journal hashes every line it writes or reads). */
 export function hashLine(line: string | Uint8Array): string {
   return hash('sha256', line, 'hex');

@@ -25,7 +25,12 @@ import { isoTime } from '../trust/canonical.ts';
 import { fingerprint } from '../trust/keys.ts';
 import type { ChainHead } from './journal.ts';
 import { decodeLine, hashLine, journalFileIndex, splitLines } from './record.ts';
-import { type JournalFileBytes, type VerifyReport, verifyJournalFiles } from './verify.ts';
+import {
+  type JournalFileBytes,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyJournalFiles,
+} from './verify.ts';
 
 export const HEAD_SIGNATURE_DOMAIN = 'tableside-journal-head/1';
 
@@ -298,7 +303,7 @@ export function verifySealedJournal(
   files: readonly JournalFileBytes[],
   publicKey: TableKeys,
   externalHeads: readonly unknown[] = [],
-  options: { expectLastSeq?: number } = {},
+  options: VerifyOptions = {},
 ): SealReport {
   const chain = verifyJournalFiles(files, options);
   const heads = new HeadCheck(readLines(files));

@@ -23,6 +23,9 @@ import {
   JOURNAL_FILE_PATTERN,
   type JournalRecord,
   journalFileIndex,
+  type RepairNote,
+  repairNoteOf,
+  SET_ASIDE_PATTERN,
   splitLines,
 } from './record.ts';
 
@@ -34,7 +37,18 @@ export type FindingProblem =
   | 'malformed'
   | 'truncated'
   /** An input states more events than follow it: they were never written (or removed). */
-  | 'events_missing';
+  | 'events_missing'
+  /** `journal repair` continued the journal past a file set aside unreadable: what it held is not here. */
+  | 'repaired'
+  /** A file the daemon set aside unreadable waits for a decision (restore it, or `journal repair`). */
+  | 'set_aside';
+
+export interface VerifyOptions {
+  /** The journal must reach this seq (e.g. the last seq a consumer saw). */
+  expectLastSeq?: number;
+  /** Names of the folder's set-aside files (`journal-NNNNNN.jsonl.unreadable-from-line-N`). */
+  setAside?: readonly string[];
+}
 
 export interface Finding {
   problem: FindingProblem;
@@ -74,6 +88,8 @@ interface Entry {
   kind: string;
   /** On an input: the events it states it made. */
   events: number | undefined;
+  /** On a `journal repair` record: what it says was set aside. */
+  repair: RepairNote | undefined;
 }
 
 /** What reading the files found: every record in file order (`undefined` for a malformed line) and each seq's first record. */
@@ -112,7 +128,8 @@ function readRecords(ordered: readonly JournalFileBytes[], findings: Finding[]):
         continue;
       }
       const { seq, prev, kind, events } = decoded.record;
-      const entry: Entry = { ...where, seq, prev, hash: hashLine(raw.text), kind, events };
+      const repair = repairNoteOf(decoded.record);
+      const entry: Entry = { ...where, seq, prev, hash: hashLine(raw.text), kind, events, repair };
       const earlier = bySeq.get(seq);
       if (earlier) {
         findings.push({
@@ -158,7 +175,10 @@ function orderFindings(
     });
   } else if (previous && entry.seq > highest + 1) {
     const missing: number[] = [];
-    for (let seq = highest + 1; seq < entry.seq; seq++) {
+    // Seqs a repair skipped (published from the set-aside file) are named by the repair finding.
+    const skipped = entry.repair?.skipped;
+    const from = skipped && skipped.from === highest + 1 ? skipped.to + 1 : highest + 1;
+    for (let seq = from; seq < entry.seq; seq++) {
       if (!records.bySeq.has(seq)) missing.push(seq);
     }
     if (missing.length > 0) {
@@ -190,7 +210,10 @@ function chainFinding(entry: Entry, records: ReadRecords): Finding | undefined {
       message: 'the first record does not start the chain (prev is not the genesis hash)',
     };
   }
-  const before = records.bySeq.get(entry.seq - 1);
+  const skipped = entry.repair?.skipped;
+  const before = records.bySeq.get(
+    skipped && skipped.to === entry.seq - 1 ? skipped.from - 1 : entry.seq - 1,
+  );
   if (!before || before.hash === entry.prev) return undefined;
   return {
     problem: 'edited',
@@ -216,12 +239,49 @@ function checkOrderAndChain(
       continue;
     }
     findings.push(...orderFindings(entry, previous, highest, records, startsMidway));
+    if (entry.repair) findings.push(repairFinding(entry, entry.repair));
     highest = Math.max(highest, entry.seq);
     const broken = chainFinding(entry, records);
     if (broken) findings.push(broken);
     previous = entry;
   }
   return highest;
+}
+
+/** A repair record: the journal says itself what it lost, and verify never calls it intact. */
+function repairFinding(entry: Entry, note: RepairNote): Finding {
+  const skipped = note.skipped
+    ? `; seq ${note.skipped.from}..${note.skipped.to} had been published from it and are not in this journal (never reused)`
+    : '';
+  return {
+    problem: 'repaired',
+    file: entry.file,
+    line: entry.line,
+    offset: entry.offset,
+    seq: entry.seq,
+    message: `journal repair: ${note.setAside} (${note.bytes} bytes, sha256 ${note.sha256}) was set aside, unreadable from line ${note.fromLine}; its ${note.fromLine - 1} line(s) before that are kept, the rest is not in this journal${skipped}`,
+  };
+}
+
+/** Set-aside files newer than every journal file: nobody has decided yet, the journal is not whole. */
+function setAsideFindings(
+  names: readonly string[],
+  ordered: readonly JournalFileBytes[],
+): Finding[] {
+  const newest = Math.max(0, ...ordered.map((file) => journalFileIndex(file.name) ?? 0));
+  return names.flatMap((name): Finding[] => {
+    const match = SET_ASIDE_PATTERN.exec(name);
+    if (!match || Number(match[2]) <= newest) return [];
+    return [
+      {
+        problem: 'set_aside',
+        file: name,
+        line: Number(match[3]),
+        offset: 0,
+        message: `${match[1]} was set aside, unreadable from line ${match[3]}: its records are not verified; restore a good copy, or run \`tableside journal repair\``,
+      },
+    ];
+  });
 }
 
 /** Each input is followed by the events it states (one append, one unit). */
@@ -270,7 +330,7 @@ function cutFinding(
 
 export function verifyJournalFiles(
   files: readonly JournalFileBytes[],
-  options: { expectLastSeq?: number } = {},
+  options: VerifyOptions = {},
 ): VerifyReport {
   const findings: Finding[] = [];
   const ordered = [...files].sort(
@@ -284,6 +344,7 @@ export function verifyJournalFiles(
   const startsMidway = firstFileIndex !== undefined && firstFileIndex > 1;
   const highest = checkOrderAndChain(records, startsMidway, findings);
   findings.push(...missingEvents(sequence));
+  findings.push(...setAsideFindings(options.setAside ?? [], ordered));
   const lastSeq = highest > 0 ? highest : undefined;
   if (options.expectLastSeq !== undefined && (lastSeq ?? 0) < options.expectLastSeq) {
     findings.push(cutFinding(ordered, sequence, lastSeq, options.expectLastSeq));
@@ -325,9 +386,17 @@ export async function readJournalFiles(dir: string): Promise<JournalFileBytes[]>
   return Promise.all(names.map(async (name) => ({ name, bytes: await readFile(join(dir, name)) })));
 }
 
+/** The folder's set-aside files (`journal-NNNNNN.jsonl.unreadable-from-line-N`). */
+export async function readSetAsideNames(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => SET_ASIDE_PATTERN.test(name));
+}
+
 export async function verifyJournalDir(
   dir: string,
   options: { expectLastSeq?: number } = {},
 ): Promise<VerifyReport> {
-  return verifyJournalFiles(await readJournalFiles(dir), options);
+  return verifyJournalFiles(await readJournalFiles(dir), {
+    ...options,
+    setAside: await readSetAsideNames(dir),
+  });
 }

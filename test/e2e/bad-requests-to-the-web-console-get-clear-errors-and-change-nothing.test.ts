@@ -111,7 +111,9 @@ describe('bad requests to the web console get clear errors and change nothing', 
         'unknown request "explode"; known: new_shoe, void_hand, new_round, set_ruleset, no_more_bets, closing',
     });
     expect(
-      await answer(await post('/api/request/set_ruleset', '{"ruleset":"tdc-blackjack"}', good)),
+      await answer(
+        await post('/api/request/set_ruleset', '{"ruleset":"bulgaria-punto-banco"}', good),
+      ),
     ).toMatchObject({
       http: 409,
       code: 'shoe_in_play',

@@ -87,7 +87,7 @@ const BAD_REQUESTS: BadRequest[] = [
   {
     what: 'a ruleset change while a shoe is in play',
     op: 'set_ruleset',
-    body: { transaction: 'tx-in-play', ruleset: 'tdc-blackjack' },
+    body: { transaction: 'tx-in-play', ruleset: 'bulgaria-punto-banco' },
     code: 'shoe_in_play',
     names: /between shoes/,
   },

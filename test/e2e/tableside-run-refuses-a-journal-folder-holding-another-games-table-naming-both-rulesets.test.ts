@@ -93,6 +93,23 @@ describe("tableside run refuses a journal folder holding another game's table, n
     expect(journaled(cwd).length).toBe(before);
   });
 
+  it('a baccarat table folder started with TABLESIDE_RULESET=tdc-blackjack (cards too, another game)', async () => {
+    // Issue 35 item 4: it started baccarat and dealt it, with no refusal or notice.
+    const cwd = tempDir('other-game-blackjack');
+    cleanups.push(async () => rmSync(cwd, { recursive: true, force: true }));
+    await playUntil(cwd, undefined, 'card');
+    const before = journaled(cwd).length;
+
+    const refused = await startWith(cwd, 'tdc-blackjack');
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(
+      /holds a card table playing tdc-baccarat-no-commission \(punto-banco\), but the config names tdc-blackjack \(blackjack\)/,
+    );
+    expect(refused.stderr).toContain(join(cwd, '.tableside/journal'));
+    expect(refused.stderr).toMatch(/new journal folder \(journal\.dir\)/);
+    expect(journaled(cwd).length).toBe(before);
+  });
+
   it('a roulette table folder started with the default (baccarat) ruleset', async () => {
     const cwd = tempDir('other-game-roulette');
     cleanups.push(async () => rmSync(cwd, { recursive: true, force: true }));
@@ -101,8 +118,8 @@ describe("tableside run refuses a journal folder holding another game's table, n
 
     const refused = await startWith(cwd, undefined);
     expect(refused.code, refused.stderr).toBe(1);
-    expect(refused.stderr).toMatch(/holds a roulette table/);
-    expect(refused.stderr).toMatch(/not a card table of tdc-baccarat-no-commission/);
+    expect(refused.stderr).toMatch(/holds a roulette table playing tdc-roulette/);
+    expect(refused.stderr).toMatch(/config names tdc-baccarat-no-commission \(a card table\)/);
     expect(refused.stderr).toMatch(/new journal folder \(journal\.dir\)/);
     expect(inputTypes(cwd).has('card')).toBe(false);
     expect(journaled(cwd).length).toBe(before);

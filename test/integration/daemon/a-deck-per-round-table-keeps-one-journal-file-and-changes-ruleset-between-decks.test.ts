@@ -111,19 +111,28 @@ describe('a deck-per-round table', () => {
     expect((await verifyJournalDir(dir)).ok).toBe(true);
   });
 
-  it('changes ruleset between decks, never while a deck is in play', async () => {
+  it('changes ruleset between decks, never while a deck is in play, and never to another game', async () => {
     const { daemon } = await bench('peru-triple-shot');
     await daemon.newShoe('test');
     await expect(
-      daemon.handleRequest({ op: 'set_ruleset', ruleset: 'tdc-blackjack' }),
+      daemon.handleRequest({ op: 'set_ruleset', ruleset: 'peru-triple-shot' }),
     ).rejects.toMatchObject({ code: 'shoe_in_play' });
     await daemon.ingest({ t: 'void', reason: 'test' }).catch(() => undefined);
     const { daemon: other } = await bench('peru-triple-shot');
     await playRound(other, 'red', RED_DECK);
     expect(other.expecting().kind).toBe('shuffle');
     await expect(
+      other.handleRequest({ op: 'set_ruleset', ruleset: 'peru-triple-shot' }),
+    ).resolves.toEqual({ ruleset: 'peru-triple-shot' });
+    // Blackjack is another game, though dealt from cards too: a table keeps its game.
+    await expect(
       other.handleRequest({ op: 'set_ruleset', ruleset: 'tdc-blackjack' }),
-    ).resolves.toEqual({ ruleset: 'tdc-blackjack' });
-    expect(other.ruleset).toBe('tdc-blackjack');
+    ).rejects.toMatchObject({
+      code: 'other_game',
+      message: expect.stringContaining(
+        'tdc-blackjack is a ruleset of blackjack; this card table plays peru-triple-shot (triple-shot)',
+      ),
+    });
+    expect(other.ruleset).toBe('peru-triple-shot');
   });
 });

@@ -243,6 +243,30 @@ describe('journal', () => {
     expect(isJournalError(error) && error.code).toBe('locked');
   });
 
+  it("refuses another table's folder, naming both tables and the folder, and writes nothing", async () => {
+    // Issue 34 item 1: a bench table run in table-1's folder continued table-1's shoe.
+    const dir = tempDir();
+    const journal = await openJournal(dir, { table: 'table-1' });
+    await journal.append([card('AS')]);
+    await journal.rotate('shoe');
+    await closeJournal(journal);
+    const before = readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]);
+    const error = await Journal.open({ dir, clock: Date.now, table: 'pty-bench' }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(isJournalError(error) && error.code).toBe('other_table');
+    const message = (error as Error).message;
+    expect(message).toContain(`the journal folder ${dir} belongs to table "table-1"`);
+    expect(message).toContain('not to "pty-bench"');
+    expect(message).toContain('journal.dir');
+    expect(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')])).toEqual(
+      before,
+    );
+    // The lock is released: the folder's own table opens it.
+    const own = await openJournal(dir, { table: 'table-1' });
+    expect(own.lastSeq).toBe(3);
+  });
+
   it('refuses appends after close', async () => {
     const dir = tempDir();
     const journal = await openJournal(dir);
