@@ -87,6 +87,14 @@ export interface SimulatorOptions {
   shoe?: SimShoe;
   /** Steps of the plan the table already has (a restart mid-shoe): skipped, never sent. */
   resumeAt?: number;
+  /**
+   * The protocol the host's HELLO announced on this wire before the simulator
+   * took it over: the host sends its HELLO once per connection (PROTOCOL.md
+   * § 4.3), so a simulator started on a wire the host opened earlier (the
+   * daemon's own bench, a deck after another) never hears it, and would
+   * report its shuffles without their colours.
+   */
+  hostProtocol?: string;
 }
 
 export interface SimulatorEvents extends SimulatorCoreEvents {
@@ -121,6 +129,7 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
   private silentUntil = 0;
   private stepping: Promise<boolean> = Promise.resolve(true);
   private lastDecks = 1;
+  private readonly hostProtocolBefore: string | undefined;
 
   constructor(options: SimulatorOptions) {
     super();
@@ -157,6 +166,7 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
     this.steps = planSession(planOptions);
     this.legalRounds = legalRounds;
     this.position = Math.min(options.resumeAt ?? 0, this.steps.length);
+    this.hostProtocolBefore = options.hostProtocol;
     const random = createRandom(this.seed);
     this.wireRandom = random.fork(`wire/${this.kind}`);
     const recipe = effectiveRecipe(options.ruleset, this.behaviours);
@@ -352,9 +362,9 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
     for (const message of messages) this.send(message);
   }
 
-  /** The protocol version the host's HELLO announced; undefined until one arrived. */
+  /** The protocol version the host's HELLO announced (or the `hostProtocol` option); undefined until one arrived. */
   get hostProtocol(): string | undefined {
-    return this.core.hostProtocol;
+    return this.core.hostProtocol ?? this.hostProtocolBefore;
   }
 
   /**

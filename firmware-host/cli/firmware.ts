@@ -87,7 +87,7 @@ interface ShoeOptions extends KeyOptions {
   link: string;
   registry: string;
   calibration?: string;
-  outbox: string;
+  outbox?: string;
   serial: string;
   beamBroken: string;
 }
@@ -155,8 +155,7 @@ function registerShoe(firmware: Command): void {
     )
     .option(
       '--outbox <file>',
-      'cards kept until the table ACKs them, across restarts',
-      'shoe-outbox.jsonl',
+      "cards kept until the table ACKs them, across restarts; default: the service's state folder ($STATE_DIRECTORY), else .tableside/shoe-outbox.jsonl",
     )
     .option('--serial <id>', 'serial number in HELLO', 'SHOE-0001')
     .option('--key-file <file>', KEY_FILE_HELP)
@@ -171,9 +170,10 @@ function registerShoe(firmware: Command): void {
 
 async function runShoe(options: ShoeOptions): Promise<void> {
   const beamBroken = beamBrokenOf(options.beamBroken);
-  const [{ DeckRegistry }, { ShoeFirmware }] = await Promise.all([
+  const [{ DeckRegistry }, { ShoeFirmware }, { defaultOutboxPath }] = await Promise.all([
     import('../../hardware/readers/deck-registry.ts'),
     import('../../hardware/firmware/shoe.ts'),
+    import('../../hardware/firmware/outbox.ts'),
   ]);
   const registry = await DeckRegistry.load(options.registry).catch((error: Error) =>
     fail(error.message, 2),
@@ -188,7 +188,7 @@ async function runShoe(options: ShoeOptions): Promise<void> {
     link,
     registry,
     serial: options.serial,
-    outboxPath: options.outbox,
+    outboxPath: options.outbox ?? defaultOutboxPath(process.env),
     beamBroken,
     ...(calibration ? { calibration } : {}),
   });

@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { allRulesetNames, findGameOf, gameOf } from '../games/registry.ts';
 import { CONFIG_FILE_VARIABLE, ENV_OVERRIDES } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
+import { issueMessage } from './issue-messages.ts';
 import {
   configSchema,
   pairingPolicyOf,
@@ -292,20 +293,7 @@ function issuesOf(error: z.ZodError, fromEnv: ReadonlyMap<string, string>): Conf
       }
       continue;
     }
-    let message = issue.message;
-    const missing = 'input' in issue && issue.input === undefined;
-    if (issue.code === 'invalid_type' && missing) {
-      message = `missing: expected ${issue.expected}`;
-    } else if (issue.code === 'invalid_value' && missing) {
-      message = `missing: ${message.replace(/^Invalid option: /, '')}`;
-    } else if (issue.code === 'invalid_type') {
-      message = message.replace(/^Invalid input: /, '');
-    } else if (issue.code === 'invalid_value') {
-      message = message.replace(/^Invalid option: /, '');
-    } else if (issue.code === 'invalid_key') {
-      const inner = issue.issues.map((nested) => nested.message).join('; ');
-      message = `invalid name: ${inner}`;
-    }
+    const message = issueMessage(issue);
     const path = formatPath(issue.path);
     const variable = fromEnv.get(path);
     issues.push({ path, message: variable ? `${message} (from ${variable})` : message });

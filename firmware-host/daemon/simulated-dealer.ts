@@ -17,6 +17,7 @@
  * decides by its own preference.
  */
 import type { BackColour, PhysicalCard } from '../../device-protocol/cards.ts';
+import { PROTOCOL_VERSION } from '../../device-protocol/messages.ts';
 import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { SimulatedDevice } from '../../simulators/device.ts';
@@ -266,7 +267,11 @@ export class SimulatedDealer {
     this.shoes++;
     this.decks = 0;
     const { SimulatedDevice } = await import('../../simulators/device.ts');
-    const seed = (this.seed + this.shoes * 7919) >>> 0;
+    // Each set of simulators gets a seed of its own from the journal's position, which goes on
+    // growing across restarts (a count kept here started again at 0, and a seeded bench dealt its
+    // first decks again after a restart: shuffle_suspect).
+    const position = this.daemon.journalFeed?.lastSeq ?? 0;
+    const seed = (this.seed + (position + 1) * 7919) >>> 0;
     const ruleset = this.daemon.ruleset;
     this.plannedFor = ruleset;
     // The simulators plan their rounds (cards per round) with the boxes this dealer seats.
@@ -278,6 +283,8 @@ export class SimulatedDealer {
         ...(wire.key === undefined ? {} : { key: wire.key }),
         ruleset,
         seed,
+        // The table's drivers announced this on the wire before these simulators took it over.
+        hostProtocol: PROTOCOL_VERSION,
         ...(boxes.length > 0 ? { boxes } : {}),
         ...(firstBack === undefined ? {} : { firstBack }),
         ...(resume

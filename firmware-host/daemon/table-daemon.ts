@@ -153,6 +153,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
     return this.core.session.expecting();
   }
 
+  expectedShuffleBacks(): string[] {
+    return this.core.game.shufflerBacks(this.core.session);
+  }
+
   deviceStatus(): DriverStatus[] {
     return this.devices.status();
   }

@@ -77,10 +77,10 @@ function describeOutcome(outcome: Record<string, unknown>): string {
     const verdict = winner === 'tie' ? 'TIE' : `${winner.toUpperCase()} wins`;
     return `${verdict}${sides ? ` — ${sides}` : ''}`;
   }
+  // Every bet of every box: the line is as long as the result (a cut at six bets dropped boxes 2 and 3).
   const bets = outcome.bets as Record<string, number> | undefined;
   const summary = bets
     ? Object.entries(bets)
-        .slice(0, 6)
         .map(([bet, result]) => `${bet} ${result > 0 ? '+' : ''}${result}`)
         .join(', ')
     : '';

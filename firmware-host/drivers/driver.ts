@@ -12,7 +12,8 @@
  *   each with an `ack()` the caller invokes once the record is durable: only
  *   then is the device ACKed, so it retransmits anything not yet stored; a
  *   shuffle's back colours come from the shuffler when it reports them
- *   (SHUFFLED2), else from the `backs` / `alternateBacks` options;
+ *   (SHUFFLED2), else from the `expectedBacks` option (what the table,
+ *   replayed from its journal, expects next) or the fixed `backs`;
  * - reports the lid (LID) as a notice with an `ack()` too: closing a shoe's
  *   lid can start a new shoe, which must be durable before the shoe is told;
  * - never emits a record twice: the receive ledger drops what a device
@@ -122,11 +123,17 @@ export interface DriverOptions {
   /**
    * Shuffler: back colours of a shuffle record when the shuffler does not
    * report them (SHUFFLED of protocol 1.0; SHUFFLED2 carries them and wins);
-   * default `['red']`.
+   * default `['red']`. `expectedBacks`, when given, wins over it.
    */
   backs?: readonly BackColour[];
-  /** Shuffler, with `backs` as the fallback: each shuffle is one deck of the next colour (two-colour games). */
-  alternateBacks?: boolean;
+  /**
+   * Shuffler: the back colours the table expects of its next shuffle, asked
+   * for each shuffle the shuffler does not name the colours of. It is read
+   * from the table's state (its journal), never counted here: a count this
+   * process kept would start again at every restart (the deck after one, at
+   * a table whose decks alternate, was recorded in the last deck's colour).
+   */
+  expectedBacks?: () => readonly BackColour[];
   timing?: Partial<z.input<typeof driverTimingSchema>>;
   /** Send the host's HELLO on every connection (devices never wait for it). Default true. */
   sendHello?: boolean;
@@ -353,7 +360,6 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private unpairedUnsaid = 0;
   private started = false;
   private pingCounter = 0;
-  private shuffles = 0;
   private commandedDecks: number | undefined;
   private commandChain: Promise<unknown> = Promise.resolve();
   private readonly awaitingAck = new Map<
@@ -1090,13 +1096,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       });
       return;
     }
-    const allBacks = this.options.backs?.length ? [...this.options.backs] : ['red'];
-    const guessed = this.options.alternateBacks
-      ? [allBacks[this.shuffles % allBacks.length]!]
-      : allBacks;
-    // Counted either way, so the guess stays in step if a shuffler reports colours only at times.
-    this.shuffles++;
-    const backs = report.backs ? [...report.backs] : guessed;
+    const backs = report.backs ? [...report.backs] : this.unnamedBacks();
     const decks =
       this.commandedDecks ??
       Math.min(16, Math.max(1, Math.round(report.count / (52 * backs.length))));
@@ -1104,6 +1104,13 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     const record: ShuffleRecord = { t: 'shuffle', decks, backs };
     if (report.order) record.order = [...report.order];
     this.emitRecord(seq, record);
+  }
+
+  /** The colours of a shuffle the shuffler did not name: what the table expects, else the fixed ones. */
+  private unnamedBacks(): BackColour[] {
+    const expected = this.options.expectedBacks?.();
+    if (expected?.length) return [...expected];
+    return this.options.backs?.length ? [...this.options.backs] : ['red'];
   }
 
   private emitRecord(

@@ -115,8 +115,12 @@ export interface GamePlugin {
   webView(ruleset: string): 'baccarat' | 'cards' | 'roulette';
   /** Retained topics besides the table's state: baccarat's `roads`. */
   retainedTopics(ruleset: string): readonly 'roads'[];
-  /** The back colours a shuffler's driver assumes when the shuffler does not name them. */
-  shufflerBacks(ruleset: string): { backs: string[]; alternateBacks?: boolean };
+  /**
+   * The back colours the table expects of its next shuffle, read from its
+   * session (so from the journal, after a restart too): what a shuffler's
+   * driver records when the shuffler does not name them.
+   */
+  shufflerBacks(session: GameSession): string[];
   /** A fresh grouping of a day's journal into its units, for the History page. */
   dayHistory(): DayGrouping;
   /** A new session for `ruleset`. */

@@ -6,9 +6,12 @@
  * mismatch is published without the card the shuffler expected there; an
  * alarm publishes the value of a card only when that card was exposed: it
  * is the card of the input that raised the alarm and left the shoe face up.
- * The decision is structural (any field holding a card code, any card code
- * in the message), not a list of alarm kinds or message texts, so a new
- * alarm about a face-down card cannot leak it. A round's result shows its
+ * The decision is structural (any field holding a card code, or a list of
+ * them), not a list of alarm kinds or message texts, so a new alarm about a
+ * face-down card cannot leak it; an alarm names its cards in such fields, and
+ * the message loses exactly the cards its fields withhold. Free text is never
+ * masked by its look: a model name such as `TS-SHOE-SIM` is not a ten of
+ * spades. A round's result shows its
  * outcome as the table exposed it (engine/games.ts `exposedOutcome`): a hand
  * collected face down, such as a fold, shows only its number of cards.
  */
@@ -86,7 +89,23 @@ export function screenEvent(event: DomainEvent, exposure?: CardExposure): Screen
   return { publish: true, event: hideUnexposedCards(screened.event, exposure) };
 }
 
-/** Card codes, as fields and in the message, of cards not exposed: withheld. */
+/** The card codes a field holds: one code, or a list of nothing else; undefined for any other value. */
+function cardCodesOf(value: unknown): readonly string[] | undefined {
+  if (typeof value === 'string') return WHOLE_CARD_CODE.test(value) ? [value] : undefined;
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.every((item) => typeof item === 'string' && WHOLE_CARD_CODE.test(item))
+    ? (value as string[])
+    : undefined;
+}
+
+/** The message with each of `codes` that stands as a word in it replaced: nothing else is touched. */
+function maskCodes(message: string, codes: ReadonlySet<string>): string {
+  return codes.size === 0
+    ? message
+    : message.replace(CARD_CODE, (code) => (codes.has(code) ? '▒▒' : code));
+}
+
+/** Card fields of cards not exposed: withheld, and their cards masked in the message. */
 function hideUnexposedCards(
   alarm: Record<string, unknown>,
   exposure: CardExposure | undefined,
@@ -94,22 +113,17 @@ function hideUnexposedCards(
   const exposed = exposure?.face === 'up' ? exposure.card : undefined;
   const withheld: string[] = Array.isArray(alarm.withheld) ? [...alarm.withheld] : [];
   const result: Record<string, unknown> = { ...alarm };
-  let hidden = false;
+  const hiddenCodes = new Set<string>();
   for (const [key, value] of Object.entries(alarm)) {
-    if (key === 'message' || typeof value !== 'string') continue;
-    if (!WHOLE_CARD_CODE.test(value) || value === exposed) continue;
+    if (key === 'message') continue;
+    const codes = cardCodesOf(value);
+    if (codes === undefined || codes.every((code) => code === exposed)) continue;
     result[key] = null;
     if (!withheld.includes(key)) withheld.push(key);
-    hidden = true;
+    for (const code of codes) if (code !== exposed) hiddenCodes.add(code);
   }
-  if (typeof alarm.message === 'string') {
-    const masked = alarm.message.replace(CARD_CODE, (code) => (code === exposed ? code : '▒▒'));
-    if (masked !== alarm.message) {
-      result.message = masked;
-      hidden = true;
-    }
-  }
-  if (!hidden) return result;
+  if (hiddenCodes.size === 0) return result;
+  if (typeof alarm.message === 'string') result.message = maskCodes(alarm.message, hiddenCodes);
   result.hidden = true;
   if (withheld.length > 0) result.withheld = withheld;
   return result;
@@ -150,7 +164,15 @@ function screenKnown(event: DomainEvent): Screened {
     const { card: _held, ...rest } = event;
     return {
       publish: true,
-      event: { ...rest, message: event.message.replace(CARD_CODE, '▒▒'), card: null, hidden: true },
+      event: {
+        ...rest,
+        message:
+          typeof event.card === 'string'
+            ? maskCodes(event.message, new Set([event.card]))
+            : event.message,
+        card: null,
+        hidden: true,
+      },
     };
   }
   return { publish: true, event: { ...event } };

@@ -14,7 +14,16 @@
  * is ignored; it never reached the wire. When nothing is outstanding the
  * file is rewritten to one line holding the last seq, so it stays small.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { nextSeq, SEQ_MODULUS } from '../../device-protocol/frame.ts';
 import type { Message } from '../../device-protocol/messages.ts';
 
@@ -33,6 +42,18 @@ export interface OutboxState {
   readonly nextSeq: number | undefined;
 }
 
+/**
+ * Where the shoe firmware keeps its outbox when no path is given: the state
+ * folder systemd gives the service (`StateDirectory=`, in
+ * `STATE_DIRECTORY`), else `.tableside/` beside the journal's default
+ * folder; never the current folder itself (it was written into a checkout's
+ * root).
+ */
+export function defaultOutboxPath(env: Readonly<Record<string, string | undefined>>): string {
+  const state = env.STATE_DIRECTORY?.split(':')[0];
+  return join(state || '.tableside', 'shoe-outbox.jsonl');
+}
+
 export class Outbox {
   private fd: number;
   private readonly kept = new Map<number, Kept>();
@@ -48,6 +69,8 @@ export class Outbox {
   readonly restored: OutboxState;
 
   constructor(readonly path: string) {
+    // A state folder not made yet (the first start): made, as the file is.
+    mkdirSync(dirname(path), { recursive: true });
     this.restored = this.load();
     this.fd = openSync(path, 'a');
   }

@@ -12,22 +12,12 @@
  * progress gets its result.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJournalRecords } from '../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../firmware-host/journal/record.ts';
 import type { DomainEvent } from '../../firmware-host/table/events.ts';
 import { freePort } from '../helpers/ports.ts';
 import { CliProcess, tempDir, writeConfig } from './helpers/daemon.ts';
 import { until } from './helpers/environment.ts';
-
-async function journalOf(dir: string): Promise<JournalRecord[]> {
-  const records: JournalRecord[] = [];
-  try {
-    for await (const record of readJournalRecords(dir)) records.push(record);
-  } catch {
-    // A line being written right now: the records before it are what there is.
-  }
-  return records;
-}
+import { journalSoFar } from './helpers/journal.ts';
 
 const eventsOf = (records: readonly JournalRecord[]) =>
   records
@@ -98,13 +88,14 @@ describe('a simulated bench killed mid-hand resumes the same shoe and hand witho
         const from = before.at(-1)?.seq ?? 0;
         await until(
           async () =>
-            roundInProgress((await journalOf(journal)).filter((r) => r.seq > from)) !== undefined,
+            roundInProgress((await journalSoFar(journal)).filter((r) => r.seq > from)) !==
+            undefined,
           'a hand with its first card',
           60_000,
           () => first.describe(),
         );
         await first.kill('SIGKILL');
-        before = await journalOf(journal);
+        before = await journalSoFar(journal);
         round = roundInProgress(before);
       }
       expect(round, 'a kill mid-hand').toBeDefined();
@@ -116,7 +107,7 @@ describe('a simulated bench killed mid-hand resumes the same shoe and hand witho
 
       const second = start();
       const sinceRestart = async () =>
-        eventsOf((await journalOf(journal)).filter((record) => record.seq > lastSeq));
+        eventsOf((await journalSoFar(journal)).filter((record) => record.seq > lastSeq));
       await until(
         async () => (await sinceRestart()).some(({ event }) => event.type === 'result'),
         'the hand in progress settled',

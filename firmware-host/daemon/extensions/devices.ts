@@ -10,7 +10,6 @@ import type { DeviceKey } from '../../../hardware/keys/device-key.ts';
 import type { Transport } from '../../../hardware/transports/transport.ts';
 import { type DeviceConfig, pairingPolicyOf, unpairedSetting } from '../../config/schema.ts';
 import type { DeviceDriver, DriverStatus, Observation } from '../../drivers/driver.ts';
-import { gameOf } from '../../games/registry.ts';
 import type { Logger } from '../../log.ts';
 import type { TableLogRecord } from '../../table/log.ts';
 import type { DeviceKeys } from '../device-keys.ts';
@@ -129,8 +128,8 @@ export class DevicesExtension implements Extension {
             },
           }
         : {}),
-      // The back colours a shuffler's driver assumes when the shuffler does not name them.
-      ...(device.kind === 'shuffler' ? gameOf(table.ruleset).shufflerBacks(table.ruleset) : {}),
+      // The back colours of a shuffle the shuffler does not name: the ones the table (its journal) expects next.
+      ...(device.kind === 'shuffler' ? { expectedBacks: () => table.expectedShuffleBacks() } : {}),
       ...(device.kind === 'reader' && device.registry && device.transport !== 'firmware'
         ? { registry: await loadRegistry(device.registry) }
         : {}),

@@ -35,6 +35,8 @@ export interface TableHost {
   readonly brokerConnected: boolean;
   snapshot(): Record<string, unknown>;
   expecting(): Expectation | RouletteExpectation;
+  /** The back colours the table expects of its next shuffle (the other deck's, where they alternate). */
+  expectedShuffleBacks(): string[];
   deviceStatus(): DriverStatus[];
   /** The scoreboard roads of the shoe in play; undefined where the game has none. */
   roads(): Record<string, unknown> | undefined;

@@ -63,6 +63,21 @@ export function cardTableOf(session: GameSession): TableSession | undefined {
   return session instanceof CardGameSession ? session.table : undefined;
 }
 
+/**
+ * The shuffle record of the table's next shoe from the ruleset's defaults. In
+ * the games whose two decks alternate (000 § 2.c.2), its colour is the other
+ * one than the last deck's, which the session keeps from the journal.
+ */
+function nextShuffle(session: GameSession): ShuffleRecord {
+  const ruleset = getRuleset(session.ruleset);
+  if (ruleset.backs.kind === 'alternating') {
+    const last = (session.state as { lastColour?: string }).lastColour;
+    const [first, second] = ruleset.backs.colours;
+    return { t: 'shuffle', decks: 1, backs: [last === first ? second : first] };
+  }
+  return { t: 'shuffle', decks: ruleset.decks.default, backs: [ruleset.backs.colour] };
+}
+
 export const cardGames: GamePlugin = {
   id: 'cards',
   tableNoun: 'card table',
@@ -83,12 +98,7 @@ export const cardGames: GamePlugin = {
   rotatesPerShoe: (name) => getRuleset(name).shoeEnd.kind !== 'reshuffle_every_round',
   webView: (name) => (keepsRoads(name) ? 'baccarat' : 'cards'),
   retainedTopics: (name) => (keepsRoads(name) ? ['roads'] : []),
-  shufflerBacks(name) {
-    const ruleset = getRuleset(name);
-    return ruleset.backs.kind === 'alternating'
-      ? { backs: [...ruleset.backs.colours], alternateBacks: true }
-      : { backs: [ruleset.backs.colour] };
-  },
+  shufflerBacks: (session) => [...nextShuffle(session).backs],
   dayHistory: cardDayHistory,
   openSession: (name, options: SessionOptions) =>
     new CardGameSession(new TableSession(sessionConfig(name, options))),
@@ -105,13 +115,5 @@ export const cardGames: GamePlugin = {
     }
     return new CardGameSession(new TableSession(config, restored.state));
   },
-  nextShuffle(session): ShuffleRecord {
-    const ruleset = getRuleset(session.ruleset);
-    if (ruleset.backs.kind === 'alternating') {
-      const last = (session.state as { lastColour?: string }).lastColour;
-      const [first, second] = ruleset.backs.colours;
-      return { t: 'shuffle', decks: 1, backs: [last === first ? second : first] };
-    }
-    return { t: 'shuffle', decks: ruleset.decks.default, backs: [ruleset.backs.colour] };
-  },
+  nextShuffle,
 };

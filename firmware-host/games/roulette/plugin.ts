@@ -83,7 +83,7 @@ export const roulette: GamePlugin = {
   webView: () => 'roulette',
   retainedTopics: () => [],
   // practice: a shuffler at a roulette table has no cards of ours to assume; red as before.
-  shufflerBacks: () => ({ backs: ['red'] }),
+  shufflerBacks: () => ['red'],
   dayHistory: rouletteDayHistory,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>

@@ -1,12 +1,12 @@
 /**
  * A shuffler of protocol 1.1 names the back colours of each shuffle
  * (SHUFFLED2) to a host whose HELLO says 1.1; the driver takes them as they
- * are and guesses from its `backs` / `alternateBacks` options only when the
- * shuffler sends the 1.0 SHUFFLED.
+ * are and takes the colours the table expects next (`expectedBacks`), else
+ * its fixed `backs`, only when the shuffler sends the 1.0 SHUFFLED.
  */
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../../device-protocol/messages.ts';
-import { benchPerTest, until } from './helpers.ts';
+import { benchPerTest, otherColourThanLast, until } from './helpers.ts';
 
 describe('a shuffler names its back colours, and the driver guesses only without them', () => {
   const openBench = benchPerTest();
@@ -57,7 +57,7 @@ describe('a shuffler names its back colours, and the driver guesses only without
     ]);
   });
 
-  it('falls back to the configured colours when the shuffler cannot read backs', async () => {
+  it('records the colours the table expects next when the shuffler cannot read backs', async () => {
     const current = openBench(
       {
         kind: 'shuffler',
@@ -66,7 +66,8 @@ describe('a shuffler names its back colours, and the driver guesses only without
         rounds: 3,
         off: ['report-backs'],
       },
-      { backs: ['blue', 'red'], alternateBacks: true },
+      // The table's journal would say blue comes first here (the last deck was red).
+      { expectedBacks: () => otherColourThanLast(current.observations, ['blue', 'red']) },
     );
     const { sim, observations } = current;
     const wrote: string[] = [];
@@ -80,6 +81,29 @@ describe('a shuffler names its back colours, and the driver guesses only without
       ['red'],
       ['blue'],
     ]);
+  });
+
+  it('names its colours on a wire whose host announced its version before the simulator took it over', async () => {
+    // The daemon's bench: the host's HELLO went out once, when the wire opened (PROTOCOL.md § 4.3).
+    const current = openBench(
+      {
+        kind: 'shuffler',
+        ruleset: 'peru-triple-shot',
+        seed: 55,
+        rounds: 1,
+        hostProtocol: PROTOCOL_VERSION,
+        firstBack: 'blue',
+      },
+      { sendHello: false, backs: ['violet'] },
+    );
+    const { sim, observations } = current;
+    const wrote: string[] = [];
+    sim.on('wrote', (line) => wrote.push(line));
+    await sim.whenReady();
+    await sim.step();
+    await until(() => observations.length === 1, 5_000, 'the shuffle record');
+    expect(frames(wrote, 'SHUFFLED2')).toHaveLength(1);
+    expect(observations[0]!.record).toMatchObject({ t: 'shuffle', decks: 1, backs: ['blue'] });
   });
 
   it('sends the 1.0 SHUFFLED to a host that never said which version it speaks', async () => {

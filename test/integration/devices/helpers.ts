@@ -97,6 +97,20 @@ export function plannedCards(sim: SimulatedDevice): string[] {
   );
 }
 
+/**
+ * What a table whose decks alternate `colours` expects of the next shuffle,
+ * as a driver's `expectedBacks` asks it: the other colour than the last
+ * shuffle recorded (the first colour before any).
+ */
+export function otherColourThanLast(
+  observations: readonly Observation[],
+  colours: readonly [string, string],
+): string[] {
+  const last = observations.findLast((observation) => observation.record.t === 'shuffle');
+  const lastColour = last?.record.t === 'shuffle' ? last.record.backs[0] : undefined;
+  return [lastColour === colours[0] ? colours[1] : colours[0]];
+}
+
 export function observedCards(observations: readonly Observation[]): string[] {
   return observations.flatMap((observation) =>
     observation.record.t === 'card'
