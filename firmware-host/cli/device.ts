@@ -145,6 +145,10 @@ async function pair(name: string, options: PairOptions): Promise<void> {
     transport: hosted?.link ?? openTransport(url),
     hostSerial: loaded.config.table,
   });
+  // Pairing takes nothing the device sends: a notice left unACKed (a shoe's lid
+  // closed on a new shoe; with no listener the driver would ACK it) is sent
+  // again to the table at the device's next connection, as its cards are.
+  driver.on('notice', () => undefined);
   const outcome = await new Promise<'authenticated' | 'unauthenticated' | 'failed' | 'timeout'>(
     (resolve) => {
       const timer = setTimeout(() => resolve('timeout'), seconds * 1000);

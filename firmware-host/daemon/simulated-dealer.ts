@@ -336,11 +336,14 @@ export class SimulatedDealer {
         case 'burn':
           await this.dealCard();
           break;
-        case 'decision':
+        case 'decision': {
           await sleep(this.simulation.cardIntervalMs);
           if (!this.running) return;
-          await this.decide(expecting);
+          // Asked again after the pause: a void on request may have closed the round meanwhile.
+          const now = this.daemon.expecting();
+          if (now.kind === 'decision') await this.decide(now);
           break;
+        }
       }
     }
   }
@@ -416,7 +419,13 @@ export class SimulatedDealer {
   }
 
   private async dealCard(pace = true): Promise<void> {
-    if (pace) await sleep(this.simulation.cardIntervalMs);
+    if (pace) {
+      await sleep(this.simulation.cardIntervalMs);
+      // A void on request during the pause closed the round (its cards go to the
+      // discard): the next card is the next round's, once the table expects it.
+      const now = this.daemon.expecting().kind;
+      if (now !== 'card' && now !== 'burn') return;
+    }
     if (!this.running) return;
     if (!this.shoe) {
       await this.loadShoe();

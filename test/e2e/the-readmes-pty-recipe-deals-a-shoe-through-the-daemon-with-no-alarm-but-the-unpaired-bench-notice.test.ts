@@ -16,9 +16,9 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJournalRecords } from '../../firmware-host/journal/journal.ts';
 import type { DomainEvent } from '../../firmware-host/table/events.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
+import { groupGone, journalEvents } from '../helpers/doc-commands.ts';
 import { freePort, waitForPort } from '../helpers/ports.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { skipReason, socatMissing, until } from './helpers/environment.ts';
@@ -33,29 +33,6 @@ function recipe(heading: string): string[] {
     .split('\n')
     .map((line) => line.replace(/\s+#.*$/, '').trim())
     .filter(Boolean);
-}
-
-async function eventsIn(dir: string): Promise<DomainEvent[]> {
-  const events: DomainEvent[] = [];
-  if (!existsSync(dir)) return events;
-  try {
-    for await (const record of readJournalRecords(dir)) {
-      if (record.kind === 'event') events.push(record.data as DomainEvent);
-    }
-  } catch {
-    // A line being written right now: the records before it are what there is.
-  }
-  return events;
-}
-
-/** No process of the group is left (signal 0 tests for one and sends nothing). */
-function groupGone(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 const missing = skipReason(socatMissing());
@@ -128,12 +105,13 @@ describe.skipIf(missing !== undefined)("the README's pty recipe", () => {
 
     const journal = join(dir, 'journal');
     await until(
-      async () => (await eventsIn(journal)).filter((event) => event.type === 'result').length >= 2,
+      async () =>
+        (await journalEvents(journal)).filter((event) => event.type === 'result').length >= 2,
       'two coups settled',
       180_000,
       detail,
     );
-    const events = await eventsIn(journal);
+    const events = await journalEvents(journal);
     // A bench of an unpaired simulator: its notice at each connect, nothing else.
     const alarms = events.filter(
       (event): event is Extract<DomainEvent, { type: 'alarm' }> => event.type === 'alarm',
