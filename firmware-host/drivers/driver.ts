@@ -400,6 +400,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private unreachableAlarmed = false;
   /** When the link's latest state change came (for the next try's countdown). */
   private linkChangedAt = 0;
+  /** Why the line last failed or dropped: kept while the next open is under way. */
+  private lineProblem: string | undefined;
   private readonly counters = {
     reconnects: 0,
     cardsRefused: 0,
@@ -681,6 +683,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     this.linkChangedAt = this.now();
     if (change.state === 'open') this.lineBack();
     else this.unreachableSince ??= this.linkChangedAt;
+    if (change.state !== 'opening' && change.state !== 'open') this.lineProblem = change.reason;
     if (change.state === 'open') {
       this.opens++;
       this.withoutHello = undefined;
@@ -1016,7 +1019,11 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     if (since === undefined || this.link.isOpen || !this.started) return undefined;
     const now = this.now();
     const line: DriverLineStatus = {
-      reason: change?.reason ?? 'not opened yet',
+      // While an open is under way (its reason just 'retry'), the failure before it.
+      reason:
+        change?.state === 'opening'
+          ? (this.lineProblem ?? `opening ${this.link.url}`)
+          : (change?.reason ?? 'not opened yet'),
       attempt: change?.attempt ?? 0,
       unreachableForMs: Math.round(now - since),
       alarmed: this.unreachableAlarmed,
@@ -1051,6 +1058,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private lineBack(): void {
     const since = this.unreachableSince;
     this.unreachableSince = undefined;
+    this.lineProblem = undefined;
     if (!this.unreachableAlarmed || since === undefined) return;
     this.unreachableAlarmed = false;
     const forMs = Math.round(this.now() - since);

@@ -33,8 +33,17 @@ describe('a device whose line stays unopened', () => {
     });
     const alarms: Alarm[] = [];
     driver.on('alarm', (alarm) => alarms.push(alarm));
+    // While a retry's open is under way, the status keeps the failure before it (not 'retry').
+    const whileOpening: string[] = [];
+    driver.on('link', (change) => {
+      if (change.state === 'opening') whileOpening.push(driver.status().line?.reason ?? 'none');
+    });
     driver.start();
     await vi.advanceTimersByTimeAsync(4_000);
+    expect(whileOpening[0]).toBe('opening memory://shoe-line');
+    expect(new Set(whileOpening.slice(1))).toEqual(
+      new Set(['open failed: memory://shoe-line: wire is severed']),
+    );
 
     const line = driver.status().line;
     expect(line?.reason).toBe('open failed: memory://shoe-line: wire is severed');
