@@ -186,4 +186,15 @@ export const ALARM_KINDS: Record<AlarmKind, AlarmDoc> = {
     rule: 'practice: the end of a `link_stalled`',
     pit: 'None.',
   },
+  device_unreachable: {
+    meaning:
+      "A configured device's line has not been open for the driver's `unreachableAfterMs` (30 s by default, `devices.<name>.unreachableAfterMs`): the message names the path and the OS's reason (no such file, busy, refused). Once per outage; the daemon keeps trying it.",
+    rule: 'practice: a device the table is configured with and cannot reach deals nothing; the pit must know before a card is missed',
+    pit: 'A technician checks the cable, the device and its power (`tableside diag` names the line).',
+  },
+  device_reachable: {
+    meaning: 'The line of a device that raised `device_unreachable` is open again.',
+    rule: 'practice: the end of a `device_unreachable`',
+    pit: 'None.',
+  },
 };

@@ -139,6 +139,12 @@ export const deviceSchema = z
      */
     stalledAfterMs: z.number().int().min(1_000).max(3_600_000).optional(),
     /**
+     * The device's line not open this long (absent, unplugged, refused)
+     * raises `device_unreachable`, once per outage, and `device_reachable`
+     * when it opens again (default 30 s, the driver's `DEVICE_UNREACHABLE_AFTER_MS`).
+     */
+    unreachableAfterMs: z.number().int().min(1_000).max(86_400_000).optional(),
+    /**
      * A device without `key` on a real line (serial, HID, TCP, a reader,
      * `firmware`): `refuse` (the default there) deals none of its cards;
      * `allow` deals them unauthenticated, with a `device_unpaired` alarm at

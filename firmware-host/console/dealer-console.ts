@@ -197,9 +197,13 @@ export class DealerConsoleLogic {
         buzz.push('alarm');
         break;
       case 'alarm':
-        if (event.kind === 'link_resumed' || event.kind === 'device_requalified') {
-          // A stalled device's events flow again, or a quarantined one proved its key again:
-          // its light goes out, nothing to act on.
+        if (
+          event.kind === 'link_resumed' ||
+          event.kind === 'device_requalified' ||
+          event.kind === 'device_reachable'
+        ) {
+          // A stalled device's events flow again, a quarantined one proved its key again, or
+          // an unreachable one's line is open again: its light goes out, nothing to act on.
           this.faulted.delete(typeof event.device === 'string' ? event.device : 'device');
           break;
         }
@@ -207,6 +211,7 @@ export class DealerConsoleLogic {
           event.kind === 'device_fault' ||
           event.kind === 'device_quarantined' ||
           event.kind === 'link_stalled' ||
+          event.kind === 'device_unreachable' ||
           // Refused for want of a pairing: nothing it sends is dealt, as for a quarantine. On
           // a bench that allows it (`dealt`), its cards are dealt: an alarm, not a fault.
           (event.kind === 'device_unpaired' && event.dealt === false)

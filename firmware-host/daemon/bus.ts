@@ -9,11 +9,26 @@ import type { JournalRecord } from '../journal/record.ts';
 
 export type PublishedAvailability = 'online' | 'offline' | 'quarantined';
 
+/** A device's line changed state (the reconnecting link's report). */
+export interface DeviceLineChange {
+  /** `opening`, `open`, `reopening` (waiting `delayMs`), `closed`, `failed`. */
+  state: string;
+  /** Why: the OS error and the path of a failed open, the close's reason, ... */
+  reason: string;
+  /** Failed opens since the line was last open. */
+  attempt: number;
+  /** For `reopening`: how long until the next open. */
+  delayMs?: number;
+  url: string;
+}
+
 export interface DaemonEvents {
   /** Records made durable, in journal order (inputs, events, meta). */
   journaled: [records: readonly JournalRecord[]];
   /** A device's availability changed. */
   availability: [device: string, availability: 'online' | 'offline', reason: string];
+  /** A device's line opened, closed, failed to open or waits to reopen. */
+  deviceLine: [device: string, change: DeviceLineChange];
   /** The MQTT side connected or lost its broker. */
   broker: [connected: boolean, detail: string];
   /** The journal failed: the table cannot go on and must restart to recover. */

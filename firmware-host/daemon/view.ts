@@ -10,6 +10,7 @@ import { UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { DomainEvent } from '../table/events.ts';
 import { describeRouletteEvent } from '../table/roulette-text.ts';
+import type { DeviceLineChange } from './bus.ts';
 import type { TableDaemon } from './table-daemon.ts';
 
 export interface ViewModel {
@@ -149,6 +150,25 @@ export function rouletteLine(snapshot: Record<string, unknown>): string | undefi
   return `${state} · last: ${last || '—'}`;
 }
 
+/**
+ * Why a device's line is not open and when it is tried again (the OS's error
+ * names the path; a dropped line's reason may not, so the address is added);
+ * undefined for a change that says nothing new (opening, open).
+ */
+export function describeLineWait(change: DeviceLineChange): string | undefined {
+  const reason = change.reason.includes(change.url.replace(/^[a-z]+:\/\//, ''))
+    ? change.reason
+    : `${change.url}: ${change.reason}`;
+  if (change.state === 'failed') return `given up: ${reason}`;
+  if (change.state !== 'reopening') return undefined;
+  const wait = change.delayMs === undefined ? '' : `; next try in ${secondsOf(change.delayMs)}`;
+  return `${reason}${wait} (attempt ${change.attempt})`;
+}
+
+function secondsOf(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
 /** A device's line: connected or not, and whether the table takes what it sends. */
 function deviceLine(name: string, device: ViewDevice): string {
   const online = device.availability === 'online';
@@ -219,6 +239,8 @@ export class TerminalView {
   private readonly logFile: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private dirty = true;
+  /** The reason line mode last printed for each device whose line is not open. */
+  private readonly lineReasons = new Map<string, string>();
 
   constructor(options: TerminalViewOptions) {
     this.daemon = options.daemon;
@@ -257,7 +279,17 @@ export class TerminalView {
     this.model.broker.url = daemon.brokerAddress;
     this.model.broker.connected = daemon.brokerConnected;
     for (const status of daemon.deviceStatus()) {
-      this.setAvailability(status.name, status.availability, status.link);
+      const line = status.line;
+      const wait =
+        line &&
+        describeLineWait({
+          state: status.link,
+          reason: line.reason,
+          attempt: line.attempt,
+          url: status.url,
+          ...(line.nextTryInMs === undefined ? {} : { delayMs: line.nextTryInMs }),
+        });
+      this.setAvailability(status.name, status.availability, wait ?? status.link);
     }
     this.model.subscribe = `mosquitto_sub -h ${url.hostname} -p ${url.port || 1883} -t '${daemon.config.mqtt.baseTopic}/${daemon.table}/#' -v`;
     // The live view redraws the screen: the console's address stays in it rather than scroll away.
@@ -270,6 +302,7 @@ export class TerminalView {
       this.setAvailability(device, availability, reason);
       this.line(`device ${device} ${availability} (${reason})`);
     });
+    daemon.on('deviceLine', (device, change) => this.lineChanged(device, change));
     daemon.on('broker', (connected, detail) => {
       this.model.broker.connected = connected;
       this.model.broker.detail = detail;
@@ -301,6 +334,25 @@ export class TerminalView {
     const device = this.model.devices[name];
     if (device === undefined) this.model.devices[name] = { availability, reason };
     else Object.assign(device, { availability, reason });
+  }
+
+  /**
+   * An offline device shows why its line is not open and when it is tried
+   * again; line mode prints it when the reason changes, not at every retry.
+   */
+  private lineChanged(name: string, change: DeviceLineChange): void {
+    if (change.state === 'open') {
+      this.lineReasons.delete(name);
+      return;
+    }
+    const wait = describeLineWait(change);
+    const device = this.model.devices[name];
+    if (wait === undefined || device === undefined || device.availability === 'online') return;
+    device.reason = wait;
+    this.dirty = true;
+    if (this.lineReasons.get(name) === change.reason) return;
+    this.lineReasons.set(name, change.reason);
+    if (!this.live) this.out.write(`device ${name} line not open: ${wait}\n`);
   }
 
   private refresh(): ViewModel {

@@ -83,6 +83,9 @@ const sha256 = z
   .regex(/^[0-9a-fA-F]{64}$/, 'expected a SHA-256 of 64 hex digits')
   .transform((value) => value.toLowerCase());
 
+/** How long a configured device's line may stay unopened before `device_unreachable` (driver timing `unreachableAfterMs`). */
+export const DEVICE_UNREACHABLE_AFTER_MS = 30_000;
+
 /** Every timeout and interval of a driver, validated in one place. */
 export const driverTimingSchema = z
   .object({
@@ -92,6 +95,16 @@ export const driverTimingSchema = z
     offlineAfterMs: z.number().int().min(100).max(600_000).default(3_500),
     /** A device that keeps sending this long with nothing taken raises `link_stalled` (stall-watch.ts). */
     stalledAfterMs: z.number().int().min(1_000).max(3_600_000).default(LINK_STALLED_AFTER_MS),
+    /**
+     * The line not open this long (absent, refused, dropped and not back):
+     * `device_unreachable`, once, and `device_reachable` when it opens again.
+     */
+    unreachableAfterMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(86_400_000)
+      .default(DEVICE_UNREACHABLE_AFTER_MS),
     /** No frame for this long: the link closes and reopens (a pty reports no close). 0: never. */
     silenceTimeoutMs: z.number().int().min(0).max(3_600_000).default(6_000),
     /** A command not ACKed by then fails. */
@@ -220,6 +233,22 @@ export interface DriverStatus {
   counters: DriverCounters;
   /** Pairing and key state (protocol 1.4). */
   auth: DriverAuthStatus;
+  /** While the line is not open: why, and when it is tried again. */
+  line?: DriverLineStatus;
+}
+
+/** Why a device's line is not open, from its last reopen. */
+export interface DriverLineStatus {
+  /** The link's reason: the OS error and the path (`open failed: serial /dev/ttyUSB9: ...`). */
+  reason: string;
+  /** Failed opens since it was last open. */
+  attempt: number;
+  /** Until the next open; absent while one is under way or the link gave up. */
+  nextTryInMs?: number;
+  /** Since the line was last open (or the driver started). */
+  unreachableForMs: number;
+  /** `device_unreachable` was raised for this outage. */
+  alarmed: boolean;
 }
 
 /**
@@ -371,6 +400,14 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private readonly spin = new SpinAssembler();
   /** A device that keeps sending with nothing taken: `link_stalled` (issue 24 item 6). */
   private readonly stall: StallWatch;
+  /** When the line was last open, or the driver started (undefined while open). */
+  private unreachableSince: number | undefined;
+  /** `device_unreachable` was raised since the line was last open. */
+  private unreachableAlarmed = false;
+  /** When the link's latest state change came (for the next try's countdown). */
+  private linkChangedAt = 0;
+  /** Why the line last failed or dropped: kept while the next open is under way. */
+  private lineProblem: string | undefined;
   private readonly counters = {
     reconnects: 0,
     cardsRefused: 0,
@@ -458,6 +495,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.unreachableSince = this.now();
+    this.unreachableAlarmed = false;
     this.runner.start();
     this.link.start();
     this.heartbeat = setInterval(() => this.beat(), this.timing.heartbeatMs);
@@ -500,6 +539,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     };
     if (this.identity) status.identity = { ...this.identity };
     if (this.quarantine !== undefined) status.quarantined = this.quarantine;
+    const line = this.lineStatus();
+    if (line !== undefined) status.line = line;
     return status;
   }
 
@@ -645,7 +686,10 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   // ------------------------------------------------------------ link
 
   private linkChanged(change: LinkStateChange): void {
-    this.emit('link', change);
+    this.linkChangedAt = this.now();
+    if (change.state === 'open') this.lineBack();
+    else this.unreachableSince ??= this.linkChangedAt;
+    if (change.state !== 'opening' && change.state !== 'open') this.lineProblem = change.reason;
     if (change.state === 'open') {
       this.opens++;
       this.withoutHello = undefined;
@@ -658,11 +702,16 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       this.runner.closed();
       this.setAvailability('offline', `link ${change.state}: ${change.reason}`);
     }
+    // After the availability: a view shows the line's reason and next try, not the bare drop.
+    this.emit('link', change);
   }
 
   private beat(): void {
     this.checkStall();
-    if (!this.link.isOpen) return;
+    if (!this.link.isOpen) {
+      this.checkUnreachable();
+      return;
+    }
     this.checkWithoutHello();
     const silentFor = this.now() - this.lastFrameAt;
     if (silentFor > this.timing.offlineAfterMs) {
@@ -967,6 +1016,68 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       `${this.name}: no progress for ${Math.round(stall.forMs / 1000)} s: it keeps sending (${frames}) and nothing new is taken (link ${this.link.state}, authentication ${auth}); check the cable, then restart the device`,
       { stalledForMs: Math.round(stall.forMs), frames: stall.frames, auth },
     );
+  }
+
+  /** Why the line is not open and when it is tried again; undefined while it is open. */
+  private lineStatus(): DriverLineStatus | undefined {
+    const since = this.unreachableSince;
+    const change = this.link.lastChange;
+    if (since === undefined || this.link.isOpen || !this.started) return undefined;
+    const now = this.now();
+    const line: DriverLineStatus = {
+      // While an open is under way (its reason just 'retry'), the failure before it.
+      reason:
+        change?.state === 'opening'
+          ? (this.lineProblem ?? `opening ${this.link.url}`)
+          : (change?.reason ?? 'not opened yet'),
+      attempt: change?.attempt ?? 0,
+      unreachableForMs: Math.round(now - since),
+      alarmed: this.unreachableAlarmed,
+    };
+    if (change?.state === 'reopening' && change.delayMs !== undefined) {
+      line.nextTryInMs = Math.max(0, Math.round(this.linkChangedAt + change.delayMs - now));
+    }
+    return line;
+  }
+
+  /** `device_unreachable` once per outage, when the line stays unopened past `unreachableAfterMs`. */
+  private checkUnreachable(): void {
+    const line = this.lineStatus();
+    if (line === undefined || this.unreachableAlarmed) return;
+    if (line.unreachableForMs < this.timing.unreachableAfterMs) return;
+    this.unreachableAlarmed = true;
+    const retry =
+      this.link.state === 'failed' ? 'the link gave up' : `tried again every ${this.retryEvery()}`;
+    this.alarm(
+      'device_unreachable',
+      `${this.name}: ${this.link.url} not open for ${Math.round(line.unreachableForMs / 1000)} s: ${line.reason} (${line.attempt} attempt(s), ${retry}); check the cable and the device's power`,
+      {
+        url: this.link.url,
+        reason: line.reason,
+        attempts: line.attempt,
+        unreachableForMs: line.unreachableForMs,
+      },
+    );
+  }
+
+  /** The line opened: an outage that raised `device_unreachable` is announced over. */
+  private lineBack(): void {
+    const since = this.unreachableSince;
+    this.unreachableSince = undefined;
+    this.lineProblem = undefined;
+    if (!this.unreachableAlarmed || since === undefined) return;
+    this.unreachableAlarmed = false;
+    const forMs = Math.round(this.now() - since);
+    this.alarm(
+      'device_reachable',
+      `${this.name}: ${this.link.url} open again after ${Math.round(forMs / 1000)} s unreachable`,
+      { url: this.link.url, unreachableForMs: forMs },
+    );
+  }
+
+  private retryEvery(): string {
+    const ms = this.link.options.maxDelayMs;
+    return ms < 1000 ? `${ms} ms at most` : `${ms / 1000} s at most`;
   }
 
   /** A new event from the device: a stall raised before has ended. */

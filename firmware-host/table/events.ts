@@ -59,7 +59,11 @@ export type AlarmKind =
   /** A device keeps sending and nothing new is taken for the driver's `stalledAfterMs` (10 s); once per stall. */
   | 'link_stalled'
   /** A stalled device's events flow again (after a `link_stalled`). */
-  | 'link_resumed';
+  | 'link_resumed'
+  /** A configured device's line not open for the driver's `unreachableAfterMs` (30 s): once per outage, naming the path and the OS error. */
+  | 'device_unreachable'
+  /** The line of a device that raised `device_unreachable` opened again. */
+  | 'device_reachable';
 
 /** Roulette events: the game in play, its spin, voids and closing time. Topic `events/spin`. */
 export type RouletteEvent =

@@ -18,6 +18,9 @@ import { z } from 'zod';
 import { HardwareError, isHardwareError, reasonOf } from '../errors.ts';
 import type { Transport, TransportClose } from './transport.ts';
 
+/** The default cap of the reopen backoff (`maxDelayMs`). */
+export const LINK_MAX_DELAY_MS = 1_500;
+
 export type LinkState = 'idle' | 'opening' | 'open' | 'reopening' | 'closed' | 'failed';
 
 export interface LinkStateChange {
@@ -25,7 +28,7 @@ export interface LinkStateChange {
   previous: LinkState;
   /** Why: 'start', 'opened', the device's close reason, 'no frame for 3000 ms', ... */
   reason: string;
-  /** Consecutive failed attempts so far (0 once the device answers). */
+  /** Consecutive failed attempts so far (0 once the line opens). */
   attempt: number;
   /** For `reopening`: how long until the next open. */
   delayMs?: number;
@@ -36,8 +39,12 @@ export const linkOptionsSchema = z
   .object({
     /** Cap of the first backoff delay; each failure multiplies it. */
     initialDelayMs: z.number().int().min(0).max(60_000).default(250),
-    /** The backoff never waits longer than this. */
-    maxDelayMs: z.number().int().min(1).max(600_000).default(30_000),
+    /**
+     * The backoff never waits longer than this: a line that comes back is
+     * opened again within it (so short), while a line that stays absent costs
+     * one failed open this often (so not zero).
+     */
+    maxDelayMs: z.number().int().min(1).max(600_000).default(LINK_MAX_DELAY_MS),
     multiplier: z.number().min(1).max(10).default(2),
     /** An open that takes longer is abandoned and retried. */
     openTimeoutMs: z.number().int().min(1).max(120_000).default(5_000),
@@ -147,7 +154,6 @@ export class ReconnectingLink extends EventEmitter<LinkEvents> {
   /** The heartbeat hook: a valid frame arrived, so the device is alive. */
   markAlive(): void {
     if (this.current !== 'open') return;
-    this.attempt = 0;
     this.armSilence();
   }
 
@@ -230,6 +236,9 @@ export class ReconnectingLink extends EventEmitter<LinkEvents> {
       if (this.current === 'closed') await this.transport.close().catch(() => undefined);
       return;
     }
+    // The line is there again: a pull after this one starts the backoff over,
+    // rather than waiting as long as the failures of earlier pulls made it.
+    this.attempt = 0;
     this.setState('open', 'opened');
     this.armSilence();
   }

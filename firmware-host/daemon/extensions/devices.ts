@@ -12,6 +12,7 @@ import { type DeviceConfig, pairingPolicyOf, unpairedSetting } from '../../confi
 import type { DeviceDriver, DriverStatus, Observation } from '../../drivers/driver.ts';
 import type { Logger } from '../../log.ts';
 import type { TableLogRecord } from '../../table/log.ts';
+import type { DeviceLineChange } from '../bus.ts';
 import type { DeviceKeys } from '../device-keys.ts';
 import { type Extension, type ExtensionContext, Teardown } from './extension.ts';
 
@@ -117,9 +118,12 @@ export class DevicesExtension implements Extension {
       clock,
       ...(allowedFirmware ? { allowedFirmware } : {}),
       ...(this.keys.paired.has(name) ? { pairedKey: this.keys.paired.get(name)! } : {}),
-      ...(device.stalledAfterMs === undefined
-        ? {}
-        : { timing: { stalledAfterMs: device.stalledAfterMs } }),
+      timing: {
+        ...(device.stalledAfterMs === undefined ? {} : { stalledAfterMs: device.stalledAfterMs }),
+        ...(device.unreachableAfterMs === undefined
+          ? {}
+          : { unreachableAfterMs: device.unreachableAfterMs }),
+      },
       ...(policy === 'bench' || policy === 'refused'
         ? {
             unpaired: {
@@ -162,6 +166,10 @@ export class DevicesExtension implements Extension {
       bus.emit('info');
     });
     driver.on('alarm', (event) => table.journalAlarm(event));
+    driver.on('link', (change) => {
+      this.logLine(name, change);
+      bus.emit('deviceLine', name, change);
+    });
     driver.on('notice', (notice) => {
       bus.emit('notice', 'info', `${name}: ${notice.type} ${JSON.stringify(notice)}`);
       if (notice.type !== 'LID') return;
@@ -169,6 +177,33 @@ export class DevicesExtension implements Extension {
       else notice.ack();
     });
     bus.emit('deviceAvailability', name, 'offline');
+  }
+
+  /** Every reopen in the log with its reason and delay, so a line that does not come back is explained. */
+  private logLine(name: string, change: DeviceLineChange): void {
+    const log = this.context.log;
+    const fields = {
+      device: name,
+      url: change.url,
+      reason: change.reason,
+      attempt: change.attempt,
+    };
+    switch (change.state) {
+      case 'reopening':
+        log.warn(
+          { ...fields, delayMs: change.delayMs },
+          `${name}: ${change.url} not open (${change.reason}); next try in ${change.delayMs} ms (attempt ${change.attempt})`,
+        );
+        return;
+      case 'open':
+        log.info(fields, `${name}: ${change.url} open`);
+        return;
+      case 'failed':
+        log.error(fields, `${name}: ${change.url} given up: ${change.reason}`);
+        return;
+      default:
+        return;
+    }
   }
 
   private async onObservation(observation: Observation): Promise<void> {

@@ -281,7 +281,12 @@ export class BridgeConnection extends EventEmitter<ConnectionEvents> implements 
     if (wasConnected) this.options.log?.warn({ reason }, 'mqtt disconnected');
     this.emit('closed', reason, wasConnected);
     if (this.#stopped) return;
-    const delay = backoffDelay(this.#attempt++, this.#backoff, this.#random);
+    const attempt = ++this.#attempt;
+    const delay = backoffDelay(attempt - 1, this.#backoff, this.#random);
+    this.options.log?.warn(
+      { url: this.options.url, reason, attempt, delayMs: delay },
+      `mqtt: not connected to ${this.options.url} (${reason}); next try in ${delay} ms (attempt ${attempt})`,
+    );
     this.#reconnectTimer = setTimeout(() => this.#connect(), delay);
   }
 }

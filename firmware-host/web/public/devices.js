@@ -3,6 +3,16 @@ import { api } from './api.js';
 import { $, banner, h } from './dom.js';
 import { app } from './state.js';
 
+/** Why a device's line is not open, when it is tried again, and for how long it has been away. */
+function lineText(line) {
+  const next =
+    line.nextTryInMs === undefined
+      ? ''
+      : ` · next try in ${(line.nextTryInMs / 1000).toFixed(1)} s`;
+  const away = ` · unreachable for ${Math.round(line.unreachableForMs / 1000)} s`;
+  return `${line.reason}${next} (attempt ${line.attempt})${away}${line.alarmed ? ' · alarmed' : ''}`;
+}
+
 export async function loadDevices() {
   const { status, body } = await api('/api/devices');
   if (status !== 200) {
@@ -30,6 +40,9 @@ export async function loadDevices() {
           h('dd', {}, device.kind),
           h('dt', {}, 'link'),
           h('dd', {}, `${device.link} · ${device.url}`),
+          ...(device.line
+            ? [h('dt', {}, 'not open'), h('dd', { class: 'line' }, lineText(device.line))]
+            : []),
           h('dt', {}, 'identity'),
           h(
             'dd',

@@ -126,6 +126,46 @@ describe('ReconnectingLink', () => {
     expect(states(changes)).toEqual(['opening', 'open', 'reopening', 'opening', 'open']);
   });
 
+  it('schedules every reopen within 1.5 s by default and starts the backoff over at each open, however many pulls came before', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const wire = createMemoryPair('burst');
+    // The jitter at its top: each delay is the most the backoff would wait.
+    const link = makeLink(wire.host, {}, { random: () => 0.999 });
+    const changes = recordStates(link);
+    link.start();
+    await link.whenState('open');
+    // A burst of ten pulls: each re-seat opens the line and the next pull comes before any frame
+    // (no markAlive), with three failed opens while each is out.
+    for (let pull = 0; pull < 10; pull++) {
+      const before = changes.length;
+      wire.sever('cable pulled');
+      while (changes.slice(before).filter((c) => c.state === 'reopening').length < 4) {
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      wire.restore();
+      const reopening = changes.slice(before).filter((c) => c.state === 'reopening');
+      // The pull itself: the first step of the backoff again, not where the last pull left it.
+      expect(reopening[0]).toMatchObject({ reason: 'cable pulled', attempt: 1, delayMs: 249 });
+      const last = reopening.at(-1)?.delayMs ?? Number.NaN;
+      await vi.advanceTimersByTimeAsync(last);
+      expect(link.state).toBe('open');
+    }
+    // A line that stays absent: tried on, at most 1.5 s apart, but not in a loop.
+    const before = changes.length;
+    wire.sever('cable pulled');
+    await vi.advanceTimersByTimeAsync(60_000);
+    const delays = changes
+      .slice(before)
+      .filter((c) => c.state === 'reopening')
+      .map((c) => c.delayMs ?? Number.NaN);
+    expect(delays.slice(0, 4)).toEqual([249, 499, 999, 1498]);
+    expect(delays.slice(4).every((delay) => delay === 1498)).toBe(true);
+    expect(delays.length).toBeGreaterThan(40);
+    wire.restore();
+    await vi.advanceTimersByTimeAsync(1498);
+    expect(link.state).toBe('open');
+  });
+
   it('gives up with state failed after maxAttempts consecutive failures', async () => {
     const wire = createMemoryPair('dead');
     wire.sever();
@@ -208,7 +248,7 @@ describe('ReconnectingLink', () => {
   it('validates its options in one object and names the bad field', () => {
     expect(parseLinkOptions({})).toMatchObject({
       initialDelayMs: 250,
-      maxDelayMs: 30000,
+      maxDelayMs: 1500,
       silenceTimeoutMs: 0,
     });
     expect(() => parseLinkOptions({ initialDelayMs: 5000, maxDelayMs: 100 })).toThrow(

@@ -120,6 +120,8 @@ const ALARM_KINDS = [
   'device_unauthenticated',
   'link_stalled',
   'link_resumed',
+  'device_unreachable',
+  'device_reachable',
 ] as const satisfies readonly AlarmKind[];
 type Complete<Union, Listed> = [Exclude<Union, Listed>] extends [never]
   ? true

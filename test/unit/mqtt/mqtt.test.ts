@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../../firmware-host/mqtt/backoff.ts';
+import { backoffDelay, DEFAULT_BACKOFF } from '../../../firmware-host/mqtt/backoff.ts';
 import { findForbiddenKey, screenEvent } from '../../../firmware-host/mqtt/guard.ts';
 import { parseRequest } from '../../../firmware-host/mqtt/requests.ts';
 import { tableTopics } from '../../../firmware-host/mqtt/topics.ts';
@@ -28,6 +28,19 @@ describe('reconnect backoff', () => {
     expect([0, 1, 2, 3, 10].map((attempt) => backoffDelay(attempt, options, fixed))).toEqual([
       375, 750, 1500, 3000, 22_500,
     ]);
+  });
+
+  it('waits at most 2 s by default before the next connect, however many failed before: a broker that is back is reached within it', () => {
+    const top = () => 0.999_999;
+    const delays = Array.from({ length: 40 }, (_, attempt) =>
+      backoffDelay(attempt, DEFAULT_BACKOFF, top),
+    );
+    expect(delays.slice(0, 4)).toEqual([500, 1000, 2000, 2000]);
+    expect(Math.max(...delays)).toBe(2000);
+    // Not a loop against a broker still down: at the ceiling, never under half of it.
+    expect(
+      Math.min(...delays.slice(2).map((_, i) => backoffDelay(i + 2, DEFAULT_BACKOFF, () => 0))),
+    ).toBe(1000);
   });
 });
 
