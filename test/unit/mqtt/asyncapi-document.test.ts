@@ -512,6 +512,7 @@ describe('what a running table publishes', () => {
         { op: 'health_check', fields: {}, sign: true, responseTopic: REPLY_TOPIC },
         { op: 'health_check', fields: {}, sign: false },
         { op: 'set_ruleset', fields: { ruleset: 'tdc-blackjack' }, sign: true },
+        { op: 'set_ruleset', fields: { ruleset: 'monaco-punto-2000' }, sign: true },
         { op: 'void_hand', fields: { reason: 'a spilled drink' }, sign: true },
         { op: 'player_action', fields: { action: 'fly', colour: 'red' }, sign: true },
         { op: 'new_shoe', fields: { reason: 'end of the test' }, sign: true },
@@ -580,7 +581,7 @@ describe('what a running table publishes', () => {
     // The others depend on where the simulated game is when they arrive.
     expect(okOps).toEqual(expect.arrayContaining(['health_check', 'new_shoe']));
     expect(responses.map((r) => r.code)).toEqual(
-      expect.arrayContaining(['unsigned', 'bad_request', 'shoe_in_play']),
+      expect.arrayContaining(['unsigned', 'bad_request', 'other_game', 'shoe_in_play']),
     );
     // Each echoes the transaction it was sent with (`<op>-<index>`).
     for (const response of responses) expect(response.transaction).toMatch(`${response.op}-`);
