@@ -197,9 +197,13 @@ export class DealerConsoleLogic {
         buzz.push('alarm');
         break;
       case 'alarm':
-        if (event.kind === 'link_resumed' || event.kind === 'device_requalified') {
-          // A stalled device's events flow again, or a quarantined one proved its key again:
-          // its light goes out, nothing to act on.
+        if (
+          event.kind === 'link_resumed' ||
+          event.kind === 'device_requalified' ||
+          event.kind === 'line_attack_ended'
+        ) {
+          // A stalled device's events flow again, a quarantined one proved its key again, or an
+          // attack on its line ended with it proven: its light goes out, nothing to act on.
           this.faulted.delete(typeof event.device === 'string' ? event.device : 'device');
           break;
         }
@@ -207,6 +211,8 @@ export class DealerConsoleLogic {
           event.kind === 'device_fault' ||
           event.kind === 'device_quarantined' ||
           event.kind === 'link_stalled' ||
+          // Within an attack only its first quarantine is alarmed: the minute's count says it.
+          (event.kind === 'line_attack_counted' && event.quarantined === true) ||
           // Refused for want of a pairing: nothing it sends is dealt, as for a quarantine. On
           // a bench that allows it (`dealt`), its cards are dealt: an alarm, not a fault.
           (event.kind === 'device_unpaired' && event.dealt === false)

@@ -650,12 +650,15 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       this.beat();
     } else {
       this.runner.closed();
+      this.auth.lineClosed();
       this.setAvailability('offline', `link ${change.state}: ${change.reason}`);
     }
   }
 
   private beat(): void {
     this.checkStall();
+    // An attack on the line is counted each minute and ends while the line is closed too.
+    this.auth.tick();
     if (!this.link.isOpen) return;
     this.checkWithoutHello();
     const silentFor = this.now() - this.lastFrameAt;

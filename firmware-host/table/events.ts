@@ -59,7 +59,11 @@ export type AlarmKind =
   /** A device keeps sending and nothing new is taken for the driver's `stalledAfterMs` (10 s); once per stall. */
   | 'link_stalled'
   /** A stalled device's events flow again (after a `link_stalled`). */
-  | 'link_resumed';
+  | 'link_resumed'
+  /** An attack on a device's line goes on: its signals (refused frames, failed or unproven handshakes) counted each minute (issue 33 N4). */
+  | 'line_attack_counted'
+  /** An attack on a device's line ended: quiet for a minute, the device not quarantined. */
+  | 'line_attack_ended';
 
 /** Roulette events: the game in play, its spin, voids and closing time. Topic `events/spin`. */
 export type RouletteEvent =

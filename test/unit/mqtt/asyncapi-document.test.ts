@@ -120,6 +120,8 @@ const ALARM_KINDS = [
   'device_unauthenticated',
   'link_stalled',
   'link_resumed',
+  'line_attack_counted',
+  'line_attack_ended',
 ] as const satisfies readonly AlarmKind[];
 type Complete<Union, Listed> = [Exclude<Union, Listed>] extends [never]
   ? true
