@@ -161,6 +161,8 @@ export class HostAuth {
     | undefined;
   /** The HELLO a PROOF signed; any other is only a claim. */
   #provenHelloLine: string | undefined;
+  /** Handshakes begun by a HELLO on this line (the same HELLO again begins none). */
+  #handshakesBegun = 0;
   /** Asking a paired device that failed on an unproven HELLO for a fresh one: when next, and the wait after. */
   #helloAsk: { at: number; backoffMs: number } | undefined;
 
@@ -177,6 +179,11 @@ export class HostAuth {
 
   get state(): HostAuthState {
     return this.#state;
+  }
+
+  /** Handshakes a HELLO began on this line: a HELLO sent again after a lost ACK begins none. */
+  get handshakesBegun(): number {
+    return this.#handshakesBegun;
   }
 
   get paired(): DevicePublicKey | undefined {
@@ -390,6 +397,7 @@ export class HostAuth {
       ];
     }
     const fresh = this.#freshChallenge(hello, line, now);
+    this.#handshakesBegun++;
     fresh.sent = 1;
     this.#pending = fresh;
     this.#state = 'challenging';

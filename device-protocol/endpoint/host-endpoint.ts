@@ -20,7 +20,8 @@ import { type EndpointAction, type EndpointOptions, LinkEndpoint } from './link-
 
 /**
  * What the host's authentication reports: `challenging` when a device's
- * HELLO started (or keeps) a handshake, and HostAuth's own verdicts.
+ * HELLO began a handshake (its copy after a lost ACK begins none), and
+ * HostAuth's own verdicts.
  */
 export type HostAuthReport =
   | { readonly kind: 'challenging' }
@@ -89,7 +90,8 @@ export class HostEndpoint extends LinkEndpoint<HostAuthReport> {
   }
 
   protected incoming(event: FrameEvent, now: number): void {
-    this.#handle(this.#auth.incoming(event, now), now);
+    const begun = this.#auth.handshakesBegun;
+    this.#handle(this.#auth.incoming(event, now), now, begun);
   }
 
   protected seal(line: string, type: string): string {
@@ -115,13 +117,14 @@ export class HostEndpoint extends LinkEndpoint<HostAuthReport> {
     this.runLink(this.session.tick(now), now);
   }
 
-  #handle(actions: readonly HostAuthAction[], now: number): void {
+  #handle(actions: readonly HostAuthAction[], now: number, begun?: number): void {
     for (const action of actions) {
       switch (action.kind) {
         case 'pass': {
           this.runLink(this.session.receive(action.event, now), now);
           if (action.event.kind === 'frame' && action.event.frame.type === 'HELLO') {
-            if (this.#auth.state === 'challenging')
+            // A handshake this HELLO began (the same HELLO again after a lost ACK begins none).
+            if (this.#auth.state === 'challenging' && this.#auth.handshakesBegun !== begun)
               this.emit(this.#report({ kind: 'challenging' }));
             // A new HELLO: the device sends all it keeps again by itself.
             this.#dropped = [];

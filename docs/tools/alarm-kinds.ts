@@ -171,7 +171,8 @@ export const ALARM_KINDS: Record<AlarmKind, AlarmDoc> = {
     pit: 'The table is closed: no more games.',
   },
   device_unauthenticated: {
-    meaning: 'A device frame refused by authentication: no MAC, a wrong MAC, a replay.',
+    meaning:
+      "A device frame refused by authentication (no MAC, a wrong MAC, a replay), or a HELLO no PROOF followed (`hello_unproven`) or said twice within a minute on a proven connection (`hello_again`). The first of an attack on the line carries `attack: 'started'`; repeats within it are counted in `line_attack_counted`.",
     rule: 'PROTOCOL.md § 5.3 (the frame MAC) and § 5.4',
     pit: 'Check the cable and the device; repeated, treat it as tampering.',
   },
@@ -196,5 +197,17 @@ export const ALARM_KINDS: Record<AlarmKind, AlarmDoc> = {
     meaning: 'The line of a device that raised `device_unreachable` is open again.',
     rule: 'practice: the end of a `device_unreachable`',
     pit: 'None.',
+  },
+  line_attack_counted: {
+    meaning:
+      "An attack on a device's line goes on (refused frames, failed or unproven handshakes, replayed HELLOs): once a minute from its start, `lastMinute` counts that minute's signals by reason, `total` all of them, `quarantined` says whether the device's cards are refused.",
+    rule: 'practice: an attack is alarmed when it starts, counted each minute and alarmed when it ends, so a flood costs the journal at most about 60 records an hour (issue 33)',
+    pit: 'Someone is writing on the line: check the cable, the device and what is plugged between them; do not deal from a quarantined device.',
+  },
+  line_attack_ended: {
+    meaning:
+      "An attack on a device's line ended: no signal for a minute and the device not quarantined; `counts` by reason, `total`, `lastedMs`.",
+    rule: 'practice: the end of an attack on the line (issue 33)',
+    pit: 'Note it with the attack; check the line before the next shoe.',
   },
 };

@@ -200,10 +200,12 @@ export class DealerConsoleLogic {
         if (
           event.kind === 'link_resumed' ||
           event.kind === 'device_requalified' ||
-          event.kind === 'device_reachable'
+          event.kind === 'device_reachable' ||
+          event.kind === 'line_attack_ended'
         ) {
-          // A stalled device's events flow again, a quarantined one proved its key again, or
-          // an unreachable one's line is open again: its light goes out, nothing to act on.
+          // A stalled device's events flow again, a quarantined one proved its key again, an
+          // unreachable one's line is open again, or an attack on its line ended with it
+          // proven: its light goes out, nothing to act on.
           this.faulted.delete(typeof event.device === 'string' ? event.device : 'device');
           break;
         }
@@ -212,6 +214,8 @@ export class DealerConsoleLogic {
           event.kind === 'device_quarantined' ||
           event.kind === 'link_stalled' ||
           event.kind === 'device_unreachable' ||
+          // Within an attack only its first quarantine is alarmed: the minute's count says it.
+          (event.kind === 'line_attack_counted' && event.quarantined === true) ||
           // Refused for want of a pairing: nothing it sends is dealt, as for a quarantine. On
           // a bench that allows it (`dealt`), its cards are dealt: an alarm, not a fault.
           (event.kind === 'device_unpaired' && event.dealt === false)

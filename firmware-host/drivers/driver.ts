@@ -700,6 +700,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       this.beat();
     } else {
       this.runner.closed();
+      this.auth.lineClosed();
       this.setAvailability('offline', `link ${change.state}: ${change.reason}`);
     }
     // After the availability: a view shows the line's reason and next try, not the bare drop.
@@ -708,6 +709,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   private beat(): void {
     this.checkStall();
+    // An attack on the line is counted each minute and ends while the line is closed too.
+    this.auth.tick();
     if (!this.link.isOpen) {
       this.checkUnreachable();
       return;

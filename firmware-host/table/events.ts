@@ -63,7 +63,11 @@ export type AlarmKind =
   /** A configured device's line not open for the driver's `unreachableAfterMs` (30 s): once per outage, naming the path and the OS error. */
   | 'device_unreachable'
   /** The line of a device that raised `device_unreachable` opened again. */
-  | 'device_reachable';
+  | 'device_reachable'
+  /** An attack on a device's line goes on: its signals (refused frames, failed or unproven handshakes) counted each minute (issue 33 N4). */
+  | 'line_attack_counted'
+  /** An attack on a device's line ended: quiet for a minute, the device not quarantined. */
+  | 'line_attack_ended';
 
 /** Roulette events: the game in play, its spin, voids and closing time. Topic `events/spin`. */
 export type RouletteEvent =

@@ -128,6 +128,8 @@ export interface HostEndpointHooks {
    * authentication stripped its MAC), for the fuzz to tell a forged frame.
    */
   deliver(seq: number, message: Message, raw: string): void;
+  /** An alarm the driver's authentication status raises (it names the device's line). */
+  alarm?(kind: string, message: string): void;
 }
 
 export interface HostEndpointOptions {
@@ -170,13 +172,15 @@ export function hostEndpoint(options: HostEndpointOptions): HostEndpoint {
   const status = new AuthStatusTracker({
     name: 'shoe',
     ...(options.paired === undefined ? {} : { paired: options.paired }),
-    clock: () => 0,
-    // Alarms and the quarantine are the driver's reporting; the fuzz judges deliveries.
-    alarm: () => undefined,
+    clock: () => now,
+    // The quarantine is the driver's; its alarms tell the attacker's fuzz the line was named.
+    alarm: (kind, message) => hooks.alarm?.(kind, message),
     quarantine: () => undefined,
     authenticated: () => undefined,
   });
   let open = false;
+  /** The time of the call being handled, for the status's attack throttle. */
+  let now = 0;
   /** The raw line the frame being handled came in (before authentication stripped its MAC). */
   let raw = '';
   const run = (actions: readonly HostEndpointAction[]) => {
@@ -190,23 +194,31 @@ export function hostEndpoint(options: HostEndpointOptions): HostEndpoint {
   };
   return {
     opened(at) {
+      now = at;
       open = true;
       run(host.lineOpened(at));
     },
     closed() {
       open = false;
       host.lineClosed();
+      status.lineClosed();
     },
     receive(bytes, at) {
+      now = at;
       run(host.receive(bytes, at));
     },
     ack(seq, at) {
+      now = at;
       run(host.ack(seq, at));
     },
     ping(token, at) {
+      now = at;
+      // The driver's beat: an attack on the line is counted each minute, and ends.
+      status.tick();
       if (open) run(host.send({ type: 'PING', token }, at));
     },
     tick(at) {
+      now = at;
       run(host.tick(at));
     },
     nextDeadline() {

@@ -21,6 +21,7 @@ import { Outbox } from '../../../hardware/firmware/outbox.ts';
 import { generatedSigner } from '../../../hardware/keys/device-key.ts';
 import { createRandom } from '../../../simulators/random.ts';
 import { card } from '../../property/protocol/window-drill.ts';
+import { Attacker, type AttackMove } from './attacker.ts';
 import {
   type DeviceEndpoint,
   deviceEndpoint,
@@ -53,6 +54,10 @@ export interface Outcome {
   /** The host's NAKs of line errors, and the lines the line harmed. */
   readonly hostNaks: number;
   readonly harmed: number;
+  /** The alarms the host's authentication status raised (each names the shoe's line). */
+  readonly alarms: readonly string[];
+  /** The attacker's moves, as armed (none without an attacker). */
+  readonly attackerMoves: readonly string[];
   readonly trace: readonly string[] | undefined;
 }
 
@@ -115,6 +120,21 @@ export function runScenario(
   const line = new SimulatedLine(root.fork('line'), log);
   line.faults = scenario.faults;
   line.overtake = overtake;
+  const attacker =
+    scenario.attacks === undefined
+      ? undefined
+      : new Attacker(
+          root.fork('attacker'),
+          (to, text, at) => line.write(to, text, at),
+          HELLO_OF[scenario.mode],
+          log,
+        );
+  /** A line either end writes: through the attacker when there is one, then the line. */
+  const toLine = (to: 'host' | 'device', text: string) => {
+    if (attacker === undefined) line.write(to, text, now);
+    else attacker.passing(to, text, now);
+  };
+  const alarms: string[] = [];
   const paired = scenario.mode === 'paired';
   const outboxPath = join(folder, `outbox-${scenario.seed}.jsonl`);
   rmSync(outboxPath, { force: true });
@@ -173,7 +193,7 @@ export function runScenario(
             if (paired) genuineCards.push(text);
           }
           if (type === 'HELLO' || type === 'PROOF') starts++;
-          line.write('host', text, now);
+          toLine('host', text);
         },
         transmitted: (seq, type) => {
           if (shoe === current) outbox.transmitted(seq, type);
@@ -244,7 +264,12 @@ export function runScenario(
         write: (text, type) => {
           if (host !== current) return;
           if (type === 'HELLO') starts++;
-          line.write('device', text, now);
+          toLine('device', text);
+        },
+        alarm: (kind, message) => {
+          if (host !== current) return;
+          log?.(`${now} alarm ${kind}: ${message}`);
+          alarms.push(`${kind}: ${message}`);
         },
         deliver: (seq, message, raw) => {
           if (host !== current) return;
@@ -292,7 +317,14 @@ export function runScenario(
   };
 
   // ---------------------------------------------------------------- what happens
-  type Happening = 'pull' | 'plug' | 'deadReopen' | 'restartShoe' | 'restartHost' | 'forge';
+  type Happening =
+    | 'pull'
+    | 'plug'
+    | 'deadReopen'
+    | 'restartShoe'
+    | 'restartHost'
+    | 'forge'
+    | { attack: AttackMove };
   const schedule: Array<{ at: number; what: Happening }> = [];
   const at = (when: number, what: Happening) => {
     schedule.push({ at: when, what });
@@ -315,6 +347,8 @@ export function runScenario(
     at(1 + random.int(dealTime), 'restartHost');
   }
   for (let burst = 0; burst < scenario.forgeries; burst++) at(1 + random.int(dealTime), 'forge');
+  // After the shoe's first card, so that its HELLO and PROOF are there to replay.
+  for (const move of scenario.attacks ?? []) at(2 * pace + random.int(dealTime), { attack: move });
   const rogueKey = Uint8Array.from({ length: 32 }, () => random.int(256));
   let hostNoticed = false;
   let shoeNoticed = false;
@@ -328,6 +362,10 @@ export function runScenario(
   };
 
   const happen = (what: Happening) => {
+    if (typeof what === 'object') {
+      attacker?.arm(what.attack, now);
+      return;
+    }
     log?.(`${now} ${what}`);
     switch (what) {
       case 'pull':
@@ -386,6 +424,7 @@ export function runScenario(
         if (hostOpen) host.receive(piece.bytes, now);
       } else if (shoeOpen) shoe.receive(piece.bytes, now);
     }
+    attacker?.tick(now);
     while (signings[0] !== undefined && signings[0].at <= now) signings.shift()!.done();
     // Both queues are in time order: each entry is due a fixed delay after it was made.
     while (writes[0] !== undefined && writes[0].at <= now) {
@@ -408,6 +447,7 @@ export function runScenario(
     let next = limit;
     for (const when of [
       line.nextAt(),
+      attacker?.nextAt(),
       signings[0]?.at,
       writes[0]?.at,
       shoe.nextDeadline(),
@@ -456,6 +496,7 @@ export function runScenario(
   }
   // The line turns clean: plugged if it was out, both ends open, nothing more happens to it.
   line.faults = CLEAN;
+  attacker?.stop(now);
   log?.(`${now} the line turns clean`);
   if (!line.up) happen('plug');
   if (!hostOpen) hostOpens();
@@ -481,6 +522,8 @@ export function runScenario(
     resends,
     hostNaks: hostNaks + host.naksSent,
     harmed: line.harmed,
+    alarms,
+    attackerMoves: attacker?.tried ?? [],
     trace,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { DEVICE_SESSION_DEFAULTS } from '../../../hardware/device/device-core.ts';
 import { createRandom } from '../../../simulators/random.ts';
+import { ATTACK_MOVES, type AttackMove } from './attacker.ts';
 import type { LineFaults } from './line.ts';
 
 export type Mode = 'paired' | 'plain' | 'stop-and-wait';
@@ -23,6 +24,8 @@ export interface Scenario {
   readonly hostRestarts: number;
   /** Bursts of forged frames written to the host (a paired line only). */
   readonly forgeries: number;
+  /** An attacker's moves on the paired line, armed at seeded times while the shoe deals. */
+  readonly attacks?: readonly AttackMove[];
 }
 
 /** The scenario a seed stands for (its own stream, so the faults' draws never shift it). */
@@ -48,6 +51,28 @@ export function scenarioOf(seed: number): Scenario {
     shoeRestarts: random.int(3),
     hostRestarts: random.int(3),
     forgeries: mode === 'paired' ? random.int(4) : 0,
+  };
+}
+
+/**
+ * A seed of the attacker's fuzz: a paired shoe dealing at a dealer's pace on
+ * a line that only the attacker harms, with one to three of its moves (its
+ * own stream: the plain fuzz's seeds are not shifted).
+ */
+export function attackScenarioOf(seed: number): Scenario {
+  const random = createRandom(seed).fork('attack');
+  const moves = 1 + random.int(3);
+  return {
+    seed,
+    mode: 'paired',
+    events: 8 + random.int(20),
+    burst: false,
+    faults: { drop: 0, corrupt: 0, cut: 0, duplicate: 0, delay: 0, split: 0 },
+    pulls: 0,
+    shoeRestarts: 0,
+    hostRestarts: 0,
+    forgeries: 0,
+    attacks: Array.from({ length: moves }, () => ATTACK_MOVES[random.int(ATTACK_MOVES.length)]!),
   };
 }
 

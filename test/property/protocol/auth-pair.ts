@@ -93,6 +93,8 @@ export class AuthPair {
   readonly refused: string[] = [];
   #firmwareRefused: string | undefined;
   readonly alarms: string[] = [];
+  /** The same alarms with their time (virtual ms) and details, for the ones that count them. */
+  readonly raised: Array<{ at: number; kind: string; detail: Record<string, unknown> }> = [];
   /** Lines written by either side (after authentication), for the reproductions to read. */
   readonly written: Array<{ from: Side; at: number; type: string; line: string }> = [];
 
@@ -146,6 +148,11 @@ export class AuthPair {
   get shoeSettled(): boolean {
     const pending = this.#shoe.pending;
     return pending.inFlight === 0 && pending.queued === 0 && this.#unsent.length === 0;
+  }
+
+  /** The seq the shoe's next new frame takes (a rogue re-frames its HELLO with it, issue 33 N1). */
+  get shoeNextSeq(): number {
+    return this.#shoeNextSeq;
   }
 
   get shoeStats() {
@@ -285,6 +292,8 @@ export class AuthPair {
     for (const entry of durable) this.#hostRun(this.#host.ack(entry.seq, now));
     if (this.#nextPing <= now) {
       this.#nextPing += PING_EVERY_MS;
+      // The driver's beat, which counts an attack on the line each minute and ends it.
+      this.#hostAuth.tick();
       this.#hostRun(this.#host.send({ type: 'PING', token: `P${now}` }, now));
     }
     this.#shoeRun(this.#shoe.tick(now));
@@ -390,7 +399,10 @@ export class AuthPair {
       name: 'shoe',
       paired: this.#publicKey,
       clock: () => this.now,
-      alarm: (kind, message) => this.alarms.push(`${kind}: ${message}`),
+      alarm: (kind, message, detail) => {
+        this.alarms.push(`${kind}: ${message}`);
+        this.raised.push({ at: this.now, kind, detail });
+      },
       quarantine: () => undefined,
       authenticated: () => undefined,
     });

@@ -122,6 +122,8 @@ const ALARM_KINDS = [
   'link_resumed',
   'device_unreachable',
   'device_reachable',
+  'line_attack_counted',
+  'line_attack_ended',
 ] as const satisfies readonly AlarmKind[];
 type Complete<Union, Listed> = [Exclude<Union, Listed>] extends [never]
   ? true
