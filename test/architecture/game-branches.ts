@@ -8,7 +8,9 @@
  * `!=`, `case`, `.includes(…)`, `.startsWith(…)`, `.endsWith(…)`, a literal
  * list's `.includes`/`.has`/`.indexOf`, `in`, and a lookup keyed by the name
  * (`table['wheel']`, `({ shoe: a, wheel: b })[kind]`), in TypeScript and in
- * the web console's `public/*.js`. The names come from `vocabulary.ts`.
+ * the web console's `public/*.js`; and a list or union type spelling out two
+ * or more device kinds (`['shoe', 'shuffler']`, `'shoe' | 'wheel'`), which a
+ * profile registry replaces. The names come from `vocabulary.ts`.
  */
 import ts from 'typescript';
 import { gameOwning } from './game-ownership.ts';
@@ -71,6 +73,12 @@ function objectKeys(node: ts.Expression): string[] {
   });
 }
 
+/** A list a list test is called on (`['a', 'b'].includes(x)`): reported as that lookup. */
+function isListTestReceiver(node: ts.Node): boolean {
+  const holder = ts.isNewExpression(node.parent) ? node.parent : node;
+  return ts.isPropertyAccessExpression(holder.parent) && LIST_TESTS.has(holder.parent.name.text);
+}
+
 /** Every branch on a game's or a device kind's name in one file, wherever it is. */
 export function branchesIn(
   file: string,
@@ -93,6 +101,8 @@ export function branchesIn(
       name: first,
     });
   };
+  const deviceKindsOf = (literals: string[]) =>
+    literals.filter((literal) => names.get(literal)?.kind === 'device kind');
   const visit = (node: ts.Node): void => {
     if (ts.isIdentifier(node) && GAME_PREDICATE.test(node.text)) {
       found.push({
@@ -132,6 +142,16 @@ export function branchesIn(
       add(node, literal === undefined ? objectKeys(node.expression) : [literal], (what) =>
         literal === undefined ? `looks up a table keyed by ${what}` : `looks up the key ${what}`,
       );
+    } else if (ts.isArrayLiteralExpression(node) && !isListTestReceiver(node)) {
+      const kinds = deviceKindsOf(node.elements.flatMap((element) => literalOf(element) ?? []));
+      if (kinds.length >= 2) add(node, kinds, (what) => `spells out ${what}`);
+    } else if (ts.isUnionTypeNode(node)) {
+      const kinds = deviceKindsOf(
+        node.types.flatMap((type) =>
+          ts.isLiteralTypeNode(type) ? (literalOf(type.literal) ?? []) : [],
+        ),
+      );
+      if (kinds.length >= 2) add(node, kinds, (what) => `spells out ${what}`);
     }
     ts.forEachChild(node, visit);
   };

@@ -4,7 +4,7 @@
  * by its file and what it does (no line number) with the work that removes
  * it. The check fails on anything not listed and on a listed entry that is
  * gone, so these lists only shrink. Printed by print-known.ts; at printing:
- * ownership: 17 game branches (16 listed keys), 30 device-kind branches (18), 60 imports of a game's module from outside it (59); outside its folder: cards 12827 lines in 57 files, roulette 3132 lines in 19 files.
+ * ownership: 17 game branches (16 listed keys), 39 device-kind branches (26), 60 imports of a game's module from outside it (59); outside its folder: cards 12827 lines in 57 files, roulette 3132 lines in 19 files.
  */
 
 /** Branch on a game's or a device kind's name → the work that removes it. */
@@ -39,6 +39,8 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
     "asks the device kind's profile (issue 35 item 2)",
   "firmware-host/config/schema.ts: compares with the device kind 'shoe'":
     "asks the device kind's profile (issue 35 item 2)",
+  "firmware-host/config/schema.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader', the device kind 'wheel'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/console/dealer-console.ts: looks up a table keyed by the game 'cards', the game 'roulette'":
     "asks the game's plug-in (issue 35 item 1)",
   "firmware-host/daemon/extensions/devices.ts: compares with the device kind 'reader'":
@@ -57,12 +59,24 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
     "asks the device kind's profile (issue 35 item 2)",
   "firmware-host/daemon/simulated-dealer.ts: compares with the device kind 'shuffler'":
     "asks the device kind's profile (issue 35 item 2)",
+  "firmware-host/daemon/simulated-dealer.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/daemon/view.ts: asks whether the game 'cards' is 'in' it":
     "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/diag/scripted-session.ts: spells out the device kind 'shoe', the device kind 'wheel'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/drivers/driver.ts: compares with the device kind 'wheel'":
     "asks the device kind's profile (issue 35 item 2)",
+  "firmware-host/drivers/driver.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader', the device kind 'wheel'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   'firmware-host/engine/rulesets/index.ts: asks isRouletteRuleset':
     "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/cards/plugin.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
+  "firmware-host/games/game.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader', the device kind 'wheel'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
+  "firmware-host/games/game.ts: spells out the device kind 'shoe', the device kind 'wheel'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "hardware/firmware/check.ts: compares with the device kind 'shoe'":
     "asks the device kind's profile (issue 35 item 2)",
   "simulators/device.ts: compares with the device kind 'reader'":
@@ -77,6 +91,8 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
     "asks the device kind's profile (issue 35 item 2)",
   "simulators/device.ts: has a case for the device kind 'shuffler'":
     "asks the device kind's profile (issue 35 item 2)",
+  "simulators/steps.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
 };
 
 /** Import of a game's module from outside that game → the work that removes it. */

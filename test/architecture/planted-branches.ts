@@ -197,6 +197,18 @@ export const PLANTED_BRANCHES: readonly Planted[] = [
     source: "if (device.kind === 'wheel') spin();",
     says: /compares with the device kind 'wheel'/,
   },
+  {
+    kind: 'a list spelling out device kinds',
+    file: 'firmware-host/cli/planted.ts',
+    source: "const KINDS = ['shoe', 'shuffler', 'reader'];",
+    says: /spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'/,
+  },
+  {
+    kind: 'a union type spelling out device kinds',
+    file: 'firmware-host/web/planted.ts',
+    source: "type Kind = 'shoe' | 'wheel';",
+    says: /spells out the device kind 'shoe', the device kind 'wheel'/,
+  },
 ];
 
 export const PLANTED_IMPORTS: readonly Planted[] = [

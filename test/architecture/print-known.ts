@@ -19,7 +19,10 @@ import { branchVocabulary } from './vocabulary.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 function workForBranch(key: string): string {
-  if (key.includes("'the device kind ") || key.includes('the device kind')) {
+  if (key.includes(': spells out ')) {
+    return "reads the kinds from the device kinds' profile registry (issue 35 item 2)";
+  }
+  if (key.includes('the device kind')) {
     return "asks the device kind's profile (issue 35 item 2)";
   }
   return "asks the game's plug-in (issue 35 item 1)";
