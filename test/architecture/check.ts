@@ -169,7 +169,7 @@ function isGlobalUse(node: ts.Identifier): boolean {
 }
 
 /** Our own module a specifier resolves to, among the files we know. */
-function resolveOwn(target: string, files: ReadonlySet<string>): string | undefined {
+export function resolveOwn(target: string, files: ReadonlySet<string>): string | undefined {
   if (files.has(target)) return target;
   for (const candidate of [
     target.replace(/\.js$/, '.ts'),
@@ -239,6 +239,20 @@ function allowedPackage(rule: FolderRule, specifier: string): boolean {
   );
 }
 
+/** A file's facts, parsed once for each text it has. */
+export function cachedFacts(
+  file: string,
+  text: string,
+  cache: Map<string, { text: string; facts: FileFacts }>,
+): FileFacts {
+  let cached = cache.get(file);
+  if (cached?.text !== text) {
+    cached = { text, facts: factsOf(file, text) };
+    cache.set(file, cached);
+  }
+  return cached.facts;
+}
+
 /**
  * Every violation in a tree of source files (path from the repository root →
  * text): imports against the folder rules, packages a folder may not use,
@@ -254,12 +268,7 @@ export function checkTree(
   const graph = new Map<string, string[]>();
   for (const [file, text] of files) {
     const rule = ruleFor(file);
-    let cached = cache.get(file);
-    if (cached?.text !== text) {
-      cached = { text, facts: factsOf(file, text) };
-      cache.set(file, cached);
-    }
-    const facts = cached.facts;
+    const facts = cachedFacts(file, text, cache);
     const edges: string[] = [];
     graph.set(file, edges);
     for (const edge of facts.imports) {

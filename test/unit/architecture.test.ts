@@ -5,10 +5,9 @@
  * folders touch no timer, clock, chance, process or output, and that no
  * import circle exists. Each planted violation below must fail the check.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GAMES } from '../../firmware-host/engine/games.ts';
 import { GAME_PLUGINS } from '../../firmware-host/games/registry.ts';
 import {
   checkTree,
@@ -21,32 +20,20 @@ import {
   MAX_FUNCTION_LINES,
   overlongFunctions,
 } from '../architecture/function-length.ts';
-import {
-  GAME_OWN_FOLDERS,
-  gameBranches,
-  gameBranchKey,
-  KNOWN_GAME_BRANCHES,
-} from '../architecture/game-branches.ts';
+import { branchKey, describeBranch } from '../architecture/game-branches.ts';
+import { GAME_MODULES, gameFolder } from '../architecture/game-ownership.ts';
+import { KNOWN_BRANCHES, KNOWN_OWNERSHIP_IMPORTS } from '../architecture/known-branches.ts';
 import { KNOWN_VIOLATIONS, violationKey } from '../architecture/known-violations.ts';
-import { CHECKED_FOLDERS, renderRulesTable } from '../architecture/rules.ts';
+import { censusSummary, importKey, takeCensus } from '../architecture/ownership-census.ts';
+import { PLANTED_BRANCHES, PLANTED_IMPORTS } from '../architecture/planted-branches.ts';
+import { renderRulesTable } from '../architecture/rules.ts';
 import { unexplainedSilentCatches } from '../architecture/silent-catches.ts';
+import { readBrowserScripts, readSourceTree } from '../architecture/tree.ts';
+import { branchVocabulary, typeLiterals } from '../architecture/vocabulary.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) return sourceFiles(path);
-    return name.endsWith('.ts') ? [relative(ROOT, join(ROOT, path))] : [];
-  });
-}
-
-const TREE = new Map(
-  CHECKED_FOLDERS.flatMap(sourceFiles).map((file) => [
-    file,
-    readFileSync(join(ROOT, file), 'utf8'),
-  ]),
-);
+const TREE = readSourceTree(ROOT);
 const CACHE = new Map<string, { text: string; facts: FileFacts }>();
 
 function unlisted(violations: Violation[]): string[] {
@@ -239,65 +226,129 @@ describe('architecture', () => {
   });
 });
 
-describe('game-name branches (issue 26: a table asks its game plug-in)', () => {
-  /** Every game id and plug-in id: a comparison with one of them is a branch on a game. */
-  const GAME_NAMES = new Set([
-    ...Object.keys(GAMES),
-    ...GAME_PLUGINS.map((plugin) => plugin.id),
-    ...GAME_PLUGINS.flatMap((plugin) =>
-      plugin.rulesetNames().map((name) => plugin.ruleset(name).game),
-    ),
-  ]);
+describe('game and device-kind ownership (issue 35: ownership, not spelling)', () => {
+  const NAMES = branchVocabulary(ROOT);
+  const WHOLE = new Map([...TREE, ...readBrowserScripts(ROOT)]);
+  const CACHES = { facts: CACHE, branches: new Map() };
+  const census = (tree: ReadonlyMap<string, string>) => takeCensus(tree, NAMES, CACHES);
   const unlistedBranches = (tree: ReadonlyMap<string, string>) =>
-    gameBranches(tree, GAME_NAMES).filter(
-      (branch) => !KNOWN_GAME_BRANCHES.includes(gameBranchKey(branch)),
+    census(tree)
+      .branches.filter((branch) => !Object.hasOwn(KNOWN_BRANCHES, branchKey(branch)))
+      .map(describeBranch);
+  const unlistedImports = (tree: ReadonlyMap<string, string>) =>
+    census(tree)
+      .imports.filter((found) => !Object.hasOwn(KNOWN_OWNERSHIP_IMPORTS, importKey(found)))
+      .map((found) => `${found.file}:${found.line}: ${found.what}`);
+
+  it('reads every ruleset, game, tag and device kind from the code', () => {
+    const rulesets = [...NAMES].filter(([, name]) => name.kind === 'ruleset').map(([id]) => id);
+    expect(rulesets.sort()).toEqual(GAME_PLUGINS.flatMap((plugin) => plugin.rulesetNames()).sort());
+    expect(rulesets).toHaveLength(13);
+    const driverKinds = typeLiterals(
+      readFileSync(join(ROOT, 'firmware-host/drivers/driver.ts'), 'utf8'),
+      'DeviceKind',
     );
-
-  it("finds none outside the games' own folders beyond the listed ones", () => {
-    expect(unlistedBranches(TREE)).toEqual([]);
+    expect(driverKinds).toEqual(expect.arrayContaining(['shoe', 'shuffler', 'reader', 'wheel']));
+    for (const kind of driverKinds) expect(NAMES.get(kind)?.kind).toBe('device kind');
+    expect(NAMES.get('baccarat')).toEqual({ kind: 'game tag', game: 'cards' });
   });
 
-  it('lists none that no longer happens (the list only shrinks)', () => {
-    const found = new Set(gameBranches(TREE, GAME_NAMES).map(gameBranchKey));
-    expect(KNOWN_GAME_BRANCHES.filter((known) => !found.has(known))).toEqual([]);
+  it("checks the web console's browser scripts too", () => {
+    expect(WHOLE.size - TREE.size).toBeGreaterThan(10);
   });
 
-  it.each([
-    ['an isRoulette predicate', 'if (isRouletteRuleset(name)) start();', /asks isRouletteRuleset/],
-    [
-      'a comparison with a game id',
-      "if (ruleset.game === 'roulette') start();",
-      /compares with the game 'roulette'/,
-    ],
-    [
-      'a comparison the other way round',
-      "if ('punto-banco' !== game) start();",
-      /compares with the game 'punto-banco'/,
-    ],
-    [
-      'a case for a game',
-      "switch (game) { case 'blackjack': start(); }",
-      /has a case for the game 'blackjack'/,
-    ],
-  ])('fails on %s in the daemon', (_kind, line, says) => {
-    const tree = new Map(TREE).set('firmware-host/daemon/planted.ts', `${line}\n`);
-    const found = unlistedBranches(tree);
+  it('finds no branch on a game or a device kind outside its own code beyond the listed ones', () => {
+    expect(unlistedBranches(WHOLE)).toEqual([]);
+  });
+
+  it("finds no import of a game's module from outside the game beyond the listed ones", () => {
+    expect(unlistedImports(WHOLE)).toEqual([]);
+  });
+
+  it('lists nothing that no longer happens (the lists only shrink), and says how much is left', () => {
+    const now = census(WHOLE);
+    const branches = new Set(now.branches.map(branchKey));
+    const imports = new Set(now.imports.map(importKey));
+    console.log(censusSummary(now));
+    expect(Object.keys(KNOWN_BRANCHES).filter((known) => !branches.has(known))).toEqual([]);
+    expect(Object.keys(KNOWN_OWNERSHIP_IMPORTS).filter((known) => !imports.has(known))).toEqual([]);
+  });
+
+  it("maps each game's modules to files that exist, its own folder first", () => {
+    for (const [game, places] of Object.entries(GAME_MODULES)) {
+      expect(places[0]).toBe(gameFolder(game));
+      for (const place of places.slice(1)) {
+        expect(
+          [...WHOLE.keys()].some((file) =>
+            place.endsWith('/') ? file.startsWith(place) : file === place,
+          ),
+          place,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it.each(PLANTED_BRANCHES)('fails on $kind', ({ file, source, says }) => {
+    const found = unlistedBranches(new Map(WHOLE).set(file, `${source}\n`));
     expect(
-      found.some(
-        (branch) => branch.startsWith('firmware-host/daemon/planted.ts:1:') && says.test(branch),
-      ),
-      found.join('\n'),
+      found.some((branch) => branch.startsWith(`${file}:1:`) && says.test(branch)),
+      found.filter((branch) => branch.startsWith(file)).join('\n'),
     ).toBe(true);
   });
 
-  it("lets a game's own folder name its game", () => {
-    for (const folder of GAME_OWN_FOLDERS) {
-      const tree = new Map(TREE).set(
-        `${folder}planted.ts`,
-        "if (ruleset.game === 'roulette') start();\n",
-      );
-      expect(unlistedBranches(tree)).toEqual([]);
-    }
+  it.each([
+    [
+      'a game naming itself in its own folder',
+      'firmware-host/games/roulette/planted.ts',
+      "if (ruleset.game === 'roulette') start();",
+    ],
+    [
+      'a game module still outside its folder naming its game',
+      'firmware-host/engine/roulette/planted.ts',
+      "if (ruleset.game === 'roulette') start();",
+    ],
+    [
+      "a card table's dealer seat",
+      'firmware-host/engine/planted.ts',
+      "if (seat === 'dealer') reveal();",
+    ],
+    [
+      'a comparison with a word no game or device kind is',
+      'firmware-host/daemon/planted.ts',
+      "if (state === 'open') start();",
+    ],
+  ])('lets through %s', (_kind, file, source) => {
+    const found = unlistedBranches(new Map(WHOLE).set(file, `${source}\n`));
+    expect(found.filter((branch) => branch.startsWith(file))).toEqual([]);
+  });
+
+  it.each(PLANTED_IMPORTS)('fails on $kind', ({ file, source, says }) => {
+    const found = unlistedImports(new Map(WHOLE).set(file, `${source}\n`));
+    expect(
+      found.some((line) => line.startsWith(`${file}:1:`) && says.test(line)),
+      found.filter((line) => line.startsWith(file)).join('\n'),
+    ).toBe(true);
+  });
+
+  it.each([
+    [
+      "a game's folder importing its own module",
+      'firmware-host/games/roulette/planted.ts',
+      "import { bets } from '../../engine/roulette/bets.ts';",
+    ],
+    [
+      'a game module outside its folder importing another of its game',
+      'firmware-host/engine/roulette/planted.ts',
+      "import { x } from '../rulesets/roulette.ts';",
+    ],
+    [
+      'shared code importing shared code',
+      'firmware-host/daemon/planted.ts',
+      "import { x } from '../engine/errors.ts';",
+    ],
+  ])('lets through %s', (_kind, file, source) => {
+    const found = unlistedImports(new Map(WHOLE).set(file, `${source}\n`));
+    expect(found.filter((line) => line.startsWith(file))).toEqual([]);
   });
 });
 
