@@ -5,6 +5,7 @@
  * one line in GAME_PLUGINS.
  */
 import { EngineError } from '../engine/errors.ts';
+import type { DomainEvent } from '../table/events.ts';
 import { cardGames } from './cards/plugin.ts';
 import type { GamePlugin, RulesetIdentity } from './game.ts';
 import { roulette } from './roulette/plugin.ts';
@@ -65,6 +66,17 @@ export function rulesetIdentity(ruleset: string): RulesetIdentity {
   return { game, name, title };
 }
 
+/**
+ * The rulesets a table playing `ruleset` may change to (`set_ruleset`): its
+ * own game's, as `rulesetIdentity` names the game (punto-banco, blackjack,
+ * roulette), itself included. Another game needs its own table.
+ */
+export function rulesetsOfSameGame(ruleset: string): readonly string[] {
+  const plugin = gameOf(ruleset);
+  const game = plugin.ruleset(ruleset).game;
+  return plugin.rulesetNames().filter((name) => plugin.ruleset(name).game === game);
+}
+
 /** The plug-in whose table takes a request op (none for the ops every table takes). */
 export function gameOfRequest(op: string): GamePlugin | undefined {
   return GAME_PLUGINS.find((plugin) => plugin.requestOps.includes(op));
@@ -73,6 +85,15 @@ export function gameOfRequest(op: string): GamePlugin | undefined {
 /** The plug-in whose session takes a table-log input of that type. */
 export function gameOfInput(type: string): GamePlugin | undefined {
   return GAME_PLUGINS.find((plugin) => (plugin.inputTypes as readonly string[]).includes(type));
+}
+
+/** A result event in sentences, by the game it is a result of; undefined for any other event. */
+export function resultWordsOf(event: DomainEvent): string[] | undefined {
+  for (const plugin of GAME_PLUGINS) {
+    const words = plugin.resultWords(event);
+    if (words) return words;
+  }
+  return undefined;
 }
 
 export type { GamePlugin, GameSession, RulesetIdentity } from './game.ts';

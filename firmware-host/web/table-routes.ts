@@ -4,7 +4,7 @@
  * supervisor's requests.
  */
 
-import { gameOf, rulesetIdentity } from '../games/registry.ts';
+import { gameOf, rulesetIdentity, rulesetsOfSameGame } from '../games/registry.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import type { ConsoleAccess } from './access.ts';
@@ -151,8 +151,8 @@ function tableInfo(port: ConsolePort) {
     rulesetTitle: ruleset.title,
     game: ruleset.game,
     view: webViewOf(port.ruleset),
-    // Its own game's: a table never changes game (`set_ruleset` refuses another's, other_game).
-    rulesets: gameOf(port.ruleset).rulesetNames(),
+    // Only what the table takes: its own game's (`set_ruleset` refuses another's, other_game).
+    rulesets: rulesetsOfSameGame(port.ruleset),
   };
 }
 

@@ -70,7 +70,7 @@ const SPIN_CHECKS = {
 
 export const BULGARIA_ROULETTE: RouletteRulesetInput = {
   name: 'bulgaria-roulette',
-  title: 'Roulette (single zero, "American roulette")',
+  title: 'Single-zero roulette (the rulebooks call it American roulette)',
   jurisdiction: 'Bulgaria (State Gambling Commission, 2002)',
   game: 'roulette',
   wheel: {
@@ -181,7 +181,7 @@ export const BULGARIA_ROULETTE: RouletteRulesetInput = {
 
 export const TDC_ROULETTE: RouletteRulesetInput = {
   name: 'tdc-roulette',
-  title: 'Roulette (single zero, "American roulette")',
+  title: 'Single-zero roulette (the rulebooks call it American roulette)',
   jurisdiction: 'Tigre de Cristal casino (Russia)',
   game: 'roulette',
   wheel: {

@@ -85,6 +85,8 @@ export const roulette: GamePlugin = {
   // practice: a shuffler at a roulette table has no cards of ours to assume; red as before.
   shufflerBacks: () => ({ backs: ['red'] }),
   dayHistory: rouletteDayHistory,
+  resultWords: (event) =>
+    event.type === 'spin' ? [`${event.number} ${event.colour}.`] : undefined,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&
