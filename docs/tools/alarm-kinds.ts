@@ -170,6 +170,11 @@ export const ALARM_KINDS: Record<AlarmKind, AlarmDoc> = {
     rule: '003 § 13(2)',
     pit: 'The table is closed: no more games.',
   },
+  reopen_not_closed: {
+    meaning: 'Roulette: a reopen asked of a table that is open; nothing changes.',
+    rule: '003 § 13(1)',
+    pit: 'The table is open already: no request needed.',
+  },
   device_unauthenticated: {
     meaning: 'A device frame refused by authentication: no MAC, a wrong MAC, a replay.',
     rule: 'PROTOCOL.md § 5.3 (the frame MAC) and § 5.4',

@@ -80,13 +80,7 @@ export async function readHistoryDay<Units extends object>(
 }
 
 /** What a console request's input is called on the page: the button's name, not the record's. */
-const REQUEST_NAMES: Readonly<Record<string, string>> = {
-  shuffle: 'new shoe',
-  round: 'new round',
-  action: 'player action',
-  no_more_bets: 'no more bets',
-  closing: 'closing time',
-};
+const REQUEST_NAMES: Readonly<Record<string, string>> = { shuffle: 'new shoe' };
 
 /**
  * A console request of the input, with who made it. Every input journaled as

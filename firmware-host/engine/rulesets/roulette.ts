@@ -165,6 +165,8 @@ export const BULGARIA_ROULETTE: RouletteRulesetInput = {
   closing: {
     lastGames: 3,
     source: '003 § 13(2) (three last games announced, the games left told after each)',
+    reopen:
+      '003 § 13(1) (play stops at the end of the working hours, so closing time closes one working day: the next opens the table again); practice: a supervisor may reopen it the same day, journaled by name',
   },
   sources: {
     game: '003 § 10-13',
@@ -278,6 +280,8 @@ export const TDC_ROULETTE: RouletteRulesetInput = {
   closing: {
     lastGames: 3,
     source: 'practice: 004 is silent; three last games as in 003 § 13(2)',
+    reopen:
+      'practice: 004 is silent; as 003 § 13(1), a new gaming day opens the table again, and a supervisor may reopen it, journaled by name',
   },
   sources: {
     game: '004 (American roulette)',

@@ -73,8 +73,8 @@ export const roulette: GamePlugin = {
   simulatorHint: 'a wheel spins it (`tableside sim wheel`)',
   diagSimulation: 'wheel',
   cliVerbs: 'roulette',
-  inputTypes: ['spin', 'no_spin', 'no_more_bets', 'closing'],
-  requestOps: ['no_more_bets', 'closing'],
+  inputTypes: ['spin', 'no_spin', 'no_more_bets', 'closing', 'reopen'],
+  requestOps: ['no_more_bets', 'closing', 'reopen'],
   rulesetChangeRule:
     'the ruleset changes only between games: not once the betting is closed and a spin is awaited',
   consoleBehaviour: 'roulette',
