@@ -170,6 +170,11 @@ export const ALARM_KINDS: Record<AlarmKind, AlarmDoc> = {
     rule: '003 § 13(2)',
     pit: 'The table is closed: no more games.',
   },
+  reopen_not_closed: {
+    meaning: 'Roulette: a reopen asked of a table that is open; nothing changes.',
+    rule: '003 § 13(1)',
+    pit: 'The table is open already: no request needed.',
+  },
   device_unauthenticated: {
     meaning:
       "A device frame refused by authentication (no MAC, a wrong MAC, a replay), or a HELLO no PROOF followed (`hello_unproven`) or said twice within a minute on a proven connection (`hello_again`). The first of an attack on the line carries `attack: 'started'`; repeats within it are counted in `line_attack_counted`.",

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Command, InvalidArgumentError } from 'commander';
+import { REQUEST_OPS } from '../mqtt/topics.ts';
 
 interface RequestOptions {
   key: string;
@@ -23,7 +24,7 @@ export function register(program: Command): void {
     .description(
       "sign a request with a supervisor's key, send it to the table and print the response",
     )
-    .argument('<op>', 'new_round, player_action, void_hand, new_shoe, set_ruleset or health_check')
+    .argument('<op>', `the request: ${REQUEST_OPS.join(', ')}`)
     .argument(
       '[fields...]',
       'NAME=VALUE; VALUE is read as JSON when it parses (boxes=[1,2]), else as text',
@@ -41,7 +42,8 @@ export function register(program: Command): void {
       `
 Examples:
   tableside request void_hand reason="spilled drink" --key alice.pem --config table.yaml
-  tableside request new_round boxes=[1,2,3] --key alice.pem --url mqtt://pit:1883 --table t1`,
+  tableside request new_round boxes=[1,2,3] --key alice.pem --url mqtt://pit:1883 --table t1
+  tableside request reopen reason="closing time called by mistake" --key alice.pem --config table.yaml`,
     )
     .action(async (op: string, fields: string[], options: RequestOptions) => {
       process.exitCode = await send(op, fields, options);

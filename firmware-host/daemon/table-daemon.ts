@@ -46,6 +46,7 @@ import { announceJournalFailureAtStart, MqttBridgeExtension } from './extensions
 import { RoadsExtension } from './extensions/roads.ts';
 import { SimulationExtension } from './extensions/simulation.ts';
 import { WebConsoleExtension } from './extensions/web-console.ts';
+import { reopenOnNewGamingDay } from './gaming-day.ts';
 import type { SpinPartMessage } from './spin-parts.ts';
 import { TableCore } from './table-core.ts';
 import { TableRequests } from './table-requests.ts';
@@ -180,6 +181,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
           await announceJournalFailureAtStart(this.config, error);
           throw error;
         });
+      if (await reopenOnNewGamingDay(this.core, this.clock())) {
+        this.log.info({ ruleset: this.ruleset }, 'a new gaming day: the closed table opens again');
+      }
       this.mqtt = new MqttBridgeExtension();
       this.web = new WebConsoleExtension();
       this.devices = new DevicesExtension(deviceKeys);

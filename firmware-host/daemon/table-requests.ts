@@ -145,5 +145,7 @@ function recordOf(request: RecordRequest, src: string): TableLogRecord {
       return { t: 'no_more_bets', src };
     case 'closing':
       return { t: 'closing', src };
+    case 'reopen':
+      return { t: 'reopen', src, reason: request.reason };
   }
 }

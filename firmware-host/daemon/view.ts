@@ -7,6 +7,7 @@
  */
 import { pairingPolicyOf } from '../config/schema.ts';
 import { UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
+import { resultWordsOf } from '../games/registry.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { DomainEvent } from '../table/events.ts';
 import { describeRouletteEvent } from '../table/roulette-text.ts';
@@ -47,7 +48,8 @@ export function describeEvent(event: DomainEvent): string {
     case 'card':
       return `${event.face === 'down' ? '▒▒' : event.card} → ${event.to}`;
     case 'result':
-      return `round ${event.round}: ${describeOutcome(event.outcome)}`;
+      // The game's own sentences (its plug-in's), as the web console words them.
+      return `round ${event.round}: ${(resultWordsOf(event) ?? ['Settled.']).join(' ')}`;
     case 'alarm':
       return `${event.kind}: ${event.message}`;
     case 'hand_voided':
@@ -65,27 +67,6 @@ export function describeEvent(event: DomainEvent): string {
     default:
       return describeRouletteEvent(event);
   }
-}
-
-function describeOutcome(outcome: Record<string, unknown>): string {
-  const winner = outcome.winner;
-  const side = (name: string) => {
-    const hand = outcome[name] as { cards?: string[]; total?: number } | undefined;
-    return hand?.cards ? `${name} ${hand.cards.join(' ')} (${hand.total ?? '?'})` : undefined;
-  };
-  const sides = [side('banker'), side('player')].filter(Boolean).join(', ');
-  if (typeof winner === 'string') {
-    const verdict = winner === 'tie' ? 'TIE' : `${winner.toUpperCase()} wins`;
-    return `${verdict}${sides ? ` — ${sides}` : ''}`;
-  }
-  // Every bet of every box: the line is as long as the result (a cut at six bets dropped boxes 2 and 3).
-  const bets = outcome.bets as Record<string, number> | undefined;
-  const summary = bets
-    ? Object.entries(bets)
-        .map(([bet, result]) => `${bet} ${result > 0 ? '+' : ''}${result}`)
-        .join(', ')
-    : '';
-  return summary || 'settled';
 }
 
 function shoeLine(snapshot: Record<string, unknown>): string {

@@ -123,6 +123,13 @@ export interface GamePlugin {
   shufflerBacks(session: GameSession): string[];
   /** A fresh grouping of a day's journal into its units, for the History page. */
   dayHistory(): DayGrouping;
+  /**
+   * A round's or game's result in sentences, the same on every surface
+   * (History, the Table page, the terminal view): each box's hand and what
+   * it paid, a wheel's number and colour. Undefined for an event that is no
+   * result of this game. Names no card the table did not show.
+   */
+  resultWords(event: DomainEvent): string[] | undefined;
   /** A new session for `ruleset`. */
   openSession(ruleset: string, options: SessionOptions): GameSession;
   /** Whether a checkpoint's session is this plug-in's. */

@@ -5,6 +5,7 @@
  * one line in GAME_PLUGINS.
  */
 import { EngineError } from '../engine/errors.ts';
+import type { DomainEvent } from '../table/events.ts';
 import { cardGames } from './cards/plugin.ts';
 import type { GamePlugin, RulesetIdentity } from './game.ts';
 import { roulette } from './roulette/plugin.ts';
@@ -100,6 +101,15 @@ export function gameOfRequest(op: string): GamePlugin | undefined {
 /** The plug-in whose session takes a table-log input of that type. */
 export function gameOfInput(type: string): GamePlugin | undefined {
   return GAME_PLUGINS.find((plugin) => (plugin.inputTypes as readonly string[]).includes(type));
+}
+
+/** A result event in sentences, by the game it is a result of; undefined for any other event. */
+export function resultWordsOf(event: DomainEvent): string[] | undefined {
+  for (const plugin of GAME_PLUGINS) {
+    const words = plugin.resultWords(event);
+    if (words) return words;
+  }
+  return undefined;
 }
 
 export type { GamePlugin, GameSession, RulesetIdentity } from './game.ts';

@@ -33,6 +33,7 @@ export const requestSchemas = {
   health_check: z.strictObject({ transaction }),
   no_more_bets: z.strictObject({ transaction }),
   closing: z.strictObject({ transaction }),
+  reopen: z.strictObject({ transaction, reason: z.string().min(1).max(200) }),
 } satisfies Record<RequestOp, z.ZodType>;
 
 type Fields<Op extends RequestOp> = Omit<z.output<(typeof requestSchemas)[Op]>, 'transaction'>;

@@ -14,6 +14,8 @@ export const REQUEST_OPS = [
   // Roulette: the dealer's "no more bets", and closing time (003 § 11(2), § 13(2)).
   'no_more_bets',
   'closing',
+  // A closed table opens again (issue 35): a supervisor's, journaled by name.
+  'reopen',
 ] as const;
 export type RequestOp = (typeof REQUEST_OPS)[number];
 

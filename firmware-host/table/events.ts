@@ -54,6 +54,8 @@ export type AlarmKind =
   | 'no_spin'
   /** Roulette: a spin or no-spin after the last game of closing time (003 § 13(2)). */
   | 'game_after_closing'
+  /** Roulette: a reopen asked of a table that is open (issue 35). */
+  | 'reopen_not_closed'
   /** A device frame refused by authentication (protocol 1.4: no MAC, a wrong MAC, a replay). */
   | 'device_unauthenticated'
   /** A device keeps sending and nothing new is taken for the driver's `stalledAfterMs` (10 s); once per stall. */
@@ -86,7 +88,9 @@ export type RouletteEvent =
   | { type: 'game_voided'; game: number; reason: string; rule: string }
   | { type: 'closing'; games: number; rule: string }
   | { type: 'games_left'; left: number; rule: string }
-  | { type: 'table_closed'; games: number; rule: string };
+  | { type: 'table_closed'; games: number; rule: string }
+  /** A closed table opens again: the game that opens, why, and the ruleset's article. */
+  | { type: 'table_reopened'; game: number; reason: string; rule: string };
 
 export type DomainEvent =
   | { type: 'shoe_start'; decks: number; backs: string[]; cards: number }
@@ -140,6 +144,7 @@ export function eventTopicKind(event: DomainEvent): 'card' | 'hand' | 'shoe' | '
     case 'closing':
     case 'games_left':
     case 'table_closed':
+    case 'table_reopened':
       return 'spin';
   }
 }

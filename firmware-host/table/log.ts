@@ -104,6 +104,15 @@ export const noSpinRecord = z.object({
 export const noMoreBetsRecord = z.object({ t: z.literal('no_more_bets'), ...common });
 /** Closing time: the last games are announced (003 § 13(2)). */
 export const closingRecord = z.object({ t: z.literal('closing'), ...common });
+/**
+ * A closed table opens again (issue 35): a supervisor's request or a new
+ * gaming day (the ruleset's `closing.reopen` says which article allows it).
+ */
+export const reopenRecord = z.object({
+  t: z.literal('reopen'),
+  reason: z.string().min(1).max(200),
+  ...common,
+});
 
 export const tableLogRecord = z.discriminatedUnion('t', [
   shuffleRecord,
@@ -117,6 +126,7 @@ export const tableLogRecord = z.discriminatedUnion('t', [
   noSpinRecord,
   noMoreBetsRecord,
   closingRecord,
+  reopenRecord,
 ]);
 
 export type TableLogRecord = z.infer<typeof tableLogRecord>;
@@ -130,5 +140,11 @@ export type SpinRecord = z.infer<typeof spinRecord>;
 export type NoSpinRecord = z.infer<typeof noSpinRecord>;
 export type NoMoreBetsRecord = z.infer<typeof noMoreBetsRecord>;
 export type ClosingRecord = z.infer<typeof closingRecord>;
+export type ReopenRecord = z.infer<typeof reopenRecord>;
 /** The records of a roulette table. */
-export type RouletteRecord = SpinRecord | NoSpinRecord | NoMoreBetsRecord | ClosingRecord;
+export type RouletteRecord =
+  | SpinRecord
+  | NoSpinRecord
+  | NoMoreBetsRecord
+  | ClosingRecord
+  | ReopenRecord;

@@ -131,6 +131,9 @@ export function reduceRoulette(
     case 'closing':
       onClosing(context);
       break;
+    case 'reopen':
+      onReopen(context, record.reason);
+      break;
     default:
       break;
   }
@@ -305,6 +308,30 @@ function onClosing(context: Context): void {
     draft.betting = 'closed';
     push(context, { type: 'table_closed', games: draft.spins, rule: ruleset.closing.source });
   }
+}
+
+/**
+ * Opens a closed table (or one counting down its last games) again: closing
+ * time is over, the next game opens with its betting. An open table has
+ * nothing to reopen: an alarm, so a request is refused and changes nothing.
+ */
+function onReopen(context: Context, reason: string): void {
+  const { ruleset, draft } = context;
+  if (!draft.closed && draft.gamesLeft === undefined) {
+    alarm(
+      context,
+      'reopen_not_closed',
+      'the table is open: nothing to reopen',
+      ruleset.closing.reopen,
+    );
+    return;
+  }
+  // The game after the last one played (a table closed by its last result stays on that game).
+  if (draft.closed) draft.game += 1;
+  draft.closed = false;
+  draft.gamesLeft = undefined;
+  draft.betting = 'open';
+  push(context, { type: 'table_reopened', game: draft.game, reason, rule: ruleset.closing.reopen });
 }
 
 export function expectingRoulette(state: RouletteState): RouletteExpectation {

@@ -28,5 +28,7 @@ export function describeRouletteEvent(event: RouletteEvent): string {
       return `${event.left} game(s) left before closing [${event.rule}]`;
     case 'table_closed':
       return `table closed after ${event.games} game(s) [${event.rule}]`;
+    case 'table_reopened':
+      return `table reopened, game ${event.game}: ${event.reason} [${event.rule}]`;
   }
 }

@@ -14,6 +14,7 @@
  *   (message) {seq, ts, after, type, ...event}               id: seq
  */
 import type { ServerResponse } from 'node:http';
+import { resultWordsOf } from '../games/registry.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { JournalSource } from '../mqtt/bridge.ts';
 import {
@@ -47,15 +48,24 @@ export function eventFrameData(
 ): Record<string, unknown> {
   const event = record.data as DomainEvent;
   const screened = screenEvent(event, exposure);
-  return screened.publish
-    ? { seq: record.seq, ts: record.ts, topic: eventTopicKind(event), ...screened.event }
-    : {
-        seq: record.seq,
-        ts: record.ts,
-        topic: 'alarm',
-        type: 'event_withheld',
-        reason: screened.reason,
-      };
+  if (!screened.publish) {
+    return {
+      seq: record.seq,
+      ts: record.ts,
+      topic: 'alarm',
+      type: 'event_withheld',
+      reason: screened.reason,
+    };
+  }
+  // A result in the game's own sentences, the same on every page (History, the Table page).
+  const words = resultWordsOf(screened.event as DomainEvent);
+  return {
+    seq: record.seq,
+    ts: record.ts,
+    topic: eventTopicKind(event),
+    ...screened.event,
+    ...(words ? { words } : {}),
+  };
 }
 
 /** The snapshot if the guard lets it out, else a notice saying why not. */

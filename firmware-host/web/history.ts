@@ -79,16 +79,22 @@ export async function readHistoryDay<Units extends object>(
   return { day, ...grouping.units(), requests, ...(error === undefined ? {} : { error }) };
 }
 
-/** A console request of the input, with who made it (a shuffle is the shuffler's, not a request). */
+/** What a console request's input is called on the page: the button's name, not the record's. */
+const REQUEST_NAMES: Readonly<Record<string, string>> = { shuffle: 'new shoe' };
+
+/**
+ * A console request of the input, with who made it. Every input journaled as
+ * `web:<user>` is one (a console New shoe is a `shuffle`; a shuffler's own
+ * shuffle is journaled as its device's, so it is none).
+ */
 function requestOf(record: JournalRecord): HistoryDay['requests'][number] | undefined {
   const input = record.data as { t?: string; src?: string; reason?: string };
-  if (typeof input.src !== 'string' || !input.src.startsWith('web:') || input.t === 'shuffle') {
-    return undefined;
-  }
+  if (typeof input.src !== 'string' || !input.src.startsWith('web:')) return undefined;
+  const type = String(input.t);
   return {
     seq: record.seq,
     ts: record.ts,
-    what: String(input.t),
+    what: Object.hasOwn(REQUEST_NAMES, type) ? REQUEST_NAMES[type]! : type,
     by: input.src.slice(4),
     ...(input.reason ? { reason: input.reason } : {}),
   };

@@ -19,6 +19,8 @@ const schemas = {
   // Roulette: the croupier's "no more bets", and closing time (003 § 11(2), § 13(2)).
   no_more_bets: z.strictObject({}),
   closing: z.strictObject({}),
+  // A closed table opens again (issue 35), with why: journaled with the name.
+  reopen: z.strictObject({ reason }),
 } as const;
 
 export type ConsoleOp = keyof typeof schemas;
@@ -28,7 +30,8 @@ export type ConsoleRequest =
   | { op: 'new_round' }
   | { op: 'set_ruleset'; ruleset: string }
   | { op: 'no_more_bets' }
-  | { op: 'closing' };
+  | { op: 'closing' }
+  | { op: 'reopen'; reason: string };
 
 export function parseConsoleRequest(
   op: string,
@@ -88,5 +91,9 @@ export async function applyConsoleRequest(
       return seqOf(await port.ingest({ t: 'no_more_bets', src }, { refuseIrregular: true }));
     case 'closing':
       return seqOf(await port.ingest({ t: 'closing', src }, { refuseIrregular: true }));
+    case 'reopen':
+      return seqOf(
+        await port.ingest({ t: 'reopen', src, reason: request.reason }, { refuseIrregular: true }),
+      );
   }
 }

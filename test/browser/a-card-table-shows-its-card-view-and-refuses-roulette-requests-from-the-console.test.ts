@@ -32,6 +32,12 @@ describe.skipIf(skip)(
       expect(await page.locator('#nav a[data-page=scoreboard]').isVisible()).toBe(true);
       expect(await page.locator('#requests').isVisible()).toBe(true);
       expect(await page.locator('#roulette-requests').isHidden()).toBe(true);
+      // The ruleset list offers what the table takes: a baccarat table's own game's rulesets.
+      expect(
+        await page.$$eval('#ruleset-select option', (options) =>
+          options.map((o) => o.getAttribute('value')),
+        ),
+      ).toEqual(['monaco-punto-2000', 'bulgaria-punto-banco', 'tdc-baccarat-no-commission']);
 
       const answers = await page.evaluate(async () => {
         const me = await (await fetch('/api/me')).json();

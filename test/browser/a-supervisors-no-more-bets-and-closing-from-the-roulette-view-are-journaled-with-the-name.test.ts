@@ -89,7 +89,7 @@ describe.skipIf(skip)(
       expect(refused.status).toBe(409);
       expect(refused.body).toMatchObject({ status: 'error', code: 'not_for_this_table' });
       expect(refused.body.error).toBe(
-        'new_round is not a request of this table: it plays tdc-roulette (roulette), whose requests are no_more_bets, closing, set_ruleset',
+        'new_round is not a request of this table: it plays tdc-roulette (roulette), whose requests are no_more_bets, closing, reopen, set_ruleset',
       );
 
       // Closing time: announced, then counted down game by game until the table closes.

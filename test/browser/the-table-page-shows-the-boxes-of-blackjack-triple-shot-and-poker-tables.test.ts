@@ -29,12 +29,28 @@ function exposedCards(records: readonly JournalRecord[], ruleset: string): Set<s
 
 const CASES = [
   { ruleset: 'tdc-blackjack', labels: /^Dealer,Box 1,Box 2/ },
-  { ruleset: 'peru-triple-shot', labels: /^Dealer,Position 1,Position 2/ },
+  // A Triple Shot position is a box, as the table's prompts and results call it: one word.
+  { ruleset: 'peru-triple-shot', labels: /^Dealer,Box 1,Box 2/ },
   { ruleset: 'spain-holdem-bonus', labels: /^Dealer,Board,Box 1,Box 2/ },
 ] as const;
 
+/**
+ * Records each text the result takes on the page, with whether a round was in play then
+ * (the felt drawn as a hand in progress), to show when the last result left.
+ */
+function watchResult(): void {
+  const seen: { text: string; roundInPlay: boolean }[] = [];
+  (window as unknown as { resultsSeen: typeof seen }).resultsSeen = seen;
+  const result = document.getElementById('result')!;
+  new MutationObserver(() => {
+    const text = result.textContent ?? '';
+    const roundInPlay = !document.getElementById('hand')!.classList.contains('finished');
+    if (seen.at(-1)?.text !== text) seen.push({ text, roundInPlay });
+  }).observe(result, { childList: true, subtree: true, characterData: true });
+}
+
 describe.skipIf(skip)(
-  'the table page shows the boxes of blackjack, Triple Shot and poker tables',
+  'the table page shows the boxes and results of blackjack, Triple Shot and poker tables',
   () => {
     let table: WebTable | undefined;
     let browser: TestBrowser | undefined;
@@ -54,6 +70,7 @@ describe.skipIf(skip)(
         browser = await launchBrowser();
         const { page } = browser;
         await logIn(page, table.url, 'bob', USERS.bob.password);
+        await page.evaluate(watchResult);
         const boxLabels = () =>
           page.$$eval('#hand .box-label > span:first-child', (spans) =>
             spans.map((span) => span.textContent).join(','),
@@ -72,6 +89,43 @@ describe.skipIf(skip)(
         );
         const exposed = exposedCards(await table.journal(), ruleset);
         for (const card of shown) expect(exposed.has(card), `${card} shown face up`).toBe(true);
+        // No empty baccarat roads: the nav has no Scoreboard at this table.
+        expect(await page.locator('#nav a[data-page=scoreboard]').isHidden()).toBe(true);
+        // The result in the game's own sentences, a box's a line: no raw bet key.
+        const resultLines = () =>
+          page.$$eval('#result .result-line', (lines) => lines.map((line) => line.textContent!));
+        await until(
+          async () => (await resultLines()).some((line) => /^Box \d+ /.test(line)),
+          `a result of ${ruleset} in words`,
+          30_000,
+          () => table!.daemon.describe(),
+        );
+        for (const line of await resultLines()) {
+          expect(line).toMatch(/^[A-Z0-9].*\.$/);
+          expect(line).not.toMatch(/box:\d/);
+        }
+        // The last result stays until the next round starts (a deck-per-round game shuffles
+        // a new deck first): two results seen, and none cleared between rounds.
+        const seen = () =>
+          page.evaluate(
+            () =>
+              (window as unknown as { resultsSeen: { text: string; roundInPlay: boolean }[] })
+                .resultsSeen,
+          );
+        await until(
+          async () => {
+            const rounds = (await seen()).map((moment) => /^Round \d+/.exec(moment.text)?.[0]);
+            return new Set(rounds.filter(Boolean)).size >= 2;
+          },
+          `two results of ${ruleset}`,
+          60_000,
+        );
+        const cleared = (await seen()).filter(
+          (s, i, all) => s.text === '' && i > 0 && all[i - 1]!.text !== '',
+        );
+        expect(cleared.length).toBeGreaterThan(0);
+        for (const moment of cleared)
+          expect(moment.roundInPlay, JSON.stringify(await seen())).toBe(true);
         if (ruleset === 'spain-holdem-bonus') {
           // Hole cards are dealt face down: the boxes hold backs only until the showdown.
           await until(

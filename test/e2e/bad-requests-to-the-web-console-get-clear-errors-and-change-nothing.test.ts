@@ -108,7 +108,7 @@ describe('bad requests to the web console get clear errors and change nothing', 
     expect(await answer(await post('/api/request/explode', '{}', good))).toMatchObject({
       http: 400,
       error:
-        'unknown request "explode"; known: new_shoe, void_hand, new_round, set_ruleset, no_more_bets, closing',
+        'unknown request "explode"; known: new_shoe, void_hand, new_round, set_ruleset, no_more_bets, closing, reopen',
     });
     expect(
       await answer(

@@ -134,7 +134,12 @@ export const rouletteRuleset = z.strictObject({
     noSpinVoids: flag,
   }),
   /** Closing time: the last `lastGames` games are announced and counted down. */
-  closing: z.strictObject({ lastGames: z.number().int().min(0).max(10), source }),
+  closing: z.strictObject({
+    lastGames: z.number().int().min(0).max(10),
+    source,
+    /** What opens a closed table again: a new gaming day, a supervisor (the article, or practice). */
+    reopen: source,
+  }),
   sources: z.record(z.string(), source),
   notes: z.array(z.string()).default([]),
 });

@@ -70,7 +70,7 @@ const SPIN_CHECKS = {
 
 export const BULGARIA_ROULETTE: RouletteRulesetInput = {
   name: 'bulgaria-roulette',
-  title: 'Roulette (single zero, "American roulette")',
+  title: 'Single-zero roulette (the rulebooks call it American roulette)',
   jurisdiction: 'Bulgaria (State Gambling Commission, 2002)',
   game: 'roulette',
   wheel: {
@@ -165,6 +165,8 @@ export const BULGARIA_ROULETTE: RouletteRulesetInput = {
   closing: {
     lastGames: 3,
     source: '003 § 13(2) (three last games announced, the games left told after each)',
+    reopen:
+      '003 § 13(1) (play stops at the end of the working hours, so closing time closes one working day: the next opens the table again); practice: a supervisor may reopen it the same day, journaled by name',
   },
   sources: {
     game: '003 § 10-13',
@@ -181,7 +183,7 @@ export const BULGARIA_ROULETTE: RouletteRulesetInput = {
 
 export const TDC_ROULETTE: RouletteRulesetInput = {
   name: 'tdc-roulette',
-  title: 'Roulette (single zero, "American roulette")',
+  title: 'Single-zero roulette (the rulebooks call it American roulette)',
   jurisdiction: 'Tigre de Cristal casino (Russia)',
   game: 'roulette',
   wheel: {
@@ -278,6 +280,8 @@ export const TDC_ROULETTE: RouletteRulesetInput = {
   closing: {
     lastGames: 3,
     source: 'practice: 004 is silent; three last games as in 003 § 13(2)',
+    reopen:
+      'practice: 004 is silent; as 003 § 13(1), a new gaming day opens the table again, and a supervisor may reopen it, journaled by name',
   },
   sources: {
     game: '004 (American roulette)',

@@ -13,7 +13,13 @@ export interface HistoryHand {
   ts: number;
   /** Screened events of the hand, in journal order. */
   events: Record<string, unknown>[];
-  result?: { winner?: unknown; announcement?: unknown; outcome: Record<string, unknown> };
+  result?: {
+    winner?: unknown;
+    announcement?: unknown;
+    /** The result in the game's sentences (the plug-in's `resultWords`), as the feed gives it. */
+    words: string[];
+    outcome: Record<string, unknown>;
+  };
   voided?: { reason: string; by?: string };
 }
 
@@ -37,10 +43,13 @@ export function cardDayHistory(): DayGrouping<CardDayUnits> {
     if (!shoes.includes(shoe)) shoes.push(shoe);
     return shoe;
   };
+  /** Who made the latest input (its `src`): a hand it voids (a new shoe mid-coup) is put down to them. */
+  let inputBy: string | undefined;
   return {
     take(record) {
       if (record.kind === 'input') {
         const input = record.data as { t?: string; src?: string; reason?: string };
+        inputBy = input.src;
         if (input.t === 'void' && hand) {
           hand.voided = { reason: input.reason ?? '', ...(input.src ? { by: input.src } : {}) };
         }
@@ -59,12 +68,22 @@ export function cardDayHistory(): DayGrouping<CardDayUnits> {
       } else if (hand) {
         hand.events.push(shown);
         if (event.type === 'hand_voided' && event.boxes === 'all') {
-          hand.voided = { ...hand.voided, reason: event.reason };
+          hand.voided = {
+            ...(inputBy ? { by: inputBy } : {}),
+            ...hand.voided,
+            reason: event.reason,
+          };
         }
         if (event.type === 'result') {
           // As the feed shows it: the outcome the table exposed, not the journal's whole one.
           const outcome = (shown.outcome ?? {}) as Record<string, unknown>;
-          hand.result = { winner: outcome.winner, announcement: outcome.announcement, outcome };
+          const words = Array.isArray(shown.words) ? (shown.words as string[]) : [];
+          hand.result = {
+            winner: outcome.winner,
+            announcement: outcome.announcement,
+            words,
+            outcome,
+          };
           hand = undefined;
         }
       } else {

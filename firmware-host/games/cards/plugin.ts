@@ -4,6 +4,7 @@
  * session (validator + game engine); what differs between them is data of
  * their rulesets, read here.
  */
+import { exposedOutcome } from '../../engine/games.ts';
 import { getRuleset, rulesetNames } from '../../engine/rulesets/index.ts';
 import type { SessionState } from '../../table/card-table/index.ts';
 import type { ShuffleRecord } from '../../table/log.ts';
@@ -15,6 +16,7 @@ import {
 import { sessionConfig, TableSession } from '../../table/table-session.ts';
 import type { GamePlugin, GameSession, SessionOptions } from '../game.ts';
 import { cardDayHistory } from './history.ts';
+import { cardResultWords } from './result-words.ts';
 
 /** practice: the scoreboard roads are baccarat's; other card games show none. */
 function keepsRoads(ruleset: string): boolean {
@@ -100,6 +102,16 @@ export const cardGames: GamePlugin = {
   retainedTopics: (name) => (keepsRoads(name) ? ['roads'] : []),
   shufflerBacks: (session) => [...nextShuffle(session).backs],
   dayHistory: cardDayHistory,
+  // From the outcome as the table exposed it, whatever the caller holds: no hole card a fold kept face down.
+  resultWords: (event) =>
+    event.type === 'result'
+      ? [
+          ...cardResultWords(exposedOutcome(event.outcome)),
+          ...(event.voided?.length
+            ? [`Box${event.voided.length > 1 ? 'es' : ''} ${event.voided.join(', ')} void.`]
+            : []),
+        ]
+      : undefined,
   openSession: (name, options: SessionOptions) =>
     new CardGameSession(new TableSession(sessionConfig(name, options))),
   ownsCheckpoint: (session) =>

@@ -73,8 +73,8 @@ export const roulette: GamePlugin = {
   simulatorHint: 'a wheel spins it (`tableside sim wheel`)',
   diagSimulation: 'wheel',
   cliVerbs: 'roulette',
-  inputTypes: ['spin', 'no_spin', 'no_more_bets', 'closing'],
-  requestOps: ['no_more_bets', 'closing'],
+  inputTypes: ['spin', 'no_spin', 'no_more_bets', 'closing', 'reopen'],
+  requestOps: ['no_more_bets', 'closing', 'reopen'],
   rulesetChangeRule:
     'the ruleset changes only between games: not once the betting is closed and a spin is awaited',
   consoleBehaviour: 'roulette',
@@ -85,6 +85,8 @@ export const roulette: GamePlugin = {
   // practice: a shuffler at a roulette table has no cards of ours to assume; red as before.
   shufflerBacks: () => ['red'],
   dayHistory: rouletteDayHistory,
+  resultWords: (event) =>
+    event.type === 'spin' ? [`${event.number} ${event.colour}.`] : undefined,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&

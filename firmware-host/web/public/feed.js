@@ -88,10 +88,11 @@ function publishDiagnostics() {
 }
 
 function onEvent(event) {
+  // The last result stays until the next round starts, a new deck or shoe before it too
+  // (a deck-per-round game shuffles between every two rounds).
   if (event.type === 'shoe_start') {
     app.strip = [];
     app.alarms = [];
-    app.lastResult = null;
     renderAlarms();
   }
   if (event.type === 'card') {

@@ -94,7 +94,7 @@ function shoesOf(body) {
                 hand.voided
                   ? `void: ${hand.voided.reason}${hand.voided.by ? ` (${hand.voided.by.replace(/^web:/, '')})` : ''}`
                   : hand.result
-                    ? hand.result.announcement || hand.result.winner
+                    ? resultWords(hand.result)
                     : 'in play',
               ),
               h(
@@ -109,6 +109,12 @@ function shoesOf(body) {
     ),
   );
   return shoes.length ? shoes : [h('p', { class: 'muted' }, 'No shoes journaled that day.')];
+}
+
+/** The result in the game's sentences, one a line (journals older than the words: the announcement). */
+function resultWords(result) {
+  const words = result.words?.length ? result.words : [result.announcement || result.winner || ''];
+  return words.map((line) => h('div', { class: 'result-line' }, line));
 }
 
 let replay = null;
@@ -147,7 +153,7 @@ function drawReplay() {
   );
   const current = events[replay.step];
   $('replay-step').textContent =
-    `step ${replay.step + 1} of ${events.length}: ${current.type}${current.type === 'card' ? ` ${current.hidden ? 'face down' : current.card} to ${current.to}` : ''}${current.outcome ? ` · ${current.outcome.announcement || ''}` : ''}${current.message ? ` · ${current.message}` : ''}`;
+    `step ${replay.step + 1} of ${events.length}: ${current.type}${current.type === 'card' ? ` ${current.hidden ? 'face down' : current.card} to ${current.to}` : ''}${current.words ? ` · ${current.words.join(' ')}` : ''}${current.message ? ` · ${current.message}` : ''}`;
 }
 
 $('replay-next').addEventListener('click', () => {

@@ -11,6 +11,8 @@ const REQUEST_TEXT = {
   no_more_bets: () => 'Close the betting on the game in play (“no more bets”)?',
   closing: () =>
     'Announce closing time? The last games are counted down, then the table closes for the day.',
+  reopen: (body) =>
+    `Reopen the closed table because “${body.reason}”? Closing time ends; the reopening is journaled with your name.`,
 };
 
 function confirmDialog(text) {
@@ -34,11 +36,11 @@ for (const panel of document.querySelectorAll('.requests')) {
     button.addEventListener('click', async () => {
       const op = button.dataset.op;
       const body = {};
-      if (op === 'void_hand') {
-        const reason = panel.querySelector('.void-reason');
+      if (op === 'void_hand' || op === 'reopen') {
+        const reason = panel.querySelector(op === 'reopen' ? '.reopen-reason' : '.void-reason');
         body.reason = reason.value.trim();
         if (body.reason.length < 3) {
-          result.textContent = 'Give the reason for the void (at least 3 characters).';
+          result.textContent = `Give the reason for the ${op === 'reopen' ? 'reopening' : 'void'} (at least 3 characters).`;
           return;
         }
       }

@@ -44,6 +44,8 @@ function describe(event) {
       return `closing: ${event.left} game(s) left`;
     case 'table_closed':
       return `table closed after ${event.games} game(s)`;
+    case 'table_reopened':
+      return `table reopened: ${event.reason}`;
     case 'event_withheld':
       return `event withheld: ${event.reason}`;
     default:

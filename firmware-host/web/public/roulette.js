@@ -144,4 +144,8 @@ export function onRouletteEvent(event) {
     app.closingRule = event.rule;
     renderRoulette();
   }
+  if (event.type === 'table_reopened') {
+    app.closingRule = null;
+    renderRoulette();
+  }
 }

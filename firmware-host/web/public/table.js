@@ -76,11 +76,12 @@ export function handBoxes(view) {
     if (order.includes(key) || !Array.isArray(value)) continue;
     for (const item of value) {
       if (!item || typeof item !== 'object') continue;
+      // A position is a box, as the table's prompts and results call it.
       const name =
         item.box !== undefined
           ? `Box ${item.box}`
           : item.position !== undefined
-            ? `Position ${item.position}`
+            ? `Box ${item.position}`
             : item.seat !== undefined
               ? `Seat ${item.seat}`
               : capital(key);
@@ -102,23 +103,13 @@ export function renderResult() {
     return;
   }
   const outcome = event.outcome || {};
-  el.textContent = `Round ${event.round}: ${outcome.announcement || outcomeSummary(outcome)}`;
+  // The game's own sentences (the feed's `words`, from its plug-in); a box's sentence a line.
+  const words = event.words?.length ? event.words : [outcome.announcement || 'Settled.'];
+  el.replaceChildren(
+    h('div', { class: 'result-round' }, `Round ${event.round}`),
+    ...words.map((line) => h('div', { class: 'result-line' }, line)),
+  );
   el.className = `result ${outcome.winner || ''}`;
-}
-
-/** Games without an announcement: each bet's result (a multiple of the stake, −1 lost, 0 push). */
-function outcomeSummary(outcome) {
-  if (outcome.winner) return String(outcome.winner);
-  const bets = Object.entries(outcome.bets || {});
-  if (bets.length === 0) return 'complete';
-  const text = bets
-    .slice(0, 8)
-    .map(
-      ([bet, pays]) =>
-        `${bet} ${pays > 0 ? `wins ${pays}` : pays === -1 ? 'loses' : pays < 0 ? `loses ${-pays}` : 'push'}`,
-    )
-    .join(' · ');
-  return bets.length > 8 ? `${text} …` : text;
 }
 
 /** Alarms with their articles, newest first, in every view's list (`ol.alarms`). */

@@ -24,11 +24,16 @@ function current() {
   return VIEWS[viewName()];
 }
 
+// The views with a scoreboard page (the roads); at any other table the nav hides the tab
+// rather than show empty roads.
+const WITH_SCOREBOARD = new Set(['baccarat']);
+
 /** Shows the table's view and hides the others; `body[data-view]` lets the CSS follow. */
 export function showView() {
   const name = viewName();
   for (const [other, view] of Object.entries(VIEWS)) $(view.element).hidden = other !== name;
   document.body.dataset.view = name;
+  document.body.dataset.scoreboard = WITH_SCOREBOARD.has(app.table?.view) ? 'shown' : 'hidden';
 }
 
 export function renderView() {

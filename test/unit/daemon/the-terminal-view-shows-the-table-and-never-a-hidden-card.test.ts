@@ -78,12 +78,34 @@ describe('the terminal view', () => {
         type: 'result',
         round: 3,
         outcome: {
+          game: 'punto-banco',
           winner: 'banker',
           banker: { cards: ['6S', 'KD'], total: 6 },
           player: { cards: ['3C', '8H', '3C'], total: 4 },
+          bets: { banker: 1, player: -1, tie: -1 },
+          announcement: 'Banker 6, Player 4: banker wins',
         },
       }),
-    ).toBe('round 3: BANKER wins — banker 6S KD (6), player 3C 8H 3C (4)');
+    ).toBe('round 3: Banker 6, Player 4: banker wins.');
+    // Every game's result in its own words, as the web console has them (not raw bet keys).
+    expect(
+      describeEvent({
+        type: 'result',
+        round: 4,
+        outcome: {
+          game: 'blackjack',
+          dealer: { cards: ['TH', '9C'], total: 19, blackjack: false, bust: false },
+          boxes: [
+            {
+              box: 2,
+              insurance: null,
+              hands: [{ cards: ['TS', 'QD'], total: 20, blackjack: false, bust: false, result: 1 }],
+            },
+          ],
+          bets: { 'box:2.main': 1 },
+        },
+      }),
+    ).toBe('round 4: Dealer has 19 (TH 9C). Box 2 has 20 (TS QD): wins 1 to 1.');
     expect(describeEvent({ type: 'hand_voided', reason: 'two face-up cards', boxes: 'all' })).toBe(
       'hand voided (all): two face-up cards',
     );

@@ -15,6 +15,7 @@ import {
   gameOf,
   gameOfRequest,
   rulesetIdentity,
+  rulesetsOfGame,
 } from '../../../firmware-host/games/registry.ts';
 
 describe('the game registry', () => {
@@ -79,5 +80,19 @@ describe('the game registry', () => {
     expect(gameOf('tdc-blackjack').webView('tdc-blackjack')).toBe('cards');
     expect(gameOf('tdc-blackjack').retainedTopics('tdc-blackjack')).toEqual([]);
     expect(gameOf('tdc-roulette').webView('tdc-roulette')).toBe('roulette');
+  });
+
+  it("offers a table only its own game's rulesets to change to, itself included", () => {
+    for (const name of allRulesetNames()) {
+      const game = rulesetIdentity(name).game;
+      const taken = rulesetsOfGame(name);
+      expect(taken).toContain(name);
+      for (const other of taken) expect(rulesetIdentity(other).game).toBe(game);
+      const missing = allRulesetNames().filter(
+        (other) => rulesetIdentity(other).game === game && !taken.includes(other),
+      );
+      expect(missing).toEqual([]);
+    }
+    expect(rulesetsOfGame('tdc-blackjack')).toEqual(['tdc-blackjack', 'bulgaria-blackjack']);
   });
 });

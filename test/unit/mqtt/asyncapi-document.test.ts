@@ -88,6 +88,7 @@ const EVENT_TYPES = [
   'closing',
   'games_left',
   'table_closed',
+  'table_reopened',
 ] as const satisfies readonly DomainEventType[];
 const ALARM_KINDS = [
   'foreign_card',
@@ -117,6 +118,7 @@ const ALARM_KINDS = [
   'spin_without_close',
   'no_spin',
   'game_after_closing',
+  'reopen_not_closed',
   'device_unauthenticated',
   'link_stalled',
   'link_resumed',
@@ -486,6 +488,7 @@ describe('what a running table publishes', () => {
       { type: 'closing', games: 3, rule: '003 § 13(2)' },
       { type: 'games_left', left: 2, rule: '003 § 13(2)' },
       { type: 'table_closed', games: 3, rule: '003 § 13(2)' },
+      { type: 'table_reopened', game: 4, reason: 'the pit opens again', rule: '003 § 13(1)' },
     ];
     await journal.append(events.map((data) => ({ kind: 'event' as const, data })));
     await until(
@@ -530,6 +533,7 @@ describe('what a running table publishes', () => {
         { op: 'set_ruleset', fields: { ruleset: 'bulgaria-roulette' }, sign: true },
         { op: 'no_more_bets', fields: {}, sign: true },
         { op: 'closing', fields: {}, sign: true },
+        { op: 'reopen', fields: { reason: 'closing time called by mistake' }, sign: true },
         { op: 'new_round', fields: {}, sign: true },
       ],
     );

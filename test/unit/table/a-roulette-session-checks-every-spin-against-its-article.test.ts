@@ -168,6 +168,47 @@ describe.each(RULESETS)('the roulette session of %s', (name) => {
     expect(types(after)).toEqual(['alarm']);
     expect(alarms(after)[0]).toMatchObject({ kind: 'game_after_closing' });
   });
+
+  it('reopens a closed table: closing time over, the next game opens, citing the article (issue 35)', () => {
+    const session = new RouletteSession(name);
+    feedAll(session, [
+      { t: 'closing' },
+      ...legalSpin('cw', 1),
+      ...legalSpin('ccw', 2),
+      ...legalSpin('cw', 3),
+    ]);
+    expect(session.expecting().kind).toBe('closed');
+    const reopened = feedAll(session, [
+      { t: 'reopen', src: 'web:alice', reason: 'the pit opens the table again' },
+    ]);
+    expect(reopened).toEqual([
+      {
+        type: 'table_reopened',
+        game: 4,
+        reason: 'the pit opens the table again',
+        rule: ruleset.closing.reopen,
+      },
+    ]);
+    expect(ruleset.closing.reopen).toMatch(/§ 13\(1\)/);
+    expect(session.expecting()).toMatchObject({ kind: 'bets', game: 4 });
+    // The next game plays as any other; closing time can be announced again.
+    expect(types(feedAll(session, legalSpin('ccw', 5)))).toEqual([
+      'no_more_bets',
+      'spin',
+      'game_start',
+    ]);
+    expect(types(feedAll(session, [{ t: 'closing' }]))).toEqual(['closing']);
+  });
+
+  it('reopening an open table is an alarm and changes nothing (a request is refused)', () => {
+    const session = new RouletteSession(name);
+    const before = session.state;
+    const events = feedAll(session, [{ t: 'reopen', reason: 'by mistake' }]);
+    expect(alarms(events)).toEqual([
+      expect.objectContaining({ kind: 'reopen_not_closed', rule: ruleset.closing.reopen }),
+    ]);
+    expect(session.state).toEqual(before);
+  });
 });
 
 describe('roulette records', () => {

@@ -80,6 +80,28 @@ describe('readHistoryDay', () => {
     ).toHaveLength(1);
   });
 
+  it('lists a console new shoe with who asked and puts the coup it voided down to them (issue 34 item 7)', async () => {
+    seq = 0;
+    const reason = 'a new shuffle came before round 16 was complete';
+    const records = [
+      at(DAY, 'input', { t: 'shuffle', src: 'shuffler' }),
+      at(DAY, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
+      at(DAY + 1, 'event', { type: 'round_start', round: 15 }),
+      at(DAY + 2, 'event', { type: 'result', round: 15, outcome: outcome('banker') }),
+      at(DAY + 3, 'event', { type: 'round_start', round: 16 }),
+      at(DAY + 4, 'input', { t: 'shuffle', decks: 8, backs: ['red'], src: 'web:bench' }),
+      at(DAY + 4, 'event', { type: 'hand_voided', reason, boxes: 'all' }),
+      at(DAY + 4, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
+    ];
+    const day = await readHistoryDay(journalOf(records), '2026-11-24', cardDayHistory());
+    // A shuffler's own shuffle is no request; the console's is, by name.
+    expect(day.requests).toEqual([{ seq: 6, ts: DAY + 4, what: 'new shoe', by: 'bench' }]);
+    const [hand15, hand16] = day.shoes[0]!.hands;
+    expect(hand16!.voided).toEqual({ reason, by: 'web:bench' });
+    // The result in the game's words, as the Table page has it.
+    expect(hand15!.result!.words).toEqual(['Banker wins.']);
+  });
+
   it('says so when the journal cannot be read to the end, keeping what it read', async () => {
     seq = 0;
     const records = [
