@@ -31,8 +31,11 @@ describe('the terminal view shows every bet of a result, in every game', () => {
     const bets = betsOf(kinds);
     const line = describeEvent({ type: 'result', round: 12, outcome: { bets } });
     expect(line.startsWith('round 12: ')).toBe(true);
+    // In the game's words: each bet with what it did, none dropped.
     for (const [bet, result] of Object.entries(bets)) {
-      expect(line).toContain(`${bet} ${result > 0 ? '+' : ''}${result}`);
+      expect(line.toLowerCase()).toContain(
+        `${bet} ${result > 0 ? `wins ${result} to 1` : 'loses'}`,
+      );
     }
     expect(line.split(', ')).toHaveLength(Object.keys(bets).length);
   });
