@@ -11,6 +11,7 @@ import {
   HostAuth,
   type HostAuthAction,
   type HostAuthOptions,
+  type HostSigner,
 } from '../auth/host-auth.ts';
 import type { DevicePublicKey } from '../auth/keys.ts';
 import type { DeviceTalker, FrameEvent } from '../frame.ts';
@@ -22,12 +23,10 @@ import { type EndpointAction, type EndpointOptions, LinkEndpoint } from './link-
  * What the host's authentication reports: `challenging` when a device's
  * HELLO started (or keeps) a handshake, and HostAuth's own verdicts.
  */
-export type HostAuthReport =
-  | { readonly kind: 'challenging' }
-  | Extract<
-      HostAuthAction,
-      { kind: 'authenticated' | 'unauthenticated' | 'refused' | 'failed' | 'dropped' }
-    >;
+export type HostAuthReport = Extract<
+  HostAuthAction,
+  { kind: 'challenging' | 'authenticated' | 'unauthenticated' | 'refused' | 'failed' | 'dropped' }
+>;
 
 export type HostEndpointAction = EndpointAction<HostAuthReport>;
 
@@ -42,8 +41,10 @@ export interface HostEndpointOptions {
   readonly paired?: DevicePublicKey;
   /** Fresh nonce and X25519 key pair for each handshake (the caller's randomness). */
   readonly fresh: () => HandshakeSecrets;
+  /** The host's key, whose CONFIRM the paired devices check (PROTOCOL.md § 5.2). */
+  readonly hostKey: HostSigner;
   /** HostAuth's timings, for tests. */
-  readonly auth?: Omit<HostAuthOptions, 'talker' | 'paired' | 'fresh'>;
+  readonly auth?: Omit<HostAuthOptions, 'talker' | 'paired' | 'fresh' | 'hostKey'>;
   readonly admit?: EndpointOptions['admit'];
 }
 
@@ -65,6 +66,7 @@ export class HostEndpoint extends LinkEndpoint<HostAuthReport> {
       ...options.auth,
       talker: options.peer,
       fresh: options.fresh,
+      hostKey: options.hostKey,
       ...(options.paired === undefined ? {} : { paired: options.paired }),
     });
   }
@@ -120,14 +122,21 @@ export class HostEndpoint extends LinkEndpoint<HostAuthReport> {
       switch (action.kind) {
         case 'pass': {
           this.runLink(this.session.receive(action.event, now), now);
-          if (action.event.kind === 'frame' && action.event.frame.type === 'HELLO') {
-            if (this.#auth.state === 'challenging')
-              this.emit(this.#report({ kind: 'challenging' }));
-            // A new HELLO: the device sends all it keeps again by itself.
+          if (
+            action.event.kind === 'frame' &&
+            action.event.frame.type === 'HELLO' &&
+            action.held === undefined
+          ) {
+            // A new HELLO taken at once: the device sends all it keeps again by itself.
             this.#dropped = [];
           }
           break;
         }
+        case 'challenging':
+          // A new HELLO: what was dropped before it, the device sends again by itself.
+          this.#dropped = [];
+          this.emit(this.#report(action));
+          break;
         case 'write':
           this.emit({ kind: 'write', line: action.line, type: lineType(action.line) });
           break;

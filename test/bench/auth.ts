@@ -15,13 +15,14 @@ import {
   deviceKey,
   freshHandshakeSecrets,
   generatedSigner,
+  processHostKey,
 } from '../../hardware/keys/device-key.ts';
 
 const HELLO: HelloMessage = {
   type: 'HELLO',
   model: 'TS-SHOE-2',
   serial: 'SH0042',
-  protocol: '1.4',
+  protocol: '1.7',
   firmware: '2.3.1',
   firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
@@ -37,7 +38,12 @@ async function handshake(type: KeyType) {
   const signer = generatedSigner(type);
   const publicKey = await signer.publicKey();
   const started = performance.now();
-  const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+  const host = new HostAuth({
+    talker: 'SH',
+    hostKey: processHostKey(),
+    fresh: freshHandshakeSecrets,
+    paired: publicKey,
+  });
   const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
   device.helloSent(HELLO);
   device.helloAcked(0);
