@@ -46,7 +46,6 @@ async function handshake(type: KeyType) {
   });
   const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
   device.helloSent(HELLO);
-  device.helloAcked(0);
   const challenge = host
     .incoming(parseFrameLine(encodeFrame(messageFrame('SH', 0, HELLO))), 0)
     .find((action) => action.kind === 'write');
@@ -57,8 +56,14 @@ async function handshake(type: KeyType) {
   const proof = device.signed(sign.id, signature).find((action) => action.kind === 'write');
   if (proof?.kind !== 'write') throw new Error('no PROOF');
   const done = host.incoming(parseFrameLine(proof.line), 1);
-  if (done[0]?.kind !== 'authenticated')
-    throw new Error(`not authenticated: ${JSON.stringify(done[0])}`);
+  if (done.at(-1)?.kind !== 'authenticated')
+    throw new Error(`not authenticated: ${JSON.stringify(done.at(-1))}`);
+  // 1.7: the host's CONFIRM puts the device's keys into use; its HELLO's ACK lets events go.
+  const confirm = done.find((action) => action.kind === 'write');
+  if (confirm?.kind !== 'write') throw new Error('no CONFIRM');
+  device.incoming(parseFrameLine(confirm.line));
+  device.helloAcked(2);
+  if (!device.authenticated) throw new Error('the device took no keys');
   return { ms: performance.now() - started, host, device };
 }
 
