@@ -27,7 +27,7 @@ import {
 } from './frame.ts';
 
 /** major.minor. A host refuses a device of another major version; minors add message types only. */
-export const PROTOCOL_VERSION = '1.5';
+export const PROTOCOL_VERSION = '1.7';
 
 function versionParts(text: string): { major: number; minor: number } | undefined {
   const match = /^([0-9]{1,3})\.([0-9]{1,3})$/.exec(text);

@@ -1,33 +1,48 @@
 /**
- * The device's side of authentication on one line (protocol 1.4,
- * PROTOCOL.md § 5), pure: framer events go through `incoming()` before the
- * link session, every line the link session writes through `outgoing()`.
+ * The device's side of authentication on one line (protocol 1.4, bound to
+ * the HELLO and mutual from 1.7, PROTOCOL.md § 5), pure: framer events go
+ * through `incoming()` before the link session, every line the link session
+ * writes through `outgoing()`.
  *
  * - On a CHALLENGE the device asks its signer (`sign` action: a key file or
- *   a secure element, asynchronous) to sign the statement's digest, then
- *   `signed()` gives the PROOF line to write and the session keys. The same
- *   CHALLENGE again (the PROOF was lost) gets the same PROOF, unsigned again.
- *   A device without a key answers `PROOF,none`.
- * - A keyed device answers a CHALLENGE only once the host has ACKed its
- *   current HELLO: one that comes before belongs to an earlier HELLO. So it
- *   never holds session keys while its HELLO is unACKed, and the host's ACK
- *   of a HELLO, never sealed (a HELLO starts a session), always reaches it.
+ *   a secure element, asynchronous) to sign the digest of a statement that
+ *   holds its current HELLO line (seq included) and whether the host has
+ *   ACKed it; `signed()` gives the PROOF line to write. The same CHALLENGE
+ *   again (the PROOF was lost) gets the same PROOF, unsigned again. A device
+ *   without a key answers `PROOF,none`.
+ * - The session keys are taken into use only when the host's CONFIRM
+ *   verifies: signed by the host key the device learned at pairing
+ *   (`hostKey`), over the device's statement. A man in the middle can
+ *   answer our PROOF with keys of its own choosing, never with that
+ *   signature, so it can never ACK a card. A new CHALLENGE drops the keys in
+ *   use: until its CONFIRM nothing is sealed. No CONFIRM within
+ *   `confirmWaitMs` of the PROOF: the `host_lost` action (the fault light);
+ *   every unACKed event is kept.
  * - A keyed device holds its events (and their ACKs' companions) back from
- *   the moment its HELLO goes out until it has session keys, unless the
- *   host's HELLO said it predates 1.4, or no CHALLENGE came within
- *   `challengeWaitMs` of the host ACKing our HELLO (an older host that sent
- *   no HELLO): then it talks unauthenticated, as a 1.2 device would.
- * - With session keys, every frame it writes but HELLO carries a MAC, and
- *   every frame from the host must: others are refused.
+ *   the moment its HELLO goes out until it has session keys. A device paired
+ *   with a host (`hostKey`) takes nothing from the host without a MAC under
+ *   confirmed keys but the handshake's frames, the host's HELLO and a bare
+ *   NAK `hello`. One without `hostKey` (a bench) talks to an older host
+ *   unauthenticated when its HELLO said it predates 1.7, or no CHALLENGE
+ *   came within `challengeWaitMs` of the host ACKing our HELLO.
  */
-import { type DeviceTalker, encodeFrame, type FrameEvent, parseFrameLine } from '../frame.ts';
-import { decodeMessage, type HelloMessage, protocolAtLeast } from '../messages.ts';
+import {
+  type DeviceTalker,
+  encodeFrame,
+  type Frame,
+  type FrameEvent,
+  parseFrameLine,
+} from '../frame.ts';
+import { decodeMessage, type HelloMessage, messageFrame, protocolAtLeast } from '../messages.ts';
 import { openFrame, sealLine } from './frame-mac.ts';
 import {
-  AUTH_SINCE,
   CHALLENGE_TYPE,
+  CONFIRM_TYPE,
+  confirmDigest,
   decodeChallenge,
+  decodeConfirm,
   deriveSessionKeys,
+  MUTUAL_AUTH_SINCE,
   PROOF_TYPE,
   proofFrame,
   type SessionKeys,
@@ -35,14 +50,24 @@ import {
   x25519Secret,
 } from './handshake.ts';
 import type { HandshakeSecrets } from './host-auth.ts';
-import { type DevicePublicKey, toBase64Url } from './keys.ts';
+import {
+  type DevicePublicKey,
+  keyFingerprint,
+  samePublicKey,
+  toBase64Url,
+  verifyDigestSignature,
+} from './keys.ts';
 
 export interface DeviceAuthOptions {
   readonly talker: DeviceTalker;
   /** The device's public key; absent: a device without a key (answers `PROOF,none`). */
   readonly publicKey?: DevicePublicKey;
+  /** The host's public key, learned at pairing: only its CONFIRM opens a session. Absent: any host (a bench). */
+  readonly hostKey?: DevicePublicKey;
   readonly fresh: () => HandshakeSecrets;
   readonly challengeWaitMs?: number;
+  /** How long after its PROOF the device waits for the host's CONFIRM before it reports `host_lost`. */
+  readonly confirmWaitMs?: number;
 }
 
 export type DeviceAuthAction =
@@ -52,7 +77,9 @@ export type DeviceAuthAction =
   | { readonly kind: 'sign'; readonly id: number; readonly digest: Uint8Array }
   /** Events may flow now (session keys, or unauthenticated): send what was held back. */
   | { readonly kind: 'release'; readonly authenticated: boolean }
-  | { readonly kind: 'refused'; readonly detail: string };
+  | { readonly kind: 'refused'; readonly detail: string }
+  /** No CONFIRM came for our PROOF: no host proved the pairing; events stay held (the fault light). */
+  | { readonly kind: 'host_lost'; readonly detail: string };
 
 interface Signing {
   readonly id: number;
@@ -61,20 +88,30 @@ interface Signing {
   readonly digest: Uint8Array;
   readonly proof: { nonce: Uint8Array; ephemeral: Uint8Array };
   line?: string;
+  /** When the PROOF went: the CONFIRM is awaited from then. */
+  provedAt?: number;
+  /** The session keys, in use once the host's CONFIRM verified. */
+  keys?: SessionKeys;
+  confirmed?: boolean;
+  lostReported?: boolean;
 }
 
 const ALWAYS_PLAIN = new Set(['HELLO', CHALLENGE_TYPE, PROOF_TYPE]);
+const CONFIRM_WAIT_MS = 3000;
 const CONTROL = new Set(['HELLO', 'PING', 'PONG', 'ACK', 'NAK']);
 
 export class DeviceAuth {
   readonly #options: DeviceAuthOptions;
-  #hello: HelloMessage | undefined;
+  /** Our latest HELLO as it went on the wire: its seq and fields are what a PROOF signs. */
+  #hello: Frame | undefined;
   /** The line of our latest HELLO: the same line again (a retransmission) is the same session. */
   #helloLine: string | undefined;
   #signing: Signing | undefined;
   #keys: SessionKeys | undefined;
   #plain = false;
   #helloAckedAt: number | undefined;
+  /** Session keys confirmed, waiting for our HELLO's ACK before the held events go. */
+  #releaseAtAck = false;
   #ids = 0;
 
   constructor(options: DeviceAuthOptions) {
@@ -91,21 +128,34 @@ export class DeviceAuth {
   }
 
   /** Our HELLO went out (a new connection, or a restart): a new session begins. */
-  helloSent(hello: HelloMessage): void {
-    this.#hello = hello;
+  helloSent(hello: HelloMessage | Frame, seq = 0): void {
+    this.#hello = 'talker' in hello ? hello : messageFrame(this.#options.talker, seq, hello);
     this.#keys = undefined;
     this.#signing = undefined;
     this.#plain = false;
     this.#helloAckedAt = undefined;
+    this.#releaseAtAck = false;
   }
 
-  /** The host ACKed our HELLO: start waiting for its CHALLENGE. */
-  helloAcked(now: number): void {
+  /** The host ACKed our HELLO: events go if the keys are confirmed; else a CHALLENGE is awaited. */
+  helloAcked(now: number): DeviceAuthAction[] {
     this.#helloAckedAt ??= now;
+    if (!this.#releaseAtAck) return [];
+    this.#releaseAtAck = false;
+    return [{ kind: 'release', authenticated: true }];
   }
 
   nextDeadline(): number | undefined {
-    if (this.open || this.#helloAckedAt === undefined || this.#signing !== undefined)
+    const signing = this.#signing;
+    if (signing?.provedAt !== undefined && !signing.confirmed && !signing.lostReported) {
+      return signing.provedAt + (this.#options.confirmWaitMs ?? CONFIRM_WAIT_MS);
+    }
+    if (
+      this.open ||
+      this.#options.hostKey !== undefined ||
+      this.#helloAckedAt === undefined ||
+      this.#signing !== undefined
+    )
       return undefined;
     return this.#helloAckedAt + (this.#options.challengeWaitMs ?? 3000);
   }
@@ -113,6 +163,16 @@ export class DeviceAuth {
   tick(now: number): DeviceAuthAction[] {
     const deadline = this.nextDeadline();
     if (deadline === undefined || now < deadline) return [];
+    const signing = this.#signing;
+    if (signing?.provedAt !== undefined && !signing.confirmed) {
+      signing.lostReported = true;
+      return [
+        {
+          kind: 'host_lost',
+          detail: `no CONFIRM of our PROOF within ${now - signing.provedAt} ms: no host proved the pairing; events held`,
+        },
+      ];
+    }
     // No CHALLENGE from a host that ACKed our HELLO: an older host.
     this.#plain = true;
     return [{ kind: 'release', authenticated: false }];
@@ -142,13 +202,15 @@ export class DeviceAuth {
     if (event.kind === 'discard') return [{ kind: 'pass', event }];
     const frame = event.frame;
     if (frame.type === CHALLENGE_TYPE) return this.#challenge(event);
+    if (frame.type === CONFIRM_TYPE) return this.#confirm(event);
     if (frame.type === 'HELLO') {
       const decoded = decodeMessage(frame);
       const actions: DeviceAuthAction[] = [{ kind: 'pass', event }];
       if (
         decoded.kind === 'message' &&
         decoded.message.type === 'HELLO' &&
-        !protocolAtLeast(decoded.message.protocol, AUTH_SINCE) &&
+        !protocolAtLeast(decoded.message.protocol, MUTUAL_AUTH_SINCE) &&
+        this.#options.hostKey === undefined &&
         !this.open
       ) {
         this.#plain = true;
@@ -156,11 +218,23 @@ export class DeviceAuth {
       }
       return actions;
     }
-    if (this.#keys === undefined) return [{ kind: 'pass', event }];
     if (frame.type === 'NAK' && frame.fields.length === 2 && frame.fields[1] === 'hello') {
       // A host that restarted knows no session: its NAK `hello` cannot carry a MAC, and
       // answering it costs only a new HELLO and a new handshake.
       return [{ kind: 'pass', event }];
+    }
+    if (this.#keys === undefined) {
+      if (this.#options.hostKey === undefined || this.#options.publicKey === undefined) {
+        return [{ kind: 'pass', event }];
+      }
+      // Paired with a host: nothing of the host's counts before its CONFIRM (an ACK a man in
+      // the middle writes would release a card the host never had).
+      return [
+        {
+          kind: 'refused',
+          detail: `${frame.type} ${frame.seq} before the host's CONFIRM: no host has proved the pairing`,
+        },
+      ];
     }
     const opened = openFrame(frame, this.#keys.hostToDevice);
     if (!opened.ok) return [{ kind: 'refused', detail: opened.detail }];
@@ -173,12 +247,12 @@ export class DeviceAuth {
     if (event.kind !== 'frame') return;
     const decoded = decodeMessage(event.frame);
     if (decoded.kind === 'message' && decoded.message.type === 'HELLO') {
-      this.helloSent(decoded.message);
+      this.helloSent(event.frame);
     }
   }
 
-  /** The signer's answer to a `sign` action. */
-  signed(id: number, signature: Uint8Array): DeviceAuthAction[] {
+  /** The signer's answer to a `sign` action, at `now` (the CONFIRM is awaited from then). */
+  signed(id: number, signature: Uint8Array, now = 0): DeviceAuthAction[] {
     const signing = this.#signing;
     const key = this.#options.publicKey;
     if (signing === undefined || signing.id !== id || key === undefined) return [];
@@ -190,11 +264,41 @@ export class DeviceAuth {
         signature,
       }),
     );
-    this.#keys = deriveSessionKeys(signing.secret, signing.digest);
-    return [
-      { kind: 'write', line: signing.line },
-      { kind: 'release', authenticated: true },
-    ];
+    signing.keys = deriveSessionKeys(signing.secret, signing.digest);
+    signing.provedAt = now;
+    return [{ kind: 'write', line: signing.line }];
+  }
+
+  /** The host's CONFIRM: the session keys go into use if the host key signed our statement. */
+  #confirm(event: Extract<FrameEvent, { kind: 'frame' }>): DeviceAuthAction[] {
+    const decoded = decodeConfirm(event.frame);
+    if (!decoded.ok) return [{ kind: 'refused', detail: decoded.error }];
+    const signing = this.#signing;
+    if (signing?.keys === undefined) {
+      return [{ kind: 'refused', detail: 'CONFIRM with no PROOF of ours outstanding' }];
+    }
+    if (signing.confirmed) return [];
+    const { hostKey, signature } = decoded.value;
+    const paired = this.#options.hostKey;
+    if (paired !== undefined && !samePublicKey(paired, hostKey)) {
+      return [
+        {
+          kind: 'refused',
+          detail: `CONFIRM by host key ${keyFingerprint(hostKey)}, not the paired host ${keyFingerprint(paired)}`,
+        },
+      ];
+    }
+    if (!verifyDigestSignature(hostKey, confirmDigest(signing.digest, hostKey), signature)) {
+      return [{ kind: 'refused', detail: 'CONFIRM signature does not cover our PROOF' }];
+    }
+    signing.confirmed = true;
+    this.#keys = signing.keys;
+    if (this.#helloAckedAt === undefined) {
+      // The host ACKs our HELLO right after its CONFIRM, sealed: the held events go then.
+      this.#releaseAtAck = true;
+      return [];
+    }
+    return [{ kind: 'release', authenticated: true }];
   }
 
   /** The signer failed (a secure element that did not answer): the next CHALLENGE tries again. */
@@ -217,14 +321,6 @@ export class DeviceAuth {
     }
     const hello = this.#hello;
     if (hello === undefined) return [{ kind: 'refused', detail: 'CHALLENGE before our HELLO' }];
-    if (this.#helloAckedAt === undefined) {
-      // The host challenges a HELLO only after ACKing it, so a CHALLENGE before that ACK
-      // answers an earlier HELLO of ours (from before a reconnect): its PROOF would be
-      // refused, and its keys would make us refuse the plain ACK of the HELLO we did send
-      // (issue 24). Ignored; if it was ours after all (the ACK was lost), our HELLO goes
-      // again on its timer and the host ACKs it and sends the same CHALLENGE.
-      return [];
-    }
     const challenge = decoded.value;
     const nonceText = toBase64Url(challenge.nonce);
     const current = this.#signing;
@@ -242,13 +338,15 @@ export class DeviceAuth {
     const digest = statementDigest({
       talker: this.#options.talker,
       hello,
+      helloAcked: this.#helloAckedAt !== undefined,
       challenge,
       publicKey: key,
       deviceNonce: secrets.nonce,
       deviceEphemeral: secrets.ephemeral.publicKey,
     });
-    // A new CHALLENGE is a new session: until it is signed, nothing is sealed with the old keys.
+    // A new CHALLENGE is a new session: until its CONFIRM, nothing is sealed with the old keys.
     this.#keys = undefined;
+    this.#releaseAtAck = false;
     this.#ids++;
     this.#signing = {
       id: this.#ids,

@@ -1,20 +1,24 @@
 /**
- * The 1.4 handshake (PROTOCOL.md § 5): after a device's HELLO the host sends
+ * The handshake (PROTOCOL.md § 5; 1.4, bound to the HELLO and mutual from
+ * 1.7): after a device's HELLO the host sends
  * `CHALLENGE,<host nonce>,<host X25519 key>`; the device answers
  * `PROOF,<key type>,<its public key>,<device nonce>,<device X25519 key>,<signature>`,
- * signing the digest of a statement that names the HELLO (model, serial,
- * firmware and its SHA-256), both nonces and both X25519 keys. Both sides
- * then derive two session keys (one per direction) with HKDF-SHA256 from the
- * X25519 secret, salted with that digest, so a frame MACed in one session or
- * one direction is refused in any other.
+ * signing the digest of a statement that holds its whole HELLO (talker,
+ * seq, protocol, model, serial, firmware and its SHA-256), whether that
+ * HELLO was ACKed, both nonces and both X25519 keys. The host answers
+ * `CONFIRM,<key type>,<host public key>,<signature>`, signing the digest of
+ * its own statement over the device's: the device takes the session keys
+ * into use only then, and only from the host key it learned at pairing. Both
+ * sides derive two session keys (one per direction) with HKDF-SHA256 from
+ * the X25519 secret, salted with the device's digest, so a frame MACed in
+ * one session or one direction is refused in any other.
  *
- * CHALLENGE and PROOF live outside the link session: they are not ACKed,
- * take no seq (their seq field is 0) and are sent again by the host until
- * the proof arrives; a device answers every CHALLENGE.
+ * CHALLENGE, PROOF and CONFIRM live outside the link session: they are not
+ * ACKed, take no seq (their seq field is 0); the host sends its CHALLENGE
+ * again until the proof arrives; a device answers every CHALLENGE.
  */
 import { createHash, createPublicKey, diffieHellman, hkdfSync, type KeyObject } from 'node:crypto';
-import type { DeviceTalker, Frame } from '../frame.ts';
-import type { HelloMessage } from '../messages.ts';
+import { type DeviceTalker, encodeFrame, type Frame } from '../frame.ts';
 import {
   type DevicePublicKey,
   decodeRawPublicKey,
@@ -26,9 +30,16 @@ import {
 
 /** The protocol version that adds device authentication. */
 export const AUTH_SINCE = '1.4';
+/** The version whose proof covers the HELLO's seq and whose host proves the pairing (CONFIRM). */
+export const MUTUAL_AUTH_SINCE = '1.7';
 export const CHALLENGE_TYPE = 'CHALLENGE';
 export const PROOF_TYPE = 'PROOF';
-export const HANDSHAKE_TYPES: ReadonlySet<string> = new Set([CHALLENGE_TYPE, PROOF_TYPE]);
+export const CONFIRM_TYPE = 'CONFIRM';
+export const HANDSHAKE_TYPES: ReadonlySet<string> = new Set([
+  CHALLENGE_TYPE,
+  PROOF_TYPE,
+  CONFIRM_TYPE,
+]);
 export const NONCE_BYTES = 16;
 export const X25519_KEY_BYTES = 32;
 export const SIGNATURE_BYTES = 64;
@@ -127,9 +138,62 @@ export function decodeProof(frame: Frame): Decoded<Proof> {
   return { ok: true, value: { publicKey: publicKey.key, nonce, ephemeral, signature } };
 }
 
+/** The host's answer to a PROOF: its key and its signature of the confirmation's digest. */
+export interface Confirm {
+  readonly hostKey: DevicePublicKey;
+  readonly signature: Uint8Array;
+}
+
+export function confirmFrame(confirm: Confirm): Frame {
+  return {
+    talker: 'HO',
+    seq: 0,
+    type: CONFIRM_TYPE,
+    fields: [
+      confirm.hostKey.type,
+      toBase64Url(confirm.hostKey.raw),
+      toBase64Url(confirm.signature),
+    ],
+  };
+}
+
+export function decodeConfirm(frame: Frame): Decoded<Confirm> {
+  if (frame.talker !== 'HO') return { ok: false, error: 'CONFIRM comes from the host only' };
+  if (frame.fields.length !== 3) {
+    return {
+      ok: false,
+      error: `CONFIRM has 3 fields (key type, public key, signature), not ${frame.fields.length}`,
+    };
+  }
+  const type = frame.fields[0]!;
+  if (!isKeyType(type)) {
+    return {
+      ok: false,
+      error: `CONFIRM key type: expected ${KEY_TYPES.join(' or ')}, got "${type.slice(0, 16)}"`,
+    };
+  }
+  const hostKey = decodeRawPublicKey(type, frame.fields[1]!);
+  if (!hostKey.ok) return { ok: false, error: `CONFIRM public key: ${hostKey.error}` };
+  const signature = bytesField(frame.fields, 2, 'signature', SIGNATURE_BYTES);
+  if (typeof signature === 'string') return { ok: false, error: `CONFIRM ${signature}` };
+  return { ok: true, value: { hostKey: hostKey.key, signature } };
+}
+
+/** The text between `$` and `*` of a frame: talker, seq, type and fields. */
+export function frameBody(frame: Frame): string {
+  const line = encodeFrame(frame);
+  return line.slice(1, line.lastIndexOf('*'));
+}
+
 export interface StatementParts {
   readonly talker: DeviceTalker;
-  readonly hello: Pick<HelloMessage, 'model' | 'serial' | 'firmware' | 'firmwareSha256'>;
+  /** The device's HELLO as it went on the wire: its seq and every field are signed. */
+  readonly hello: Frame;
+  /**
+   * Whether the host had ACKed that HELLO when the device answered: a PROOF
+   * of an ACKed HELLO renews the keys of a session, and never starts one.
+   */
+  readonly helloAcked: boolean;
   readonly challenge: Challenge;
   readonly publicKey: DevicePublicKey;
   readonly deviceNonce: Uint8Array;
@@ -139,12 +203,10 @@ export interface StatementParts {
 /** The statement a device signs (PROTOCOL.md § 5.2), as text so a firmware engineer can print it. */
 export function proofStatement(parts: StatementParts): string {
   return [
-    `tableside device proof ${AUTH_SINCE}`,
+    `tableside device proof ${MUTUAL_AUTH_SINCE}`,
     `talker=${parts.talker}`,
-    `model=${parts.hello.model}`,
-    `serial=${parts.hello.serial}`,
-    `firmware=${parts.hello.firmware}`,
-    `sha256=${parts.hello.firmwareSha256.toLowerCase()}`,
+    `hello=${frameBody(parts.hello)}`,
+    `hello_acked=${parts.helloAcked ? 'yes' : 'no'}`,
     `key=${parts.publicKey.type}:${toBase64Url(parts.publicKey.raw)}`,
     `host_nonce=${toBase64Url(parts.challenge.nonce)}`,
     `host_x25519=${toBase64Url(parts.challenge.ephemeral)}`,
@@ -157,6 +219,23 @@ export function proofStatement(parts: StatementParts): string {
 /** SHA-256 of the statement: what the device's key (or secure element) signs. */
 export function statementDigest(parts: StatementParts): Uint8Array {
   return new Uint8Array(createHash('sha256').update(proofStatement(parts), 'utf8').digest());
+}
+
+/** The statement the host signs in its CONFIRM (PROTOCOL.md § 5.2): the device's, and its own key. */
+export function confirmStatement(proofDigest: Uint8Array, hostKey: DevicePublicKey): string {
+  return [
+    `tableside host confirm ${MUTUAL_AUTH_SINCE}`,
+    `proof_sha256=${Buffer.from(proofDigest).toString('hex')}`,
+    `host_key=${hostKey.type}:${toBase64Url(hostKey.raw)}`,
+    '',
+  ].join('\n');
+}
+
+/** SHA-256 of the host's statement: what the host key signs. */
+export function confirmDigest(proofDigest: Uint8Array, hostKey: DevicePublicKey): Uint8Array {
+  return new Uint8Array(
+    createHash('sha256').update(confirmStatement(proofDigest, hostKey), 'utf8').digest(),
+  );
 }
 
 export interface SessionKeys {
@@ -180,7 +259,7 @@ export function x25519Secret(own: EphemeralKey, peer: Uint8Array): Uint8Array {
 
 export function deriveSessionKeys(secret: Uint8Array, digest: Uint8Array): SessionKeys {
   const okm = new Uint8Array(
-    hkdfSync('sha256', secret, digest, `tableside ${AUTH_SINCE} session keys`, 64),
+    hkdfSync('sha256', secret, digest, `tableside ${MUTUAL_AUTH_SINCE} session keys`, 64),
   );
   return { deviceToHost: okm.slice(0, 32), hostToDevice: okm.slice(32, 64) };
 }

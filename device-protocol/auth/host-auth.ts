@@ -47,11 +47,16 @@ import {
   AUTH_SINCE,
   CHALLENGE_TYPE,
   type Challenge,
+  CONFIRM_TYPE,
   challengeFrame,
+  confirmDigest,
+  confirmFrame,
   decodeProof,
   deriveSessionKeys,
   type EphemeralKey,
+  MUTUAL_AUTH_SINCE,
   PROOF_TYPE,
+  type Proof,
   type SessionKeys,
   statementDigest,
   x25519Secret,
@@ -69,8 +74,17 @@ export interface HandshakeSecrets {
   readonly ephemeral: EphemeralKey;
 }
 
+/** The host's own key (PROTOCOL.md § 5.2, 1.7): its CONFIRM proves to the device that it holds the pairing. */
+export interface HostSigner {
+  readonly publicKey: DevicePublicKey;
+  /** Signs a 32-byte digest (Ed25519 over it, or ECDSA P-256 with SHA-256 over it, r || s). */
+  sign(digest: Uint8Array): Uint8Array;
+}
+
 export interface HostAuthOptions {
   readonly talker: DeviceTalker;
+  /** The host's key: the devices paired with this table learned its public half at pairing. */
+  readonly hostKey: HostSigner;
   /** The key recorded when the device was paired; absent: an unpaired line (a bench). */
   readonly paired?: DevicePublicKey;
   /** Fresh nonce and ephemeral X25519 key pair for each handshake. */
@@ -94,13 +108,20 @@ export type AuthRefusal =
   | 'key_mismatch'
   | 'no_key'
   | 'no_proof'
-  | 'not_authenticating';
+  | 'not_authenticating'
+  /** A HELLO no PROOF covers (a copy or a forgery): refused, forgotten, nothing applied. */
+  | 'unproven_hello';
 
 export type HostAuthAction =
+  /** A device's HELLO started (or keeps) a handshake. */
+  | { readonly kind: 'challenging' }
   /** Write this line to the device (a CHALLENGE). */
   | { readonly kind: 'write'; readonly line: string }
-  /** Hand this event on to the link session (a MAC already checked and stripped). */
-  | { readonly kind: 'pass'; readonly event: FrameEvent }
+  /**
+   * Hand this event on to the link session (a MAC already checked and stripped).
+   * `held`: a HELLO held until the handshake's end, handed on now that it is proven.
+   */
+  | { readonly kind: 'pass'; readonly event: FrameEvent; readonly held?: true }
   /** The device proved who it is; its HELLO (model, serial, firmware hash) is signed. */
   | {
       readonly kind: 'authenticated';
@@ -133,8 +154,16 @@ export type HostAuthAction =
 
 export type HostAuthState = 'idle' | 'plain' | 'challenging' | 'authenticated' | 'failed';
 
+/** A HELLO of the device as it came: held until a PROOF covers it. */
+interface HelloSeen {
+  readonly message: HelloMessage;
+  readonly line: string;
+  readonly seq: number;
+  readonly event: Extract<FrameEvent, { kind: 'frame' }>;
+}
+
 interface Pending {
-  readonly hello: HelloMessage;
+  readonly hello: HelloSeen;
   readonly helloLine: string;
   readonly challenge: Challenge;
   readonly ephemeral: EphemeralKey;
@@ -146,6 +175,8 @@ interface Pending {
 }
 
 const CONTROL = new Set(['ACK', 'NAK']);
+/** Frames that deal nothing: a device sends them unsealed between a reconnect and its new keys. */
+const NOTHING_TO_DEAL = new Set(['ACK', 'NAK', 'PING', 'PONG']);
 
 export class HostAuth {
   readonly #options: Required<Omit<HostAuthOptions, 'paired'>> & { paired?: DevicePublicKey };
@@ -155,14 +186,10 @@ export class HostAuth {
   #guard = new ReplayGuard();
   #refusedInRow = 0;
   #key: DevicePublicKey | undefined;
-  /** This connection's HELLO, signed again in the PROOF to a later CHALLENGE. */
-  #helloSeen:
-    | { readonly message: HelloMessage; readonly line: string; readonly seq: number }
-    | undefined;
-  /** The HELLO a PROOF signed; any other is only a claim. */
-  #provenHelloLine: string | undefined;
-  /** Handshakes begun by a HELLO on this line (the same HELLO again begins none). */
-  #handshakesBegun = 0;
+  /** The latest HELLO of this connection, asked about again when a requalifying CHALLENGE goes. */
+  #helloSeen: HelloSeen | undefined;
+  /** The HELLO a PROOF signed as starting a session (given to the link); any other is only a claim. */
+  #provenHello: HelloSeen | undefined;
   /** Asking a paired device that failed on an unproven HELLO for a fresh one: when next, and the wait after. */
   #helloAsk: { at: number; backoffMs: number } | undefined;
 
@@ -181,11 +208,6 @@ export class HostAuth {
     return this.#state;
   }
 
-  /** Handshakes a HELLO began on this line: a HELLO sent again after a lost ACK begins none. */
-  get handshakesBegun(): number {
-    return this.#handshakesBegun;
-  }
-
   get paired(): DevicePublicKey | undefined {
     return this.#options.paired;
   }
@@ -202,7 +224,7 @@ export class HostAuth {
     this.#keys = undefined;
     this.#key = undefined;
     this.#helloSeen = undefined;
-    this.#provenHelloLine = undefined;
+    this.#provenHello = undefined;
     this.#helloAsk = undefined;
     this.#refusedInRow = 0;
   }
@@ -242,10 +264,13 @@ export class HostAuth {
     if (this.#state === 'challenging' && pending.sent >= this.#options.maxChallenges) {
       const detail = `no PROOF after ${pending.sent} CHALLENGEs`;
       if (this.#options.paired === undefined) {
-        // An unpaired bench device that says 1.4 but never proves anything: unauthenticated.
+        // An unpaired bench device that says 1.7 but never proves anything: unauthenticated.
         this.#state = 'plain';
         this.#pending = undefined;
-        return [{ kind: 'unauthenticated', detail }];
+        return [
+          { kind: 'pass', event: pending.hello.event, held: true },
+          { kind: 'unauthenticated', detail },
+        ];
       }
       actions.push(...this.#fail('no_proof', detail, now));
       // Keep asking, slowly: a PROOF that arrives late (a line that was down) still heals it.
@@ -285,11 +310,11 @@ export class HostAuth {
     if (event.kind === 'discard') return this.#discard(event);
     const frame = event.frame;
     if (frame.type === PROOF_TYPE) return this.#proof(event, now);
-    if (frame.type === CHALLENGE_TYPE) {
+    if (frame.type === CHALLENGE_TYPE || frame.type === CONFIRM_TYPE) {
       return [
         this.#refusal(
           'bad_proof',
-          `CHALLENGE from ${frame.talker}: only the host challenges`,
+          `${frame.type} from ${frame.talker}: only the host sends it`,
           frame,
         ),
       ];
@@ -319,9 +344,10 @@ export class HostAuth {
         ];
       case 'authenticated': {
         const opened = openFrame(frame, this.#keys!.deviceToHost);
-        if (!opened.ok && opened.reason === 'missing_mac' && CONTROL.has(frame.type)) {
-          // A device that has just reconnected ACKs before its HELLO reaches us, without a
-          // MAC: not passed, and no alarm, since an ACK or NAK carries nothing to deal.
+        if (!opened.ok && opened.reason === 'missing_mac' && NOTHING_TO_DEAL.has(frame.type)) {
+          // A device that has just reconnected ACKs, and answers PINGs of the old connection
+          // again, before its HELLO reaches us and before its new session has keys: without a
+          // MAC. Not passed (it sends them again, sealed), and no alarm: none carries a card.
           return [{ kind: 'dropped', detail: opened.detail }];
         }
         if (!opened.ok) return this.#refuse(opened.reason, opened.detail, frame, now);
@@ -365,52 +391,75 @@ export class HostAuth {
     const hello = decoded.message;
     const line = encodeFrame(event.frame);
     const pending = this.#pending;
-    if (this.#state === 'challenging' && pending !== undefined && pending.helloLine === line) {
-      // The same HELLO again (its ACK was lost): the same CHALLENGE, not a new session.
+    if (
+      (this.#state === 'challenging' || this.#state === 'failed') &&
+      pending !== undefined &&
+      pending.helloLine === line
+    ) {
+      // The same HELLO again (the device's ACK timeout, or a copy): the same CHALLENGE.
       pending.lastSentAt = now;
-      return [pass, { kind: 'write', line: pending.line }];
+      return [{ kind: 'write', line: pending.line }];
+    }
+    if (!protocolAtLeast(hello.protocol, MUTUAL_AUTH_SINCE)) return this.#olderHello(event, now);
+    // A HELLO is only a claim until a PROOF covers it (PROTOCOL.md § 5.2): nothing it implies
+    // (a new session, its seq in the link) is applied before, so it is held here, not passed.
+    const seen: HelloSeen = { message: hello, line, seq: event.frame.seq, event };
+    this.#helloSeen = seen;
+    const fresh = this.#freshChallenge(seen, now);
+    fresh.sent = 1;
+    this.#pending = fresh;
+    this.#keys = undefined;
+    this.#state = 'challenging';
+    return [{ kind: 'challenging' }, { kind: 'write', line: fresh.line }];
+  }
+
+  /** A HELLO below 1.7: its PROOF would bind neither its seq nor the host. */
+  #olderHello(event: Extract<FrameEvent, { kind: 'frame' }>, now: number): HostAuthAction[] {
+    const hello = decodeMessage(event.frame) as { message: HelloMessage };
+    const protocol = hello.message.protocol;
+    const paired = this.#options.paired !== undefined;
+    if (paired && this.#provenHello !== undefined) {
+      // A proven session goes on: a claim of an older device changes nothing in it.
+      return [
+        this.#refusal(
+          'unproven_hello',
+          `HELLO ${event.frame.seq} announcing ${protocol} during a proven session: no PROOF can cover it; ignored`,
+          event.frame,
+        ),
+      ];
     }
     this.#keys = undefined;
     this.#key = undefined;
     this.#pending = undefined;
-    this.#helloSeen = { message: hello, line, seq: event.frame.seq };
     this.#guard = new ReplayGuard();
     this.#refusedInRow = 0;
-    if (!protocolAtLeast(hello.protocol, AUTH_SINCE)) {
-      if (this.#options.paired !== undefined) {
-        return [
-          pass,
-          ...this.#fail(
-            'not_authenticating',
-            `paired device announced protocol ${hello.protocol}, without authentication (${AUTH_SINCE})`,
-            now,
-          ),
-        ];
-      }
-      this.#state = 'plain';
-      return [
-        pass,
-        {
-          kind: 'unauthenticated',
-          detail: `protocol ${hello.protocol} has no device authentication`,
-        },
-      ];
+    const line = encodeFrame(event.frame);
+    this.#helloSeen = { message: hello.message, line, seq: event.frame.seq, event };
+    if (paired) {
+      const detail = protocolAtLeast(protocol, AUTH_SINCE)
+        ? `paired device announced protocol ${protocol}: its proof binds neither its HELLO's seq nor the host; upgrade its firmware to protocol ${MUTUAL_AUTH_SINCE} (PROTOCOL.md § 5)`
+        : `paired device announced protocol ${protocol}, without authentication (${MUTUAL_AUTH_SINCE})`;
+      return this.#fail('not_authenticating', detail, now);
     }
-    const fresh = this.#freshChallenge(hello, line, now);
-    this.#handshakesBegun++;
-    fresh.sent = 1;
-    this.#pending = fresh;
-    this.#state = 'challenging';
-    return [pass, { kind: 'write', line: fresh.line }];
+    this.#state = 'plain';
+    return [
+      { kind: 'pass', event },
+      {
+        kind: 'unauthenticated',
+        detail: protocolAtLeast(protocol, AUTH_SINCE)
+          ? `protocol ${protocol} predates the authentication of ${MUTUAL_AUTH_SINCE}`
+          : `protocol ${protocol} has no device authentication`,
+      },
+    ];
   }
 
   /** A CHALLENGE with a fresh nonce and X25519 key, for this HELLO: not sent yet. */
-  #freshChallenge(hello: HelloMessage, helloLine: string, now: number): Pending {
+  #freshChallenge(hello: HelloSeen, now: number): Pending {
     const secrets = this.#options.fresh();
     const challenge: Challenge = { nonce: secrets.nonce, ephemeral: secrets.ephemeral.publicKey };
     return {
       hello,
-      helloLine,
+      helloLine: hello.line,
       challenge,
       ephemeral: secrets.ephemeral,
       line: encodeFrame(challengeFrame(challenge)),
@@ -447,7 +496,11 @@ export class HostAuth {
       }
       this.#state = 'plain';
       this.#pending = undefined;
-      return [{ kind: 'unauthenticated', detail: 'the device has no key (PROOF,none)' }];
+      // On a bench the HELLO is taken as it says: there is nothing to cover it with.
+      return [
+        { kind: 'pass', event: pending.hello.event, held: true },
+        { kind: 'unauthenticated', detail: 'the device has no key (PROOF,none)' },
+      ];
     }
     const decoded = decodeProof(frame);
     if (!decoded.ok) {
@@ -461,15 +514,8 @@ export class HostAuth {
       return actions;
     }
     const proof = decoded.value;
-    const digest = statementDigest({
-      talker: this.#options.talker,
-      hello: pending.hello,
-      challenge: pending.challenge,
-      publicKey: proof.publicKey,
-      deviceNonce: proof.nonce,
-      deviceEphemeral: proof.ephemeral,
-    });
-    if (!verifyDigestSignature(proof.publicKey, digest, proof.signature)) {
+    const covered = this.#coveredHello(pending, proof);
+    if (covered === undefined) {
       // An answer to an earlier CHALLENGE of ours signs another nonce: wait for the current one.
       return [{ kind: 'dropped', detail: 'PROOF signature does not match the current CHALLENGE' }];
     }
@@ -495,24 +541,78 @@ export class HostAuth {
     } catch (error) {
       return this.#fail('bad_proof', `PROOF X25519 key: ${(error as Error).message}`, now);
     }
+    const { hello, helloAcked, digest } = covered;
+    const hostKey = this.#options.hostKey;
+    const confirm = encodeFrame(
+      confirmFrame({
+        hostKey: hostKey.publicKey,
+        signature: hostKey.sign(confirmDigest(digest, hostKey.publicKey)),
+      }),
+    );
     this.#keys = deriveSessionKeys(secret, digest);
     this.#key = proof.publicKey;
     this.#state = 'authenticated';
     this.#pending = undefined;
-    this.#provenHelloLine = pending.helloLine;
     this.#helloAsk = undefined;
-    // A new session (after a quarantine too): its seqs and its refusals count from here.
-    this.#guard = new ReplayGuard();
     this.#refusedInRow = 0;
-    return [
-      {
-        kind: 'authenticated',
-        key: proof.publicKey,
-        fingerprint: keyFingerprint(proof.publicKey),
-        paired: paired !== undefined,
-        hello: pending.hello,
-      },
-    ];
+    const actions: HostAuthAction[] = [{ kind: 'write', line: confirm }];
+    if (hello.line !== pending.hello.line) {
+      // The HELLO we challenged is not the device's: a copy or a forgery, refused and forgotten.
+      actions.push(
+        this.#refusal(
+          'unproven_hello',
+          `HELLO ${pending.hello.seq} is not the device's: its PROOF covers HELLO ${hello.seq}`,
+          { type: 'HELLO', seq: pending.hello.seq },
+        ),
+      );
+    }
+    this.#helloSeen = hello;
+    if (!helloAcked) {
+      // The device waits for this HELLO's ACK: a new session, its seqs counted from here.
+      this.#provenHello = hello;
+      this.#guard = new ReplayGuard();
+      actions.push({ kind: 'pass', event: hello.event, held: true });
+    }
+    // Else the keys of the session of an ACKed HELLO are renewed: the link goes on as it was.
+    actions.push({
+      kind: 'authenticated',
+      key: proof.publicKey,
+      fingerprint: keyFingerprint(proof.publicKey),
+      paired: paired !== undefined,
+      hello: hello.message,
+    });
+    return actions;
+  }
+
+  /**
+   * Which HELLO the PROOF covers (PROTOCOL.md § 5.2): the one challenged, or
+   * the one proven before, each as still awaiting its ACK or ACKed.
+   * Undefined: the signature covers none of them under this CHALLENGE.
+   */
+  #coveredHello(
+    pending: Pending,
+    proof: Proof,
+  ): { hello: HelloSeen; helloAcked: boolean; digest: Uint8Array } | undefined {
+    const candidates = [pending.hello];
+    const proven = this.#provenHello;
+    if (proven !== undefined && proven.line !== pending.hello.line) candidates.push(proven);
+    for (const hello of candidates) {
+      for (const helloAcked of [false, true]) {
+        const digest = statementDigest({
+          talker: this.#options.talker,
+          hello: hello.event.frame,
+          helloAcked,
+          challenge: pending.challenge,
+          publicKey: proof.publicKey,
+          deviceNonce: proof.nonce,
+          deviceEphemeral: proof.ephemeral,
+        });
+        if (verifyDigestSignature(proof.publicKey, digest, proof.signature)) {
+          return { hello, helloAcked, digest };
+        }
+      }
+    }
+    return undefined;
   }
 
   #refusal(
@@ -556,7 +656,7 @@ export class HostAuth {
   #askAfresh(now: number, failed: HostAuthAction[]): HostAuthAction[] {
     const hello = this.#helloSeen;
     if (hello !== undefined) {
-      const pending = this.#freshChallenge(hello.message, hello.line, now);
+      const pending = this.#freshChallenge(hello, now);
       pending.backoffMs = this.#options.requalifyFirstMs;
       this.#pending = pending;
     }
@@ -568,7 +668,7 @@ export class HostAuth {
     if (
       this.#options.paired !== undefined &&
       hello !== undefined &&
-      hello.line !== this.#provenHelloLine
+      hello.line !== this.#provenHello?.line
     ) {
       // Failed on a HELLO no PROOF signed (perhaps a rogue's): ask the device for its own.
       // A new HELLO that fails too keeps the backoff reached; only a PROOF ends the asking.

@@ -18,8 +18,10 @@ import { type EndpointAction, type EndpointOptions, LinkEndpoint } from './link-
 export type DeviceAuthReport =
   /** Sign `digest` with the device key, then call `signed(id, signature, now)`. */
   | { readonly kind: 'sign'; readonly id: number; readonly digest: Uint8Array }
-  /** A frame from the host refused (a bad or missing MAC, a bad CHALLENGE). */
-  | { readonly kind: 'refused'; readonly detail: string };
+  /** A frame from the host refused (a bad or missing MAC, a bad CHALLENGE or CONFIRM). */
+  | { readonly kind: 'refused'; readonly detail: string }
+  /** No host confirmed our PROOF (PROTOCOL.md § 5.2): events stay held; light the fault. */
+  | { readonly kind: 'host_lost'; readonly detail: string };
 
 export type DeviceEndpointAction = EndpointAction<DeviceAuthReport>;
 
@@ -53,6 +55,10 @@ export interface DeviceEndpointOptions {
   readonly link?: Omit<Partial<LinkOptions>, 'localTalker' | 'peerTalker'>;
   /** The device's public key (its signer holds the private one); absent: a device without a key. */
   readonly publicKey?: DevicePublicKey;
+  /** The host's public key, learned at pairing: only that host's CONFIRM opens a session. */
+  readonly hostKey?: DevicePublicKey;
+  /** How long after its PROOF it waits for the host's CONFIRM before it reports `host_lost`. */
+  readonly confirmWaitMs?: number;
   /** Fresh nonce and X25519 key pair for each handshake (the caller's randomness). */
   readonly fresh: () => HandshakeSecrets;
   /** How long after its HELLO's ACK it waits for a CHALLENGE before it takes the host for an older one. */
@@ -83,6 +89,8 @@ export class DeviceEndpoint extends LinkEndpoint<DeviceAuthReport> {
       talker: options.talker,
       fresh: options.fresh,
       ...(options.publicKey === undefined ? {} : { publicKey: options.publicKey }),
+      ...(options.hostKey === undefined ? {} : { hostKey: options.hostKey }),
+      ...(options.confirmWaitMs === undefined ? {} : { confirmWaitMs: options.confirmWaitMs }),
       ...(options.challengeWaitMs === undefined
         ? {}
         : { challengeWaitMs: options.challengeWaitMs }),
@@ -109,7 +117,7 @@ export class DeviceEndpoint extends LinkEndpoint<DeviceAuthReport> {
 
   /** The signer's answer to a `sign` report. */
   signed(id: number, signature: Uint8Array, now: number): DeviceEndpointAction[] {
-    return this.turn(() => this.#handle(this.#auth.signed(id, signature), now));
+    return this.turn(() => this.#handle(this.#auth.signed(id, signature, now), now));
   }
 
   /** The signer failed (a secure element that did not answer): the next CHALLENGE tries again. */
@@ -147,7 +155,8 @@ export class DeviceEndpoint extends LinkEndpoint<DeviceAuthReport> {
     action: Exclude<LinkAction, { kind: 'send' }>,
     now: number,
   ): void {
-    if (action.kind === 'acked' && action.type === 'HELLO') this.#auth.helloAcked(now);
+    if (action.kind === 'acked' && action.type === 'HELLO')
+      this.#handle(this.#auth.helloAcked(now), now);
   }
 
   #handle(actions: readonly DeviceAuthAction[], now: number): void {
@@ -177,7 +186,13 @@ export class DeviceEndpoint extends LinkEndpoint<DeviceAuthReport> {
           });
           break;
         case 'refused':
-          this.emit({ kind: 'auth', report: { kind: 'refused', detail: action.detail } });
+          this.emit({ kind: 'auth', report: { kind: action.kind, detail: action.detail } });
+          break;
+        case 'host_lost':
+          this.emit({ kind: 'auth', report: { kind: action.kind, detail: action.detail } });
+          // Whoever challenged us could not prove the pairing: a new HELLO asks the host afresh,
+          // as a reconnect does; every unACKed event is kept and goes once a host confirms.
+          this.sayHelloAgain(now);
           break;
       }
     }

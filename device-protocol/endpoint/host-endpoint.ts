@@ -11,6 +11,7 @@ import {
   HostAuth,
   type HostAuthAction,
   type HostAuthOptions,
+  type HostSigner,
 } from '../auth/host-auth.ts';
 import type { DevicePublicKey } from '../auth/keys.ts';
 import type { DeviceTalker, FrameEvent } from '../frame.ts';
@@ -20,15 +21,12 @@ import { type EndpointAction, type EndpointOptions, LinkEndpoint } from './link-
 
 /**
  * What the host's authentication reports: `challenging` when a device's
- * HELLO began a handshake (its copy after a lost ACK begins none), and
- * HostAuth's own verdicts.
+ * HELLO started (or keeps) a handshake, and HostAuth's own verdicts.
  */
-export type HostAuthReport =
-  | { readonly kind: 'challenging' }
-  | Extract<
-      HostAuthAction,
-      { kind: 'authenticated' | 'unauthenticated' | 'refused' | 'failed' | 'dropped' }
-    >;
+export type HostAuthReport = Extract<
+  HostAuthAction,
+  { kind: 'challenging' | 'authenticated' | 'unauthenticated' | 'refused' | 'failed' | 'dropped' }
+>;
 
 export type HostEndpointAction = EndpointAction<HostAuthReport>;
 
@@ -43,8 +41,10 @@ export interface HostEndpointOptions {
   readonly paired?: DevicePublicKey;
   /** Fresh nonce and X25519 key pair for each handshake (the caller's randomness). */
   readonly fresh: () => HandshakeSecrets;
+  /** The host's key, whose CONFIRM the paired devices check (PROTOCOL.md § 5.2). */
+  readonly hostKey: HostSigner;
   /** HostAuth's timings, for tests. */
-  readonly auth?: Omit<HostAuthOptions, 'talker' | 'paired' | 'fresh'>;
+  readonly auth?: Omit<HostAuthOptions, 'talker' | 'paired' | 'fresh' | 'hostKey'>;
   readonly admit?: EndpointOptions['admit'];
 }
 
@@ -66,6 +66,7 @@ export class HostEndpoint extends LinkEndpoint<HostAuthReport> {
       ...options.auth,
       talker: options.peer,
       fresh: options.fresh,
+      hostKey: options.hostKey,
       ...(options.paired === undefined ? {} : { paired: options.paired }),
     });
   }
@@ -90,8 +91,7 @@ export class HostEndpoint extends LinkEndpoint<HostAuthReport> {
   }
 
   protected incoming(event: FrameEvent, now: number): void {
-    const begun = this.#auth.handshakesBegun;
-    this.#handle(this.#auth.incoming(event, now), now, begun);
+    this.#handle(this.#auth.incoming(event, now), now);
   }
 
   protected seal(line: string, type: string): string {
@@ -117,20 +117,26 @@ export class HostEndpoint extends LinkEndpoint<HostAuthReport> {
     this.runLink(this.session.tick(now), now);
   }
 
-  #handle(actions: readonly HostAuthAction[], now: number, begun?: number): void {
+  #handle(actions: readonly HostAuthAction[], now: number): void {
     for (const action of actions) {
       switch (action.kind) {
         case 'pass': {
           this.runLink(this.session.receive(action.event, now), now);
-          if (action.event.kind === 'frame' && action.event.frame.type === 'HELLO') {
-            // A handshake this HELLO began (the same HELLO again after a lost ACK begins none).
-            if (this.#auth.state === 'challenging' && this.#auth.handshakesBegun !== begun)
-              this.emit(this.#report({ kind: 'challenging' }));
-            // A new HELLO: the device sends all it keeps again by itself.
+          if (
+            action.event.kind === 'frame' &&
+            action.event.frame.type === 'HELLO' &&
+            action.held === undefined
+          ) {
+            // A new HELLO taken at once: the device sends all it keeps again by itself.
             this.#dropped = [];
           }
           break;
         }
+        case 'challenging':
+          // A new HELLO: what was dropped before it, the device sends again by itself.
+          this.#dropped = [];
+          this.emit(this.#report(action));
+          break;
         case 'write':
           this.emit({ kind: 'write', line: action.line, type: lineType(action.line) });
           break;

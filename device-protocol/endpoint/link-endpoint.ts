@@ -106,6 +106,12 @@ export abstract class LinkEndpoint<Report = never> {
     });
   }
 
+  /** Says this end's HELLO again inside a turn (a new session on the same line), then what it owes. */
+  protected sayHelloAgain(now: number): void {
+    if (this.#hello !== undefined) this.runLink(this.session.send(this.#hello, now), now);
+    this.afterHello(now);
+  }
+
   /** The line closed: a line cut mid-frame is not joined to the next connection's bytes. */
   lineClosed(): void {
     this.#decoder.end();

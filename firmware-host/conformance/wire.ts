@@ -18,7 +18,7 @@ import {
 } from '../../device-protocol/frame.ts';
 import { FrameDecoder } from '../../device-protocol/frame-decoder.ts';
 import { encodeMessage, type Message } from '../../device-protocol/messages.ts';
-import { freshHandshakeSecrets } from '../../hardware/keys/device-key.ts';
+import { freshHandshakeSecrets, processHostKey } from '../../hardware/keys/device-key.ts';
 import type { Transport, TransportClose } from '../../hardware/transports/transport.ts';
 import { isEventType, isReliableType, type TraceEntry } from './trace.ts';
 
@@ -231,6 +231,7 @@ export class HostWire {
     this.#auth = new HostAuth({
       talker,
       fresh: freshHandshakeSecrets,
+      hostKey: processHostKey(),
       ...(paired === undefined ? {} : { paired }),
     });
     this.#authActions(

@@ -30,6 +30,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
+import type { HostSigner } from '../../device-protocol/auth/host-auth.ts';
 import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { BackColour } from '../../device-protocol/cards.ts';
 import {
@@ -49,7 +50,7 @@ import {
 } from '../../device-protocol/messages.ts';
 import { ShuffleOrderAssembler } from '../../device-protocol/shuffle-order.ts';
 import { VERSION } from '../../device-protocol/version.ts';
-import { freshHandshakeSecrets } from '../../hardware/keys/device-key.ts';
+import { freshHandshakeSecrets, processHostKey } from '../../hardware/keys/device-key.ts';
 import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
 import { EndpointRunner, type HandledAction } from '../../hardware/transports/endpoint-runner.ts';
 import {
@@ -158,6 +159,8 @@ export interface DriverOptions {
   now?: () => number;
   /** The device's paired public key (`tableside device pair`): it must prove it (protocol 1.4). */
   pairedKey?: DevicePublicKey;
+  /** The table's host key, whose CONFIRM a paired device checks (protocol 1.7); absent: one made per process. */
+  hostKey?: HostSigner;
   /**
    * A device without `pairedKey`: `refuse` quarantines it at each HELLO (its
    * cards ACKed and dropped), `allow` deals its cards (a bench); either way a
@@ -455,6 +458,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       ...(options.sendHello === false ? {} : { hello: hostHello(options.hostSerial ?? 'table') }),
       ...(options.pairedKey === undefined ? {} : { paired: options.pairedKey }),
       fresh: freshHandshakeSecrets,
+      hostKey: options.hostKey ?? processHostKey(),
     });
     this.auth = new AuthStatusTracker({
       name: options.name,

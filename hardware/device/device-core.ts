@@ -17,6 +17,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import {
   type DeviceAuthReport,
   DeviceEndpoint,
@@ -70,6 +71,11 @@ export interface DeviceCoreOptions {
   restore?: RestoredFrames;
   /** The device's own key (protocol 1.4, PROTOCOL.md § 5); absent: a device without a key. */
   key?: DeviceKey;
+  /**
+   * The host's public key, learned at pairing (protocol 1.7, PROTOCOL.md § 5.2): only that
+   * host's CONFIRM opens a session. Absent: any host's (a bench).
+   */
+  hostKey?: DevicePublicKey;
   /** Monotonic milliseconds; injectable for tests. */
   now?: () => number;
 }
@@ -92,6 +98,8 @@ export interface DeviceCoreEvents {
   idle: [];
   /** A frame from the host refused by authentication (protocol 1.4), or the signer failed. */
   refused: [detail: string];
+  /** No host confirmed our PROOF (protocol 1.7): events stay held; the fault light goes on. */
+  hostLost: [detail: string];
 }
 
 export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
@@ -117,6 +125,7 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
       hello: options.hello,
       ...(options.session === undefined ? {} : { link: options.session }),
       ...(options.key === undefined ? {} : { publicKey: options.key.publicKey }),
+      ...(options.hostKey === undefined ? {} : { hostKey: options.hostKey }),
       fresh: freshHandshakeSecrets,
       ...(options.restore === undefined ? {} : { restore: options.restore }),
       ...(incoming === undefined
@@ -252,6 +261,7 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
         break;
       case 'auth':
         if (action.report.kind === 'refused') this.emit('refused', action.report.detail);
+        else if (action.report.kind === 'host_lost') this.emit('hostLost', action.report.detail);
         else this.sign(action.report.id, action.report.digest);
         break;
       default:

@@ -16,7 +16,7 @@ import {
   sign,
 } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import type { HandshakeSecrets } from '../../device-protocol/auth/host-auth.ts';
+import type { HandshakeSecrets, HostSigner } from '../../device-protocol/auth/host-auth.ts';
 import {
   compressP256,
   type DevicePublicKey,
@@ -72,6 +72,11 @@ class KeyFileSigner implements DeviceSigner {
   }
 
   async publicKey(): Promise<DevicePublicKey> {
+    return this.#publicKey;
+  }
+
+  /** The same, synchronously (a key file needs no bus). */
+  get publicKeyNow(): DevicePublicKey {
     return this.#publicKey;
   }
 
@@ -174,4 +179,20 @@ export function generatedSigner(type: KeyType): KeyFileSigner {
       ? generateKeyPairSync('ed25519')
       : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return new KeyFileSigner(privateKey);
+}
+
+/** A key file as the host signs its CONFIRMs with it (PROTOCOL.md § 5.2, 1.7). */
+export function hostSignerOf(signer: KeyFileSigner): HostSigner {
+  return { publicKey: signer.publicKeyNow, sign: (digest) => signer.signNow(digest) };
+}
+
+let generatedHostKey: HostSigner | undefined;
+
+/**
+ * The host key of a table that keeps none in a file: made once per process,
+ * so only devices that learned no host key at pairing (a bench) accept it.
+ */
+export function processHostKey(): HostSigner {
+  generatedHostKey ??= hostSignerOf(generatedSigner('ed25519'));
+  return generatedHostKey;
 }

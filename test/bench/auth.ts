@@ -15,13 +15,14 @@ import {
   deviceKey,
   freshHandshakeSecrets,
   generatedSigner,
+  processHostKey,
 } from '../../hardware/keys/device-key.ts';
 
 const HELLO: HelloMessage = {
   type: 'HELLO',
   model: 'TS-SHOE-2',
   serial: 'SH0042',
-  protocol: '1.4',
+  protocol: '1.7',
   firmware: '2.3.1',
   firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
@@ -37,10 +38,14 @@ async function handshake(type: KeyType) {
   const signer = generatedSigner(type);
   const publicKey = await signer.publicKey();
   const started = performance.now();
-  const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+  const host = new HostAuth({
+    talker: 'SH',
+    hostKey: processHostKey(),
+    fresh: freshHandshakeSecrets,
+    paired: publicKey,
+  });
   const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
   device.helloSent(HELLO);
-  device.helloAcked(0);
   const challenge = host
     .incoming(parseFrameLine(encodeFrame(messageFrame('SH', 0, HELLO))), 0)
     .find((action) => action.kind === 'write');
@@ -51,8 +56,14 @@ async function handshake(type: KeyType) {
   const proof = device.signed(sign.id, signature).find((action) => action.kind === 'write');
   if (proof?.kind !== 'write') throw new Error('no PROOF');
   const done = host.incoming(parseFrameLine(proof.line), 1);
-  if (done[0]?.kind !== 'authenticated')
-    throw new Error(`not authenticated: ${JSON.stringify(done[0])}`);
+  if (done.at(-1)?.kind !== 'authenticated')
+    throw new Error(`not authenticated: ${JSON.stringify(done.at(-1))}`);
+  // 1.7: the host's CONFIRM puts the device's keys into use; its HELLO's ACK lets events go.
+  const confirm = done.find((action) => action.kind === 'write');
+  if (confirm?.kind !== 'write') throw new Error('no CONFIRM');
+  device.incoming(parseFrameLine(confirm.line));
+  device.helloAcked(2);
+  if (!device.authenticated) throw new Error('the device took no keys');
   return { ms: performance.now() - started, host, device };
 }
 

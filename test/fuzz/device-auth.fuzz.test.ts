@@ -17,7 +17,11 @@ import {
   parseFrameLine,
 } from '../../device-protocol/frame.ts';
 import { messageFrame } from '../../device-protocol/messages.ts';
-import { freshHandshakeSecrets, generatedSigner } from '../../hardware/keys/device-key.ts';
+import {
+  freshHandshakeSecrets,
+  generatedSigner,
+  processHostKey,
+} from '../../hardware/keys/device-key.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const signer = generatedSigner('ed25519');
@@ -26,7 +30,7 @@ const HELLO = messageFrame('SH', 0, {
   type: 'HELLO',
   model: 'TS-SHOE-2',
   serial: 'SH0042',
-  protocol: '1.4',
+  protocol: '1.7',
   firmware: '2.3.1',
   firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 });
@@ -39,6 +43,7 @@ async function handshake(maxRefusedInRow = 16) {
   const host = new HostAuth({
     talker: 'SH',
     fresh: freshHandshakeSecrets,
+    hostKey: processHostKey(),
     paired: publicKey,
     maxRefusedInRow,
   });
@@ -47,12 +52,11 @@ async function handshake(maxRefusedInRow = 16) {
     type: 'HELLO',
     model: 'TS-SHOE-2',
     serial: 'SH0042',
-    protocol: '1.4',
+    protocol: '1.7',
     firmware: '2.3.1',
     firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   });
-  // The host ACKs the HELLO before it challenges (PROTOCOL.md § 5.2).
-  device.helloAcked(0);
+  // From 1.7 the device answers before its HELLO's ACK: the host ACKs it once a PROOF covers it.
   const challenge = host.incoming(frameEvent(HELLO), 0).find((a) => a.kind === 'write');
   if (challenge?.kind !== 'write') throw new Error('no CHALLENGE');
   const challengeEvent = parseFrameLine(challenge.line);
@@ -64,7 +68,15 @@ async function handshake(maxRefusedInRow = 16) {
   if (written?.kind !== 'write') throw new Error('no PROOF');
   const proof = parseFrameLine(written.line);
   if (proof.kind !== 'frame') throw new Error('bad PROOF');
-  return { host, device, proof: proof.frame, challenge: challengeEvent };
+  /** The host takes the PROOF; its CONFIRM puts the device's keys into use. What the host reports. */
+  const accept = (at: number) => {
+    const actions = host.incoming(frameEvent(proof.frame), at);
+    for (const action of actions) {
+      if (action.kind === 'write') device.incoming(parseFrameLine(action.line));
+    }
+    return actions.filter((action) => action.kind !== 'write' && action.kind !== 'pass');
+  };
+  return { host, device, proof: proof.frame, challenge: challengeEvent, accept };
 }
 
 /** Field text the grammar allows: printable ASCII but `$ , *`. */
@@ -154,7 +166,7 @@ describe('fuzzing the fields protocol 1.4 adds', () => {
             type: 'HELLO',
             model: 'M',
             serial: 'S',
-            protocol: '1.4',
+            protocol: '1.7',
             firmware: '1',
             firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
           });
@@ -173,8 +185,8 @@ describe('fuzzing the fields protocol 1.4 adds', () => {
   });
 
   it('any MAC field but the right one is refused, as is a frame with none', async () => {
-    const { host, proof } = await handshake(1_000_000);
-    expect(host.incoming(frameEvent(proof), 1)[0]).toMatchObject({ kind: 'authenticated' });
+    const { host, accept } = await handshake(1_000_000);
+    expect(accept(1)[0]).toMatchObject({ kind: 'authenticated' });
     const card = messageFrame('SH', 1, { type: 'CARD', card: 'AS', back: 'red', face: 'down' });
     await fc.assert(
       fc.property(fieldText, fc.boolean(), (mac, tilde) => {
@@ -200,21 +212,32 @@ describe('fuzzing the fields protocol 1.4 adds', () => {
       fields: fc.array(fieldText, { maxLength: 6 }),
     }) as fc.Arbitrary<Frame>;
     const hosts = () => {
-      const idle = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
-      const challenging = new HostAuth({
+      const idle = new HostAuth({
         talker: 'SH',
+        hostKey: processHostKey(),
         fresh: freshHandshakeSecrets,
         paired: publicKey,
       });
+      const challenging = new HostAuth({
+        talker: 'SH',
+        fresh: freshHandshakeSecrets,
+        hostKey: processHostKey(),
+        paired: publicKey,
+      });
       challenging.incoming(frameEvent(HELLO), 0);
-      const plain = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets });
+      const plain = new HostAuth({
+        talker: 'SH',
+        hostKey: processHostKey(),
+        fresh: freshHandshakeSecrets,
+      });
       plain.incoming(
-        frameEvent({ ...HELLO, fields: HELLO.fields.map((f) => (f === '1.4' ? '1.2' : f)) }),
+        frameEvent({ ...HELLO, fields: HELLO.fields.map((f) => (f === '1.7' ? '1.2' : f)) }),
         0,
       );
       const failed = new HostAuth({
         talker: 'SH',
         fresh: freshHandshakeSecrets,
+        hostKey: processHostKey(),
         paired: publicKey,
       });
       failed.incoming(frameEvent(HELLO), 0);
@@ -240,8 +263,8 @@ describe('fuzzing the fields protocol 1.4 adds', () => {
   });
 
   it('random frames never pass unchecked once authenticated', async () => {
-    const { host, proof } = await handshake();
-    host.incoming(frameEvent(proof), 1);
+    const { host, accept } = await handshake();
+    accept(1);
     const frame = fc.record({
       talker: fc.constantFrom('SH', 'SF', 'RD', 'HO' as const),
       seq: fc.integer({ min: 0, max: 65535 }),
@@ -272,8 +295,8 @@ describe('fuzzing the fields protocol 1.4 adds', () => {
 
 describe('replays inside one session', () => {
   it('a frame played back more than 2048 seqs later is refused; a retransmission is not', async () => {
-    const { host, proof, device } = await handshake();
-    host.incoming(frameEvent(proof), 1);
+    const { host, device, accept } = await handshake();
+    accept(1);
     const sealed = (seq: number) => {
       const line = device.outgoing(encodeFrame(messageFrame('SH', seq, { type: 'CUT' })), 'CUT');
       const event = parseFrameLine(line!);

@@ -31,7 +31,7 @@ import {
   statementDigest,
   x25519Secret,
 } from '../../../device-protocol/auth/handshake.ts';
-import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
+import { encodeFrame, type Frame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { type HelloMessage, messageFrame } from '../../../device-protocol/messages.ts';
 import { freshHandshakeSecrets } from '../../../hardware/keys/device-key.ts';
 import type { Random } from '../../../simulators/random.ts';
@@ -124,6 +124,12 @@ export class Attacker {
       return;
     }
     this.#forward(to, line, now);
+  }
+
+  /** The shoe's latest HELLO as it went on the wire (its seq is signed since 1.7), or one framed from its claims. */
+  #shoeHelloFrame(): Frame {
+    const seen = this.#shoeHello === undefined ? undefined : parseFrameLine(this.#shoeHello);
+    return seen?.kind === 'frame' ? seen.frame : messageFrame('SH', 0, this.#hello);
   }
 
   /** Arms a move at `now`. */
@@ -239,12 +245,14 @@ export class Attacker {
     const proof = decoded.value;
     const digest = statementDigest({
       talker: 'SH',
-      hello: this.#hello,
+      hello: this.#shoeHelloFrame(),
+      helloAcked: true,
       challenge: own.challenge,
       publicKey: proof.publicKey,
       deviceNonce: proof.nonce,
       deviceEphemeral: proof.ephemeral,
     });
+    // Its own session's keys, as a device that takes any host's session would hold them.
     const keys = deriveSessionKeys(x25519Secret(own.ephemeral, proof.ephemeral), digest);
     const ack = encodeFrame(messageFrame('HO', 0, { type: 'ACK', ackedSeq: own.withheldSeq }));
     this.#log?.(`${now} attacker ACKs CARD ${own.withheldSeq} with the keys of its own session`);

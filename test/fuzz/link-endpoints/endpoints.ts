@@ -16,7 +16,7 @@ import { type DeviceTalker, encodeFrame } from '../../../device-protocol/frame.t
 import type { HelloMessage, Message } from '../../../device-protocol/messages.ts';
 import { AuthStatusTracker } from '../../../firmware-host/drivers/auth-status.ts';
 import { hostHello } from '../../../firmware-host/drivers/driver.ts';
-import { freshHandshakeSecrets } from '../../../hardware/keys/device-key.ts';
+import { freshHandshakeSecrets, processHostKey } from '../../../hardware/keys/device-key.ts';
 
 /** What a device endpoint tells its owner (the firmware: outbox, signer, wire). */
 export interface DeviceEndpointHooks {
@@ -167,6 +167,7 @@ export function hostEndpoint(options: HostEndpointOptions): HostEndpoint {
     link: { ...HOST_SESSION, deferAck: DEFERRED },
     hello: hostHello('table-1'),
     fresh: freshHandshakeSecrets,
+    hostKey: processHostKey(),
     ...(options.paired === undefined ? {} : { paired: options.paired }),
   });
   const status = new AuthStatusTracker({

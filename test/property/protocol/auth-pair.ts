@@ -1,5 +1,5 @@
 /**
- * A paired 1.4 shoe and its host as pure parts on a simulated line: the
+ * A paired 1.7 shoe and its host as pure parts on a simulated line: the
  * device's and the host's link endpoints (device-protocol/endpoint/), which
  * the device core and the driver run, the driver's authentication status
  * (`AuthStatusTracker`), a virtual clock, and a line the caller can corrupt, lose,
@@ -25,7 +25,11 @@ import {
   firmwareVerdict,
   hostHello,
 } from '../../../firmware-host/drivers/driver.ts';
-import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
+import {
+  freshHandshakeSecrets,
+  generatedSigner,
+  processHostKey,
+} from '../../../hardware/keys/device-key.ts';
 import { card, cardKey } from './window-drill.ts';
 
 export type Side = 'host' | 'shoe';
@@ -34,7 +38,7 @@ export const SHOE_HELLO: HelloMessage = {
   type: 'HELLO',
   model: 'TS-SHOE-2',
   serial: 'SH0042',
-  protocol: '1.4',
+  protocol: '1.7',
   firmware: '2.3.1',
   firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
@@ -95,6 +99,10 @@ export class AuthPair {
   readonly alarms: string[] = [];
   /** The same alarms with their time (virtual ms) and details, for the ones that count them. */
   readonly raised: Array<{ at: number; kind: string; detail: Record<string, unknown> }> = [];
+  /** Every CARD the host endpoint delivered, before the journal's dedupe (a card delivered twice shows here). */
+  readonly delivered: string[] = [];
+  /** What the shoe's authentication reported (`refused: ...`, `host_lost: ...`). */
+  readonly shoeReports: string[] = [];
   /** Lines written by either side (after authentication), for the reproductions to read. */
   readonly written: Array<{ from: Side; at: number; type: string; line: string }> = [];
 
@@ -212,6 +220,14 @@ export class AuthPair {
     queue.push({ at, to: 'host', type: 'ROGUE', line: faulted });
   }
 
+  /** Someone on the line writes a line to the shoe (a man in the middle, a replay). */
+  rogueWritesToShoe(line: string): void {
+    if (!this.lineUp) return;
+    const queue = this.wire.shoe;
+    const at = Math.max(queue.at(-1)?.at ?? 0, this.now + Math.max(1, this.hop('shoe')));
+    queue.push({ at, to: 'shoe', type: 'ROGUE', line });
+  }
+
   /** The daemon is killed and started again: a new driver; the journal keeps what it stored. */
   restartHost(): void {
     this.#newHost();
@@ -325,6 +341,8 @@ export class AuthPair {
       talker: 'SH',
       hello: SHOE_HELLO,
       publicKey: this.#publicKey,
+      // Paired with the table: it learned the host key, and only that host's CONFIRM opens a session.
+      hostKey: processHostKey().publicKey,
       fresh: freshHandshakeSecrets,
       restore: {
         frames: restore.map(([seq, message]) => ({ seq, message })),
@@ -360,6 +378,8 @@ export class AuthPair {
               digest: action.report.digest,
             });
             this.#signings.sort((a, b) => a.at - b.at);
+          } else {
+            this.shoeReports.push(`${action.report.kind}: ${action.report.detail}`);
           }
           break;
         default:
@@ -394,6 +414,7 @@ export class AuthPair {
       hello: hostHello('table-1'),
       paired: this.#publicKey,
       fresh: freshHandshakeSecrets,
+      hostKey: processHostKey(),
     });
     this.#hostAuth = new AuthStatusTracker({
       name: 'shoe',
@@ -417,6 +438,7 @@ export class AuthPair {
       } else if (action.kind === 'deliver' && action.message.type === 'HELLO') {
         this.#firmwareRefused = firmwareVerdict(action.message, this.allowedFirmware);
       } else if (action.kind === 'deliver' && action.message.type === 'CARD') {
+        this.delivered.push(cardKey(action.message));
         if (this.#firmwareRefused !== undefined) {
           this.refused.push(cardKey(action.message));
           this.#hostRun(this.#host.ack(action.seq, this.now));

@@ -16,7 +16,11 @@ import {
   type HostEndpointAction,
 } from '../../../device-protocol/endpoint/host-endpoint.ts';
 import { parseFrameLine } from '../../../device-protocol/frame.ts';
-import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
+import {
+  freshHandshakeSecrets,
+  generatedSigner,
+  processHostKey,
+} from '../../../hardware/keys/device-key.ts';
 import { shoeHello } from '../../helpers/device-hello.ts';
 
 type Action = DeviceEndpointAction | HostEndpointAction;
@@ -36,7 +40,7 @@ describe('a host and a device endpoint', () => {
     const publicKey = await signer.publicKey();
     const shoe = new DeviceEndpoint({
       talker: 'SH',
-      hello: shoeHello('1.4'),
+      hello: shoeHello('1.7'),
       publicKey,
       fresh: freshHandshakeSecrets,
     });
@@ -45,6 +49,7 @@ describe('a host and a device endpoint', () => {
       link: { deferAck: ['CARD'] },
       paired: publicKey,
       fresh: freshHandshakeSecrets,
+      hostKey: processHostKey(),
     });
     const reports: string[] = [];
     const delivered: Array<{ type: string; seq: number; ack: string }> = [];

@@ -4,8 +4,9 @@
  * older than 1.4 (its HELLO says so, or no CHALLENGE within 3 s of our HELLO
  * being ACKed); control frames go at once. Once keyed, it seals what it sends
  * and refuses what the host sends without a valid MAC; the same CHALLENGE
- * twice gets the same PROOF, signed once; a CHALLENGE that comes before the
- * host ACKed its HELLO (one of an earlier HELLO) is not answered.
+ * twice gets the same PROOF, signed once. From 1.7 it answers a CHALLENGE
+ * before its HELLO's ACK (the host ACKs the HELLO only once a PROOF covers
+ * it), and its keys go into use at the host's CONFIRM.
  */
 import { describe, expect, it } from 'vitest';
 import { DeviceAuth } from '../../../device-protocol/auth/device-side-auth.ts';
@@ -13,13 +14,17 @@ import { sealFrame } from '../../../device-protocol/auth/frame-mac.ts';
 import { HostAuth } from '../../../device-protocol/auth/host-auth.ts';
 import { encodeFrame, type FrameEvent, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { type HelloMessage, messageFrame } from '../../../device-protocol/messages.ts';
-import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
+import {
+  freshHandshakeSecrets,
+  generatedSigner,
+  processHostKey,
+} from '../../../hardware/keys/device-key.ts';
 
 const HELLO: HelloMessage = {
   type: 'HELLO',
   model: 'TS-SHOE-2',
   serial: 'SH0042',
-  protocol: '1.4',
+  protocol: '1.7',
   firmware: '2.3.1',
   firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
@@ -45,28 +50,37 @@ describe('a keyed device', () => {
     const { signer, publicKey, device } = await keyedDevice();
     expect(device.outgoing(card, 'CARD')).toBeUndefined();
     expect(device.outgoing(ack, 'ACK')).toBe(ack);
-    const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+    const host = new HostAuth({
+      talker: 'SH',
+      hostKey: processHostKey(),
+      fresh: freshHandshakeSecrets,
+      paired: publicKey,
+    });
     const challenge = host.incoming(
       parseFrameLine(encodeFrame(messageFrame('SH', 0, HELLO))),
       0,
     )[1]!;
     if (challenge.kind !== 'write') throw new Error('no CHALLENGE');
-    // A CHALLENGE before the host ACKed our HELLO answers an earlier HELLO: ignored.
-    expect(device.incoming(parseFrameLine(challenge.line))).toEqual([]);
-    device.helloAcked(1);
     const first = device.incoming(parseFrameLine(challenge.line));
     const sign = first[0]!;
     if (sign.kind !== 'sign') throw new Error('no sign');
     // The CHALLENGE again while the signature is on its way: no second signature.
     expect(device.incoming(parseFrameLine(challenge.line))).toEqual([]);
     const done = device.signed(sign.id, signer.signNow(sign.digest));
-    expect(done.map((action) => action.kind)).toEqual(['write', 'release']);
+    expect(done.map((action) => action.kind)).toEqual(['write']);
     const proofLine = (done[0] as { line: string }).line;
     // The PROOF lost: the same CHALLENGE again gets the same PROOF.
     expect(device.incoming(parseFrameLine(challenge.line))).toEqual([
       { kind: 'write', line: proofLine },
     ]);
-    expect(host.incoming(parseFrameLine(proofLine), 1)[0]).toMatchObject({ kind: 'authenticated' });
+    const proven = host.incoming(parseFrameLine(proofLine), 1);
+    expect(proven.at(-1)).toMatchObject({ kind: 'authenticated' });
+    const confirm = proven[0]!;
+    if (confirm.kind !== 'write') throw new Error('no CONFIRM');
+    // The keys go into use at the CONFIRM; the events wait for the HELLO's (sealed) ACK.
+    expect(device.incoming(parseFrameLine(confirm.line))).toEqual([]);
+    expect(device.outgoing(card, 'CARD')).toMatch(/,~/);
+    expect(device.helloAcked(2)).toEqual([{ kind: 'release', authenticated: true }]);
 
     const sealed = device.outgoing(card, 'CARD')!;
     expect(sealed).toMatch(/^\$SH,1,CARD,AS,red,down,~[A-Za-z0-9_-]{22}\*[0-9A-F]{4}\r\n$/);
@@ -115,7 +129,11 @@ describe('a keyed device', () => {
     const device = new DeviceAuth({ talker: 'RD', fresh: freshHandshakeSecrets });
     device.helloSent({ ...HELLO, model: 'TS-READER' });
     expect(device.outgoing(card, 'CARD')).toBe(card);
-    const host = new HostAuth({ talker: 'RD', fresh: freshHandshakeSecrets });
+    const host = new HostAuth({
+      talker: 'RD',
+      hostKey: processHostKey(),
+      fresh: freshHandshakeSecrets,
+    });
     const challenge = host.incoming(
       parseFrameLine(encodeFrame(messageFrame('RD', 0, { ...HELLO, model: 'TS-READER' }))),
       0,
@@ -125,7 +143,8 @@ describe('a keyed device', () => {
     expect(answer).toHaveLength(1);
     expect(answer[0]!.kind).toBe('write');
     expect((answer[0] as { line: string }).line).toMatch(/^\$RD,0,PROOF,none\*[0-9A-F]{4}\r\n$/);
-    expect(host.incoming(parseFrameLine((answer[0] as { line: string }).line), 1)).toEqual([
+    expect(host.incoming(parseFrameLine((answer[0] as { line: string }).line), 1)).toMatchObject([
+      { kind: 'pass' },
       { kind: 'unauthenticated', detail: 'the device has no key (PROOF,none)' },
     ]);
   });
@@ -134,7 +153,12 @@ describe('a keyed device', () => {
 describe('a keyed device whose signer fails', () => {
   it('signs again on the next CHALLENGE', async () => {
     const { publicKey, device } = await keyedDevice();
-    const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+    const host = new HostAuth({
+      talker: 'SH',
+      hostKey: processHostKey(),
+      fresh: freshHandshakeSecrets,
+      paired: publicKey,
+    });
     const challenge = host.incoming(
       parseFrameLine(encodeFrame(messageFrame('SH', 0, HELLO))),
       0,

@@ -23,7 +23,7 @@ it('a keyed device that meets an older host sends the card it held at once', asy
   const publicKey = await generatedSigner('ed25519').publicKey();
   const shoe = new DeviceEndpoint({
     talker: 'SH',
-    hello: shoeHello('1.4'),
+    hello: shoeHello('1.7'),
     publicKey,
     fresh: freshHandshakeSecrets,
   });

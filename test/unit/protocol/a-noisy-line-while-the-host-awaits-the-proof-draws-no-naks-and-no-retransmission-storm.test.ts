@@ -24,14 +24,14 @@ import {
   parseFrameLine,
 } from '../../../device-protocol/index.ts';
 import type { HelloMessage, Message } from '../../../device-protocol/messages.ts';
-import { freshHandshakeSecrets } from '../../../hardware/keys/device-key.ts';
+import { freshHandshakeSecrets, processHostKey } from '../../../hardware/keys/device-key.ts';
 
 const SHA = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const SHOE_HELLO: HelloMessage = {
   type: 'HELLO',
   model: 'TS-SHOE-2',
   serial: 'SH0042',
-  protocol: '1.5',
+  protocol: '1.7',
   firmware: '2.3.1',
   firmwareSha256: SHA,
 };
@@ -39,7 +39,7 @@ const HOST_HELLO: HelloMessage = {
   type: 'HELLO',
   model: 'tableside',
   serial: 'table',
-  protocol: '1.5',
+  protocol: '1.7',
   firmware: '0.1.0',
   firmwareSha256: SHA,
 };
@@ -75,15 +75,21 @@ function drill() {
     ackTimeoutMs: 400,
     maxAttempts: 6,
   });
-  const hostAuth = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets });
+  const hostAuth = new HostAuth({
+    talker: 'SH',
+    hostKey: processHostKey(),
+    fresh: freshHandshakeSecrets,
+  });
 
   let shoeLines = 0;
   let proofsCorrupted = 0;
   const shoeWrites = (type: string, line: string) => {
     shoeLines++;
     let sent = line;
-    if (type === 'PROOF' && proofsCorrupted++ === 0) sent = corruptHead(line);
-    else if (shoeLines % 5 === 0) sent = corruptHead(line);
+    // The first PROOF is corrupted, the next one not.
+    if (type === 'PROOF') {
+      if (proofsCorrupted++ === 0) sent = corruptHead(line);
+    } else if (shoeLines % 5 === 0) sent = corruptHead(line);
     wire.push({ at: now + HOP_MS, to: 'host', line: sent });
   };
   const hostWrites = (line: string) => wire.push({ at: now + HOP_MS, to: 'shoe', line });
@@ -210,8 +216,9 @@ function drill() {
 describe('a noisy line while the host awaits the PROOF', () => {
   it('draws no NAK from the host, so the shoe resends on its timer only, not in a storm', () => {
     const line = drill();
-    // The first PROOF was corrupted: the host challenges again at 500 ms.
-    line.runUntil(495);
+    // The first PROOF was corrupted: the shoe's HELLO, unACKed until a PROOF covers it,
+    // goes again at 300 ms and draws the same CHALLENGE again.
+    line.runUntil(295);
     expect(line.hostAuthState).toBe('challenging');
     // One timer round (300 ms) of the card and the PONGs so far; the storm was thousands.
     expect(line.retransmitted).toBeLessThan(30);
@@ -222,9 +229,9 @@ describe('a noisy line while the host awaits the PROOF', () => {
 
   it('then takes the card and the PONGs it dropped, each sent again about once', () => {
     const line = drill();
-    line.runUntil(495);
+    line.runUntil(295);
     const beforeProof = line.retransmitted;
-    // The PROOF comes at 503 ms; the host asks for what it dropped, the shoe sends it.
+    // The PROOF comes after 300 ms; the host asks for what it dropped, the shoe sends it.
     line.runUntil(600);
     expect(line.hostAuthState).toBe('plain');
     expect(line.delivered).toEqual([...CARDS]);

@@ -20,13 +20,17 @@ import {
   messageFrame,
   parseFrameLine,
 } from '../../../device-protocol/index.ts';
-import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
+import {
+  freshHandshakeSecrets,
+  generatedSigner,
+  processHostKey,
+} from '../../../hardware/keys/device-key.ts';
 
 const HELLO = {
   type: 'HELLO',
   model: 'TS-SHOE-2',
   serial: 'SH0042',
-  protocol: '1.4',
+  protocol: '1.7',
   firmware: '2.3.1',
   firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 } as const;
@@ -50,6 +54,15 @@ function written(actions: readonly HostAuthAction[]): string[] {
   return actions.flatMap((a) => (a.kind === 'write' ? [a.line] : []));
 }
 
+/** The host takes a PROOF; its CONFIRM reaches the device, whose keys go into use. */
+function proven(host: HostAuth, device: DeviceAuth, proof: string, at: number): HostAuthAction[] {
+  const actions = host.incoming(parseFrameLine(proof), at);
+  for (const line of written(actions)) {
+    if (line.includes(',CONFIRM,')) device.incoming(parseFrameLine(line));
+  }
+  return actions;
+}
+
 /** Runs the host's timer from deadline to deadline up to `until`: when each CHALLENGE went. */
 function challengesUntil(host: HostAuth, until: number): Array<{ at: number; line: string }> {
   const sent: Array<{ at: number; line: string }> = [];
@@ -62,13 +75,17 @@ function challengesUntil(host: HostAuth, until: number): Array<{ at: number; lin
 async function authenticatedPair() {
   const signer = generatedSigner('ed25519');
   const publicKey = await signer.publicKey();
-  const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+  const host = new HostAuth({
+    talker: 'SH',
+    hostKey: processHostKey(),
+    fresh: freshHandshakeSecrets,
+    paired: publicKey,
+  });
   const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
   device.helloSent(HELLO);
   const [challenge] = written(host.incoming(helloEvent, 0));
-  device.helloAcked(0);
   const proof = answer(device, signer, challenge!);
-  expect(host.incoming(parseFrameLine(proof), 10)).toMatchObject([{ kind: 'authenticated' }]);
+  expect(proven(host, device, proof, 10).at(-1)).toMatchObject({ kind: 'authenticated' });
   return { host, device, signer, challenge: challenge! };
 }
 
@@ -116,7 +133,6 @@ describe('a paired device quarantined for refused frames', () => {
       fresh: freshHandshakeSecrets,
     });
     rogueDevice.helloSent(HELLO);
-    rogueDevice.helloAcked(0);
     const rogueProof = answer(rogueDevice, rogue, challenges[0]!.line);
     expect(host.incoming(parseFrameLine(rogueProof), 90_200)).toMatchObject([{ kind: 'dropped' }]);
     const none = encodeFrame({ talker: 'SH', seq: 0, type: 'PROOF', fields: ['none'] });
@@ -127,9 +143,10 @@ describe('a paired device quarantined for refused frames', () => {
     // The genuine shoe answers: a new session, and its frames pass again; the old session's fail.
     const oldSession = fromDevice(device, cardLine(19));
     const proof = answer(device, signer, challenges.at(-1)!.line);
-    expect(host.incoming(parseFrameLine(proof), 90_300)).toMatchObject([
-      { kind: 'authenticated', paired: true },
-    ]);
+    expect(proven(host, device, proof, 90_300).at(-1)).toMatchObject({
+      kind: 'authenticated',
+      paired: true,
+    });
     expect(host.state).toBe('authenticated');
     expect(host.nextDeadline()).toBeUndefined();
     expect(host.incoming(fromDevice(device, cardLine(20)), 90_400)[0]!.kind).toBe('pass');
@@ -144,12 +161,15 @@ describe('a paired device quarantined for refused frames', () => {
   it('leaves an unpaired line alone: nothing to prove, nothing to ask again', async () => {
     const signer = generatedSigner('ed25519');
     const publicKey = await signer.publicKey();
-    const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets });
+    const host = new HostAuth({
+      talker: 'SH',
+      hostKey: processHostKey(),
+      fresh: freshHandshakeSecrets,
+    });
     const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
     device.helloSent(HELLO);
     const [challenge] = written(host.incoming(helloEvent, 0));
-    device.helloAcked(0);
-    host.incoming(parseFrameLine(answer(device, signer, challenge!)), 10);
+    proven(host, device, answer(device, signer, challenge!), 10);
     const rogueKey = randomBytes(32);
     const actions: HostAuthAction[] = [];
     for (let seq = 2; seq < 40; seq++) {
@@ -171,8 +191,8 @@ describe('a paired device quarantined for refused frames', () => {
     const first = challengesUntil(host, 7_000);
     expect(first.map((c) => c.at)).toEqual([3_000, 7_000]);
     expect(
-      host.incoming(parseFrameLine(answer(device, signer, first[1]!.line)), 7_010),
-    ).toMatchObject([{ kind: 'authenticated' }]);
+      proven(host, device, answer(device, signer, first[1]!.line), 7_010).at(-1),
+    ).toMatchObject({ kind: 'authenticated' });
     burst(8_000);
     expect(host.state).toBe('failed');
     expect(host.nextDeadline()).toBe(10_000);
@@ -183,11 +203,15 @@ describe("a rogue's PROOF during a paired shoe's handshake", () => {
   it('quarantines the shoe only until its own PROOF to a fresh CHALLENGE', async () => {
     const signer = generatedSigner('ed25519');
     const publicKey = await signer.publicKey();
-    const host = new HostAuth({ talker: 'SH', fresh: freshHandshakeSecrets, paired: publicKey });
+    const host = new HostAuth({
+      talker: 'SH',
+      hostKey: processHostKey(),
+      fresh: freshHandshakeSecrets,
+      paired: publicKey,
+    });
     const device = new DeviceAuth({ talker: 'SH', publicKey, fresh: freshHandshakeSecrets });
     device.helloSent(HELLO);
     const [challenge] = written(host.incoming(helloEvent, 0));
-    device.helloAcked(0);
 
     // The rogue needs no key and no CHALLENGE to write PROOF,none.
     const none = encodeFrame({ talker: 'SH', seq: 0, type: 'PROOF', fields: ['none'] });
@@ -201,9 +225,10 @@ describe("a rogue's PROOF during a paired shoe's handshake", () => {
 
     const [fresh] = challengesUntil(host, 2_005);
     expect(fresh!.at).toBe(2_005);
-    expect(host.incoming(parseFrameLine(answer(device, signer, fresh!.line)), 2_010)).toMatchObject(
-      [{ kind: 'authenticated', paired: true }],
-    );
+    expect(proven(host, device, answer(device, signer, fresh!.line), 2_010).at(-1)).toMatchObject({
+      kind: 'authenticated',
+      paired: true,
+    });
     expect(host.incoming(fromDevice(device, cardLine(1)), 2_020)[0]!.kind).toBe('pass');
   });
 });

@@ -9,7 +9,8 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HostAuth, type HostAuthAction } from '../../../device-protocol/auth/host-auth.ts';
-import { parseFrameLine } from '../../../device-protocol/frame.ts';
+import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
+import { messageFrame } from '../../../device-protocol/messages.ts';
 import { authVectors, VECTOR_SEEDS } from './auth-vectors.ts';
 
 const spec = readFileSync(new URL('../../../device-protocol/PROTOCOL.md', import.meta.url), 'utf8');
@@ -44,11 +45,15 @@ describe('PROTOCOL.md § 8.1 golden handshake', () => {
     expect(section).toContain(`SH→HO ${vectors.lines.hello}\n`);
     expect(section).toContain(`HO→SH ${vectors.lines.challenge}\n`);
     expect(section).toContain(`SH→HO ${vectors.lines.proof}\n`);
+    expect(section).toContain(`HO→SH ${vectors.lines.confirm}\n`);
+    expect(section).toContain(`HO→SH sealed: ${vectors.lines.helloAck}\n`);
     expect(section).toContain(`SH→HO sealed: ${vectors.lines.card}\n`);
     expect(section).toContain(`HO→SH sealed: ${vectors.lines.ack}\n`);
     expect(section).toContain(`\`\`\`text\n${vectors.statement}\`\`\``);
+    expect(section).toContain(`\`\`\`text\n${vectors.confirmStatement}\`\`\``);
     for (const hex of [
       vectors.digest,
+      vectors.confirmDigest,
       vectors.secret,
       vectors.deviceToHost,
       vectors.hostToDevice,
@@ -61,14 +66,27 @@ describe('PROTOCOL.md § 8.1 golden handshake', () => {
   });
 
   it('authenticates the documented PROOF and opens the sealed CARD with the host state machine', () => {
-    const host = new HostAuth({ talker: 'SH', fresh: hostSecrets, paired: vectors.publicKey });
+    const host = new HostAuth({
+      talker: 'SH',
+      hostKey: vectors.hostSigner,
+      fresh: hostSecrets,
+      paired: vectors.publicKey,
+    });
     const hello = host.incoming(frameOf(vectors.lines.hello), 0);
+    // The HELLO is held, not passed to the link, until a PROOF covers it.
     expect(hello).toEqual([
-      { kind: 'pass', event: frameOf(vectors.lines.hello) },
+      { kind: 'challenging' },
       { kind: 'write', line: `${vectors.lines.challenge}\r\n` },
     ]);
     const proof = host.incoming(frameOf(vectors.lines.proof), 1);
-    expect(proof).toMatchObject([{ kind: 'authenticated', paired: true }]);
+    expect(proof).toMatchObject([
+      { kind: 'write', line: `${vectors.lines.confirm}\r\n` },
+      { kind: 'pass', event: frameOf(vectors.lines.hello) },
+      { kind: 'authenticated', paired: true },
+    ]);
+    expect(
+      host.outgoing(encodeFrame(messageFrame('HO', 1, { type: 'ACK', ackedSeq: 0 })), 'ACK'),
+    ).toBe(`${vectors.lines.helloAck}\r\n`);
     const card = host.incoming(frameOf(vectors.lines.card), 2) as HostAuthAction[];
     expect(card).toEqual([
       {
@@ -79,6 +97,8 @@ describe('PROTOCOL.md § 8.1 golden handshake', () => {
         },
       },
     ]);
-    expect(host.outgoing('$HO,1,ACK,1*6DE1\r\n', 'ACK')).toBe(`${vectors.lines.ack}\r\n`);
+    expect(
+      host.outgoing(encodeFrame(messageFrame('HO', 2, { type: 'ACK', ackedSeq: 1 })), 'ACK'),
+    ).toBe(`${vectors.lines.ack}\r\n`);
   });
 });

@@ -8,6 +8,9 @@ import { createPrivateKey, createPublicKey, type KeyObject, sign } from 'node:cr
 import { sealFrame } from '../../../device-protocol/auth/frame-mac.ts';
 import {
   challengeFrame,
+  confirmDigest,
+  confirmFrame,
+  confirmStatement,
   deriveSessionKeys,
   proofFrame,
   proofStatement,
@@ -41,6 +44,7 @@ function rawPublic(key: KeyObject): Uint8Array {
 
 export const VECTOR_SEEDS = {
   deviceEd25519: fill(0x11),
+  hostEd25519: fill(0x44),
   hostX25519: fill(0x22),
   deviceX25519: fill(0x33),
   hostNonce: sequence(0xa0, 16),
@@ -51,7 +55,7 @@ export const VECTOR_HELLO: HelloMessage = {
   type: 'HELLO',
   model: 'TS-SHOE-2',
   serial: 'SH0042',
-  protocol: '1.4',
+  protocol: '1.7',
   firmware: '2.3.1',
   firmwareSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
@@ -62,9 +66,12 @@ export function authVectors() {
   const hostEphemeral = privateKey('x25519', VECTOR_SEEDS.hostX25519);
   const deviceEphemeral = privateKey('x25519', VECTOR_SEEDS.deviceX25519);
   const challenge = { nonce: VECTOR_SEEDS.hostNonce, ephemeral: rawPublic(hostEphemeral) };
+  const hostKey = privateKey('ed25519', VECTOR_SEEDS.hostEd25519);
+  const hostPublicKey: DevicePublicKey = { type: 'ed25519', raw: rawPublic(hostKey) };
   const parts: StatementParts = {
     talker: 'SH',
-    hello: VECTOR_HELLO,
+    hello: messageFrame('SH', 0, VECTOR_HELLO),
+    helloAcked: false,
     challenge,
     publicKey,
     deviceNonce: VECTOR_SEEDS.deviceNonce,
@@ -72,6 +79,13 @@ export function authVectors() {
   };
   const digest = statementDigest(parts);
   const signature = new Uint8Array(sign(null, digest, deviceKey));
+  const hostDigest = confirmDigest(digest, hostPublicKey);
+  const confirmLine = encodeFrame(
+    confirmFrame({
+      hostKey: hostPublicKey,
+      signature: new Uint8Array(sign(null, hostDigest, hostKey)),
+    }),
+  ).trimEnd();
   const deviceSecret = x25519Secret(
     { privateKey: deviceEphemeral, publicKey: parts.deviceEphemeral },
     challenge.ephemeral,
@@ -87,6 +101,9 @@ export function authVectors() {
       signature,
     }),
   ).trimEnd();
+  const helloAck = encodeFrame(
+    sealFrame(messageFrame('HO', 1, { type: 'ACK', ackedSeq: 0 }), keys.hostToDevice),
+  ).trimEnd();
   const card = encodeFrame(
     sealFrame(
       messageFrame('SH', 1, { type: 'CARD', card: 'AS', back: 'red', face: 'down' }),
@@ -94,16 +111,32 @@ export function authVectors() {
     ),
   ).trimEnd();
   const ack = encodeFrame(
-    sealFrame(messageFrame('HO', 1, { type: 'ACK', ackedSeq: 1 }), keys.hostToDevice),
+    sealFrame(messageFrame('HO', 2, { type: 'ACK', ackedSeq: 1 }), keys.hostToDevice),
   ).trimEnd();
   return {
     publicKey,
+    hostPublicKey,
+    /** The host's signer as HostAuth takes it. */
+    hostSigner: {
+      publicKey: hostPublicKey,
+      sign: (bytes: Uint8Array) => new Uint8Array(sign(null, bytes, hostKey)),
+    },
     statement: proofStatement(parts),
+    confirmStatement: confirmStatement(digest, hostPublicKey),
     digest: Buffer.from(digest).toString('hex'),
+    confirmDigest: Buffer.from(hostDigest).toString('hex'),
     secret: Buffer.from(deviceSecret).toString('hex'),
     deviceToHost: Buffer.from(keys.deviceToHost).toString('hex'),
     hostToDevice: Buffer.from(keys.hostToDevice).toString('hex'),
-    lines: { hello, challenge: challengeLine, proof: proofLine, card, ack },
+    lines: {
+      hello,
+      challenge: challengeLine,
+      proof: proofLine,
+      confirm: confirmLine,
+      helloAck,
+      card,
+      ack,
+    },
   };
 }
 

@@ -8,6 +8,7 @@
 
 import { DeviceAuth } from '../../../device-protocol/auth/device-side-auth.ts';
 import { challengeFrame } from '../../../device-protocol/auth/handshake.ts';
+import { HostAuth, type HostAuthAction } from '../../../device-protocol/auth/host-auth.ts';
 import type { DevicePublicKey } from '../../../device-protocol/auth/keys.ts';
 import {
   DeviceEndpoint,
@@ -17,7 +18,11 @@ import { HostEndpoint } from '../../../device-protocol/endpoint/host-endpoint.ts
 import type { EndpointAction } from '../../../device-protocol/endpoint/link-endpoint.ts';
 import { encodeFrame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import type { HelloMessage, Message } from '../../../device-protocol/messages.ts';
-import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
+import {
+  freshHandshakeSecrets,
+  generatedSigner,
+  processHostKey,
+} from '../../../hardware/keys/device-key.ts';
 
 /** What one input made the endpoint do: lines written (without CR LF), messages delivered. */
 export interface Output {
@@ -95,6 +100,7 @@ export function hostUnderTest(options: {
   const endpoint = new HostEndpoint({
     peer: options.talker,
     fresh: freshHandshakeSecrets,
+    hostKey: processHostKey(),
     ...(options.paired === undefined ? {} : { paired: options.paired }),
   });
   endpoint.lineOpened(0);
@@ -129,6 +135,8 @@ export interface DeviceHandshake {
   helloAcked(now: number): void;
   /** The PROOF for a CHALLENGE line, if it answers one now. */
   challenged(line: string): string | undefined;
+  /** The host's CONFIRM: the session keys go into use. */
+  confirmed(line: string): void;
   /** The line as the device writes it: with a MAC once it has session keys. */
   seal(line: string, type: string): string;
 }
@@ -155,6 +163,34 @@ export function deviceHandshake(key: DeviceSigner | undefined): DeviceHandshake 
       }
       return proof;
     },
+    confirmed: (line) => {
+      auth.incoming(parseFrameLine(`${line}\r\n`));
+    },
     seal: (line, type) => (auth.outgoing(`${line}\r\n`, type) ?? line).trimEnd(),
+  };
+}
+
+/**
+ * A real host's handshake (HostAuth) for a device's HELLO line, for driving a
+ * device: its CHALLENGE, and its CONFIRM of the device's PROOF.
+ */
+export function hostAuthFor(helloLine: string): {
+  readonly challenge: string;
+  confirm(proof: string): string;
+} {
+  const host = new HostAuth({
+    talker: 'SH',
+    hostKey: processHostKey(),
+    fresh: freshHandshakeSecrets,
+  });
+  const written = (actions: readonly HostAuthAction[]) =>
+    actions.flatMap((action) => (action.kind === 'write' ? [action.line.trimEnd()] : []));
+  const challenge = written(host.incoming(parseFrameLine(`${helloLine}\r\n`), 0))[0]!;
+  return {
+    challenge,
+    confirm: (proof) =>
+      written(host.incoming(parseFrameLine(`${proof}\r\n`), 1)).find((line) =>
+        line.includes(',CONFIRM,'),
+      )!,
   };
 }

@@ -7,8 +7,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   challengeFrame,
+  confirmFrame,
   decodeChallenge,
+  decodeConfirm,
   decodeProof,
+  HANDSHAKE_TYPES,
   proofFrame,
 } from '../../../device-protocol/auth/handshake.ts';
 import { toBase64Url } from '../../../device-protocol/auth/keys.ts';
@@ -59,6 +62,16 @@ function handshakeMessage(frame: Frame): Record<string, unknown> {
       ephemeral: toBase64Url(decoded.value.ephemeral),
     };
   }
+  if (frame.type === 'CONFIRM') {
+    const decoded = decodeConfirm(frame);
+    if (!decoded.ok) throw new Error(decoded.error);
+    return {
+      type: 'CONFIRM',
+      keyType: decoded.value.hostKey.type,
+      publicKey: toBase64Url(decoded.value.hostKey.raw),
+      signature: toBase64Url(decoded.value.signature),
+    };
+  }
   if (frame.fields.length === 1 && frame.fields[0] === 'none') return { type: 'PROOF', none: true };
   const decoded = decodeProof(frame);
   if (!decoded.ok) throw new Error(decoded.error);
@@ -76,6 +89,12 @@ function handshakeFrame(golden: Golden['message']): Frame {
   const bytes = (field: string) => new Uint8Array(Buffer.from(String(golden[field]), 'base64url'));
   if (golden.type === 'CHALLENGE') {
     return challengeFrame({ nonce: bytes('nonce'), ephemeral: bytes('ephemeral') });
+  }
+  if (golden.type === 'CONFIRM') {
+    return confirmFrame({
+      hostKey: { type: golden.keyType as 'ed25519', raw: bytes('publicKey') },
+      signature: bytes('signature'),
+    } as Parameters<typeof confirmFrame>[0]);
   }
   if (golden.none === true) {
     return { talker: golden.talker as Frame['talker'], seq: 0, type: 'PROOF', fields: ['none'] };
@@ -96,7 +115,7 @@ const goldens = goldenFrames(spec);
 describe('PROTOCOL.md § 9 golden frames', () => {
   it('cover every message type, and the handshake frames', () => {
     const types = new Set(goldens.map((golden) => golden.message.type));
-    for (const type of [...MESSAGE_TYPES, 'CHALLENGE', 'PROOF'])
+    for (const type of [...MESSAGE_TYPES, 'CHALLENGE', 'PROOF', 'CONFIRM'])
       expect(types, type).toContain(type);
   });
 
@@ -113,7 +132,7 @@ describe('PROTOCOL.md § 9 golden frames', () => {
       expect({ talker: event.frame.talker, seq: event.frame.seq }).toEqual({ talker, seq });
 
       let again: Frame;
-      if (event.frame.type === 'CHALLENGE' || event.frame.type === 'PROOF') {
+      if (HANDSHAKE_TYPES.has(event.frame.type)) {
         expect(handshakeMessage(event.frame)).toEqual(message);
         again = handshakeFrame(golden.message);
       } else {

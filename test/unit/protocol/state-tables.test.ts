@@ -21,6 +21,7 @@ import {
   deviceHandshake,
   deviceUnderTest,
   type HostUnderTest,
+  hostAuthFor,
   hostUnderTest,
   newDeviceKey,
   type Output,
@@ -127,6 +128,9 @@ class DeviceRig {
   /** CARD seqs the device wrote that the rig has not ACKed, oldest first. */
   readonly unacked: number[] = [];
   helloSeq: number | undefined;
+  #helloLine: string | undefined;
+  #host: ReturnType<typeof hostAuthFor> | undefined;
+  #proof: string | undefined;
   lastCard: string | undefined;
   #command: string | undefined;
 
@@ -135,20 +139,23 @@ class DeviceRig {
     key: DeviceSigner | undefined,
   ) {
     this.dut = deviceUnderTest({
-      hello: helloOf(config === '1.1' ? '1.1' : config === '1.2 W=3' ? '1.2' : '1.4'),
+      hello: helloOf(config === '1.1' ? '1.1' : config === '1.2 W=3' ? '1.2' : '1.7'),
       window: config === '1.1' ? 1 : WINDOW,
       ...(key === undefined ? {} : { key }),
     });
   }
 
   static async create(config: string): Promise<DeviceRig> {
-    return new DeviceRig(config, config === '1.4 keyed' ? await newDeviceKey() : undefined);
+    return new DeviceRig(config, config === '1.7 keyed' ? await newDeviceKey() : undefined);
   }
 
   #seen(output: Output): Output {
     for (const line of output.written) {
       const type = nameOf(line);
-      if (type === 'HELLO') this.helloSeq = seqOf(line);
+      if (type === 'HELLO') {
+        this.helloSeq = seqOf(line);
+        this.#helloLine = line;
+      }
       if (type === 'CARD') {
         this.lastCard = line;
         if (!this.unacked.includes(seqOf(line))) this.unacked.push(seqOf(line));
@@ -194,8 +201,20 @@ class DeviceRig {
     this.command();
     return this.receive(this.#command!);
   }
-  challenge(): Output {
+  /** A stale CHALLENGE (no host asked for it): its nonce and X25519 key are fresh. */
+  staleChallenge(): Output {
     return this.receive(challengeLine());
+  }
+  /** The host's CHALLENGE of the device's HELLO, from a real host (HostAuth). */
+  challenge(): Output {
+    this.#host = hostAuthFor(this.#helloLine!);
+    const output = this.receive(this.#host.challenge);
+    this.#proof = output.written.find((line) => nameOf(line) === 'PROOF');
+    return output;
+  }
+  /** That host's CONFIRM of the device's PROOF. */
+  confirm(): Output {
+    return this.receive(this.#host!.confirm(this.#proof!));
   }
 }
 
@@ -224,9 +243,13 @@ const DEVICE_STATES: Record<string, (rig: DeviceRig) => void> = {
     DEVICE_STATES.connecting!(rig);
     rig.ack(rig.helloSeq!);
   },
-  authenticated: (rig) => {
+  awaiting_confirm: (rig) => {
     DEVICE_STATES.awaiting_challenge!(rig);
     rig.challenge();
+  },
+  authenticated: (rig) => {
+    DEVICE_STATES.awaiting_confirm!(rig);
+    rig.confirm();
   },
 };
 
@@ -250,6 +273,9 @@ const DEVICE_EVENTS: Record<string, (rig: DeviceRig) => Output> = {
   'NAK missing, seq forgotten': (rig) =>
     rig.receive(rig.host({ type: 'NAK', nakedSeq: rig.helloSeq!, reason: 'missing' })),
   CHALLENGE: (rig) => rig.challenge(),
+  'stale CHALLENGE': (rig) => rig.staleChallenge(),
+  CONFIRM: (rig) => rig.confirm(),
+  'no CONFIRM for 3 s': (rig) => rig.after(3_000),
   'no CHALLENGE for 3 s': (rig) => rig.after(3_000),
   'host command unsealed': (rig) => rig.command(),
 };
@@ -286,6 +312,10 @@ const DEVICE_PROBES: Record<string, (rig: DeviceRig) => void> = {
     expect(types(rig.queue()), 'events wait for the session keys').toEqual([]);
     expect(types(rig.challenge())).toContain('PROOF');
   },
+  awaiting_confirm: (rig) => {
+    expect(types(rig.queue()), 'events wait for the CONFIRM').toEqual([]);
+    expect(types(rig.after(3_000)), 'no CONFIRM: it asks again with a HELLO').toContain('HELLO');
+  },
   authenticated: (rig) => {
     expect(rig.lastCard, 'its events carry a MAC').toMatch(/,~[A-Za-z0-9_-]{22}\*/);
     const unsealed = rig.command();
@@ -310,6 +340,7 @@ class HostRig {
   /** The device's side of the handshake, to answer the host's CHALLENGE and seal events. */
   readonly #device: DeviceHandshake;
   #proof: string | undefined;
+  #helloLine: string | undefined;
 
   private constructor(
     readonly config: string,
@@ -329,6 +360,7 @@ class HostRig {
       const type = nameOf(line);
       if (type === 'ACK') this.#device.helloAcked(this.now);
       if (type === 'CHALLENGE') this.#proof = this.#device.challenged(line) ?? this.#proof;
+      if (type === 'CONFIRM') this.#device.confirmed(line);
     }
     return output;
   }
@@ -343,8 +375,15 @@ class HostRig {
   }
   hello(protocol: string): Output {
     const line = lineOf(messageFrame('SH', this.seq++, helloOf(protocol)));
-    this.#device.helloSent(line);
+    if (protocol === '1.7') {
+      this.#helloLine = line;
+      this.#device.helloSent(line);
+    }
     return this.receive(line);
+  }
+  /** The device's proven HELLO once more: a copy a man in the middle replays. */
+  helloAgain(): Output {
+    return this.receive(this.#helloLine!);
   }
   cardLine(seq: number): string {
     return lineOf(messageFrame('SH', seq, cardOf(seq)));
@@ -404,10 +443,10 @@ const HOST_STATES: Record<string, (rig: HostRig) => void> = {
     rig.pastAGap();
   },
   challenging: (rig) => {
-    rig.hello('1.4');
+    rig.hello('1.7');
   },
   authenticated: (rig) => {
-    rig.hello('1.4');
+    rig.hello('1.7');
     rig.proof();
   },
 };
@@ -418,7 +457,10 @@ const HOST_EVENTS: Record<string, (rig: HostRig) => Output> = {
   PING: (rig) => rig.receive(lineOf(messageFrame('SH', rig.seq++, { type: 'PING', token: 'p1' }))),
   'HELLO 1.1': (rig) => rig.hello('1.1'),
   'HELLO 1.2': (rig) => rig.hello('1.2'),
-  'HELLO 1.4': (rig) => rig.hello('1.4'),
+  'HELLO 1.7': (rig) => rig.hello('1.7'),
+  'HELLO 1.6': (rig) => rig.hello('1.6'),
+  'HELLO again': (rig) => rig.helloAgain(),
+  'PROOF of the ACKed HELLO': (rig) => rig.proof(),
   'bad line': (rig) => rig.receive(badCrc(rig.cardLine(rig.seq))),
   'line reopens': (rig) => rig.dut.reopen(rig.now),
   'event past a gap': (rig) => rig.pastAGap(),

@@ -32,7 +32,7 @@ function raw(body: string): string {
 describe('the roulette wheel talker RW (protocol 1.5)', () => {
   it('is a talker and its types are 1.5 types', () => {
     expect(TALKERS).toContain('RW');
-    expect(PROTOCOL_VERSION).toBe('1.5');
+    expect(PROTOCOL_VERSION).toBe('1.7');
     for (const type of ['ROTOR', 'BALL', 'RESULT', 'NOSPIN', 'NOMOREBETS'] as const) {
       expect(MESSAGE_SINCE[type]).toBe('1.5');
       expect(peerKnows(type, '1.5')).toBe(true);
