@@ -8,6 +8,8 @@ const shared = {
   testTimeout: 30_000,
   hookTimeout: 30_000,
   pool: 'forks',
+  // A test's log lines are shown only when it fails (captured-logs.ts).
+  setupFiles: ['./test/helpers/captured-logs.ts'] as string[],
 } as const;
 
 const QUICK_FOLDERS = ['test/unit', 'test/property', 'test/scenarios'];
@@ -108,7 +110,7 @@ export default defineConfig({
           include: quick.shared,
           isolate: false,
           // temp.ts is imported once per worker here: this removes each file's folders after it.
-          setupFiles: ['./test/helpers/temp-cleanup.ts'],
+          setupFiles: [...shared.setupFiles, './test/helpers/temp-cleanup.ts'],
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },

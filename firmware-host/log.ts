@@ -24,6 +24,14 @@ export function logToFile(path: string): void {
   sink = pino.destination({ dest: path, append: true, sync: true });
 }
 
+/**
+ * Sends the log lines to `destination` from now on (the test suite keeps a
+ * test's lines and shows them only when it fails). The level stays as it was.
+ */
+export function logToSink(destination: { write(line: string): unknown }): void {
+  sink = destination;
+}
+
 export type { Logger };
 
 export function logger(namespace: string): Logger {
