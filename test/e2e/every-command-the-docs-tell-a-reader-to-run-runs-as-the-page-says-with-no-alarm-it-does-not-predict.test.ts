@@ -615,7 +615,7 @@ const SESSIONS: Session[] = [
       ],
       [
         'docs/operator/exact-analysis.md',
-        'tableside analyze wheel .tableside/journal --svg wheel.svg',
+        'tableside analyze wheel .tableside/roulette --svg wheel.svg',
       ],
     ],
     async run(shell, [readmeSub, sub, pub, verify, show, wheel]) {
@@ -630,6 +630,8 @@ const SESSIONS: Session[] = [
       );
       shell.extraEnv.TABLESIDE_CONFIG = 'bench.json';
       shell.extraEnv.TABLESIDE_RULESET = 'tdc-roulette';
+      // Its own journal folder, as running-a-table.md starts a roulette bench.
+      shell.extraEnv.TABLESIDE_JOURNAL_DIR = '.tableside/roulette';
       const table = shell.start('tableside run --no-view');
       await waitForPort(port, 120_000);
       const onPort = (line: string) =>
@@ -663,9 +665,9 @@ const SESSIONS: Session[] = [
       }
       await shell.stop();
       expect(table.output()).not.toMatch(/"level":[5-6]0/);
-      const journal = join(shell.dir, '.tableside/journal');
+      const journal = join(shell.dir, '.tableside/roulette');
       expect(alarmsIn(await journalEvents(journal))).toEqual([]);
-      const dir = (line: string) => line.replace(' DIR ', ' .tableside/journal ');
+      const dir = (line: string) => line.replace(' DIR ', ' .tableside/roulette ');
       const verified = runs(
         shell,
         dir(verify!).replace(' [--json] [--expect-last-seq N] [--events capture.txt]', ' --json'),
