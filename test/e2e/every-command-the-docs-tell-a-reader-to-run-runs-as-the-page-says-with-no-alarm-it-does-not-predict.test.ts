@@ -252,6 +252,12 @@ const RUN_BY_ANOTHER_TEST: Array<{ page: string; commands: string[]; test: strin
       test: 'test/unit/web/tableside-user-add-stores-an-scrypt-hash-in-the-config.test.ts',
       mark: "'user', 'add'",
     },
+    {
+      page: 'docs/operator/journal.md',
+      commands: ['tableside journal repair DIR'],
+      test: 'test/e2e/a-journal-file-damaged-from-its-first-line-is-set-aside-the-table-refuses-to-start-and-journal-repair-continues-it-verifiably.test.ts',
+      mark: "['journal', 'repair', journalDir]",
+    },
   ];
 
 const A_PI = 'a Raspberry Pi being installed: sudo, apt, systemd, udev, /opt and /etc';
@@ -274,6 +280,15 @@ const NOT_RUN_HERE: Array<{ page: string; commands: string[]; reason: string }> 
       'npm run typecheck && npm run lint',
     ],
     reason: THE_SUITE,
+  },
+  {
+    page: 'docs/developer/testing.md',
+    commands: [
+      'npx tsx test/architecture/print-known.ts > /tmp/known-branches.ts && mv /tmp/known-branches.ts test/architecture/known-branches.ts && npx biome format --write test/architecture/known-branches.ts',
+      'git diff test/architecture/known-branches.ts',
+    ],
+    reason:
+      "rewrites the checkout's own test/architecture/known-branches.ts (the shell's folders are links to it) and reads its git diff; the list it prints must equal the tree's, checked by test/unit/architecture.test.ts",
   },
   {
     page: 'docs/developer/benchmarks.md',
