@@ -80,7 +80,23 @@ describe.skipIf(skip)(
         "the game after alice's spun",
         60_000,
       );
-      const spins = spinsOf(await table.journal());
+      const records = await table.journal();
+      const spins = spinsOf(records);
+      // The file shows a record while its write is still going to disk, and the History lists
+      // only what the daemon holds durable (its journal's lastSeq): it is waited for to hold the
+      // last spin, or that game would be drawn as "spin awaited".
+      const lastSpinSeq = Math.max(
+        ...records.flatMap((record) =>
+          record.kind === 'event' && record.data.type === 'spin' ? [record.seq] : [],
+        ),
+      );
+      await until(
+        async () =>
+          (await page.evaluate(
+            async () => (await (await fetch('/api/devices')).json()).journal.lastSeq as number,
+          )) >= lastSpinSeq,
+        'the last spin durable at the daemon',
+      );
 
       await page.goto(`${table.url}/#history`);
       await page.waitForSelector('#history details[data-game]');

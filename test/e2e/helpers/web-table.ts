@@ -95,7 +95,10 @@ export class WebTable {
     return new WebTable(dir, daemon, url);
   }
 
-  /** Every durable record of the table's journal, read from its files. */
+  /**
+   * Every record of the table's journal, read from its files (a record is there while its
+   * write is still going to disk, before the daemon's lastSeq counts it durable).
+   */
   async journal(): Promise<JournalRecord[]> {
     // The daemon is writing: a read that meets a line being appended is tried again.
     let records: JournalRecord[] = [];
