@@ -245,14 +245,14 @@ export class HostWire {
   }
 
   #authActions(actions: readonly HostAuthAction[], deliver: boolean): void {
-    const writes: string[] = [];
+    // In HostAuth's order, as the driver's endpoint takes them: a CONFIRM goes out before the
+    // sealed ACK of the HELLO it proved (1.7), else the device drops that ACK, having no keys yet.
     for (const action of actions) {
-      if (action.kind === 'write') writes.push(action.line);
+      if (action.kind === 'write') void this.#write(action.line, undefined);
       else if (action.kind === 'pass') {
         if (deliver && action.event.kind === 'frame') this.#deliver(action.event.frame);
       } else this.authLog.push(action);
     }
-    for (const line of writes) void this.#write(line, undefined);
     this.#scheduleAuth();
   }
 

@@ -5,7 +5,9 @@
  * was fine), raised as a device_fault alarm naming the field, and stores
  * nothing; line noise is NAKed or dropped; the spin that follows still
  * arrives whole, and its RESULT is ACKed only once the caller has stored it.
- * It announces 1.5, so it answers the host's CHALLENGE first (`PROOF,none`).
+ * It announces 1.5 on an unpaired line: from protocol 1.7 the host sends it
+ * no CHALLENGE (a 1.4-1.6 PROOF binds nothing, PROTOCOL.md § 5.2) and it
+ * runs unauthenticated.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
@@ -59,10 +61,9 @@ describe('a wheel driver fed by a hand-written wheel', () => {
     await until(() => /\$HO,\d+,HELLO,/.test(received), "the host's HELLO");
     await send(line(`RW,0,HELLO,TS-WHEEL-1,RW0001,1.5,1.0.0,${SHA}`));
     await until(() => acked(0), 'the HELLO ACKed');
-    // A wheel says 1.5 (>= 1.4), so the host challenges it (PROTOCOL.md § 5.2); a wheel
-    // without a key answers PROOF,none and runs unauthenticated on this unpaired line.
-    await until(() => /\$HO,0,CHALLENGE,/.test(received), "the host's CHALLENGE");
-    await send(line('RW,0,PROOF,none'));
+    // A 1.5 wheel on an unpaired line is not challenged from 1.7: it runs unauthenticated.
+    expect(driver.status().auth.state).toBe('unauthenticated');
+    expect(received).not.toMatch(/\$HO,0,CHALLENGE,/);
     await send(line('RW,1,ROTOR,left,27'));
     await until(() => alarms.length === 1, 'the refused ROTOR alarmed');
     // The alarm is raised as the frame is read; its ACK is written a moment later.

@@ -93,10 +93,8 @@ describe('a HELLO flood on a paired shoe’s line', () => {
       // Besides the counts: its start, the first of each other kind (quarantined, proven again), its end.
       const others = pair.raised.length - counted.length;
       expect(others).toBeLessThanOrEqual(ONCE_PER_ATTACK_AT_MOST);
-      // Every injection is counted (a replayed HELLO's first is taken for a shoe that reset).
-      expect(ended[0]!.detail.total).toBeGreaterThanOrEqual(
-        withProof ? injections : injections - 1,
-      );
+      // Every injection is counted (from 1.7 a replayed HELLO's first is refused too).
+      expect(ended[0]!.detail.total).toBeGreaterThanOrEqual(injections);
       const perHour = others + 60;
       console.log(
         `${label}: ${injections} injections in ${(floodMs / MINUTE).toFixed(2)} min: ${duringFlood} alarms during the flood, ` +
@@ -111,11 +109,30 @@ describe('a HELLO flood on a paired shoe’s line', () => {
     240_000,
   );
 
-  it('a lone HELLO again on the connection (a shoe that reset) raises nothing', async () => {
+  it('a shoe that resets and sends its HELLO again raises nothing', async () => {
+    const pair = await dealingPair();
+    pair.restartShoe();
+    pair.shoeOpens();
+    pair.deal();
+    pair.runUntil(pair.now + 3 * MINUTE);
+    expect(pair.hostAuth.state).toBe('authenticated');
+    expect(pair.stored).toEqual(pair.expected);
+    expect(pair.raised).toEqual([]);
+  });
+
+  it('a lone replayed HELLO no PROOF covers is refused: one attack, started and ended', async () => {
+    // From 1.7 (PROTOCOL.md § 5.2) a HELLO that no PROOF covers is refused as `unproven_hello`,
+    // an alarm: even one replayed HELLO is a rogue's, not a shoe that reset (it proves its own).
     const pair = await dealingPair();
     pair.rogueWrites(replayedHello(pair));
     pair.runUntil(pair.now + 3 * MINUTE);
     expect(pair.hostAuth.state).toBe('authenticated');
-    expect(pair.raised).toEqual([]);
+    expect(
+      pair.raised.map((alarm) => [alarm.kind, alarm.detail.attack ?? alarm.detail.total]),
+    ).toEqual([
+      ['device_unauthenticated', 'started'],
+      ['line_attack_ended', 1],
+    ]);
+    expect(pair.raised[0]!.detail.reason).toBe('unproven_hello');
   });
 });
