@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { DevicePublicKey } from '../device-protocol/auth/keys.ts';
 import { type BackColour, type CardCode, JOKER } from '../device-protocol/cards.ts';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
 import type { LinkOptions as SessionOptions } from '../device-protocol/link.ts';
@@ -83,6 +84,8 @@ export interface SimulatorOptions {
   now?: () => number;
   /** The device's own key (protocol 1.4, PROTOCOL.md § 5); absent: a device without a key. */
   key?: DeviceKey;
+  /** The table's host public key, learned at pairing (protocol 1.7): only that host's CONFIRM opens a session; absent: any host's (a bench). */
+  hostKey?: DevicePublicKey;
   /** The first shoe, given whole (plan.ts `shoe`): a shoe the table holds, after a restart. */
   shoe?: SimShoe;
   /** Steps of the plan the table already has (a restart mid-shoe): skipped, never sent. */
@@ -191,6 +194,7 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
       session: options.session,
       reconnect: options.reconnect,
       key: options.key,
+      hostKey: options.hostKey,
     });
     passOnCoreEvents(this.core, this);
     this.core.on('command', (message) => this.command(message));

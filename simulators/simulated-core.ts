@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { DevicePublicKey } from '../device-protocol/auth/keys.ts';
 import type { DeviceTalker } from '../device-protocol/frame.ts';
 import type { LinkAction, LinkOptions, LinkStats } from '../device-protocol/link.ts';
 import { type HelloMessage, type Message, PROTOCOL_VERSION } from '../device-protocol/messages.ts';
@@ -56,6 +57,8 @@ export interface SimulatedCoreOptions {
   session?: Omit<Partial<LinkOptions>, 'localTalker'> | undefined;
   reconnect?: LinkOptionsInput | undefined;
   key?: DeviceKey | undefined;
+  /** The host's public key, learned at pairing (protocol 1.7): only that host's CONFIRM opens a session. */
+  hostKey?: DevicePublicKey | undefined;
 }
 
 /** A device core speaking for a simulator: its HELLO, its wire behaviours, its key. */
@@ -68,6 +71,7 @@ export function simulatedCore(options: SimulatedCoreOptions): DeviceCore {
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     now: options.now,
     ...(options.key === undefined ? {} : { key: options.key }),
+    ...(options.hostKey === undefined ? {} : { hostKey: options.hostKey }),
     hooks: {
       incoming: (frame) => options.wire.incoming(frame, options.wireRandom),
       outgoing: (frame) => options.wire.outgoing(frame, options.wireRandom),
@@ -90,6 +94,8 @@ export interface SimulatorCoreEvents {
   lost: [action: Extract<LinkAction, { kind: 'failed' }>];
   /** A frame from the host refused by authentication (protocol 1.4), or the signer failed. */
   refused: [detail: string];
+  /** No host proved the pairing after our PROOF (protocol 1.7): cards kept, a HELLO again. */
+  hostLost: [detail: string];
 }
 
 /** The core events a simulator passes on as they are. */
@@ -99,15 +105,17 @@ interface PassedOn {
   emit(event: 'lost', action: Extract<LinkAction, { kind: 'failed' }>): boolean;
   emit(event: 'ready'): boolean;
   emit(event: 'refused', detail: string): boolean;
+  emit(event: 'hostLost', detail: string): boolean;
 }
 
-/** Passes the core's link, wrote, lost, ready and refused events on to `simulator`. */
+/** Passes the core's link, wrote, lost, ready, refused and hostLost events on to `simulator`. */
 export function passOnCoreEvents(core: DeviceCore, simulator: PassedOn): void {
   core.on('link', (change) => simulator.emit('link', change));
   core.on('wrote', (line) => simulator.emit('wrote', line));
   core.on('lost', (action) => simulator.emit('lost', action));
   core.on('ready', () => simulator.emit('ready'));
   core.on('refused', (detail) => simulator.emit('refused', detail));
+  core.on('hostLost', (detail) => simulator.emit('hostLost', detail));
 }
 
 /** Waits `ms`, or less if `signal` aborts first. */

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { DevicePublicKey } from '../device-protocol/auth/keys.ts';
 import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type { DeviceKey } from '../hardware/keys/device-key.ts';
 import type { LinkOptionsInput } from '../hardware/transports/reconnecting-link.ts';
@@ -62,6 +63,8 @@ export interface WheelSimulatorOptions {
   now?: () => number;
   /** The wheel's own key (protocol 1.4, PROTOCOL.md § 5); absent: a wheel without a key. */
   key?: DeviceKey;
+  /** The table's host public key, learned at pairing (protocol 1.7): only that host's CONFIRM opens a session; absent: any host's (a bench). */
+  hostKey?: DevicePublicKey;
 }
 
 export interface WheelSimulatorEvents extends SimulatorCoreEvents {
@@ -129,6 +132,7 @@ export class SimulatedWheel extends SimulatorOnCore<WheelSimulatorEvents> {
       now: options.now ?? (() => performance.now()),
       reconnect: options.reconnect,
       key: options.key,
+      hostKey: options.hostKey,
     });
     passOnCoreEvents(this.core, this);
     this.core.on('command', (message) => this.emit('command', message));

@@ -16,8 +16,10 @@
  *   answer our PROOF with keys of its own choosing, never with that
  *   signature, so it can never ACK a card. A new CHALLENGE drops the keys in
  *   use: until its CONFIRM nothing is sealed. No CONFIRM within
- *   `confirmWaitMs` of the PROOF: the `host_lost` action (the fault light);
- *   every unACKed event is kept.
+ *   `confirmWaitMs` of the first PROOF since the last confirmed one (new
+ *   HELLOs and CHALLENGEs between do not restart the wait): the `host_lost`
+ *   action (the fault light), once until a host confirms; every unACKed
+ *   event is kept.
  * - A keyed device holds its events (and their ACKs' companions) back from
  *   the moment its HELLO goes out until it has session keys. A device paired
  *   with a host (`hostKey`) takes nothing from the host without a MAC under
@@ -88,12 +90,9 @@ interface Signing {
   readonly digest: Uint8Array;
   readonly proof: { nonce: Uint8Array; ephemeral: Uint8Array };
   line?: string;
-  /** When the PROOF went: the CONFIRM is awaited from then. */
-  provedAt?: number;
   /** The session keys, in use once the host's CONFIRM verified. */
   keys?: SessionKeys;
   confirmed?: boolean;
-  lostReported?: boolean;
 }
 
 const ALWAYS_PLAIN = new Set(['HELLO', CHALLENGE_TYPE, PROOF_TYPE]);
@@ -112,6 +111,13 @@ export class DeviceAuth {
   #helloAckedAt: number | undefined;
   /** Session keys confirmed, waiting for our HELLO's ACK before the held events go. */
   #releaseAtAck = false;
+  /**
+   * Our first PROOF since a host last confirmed one: the CONFIRM wait runs from it across
+   * new HELLOs and CHALLENGEs, so a man in the middle that keeps starting sessions (each
+   * refused CONFIRM or ACK drawing a new HELLO) cannot keep the fault light off.
+   */
+  #unconfirmedSince: number | undefined;
+  #lostReported = false;
   #ids = 0;
 
   constructor(options: DeviceAuthOptions) {
@@ -146,9 +152,8 @@ export class DeviceAuth {
   }
 
   nextDeadline(): number | undefined {
-    const signing = this.#signing;
-    if (signing?.provedAt !== undefined && !signing.confirmed && !signing.lostReported) {
-      return signing.provedAt + (this.#options.confirmWaitMs ?? CONFIRM_WAIT_MS);
+    if (this.#unconfirmedSince !== undefined && !this.#lostReported) {
+      return this.#unconfirmedSince + (this.#options.confirmWaitMs ?? CONFIRM_WAIT_MS);
     }
     if (
       this.open ||
@@ -163,13 +168,12 @@ export class DeviceAuth {
   tick(now: number): DeviceAuthAction[] {
     const deadline = this.nextDeadline();
     if (deadline === undefined || now < deadline) return [];
-    const signing = this.#signing;
-    if (signing?.provedAt !== undefined && !signing.confirmed) {
-      signing.lostReported = true;
+    if (this.#unconfirmedSince !== undefined) {
+      this.#lostReported = true;
       return [
         {
           kind: 'host_lost',
-          detail: `no CONFIRM of our PROOF within ${now - signing.provedAt} ms: no host proved the pairing; events held`,
+          detail: `no CONFIRM of our PROOFs within ${now - this.#unconfirmedSince} ms: no host proved the pairing; events held`,
         },
       ];
     }
@@ -265,7 +269,7 @@ export class DeviceAuth {
       }),
     );
     signing.keys = deriveSessionKeys(signing.secret, signing.digest);
-    signing.provedAt = now;
+    this.#unconfirmedSince ??= now;
     return [{ kind: 'write', line: signing.line }];
   }
 
@@ -292,6 +296,8 @@ export class DeviceAuth {
       return [{ kind: 'refused', detail: 'CONFIRM signature does not cover our PROOF' }];
     }
     signing.confirmed = true;
+    this.#unconfirmedSince = undefined;
+    this.#lostReported = false;
     this.#keys = signing.keys;
     if (this.#helloAckedAt === undefined) {
       // The host ACKs our HELLO right after its CONFIRM, sealed: the held events go then.

@@ -137,13 +137,21 @@ async function pair(name: string, options: PairOptions): Promise<void> {
   const { keyFingerprint, formatPublicKey, parsePublicKey } = await import(
     '../../device-protocol/auth/keys.ts'
   );
+  // The table's own host key (made here if the table never started): the device learns it at pairing.
+  const { hostKeyPath, tableHostKey } = await import('../daemon/host-key.ts');
+  const hostKey = await tableHostKey(hostKeyPath(loaded.config)).catch((error: Error) =>
+    fail(error.message),
+  );
   const hosted =
-    url === 'firmware' ? await hostFirmware(name, configured, loaded.config.table) : undefined;
+    url === 'firmware'
+      ? await hostFirmware(name, configured, loaded.config.table, hostKey.publicKey)
+      : undefined;
   const driver = new DeviceDriver({
     name,
     kind: configured.kind,
     transport: hosted?.link ?? openTransport(url),
     hostSerial: loaded.config.table,
+    hostKey,
   });
   // Pairing takes nothing the device sends: a notice left unACKed (a shoe's lid
   // closed on a new shoe; with no listener the driver would ACK it) is sent
@@ -173,6 +181,11 @@ async function pair(name: string, options: PairOptions): Promise<void> {
   }
   const identity = status.identity;
   const fingerprint = keyFingerprint(proven);
+  // What the device records so that it takes sessions from this table only (PROTOCOL.md § 5.2).
+  process.stdout.write(
+    `the table's host key ${formatPublicKey(hostKey.publicKey)} (fingerprint ${keyFingerprint(hostKey.publicKey)}): ` +
+      'give it to the device (`tableside sim --host-key`, `tableside firmware shoe --host-key`)\n',
+  );
   process.stdout.write(
     `${name}: ${identity?.model ?? '?'} serial ${identity?.serial ?? '?'}, firmware ${identity?.firmware ?? '?'} (${identity?.firmwareSha256 ?? '?'})\n` +
       `proved a ${proven.type} key with fingerprint ${fingerprint}\n`,
@@ -216,6 +229,7 @@ async function hostFirmware(
   name: string,
   configured: import('../config/schema.ts').DeviceConfig,
   table: string,
+  hostKey: import('../../device-protocol/auth/keys.ts').DevicePublicKey,
 ): Promise<{
   link: import('../../hardware/transports/transport.ts').Transport;
   firmware: import('../daemon/hosted-firmware.ts').HostedFirmware;
@@ -233,6 +247,7 @@ async function hostFirmware(
       wire.device,
       `${table}-${name}`.slice(0, 32),
       keys.simulated.get(name),
+      hostKey,
     );
     return { link: wire.host, firmware };
   } catch (error) {

@@ -90,6 +90,7 @@ interface ShoeOptions extends KeyOptions {
   outbox?: string;
   serial: string;
   beamBroken: string;
+  hostKey?: string;
 }
 
 export function register(program: Command): void {
@@ -161,6 +162,10 @@ function registerShoe(firmware: Command): void {
     .option('--key-file <file>', KEY_FILE_HELP)
     .option('--atecc608', ATECC608_HELP)
     .option(
+      '--host-key <ed25519:...>',
+      "the table's host key that `tableside device pair` printed (protocol 1.7: the shoe takes sessions from that table only; without it, from any host)",
+    )
+    .option(
       '--beam-broken <level>',
       "the beam receiver's level while a card breaks it: low (open-collector receiver, the wiring page's part) or high (LM393 slot module)",
       'low',
@@ -180,8 +185,10 @@ async function runShoe(options: ShoeOptions): Promise<void> {
   );
   const calibration = await loadCalibration(options.calibration);
   const keyed = await firmwareKey(options, options.board);
+  const hostKey = await pairedHostKey(options.hostKey);
   const link = await openLink(options.link);
   const shoe = new ShoeFirmware({
+    ...(hostKey ? { hostKey } : {}),
     ...(keyed ? { key: keyed.key } : {}),
     ...(keyed?.boardI2c ? { boardI2c: keyed.boardI2c } : {}),
     boardUrl: options.board,
@@ -201,10 +208,22 @@ async function runShoe(options: ShoeOptions): Promise<void> {
   shoe.on('recovered', () => say('shoe recovered: dealing'));
   shoe.on('event', (message) => say(`${message.type} ${JSON.stringify(message)}`));
   shoe.on('refused', () => say('a card left the shoe while it is in fault: not identified'));
+  shoe.on('hostLost', (detail) => say(`shoe: no host proved the pairing (${detail}): cards kept`));
+  shoe.on('hostFound', () => say('shoe: the table proved the pairing: dealing'));
   shoe.core.on('link', (change) => say(`link ${change.state}`));
   await shoe.start();
   say(`shoe running: board ${options.board}, link ${options.link} (Ctrl-C to stop)`);
   await untilSignal(() => shoe.stop());
+}
+
+/** `--host-key ed25519:…`: the table's host key, its fingerprint said; undefined without one. */
+async function pairedHostKey(text: string | undefined) {
+  if (text === undefined) return undefined;
+  const { keyFingerprint, parsePublicKey } = await import('../../device-protocol/auth/keys.ts');
+  const parsed = parsePublicKey(text);
+  if (!parsed.ok) fail(`--host-key: ${parsed.error}`, 2);
+  say(`paired with the host key ${keyFingerprint(parsed.key)}`);
+  return parsed.key;
 }
 
 function registerReader(firmware: Command): void {

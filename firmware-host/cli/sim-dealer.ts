@@ -123,7 +123,7 @@ export async function dealerSim(
 
   return {
     who: 'tableside sim',
-    async build({ transport, key, reconnect }) {
+    async build({ transport, key, hostKey, reconnect }) {
       const sim = new SimulatedDevice({
         kind: deviceKind,
         transport,
@@ -136,6 +136,7 @@ export async function dealerSim(
         off: options.off,
         rate,
         ...(key === undefined ? {} : { key }),
+        ...(hostKey === undefined ? {} : { hostKey }),
         reconnect,
       });
       if (options.writeRegistry !== undefined) {

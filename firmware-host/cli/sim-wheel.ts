@@ -64,10 +64,11 @@ export async function wheelSim(options: WheelSimOptions): Promise<SimPlay | unde
 
   return {
     who: 'tableside sim wheel',
-    async build({ transport, key, reconnect }) {
+    async build({ transport, key, hostKey, reconnect }) {
       const wheel = new SimulatedWheel({
         transport,
         ...(key === undefined ? {} : { key }),
+        ...(hostKey === undefined ? {} : { hostKey }),
         ...(seed === undefined ? {} : { seed }),
         faults: options.fault,
         minRevolutions: getRouletteRuleset(rulesetName).spin.minBallRevolutions.value,

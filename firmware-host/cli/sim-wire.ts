@@ -6,6 +6,8 @@
  * is done (`--keep-open`). What it plays is its simulator's part
  * (sim-dealer.ts, sim-wheel.ts), looked up through the game's plug-in.
  */
+
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { LinkStats } from '../../device-protocol/link.ts';
 import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import type {
@@ -50,6 +52,7 @@ export interface SimWireOptions {
   link?: string;
   listen?: string;
   key?: string;
+  hostKey?: string;
   verbose?: boolean;
   keepOpen?: boolean;
 }
@@ -70,6 +73,8 @@ export interface SimDevice {
 export interface SimWire {
   transport: Transport;
   key: DeviceKey | undefined;
+  /** The table's host key it was paired with (`--host-key`): it refuses any other host (protocol 1.7). */
+  hostKey: DevicePublicKey | undefined;
   reconnect: LinkOptionsInput;
 }
 
@@ -104,11 +109,13 @@ export async function runSimDevice(options: SimWireOptions, play: SimPlay): Prom
   const log = logger('sim');
   const { transport, server } = await openSimWire(options, fail);
   const key = await loadSimKey(options.key, play.who, fail);
+  const hostKey = await simHostKey(options.hostKey, play.who, fail);
   let session: SimSession;
   try {
     session = await play.build({
       transport,
       key,
+      hostKey,
       // A listening simulator waits for its daemon as long as it takes.
       reconnect: server
         ? { openTimeoutMs: 120_000, initialDelayMs: 10, maxDelayMs: 200 }
@@ -179,6 +186,24 @@ export async function openSimWire(
   } catch (error) {
     fail((error as Error).message);
   }
+}
+
+/**
+ * The table's host key of `--host-key ed25519:…` (what `tableside device
+ * pair` prints), its fingerprint printed on stderr; undefined without one (a
+ * bench device, which takes any host's CONFIRM).
+ */
+export async function simHostKey(
+  text: string | undefined,
+  who: string,
+  fail: Fail,
+): Promise<DevicePublicKey | undefined> {
+  if (text === undefined) return undefined;
+  const { keyFingerprint, parsePublicKey } = await import('../../device-protocol/auth/keys.ts');
+  const parsed = parsePublicKey(text);
+  if (!parsed.ok) fail(`--host-key: ${parsed.error}`);
+  process.stderr.write(`${who}: paired with the host key ${keyFingerprint(parsed.key)}\n`);
+  return parsed.key;
 }
 
 /**

@@ -65,6 +65,10 @@ export function register(program: Command): void {
       '--key <file>',
       "the device's own key file (protocol 1.4: it proves it on every connection; `tableside device key new`)",
     )
+    .option(
+      '--host-key <ed25519:...>',
+      "the table's host key that `tableside device pair` printed (protocol 1.7: the device takes sessions from that host only)",
+    )
     .option('--list-faults', 'list the behaviours and faults, then exit')
     .option('--games <n>', 'wheel: games to play (default 10)')
     .option('--pace <ms>', 'wheel: milliseconds between the events of a spin (default 500)')

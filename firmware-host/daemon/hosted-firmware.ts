@@ -5,6 +5,7 @@
  * table works with a real shoe on a StandardFirmata board.
  */
 import { readFile } from 'node:fs/promises';
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import { parseCalibration } from '../../hardware/firmware/colour.ts';
 import { firmwareKeyFromAtecc608 } from '../../hardware/firmware/firmware-key.ts';
 import { ShoeFirmware } from '../../hardware/firmware/shoe.ts';
@@ -25,6 +26,8 @@ export async function startHostedFirmware(
   serial: string,
   /** The key of the config's `keyFile` (`atecc608`: read here from the chip): the firmware proves it to the daemon's driver. */
   key?: DeviceKey,
+  /** The table's host key (protocol 1.7): a firmware with a key takes sessions from this host only. */
+  hostKey?: DevicePublicKey,
 ): Promise<HostedFirmware> {
   if (device.kind !== 'shoe' || !device.board || !device.registry) {
     throw new Error(`devices.${name}: transport firmware runs a shoe with a board and a registry`);
@@ -42,6 +45,7 @@ export async function startHostedFirmware(
     serial,
     ...(key ? { key } : {}),
     ...(onBoard ? { key: onBoard.key, boardI2c: onBoard.boardI2c! } : {}),
+    ...((key || onBoard) && hostKey ? { hostKey } : {}),
     ...(calibration ? { calibration } : {}),
     ...(device.outbox ? { outboxPath: device.outbox } : {}),
     ...(device.beamBroken ? { beamBroken: device.beamBroken } : {}),

@@ -8,6 +8,7 @@
  * (faults are for `tableside sim wheel` and the tests); the ruleset's
  * minimum revolutions is respected.
  */
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import { SimulatedWheel } from '../../simulators/wheel.ts';
@@ -17,7 +18,12 @@ import type { Logger } from '../log.ts';
 
 export interface SimulatedCroupierOptions {
   /** Each wheel's wire end, and its key file's key (`keyFile`, a bench that runs paired). */
-  wheels: ReadonlyArray<{ name: string; device: Transport; key?: DeviceKey | undefined }>;
+  wheels: ReadonlyArray<{
+    name: string;
+    device: Transport;
+    key?: DeviceKey | undefined;
+    hostKey?: DevicePublicKey | undefined;
+  }>;
   simulation: TablesideConfig['simulation'];
   ruleset: string;
   log: Logger;
@@ -50,6 +56,7 @@ export class SimulatedCroupier {
           bettingMs: options.simulation.roundIntervalMs,
           ...(options.open ? { mayPlay: options.open } : {}),
           ...(wheel.key === undefined ? {} : { key: wheel.key }),
+          ...(wheel.hostKey === undefined ? {} : { hostKey: wheel.hostKey }),
         }),
     );
   }

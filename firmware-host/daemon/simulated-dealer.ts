@@ -16,6 +16,8 @@
  * (pressed, or taken as a card) in the same order; in the shoe games it
  * decides by its own preference.
  */
+
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { BackColour, PhysicalCard } from '../../device-protocol/cards.ts';
 import { PROTOCOL_VERSION } from '../../device-protocol/messages.ts';
 import type { DeviceKey } from '../../hardware/keys/device-key.ts';
@@ -44,7 +46,13 @@ export interface SimulatedDealerOptions {
   daemon: DealerTable;
   /** Where the dealer waits for its cards to be journaled. */
   bus: Pick<DaemonBus, 'on' | 'off'>;
-  devices: ReadonlyArray<{ name: string; kind: Kind; device: Transport; key?: DeviceKey }>;
+  devices: ReadonlyArray<{
+    name: string;
+    kind: Kind;
+    device: Transport;
+    key?: DeviceKey;
+    hostKey?: DevicePublicKey | undefined;
+  }>;
   simulation: TablesideConfig['simulation'];
   ruleset: string;
   log: Logger;
@@ -281,6 +289,7 @@ export class SimulatedDealer {
         kind: wire.kind,
         transport: wire.device,
         ...(wire.key === undefined ? {} : { key: wire.key }),
+        ...(wire.hostKey === undefined ? {} : { hostKey: wire.hostKey }),
         ruleset,
         seed,
         // The table's drivers announced this on the wire before these simulators took it over.

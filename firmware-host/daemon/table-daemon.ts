@@ -47,6 +47,7 @@ import { RoadsExtension } from './extensions/roads.ts';
 import { SimulationExtension } from './extensions/simulation.ts';
 import { WebConsoleExtension } from './extensions/web-console.ts';
 import { reopenOnNewGamingDay } from './gaming-day.ts';
+import { hostKeyPath, tableHostKey } from './host-key.ts';
 import type { SpinPartMessage } from './spin-parts.ts';
 import { TableCore } from './table-core.ts';
 import { TableRequests } from './table-requests.ts';
@@ -186,7 +187,9 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
       }
       this.mqtt = new MqttBridgeExtension();
       this.web = new WebConsoleExtension();
-      this.devices = new DevicesExtension(deviceKeys);
+      // After the journal opened: its folder's parent (the state folder) exists.
+      const hostKey = await tableHostKey(hostKeyPath(this.config));
+      this.devices = new DevicesExtension(deviceKeys, hostKey);
       await this.extensions.start(
         [
           this.mqtt,

@@ -100,6 +100,8 @@ export interface DeviceCoreEvents {
   refused: [detail: string];
   /** No host confirmed our PROOF (protocol 1.7): events stay held; the fault light goes on. */
   hostLost: [detail: string];
+  /** After `hostLost`: a host proved the pairing (its CONFIRM verified); the fault light goes off. */
+  hostConfirmed: [];
 }
 
 export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
@@ -113,6 +115,8 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
   private readonly readyWaiters: Array<() => void> = [];
   private running = false;
   private helloAcked = false;
+  /** Between `hostLost` and the next session keys taken from a host that proved the pairing. */
+  private hostMissing = false;
 
   constructor(private readonly options: DeviceCoreOptions) {
     super();
@@ -234,6 +238,10 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
   /** Runs the endpoint's actions, then says whether the core is idle. */
   private run(work: () => void): void {
     work();
+    if (this.hostMissing && this.endpoint.authenticated) {
+      this.hostMissing = false;
+      this.emit('hostConfirmed');
+    }
     if (this.idle) this.emit('idle');
   }
 
@@ -261,8 +269,10 @@ export class DeviceCore extends EventEmitter<DeviceCoreEvents> {
         break;
       case 'auth':
         if (action.report.kind === 'refused') this.emit('refused', action.report.detail);
-        else if (action.report.kind === 'host_lost') this.emit('hostLost', action.report.detail);
-        else this.sign(action.report.id, action.report.digest);
+        else if (action.report.kind === 'host_lost') {
+          this.hostMissing = true;
+          this.emit('hostLost', action.report.detail);
+        } else this.sign(action.report.id, action.report.digest);
         break;
       default:
         break;

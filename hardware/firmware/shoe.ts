@@ -17,6 +17,7 @@
  * own restart (the outbox hands it back with its seq).
  */
 import { EventEmitter } from 'node:events';
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { Face } from '../../device-protocol/cards.ts';
 import { type Message, peerKnows } from '../../device-protocol/messages.ts';
 import { DeviceCore } from '../device/device-core.ts';
@@ -84,6 +85,12 @@ export interface ShoeFirmwareOptions {
    * with `unpaired: allow` (a bench).
    */
   key?: DeviceKey;
+  /**
+   * The table's host key, given at pairing (protocol 1.7, PROTOCOL.md § 5.2):
+   * the shoe takes sessions only from the host that signs with it. Absent:
+   * any host's (a bench).
+   */
+  hostKey?: DevicePublicKey;
   /** A key kept on the board (an ATECC608): its bus, given each board the firmware opens. */
   boardI2c?: BoardI2c;
   pins?: Partial<ShoePins>;
@@ -123,6 +130,10 @@ export interface ShoeFirmwareEvents {
   refused: [beamAtMs: number];
   /** The board and every part answered: the shoe deals. */
   parts: [info: { board: string; pn532: string; tcs34725: number }];
+  /** No host proved the pairing (protocol 1.7): the cards stay kept, the status LED blinks. */
+  hostLost: [detail: string];
+  /** A host proved the pairing again: the status LED is steady (unless a part's fault blinks it). */
+  hostFound: [];
 }
 
 interface Parts {
@@ -142,6 +153,8 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
   private readonly retryMs: number;
   private parts: Parts | undefined;
   private fault: ShoeFault | undefined;
+  /** No host proved the pairing since our last PROOF (`hostLost`): the LED blinks. */
+  private hostMissing = false;
   private lidOpen: boolean | undefined;
   /** Undefined until the board first reports the beam: that report is its state at rest. */
   private beamBroken: boolean | undefined;
@@ -171,6 +184,7 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
       transport: options.link,
       hello: firmwareHello(SHOE_MODEL, options.serial),
       ...(options.key ? { key: options.key } : {}),
+      ...(options.hostKey ? { hostKey: options.hostKey } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
       ...(restored?.nextSeq !== undefined
         ? { restore: { frames: restored.sent, nextSeq: restored.nextSeq } }
@@ -179,6 +193,8 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     this.core.on('transmitted', (seq, type) => this.outbox?.transmitted(seq, type));
     this.core.on('acked', (seq) => this.outbox?.acked(seq));
     this.core.on('command', (message) => this.command(message));
+    this.core.on('hostLost', (detail) => this.hostLost(detail));
+    this.core.on('hostConfirmed', () => this.hostFound());
     for (const message of restored?.unsent ?? []) this.sendEvent(message);
   }
 
@@ -476,15 +492,40 @@ export class ShoeFirmware extends EventEmitter<ShoeFirmwareEvents> {
     this.blink(true);
   }
 
+  /**
+   * No host proved the pairing within the wait after our PROOF (a man in the
+   * middle, or a table with another host key): the cards stay in the outbox,
+   * the status LED blinks until a host proves itself.
+   */
+  private hostLost(detail: string): void {
+    if (this.hostMissing) return;
+    this.hostMissing = true;
+    this.emit('hostLost', detail);
+    this.blink(true);
+  }
+
+  private hostFound(): void {
+    if (!this.hostMissing) return;
+    this.hostMissing = false;
+    this.emit('hostFound');
+    // A part's fault keeps its own blinking.
+    if (this.fault !== undefined) return;
+    this.blink(false);
+    this.parts?.led.set(true);
+  }
+
   private clearFault(parts: readonly ShoePart[]): void {
     if (this.fault === undefined) {
-      this.parts?.led.set(true);
+      if (!this.hostMissing) this.parts?.led.set(true);
       return;
     }
     if (!parts.includes(this.fault.part) || !this.parts) return;
     this.fault = undefined;
-    this.blink(false);
-    this.parts.led.set(true);
+    // A host that has not proved itself keeps the light blinking.
+    if (!this.hostMissing) {
+      this.blink(false);
+      this.parts.led.set(true);
+    }
     this.sendEvent({ type: 'STATUS', state: 'ready', details: {} });
     this.emit('recovered');
   }

@@ -6,6 +6,8 @@
  * `simulate` devices' wires are kept for the simulation extension.
  */
 
+import type { HostSigner } from '../../../device-protocol/auth/host-auth.ts';
+import type { DevicePublicKey } from '../../../device-protocol/auth/keys.ts';
 import type { DeviceKey } from '../../../hardware/keys/device-key.ts';
 import type { Transport } from '../../../hardware/transports/transport.ts';
 import { type DeviceConfig, pairingPolicyOf, unpairedSetting } from '../../config/schema.ts';
@@ -22,6 +24,8 @@ export interface SimulatedEnd {
   kind: DeviceConfig['kind'];
   device: Transport;
   key: DeviceKey | undefined;
+  /** The table's host public key, which a simulated device with a key was paired with (protocol 1.7). */
+  hostKey: DevicePublicKey | undefined;
 }
 
 export class DevicesExtension implements Extension {
@@ -33,8 +37,14 @@ export class DevicesExtension implements Extension {
   private context!: ExtensionContext;
   private keys: DeviceKeys = { paired: new Map(), simulated: new Map() };
 
-  /** `keys`: the devices' keys, loaded before the journal opens (an unreadable key file stops the start). */
-  constructor(keys: DeviceKeys | undefined) {
+  /**
+   * `keys`: the devices' keys, loaded before the journal opens (an unreadable key file stops the start);
+   * `hostKey`: the table's own (host-key.ts), whose CONFIRM paired devices check; absent: one made per process.
+   */
+  constructor(
+    keys: DeviceKeys | undefined,
+    private readonly hostKey?: HostSigner,
+  ) {
     if (keys) this.keys = keys;
   }
 
@@ -78,6 +88,8 @@ export class DevicesExtension implements Extension {
         kind: device.kind,
         device: wire.device,
         key: this.keys.simulated.get(name),
+        // A simulator with a key stands for a device paired with this table: it knows the table's host key.
+        hostKey: this.keys.simulated.has(name) ? this.hostKey?.publicKey : undefined,
       });
       return wire.host;
     }
@@ -92,6 +104,7 @@ export class DevicesExtension implements Extension {
         wire.device,
         `${this.context.config.table}-${name}`.slice(0, 32),
         this.keys.simulated.get(name),
+        this.hostKey?.publicKey,
       );
       this.teardown.add(() => hosted.stop());
       return wire.host;
@@ -116,6 +129,7 @@ export class DevicesExtension implements Extension {
       transport,
       hostSerial: config.table,
       clock,
+      ...(this.hostKey === undefined ? {} : { hostKey: this.hostKey }),
       ...(allowedFirmware ? { allowedFirmware } : {}),
       ...(this.keys.paired.has(name) ? { pairedKey: this.keys.paired.get(name)! } : {}),
       timing: {

@@ -13,8 +13,9 @@
  * - `own-handshake` (N3): the shoe's next card is withheld from the host;
  *   the attacker sends the shoe a CHALLENGE of its own, takes the PROOF the
  *   shoe answers (never passed on), derives that session's keys (it chose
- *   the X25519 key), ACKs the card itself with a valid MAC, then replays the
- *   shoe's HELLO to the host;
+ *   the X25519 key), sends a CONFIRM signed with a host key of its own,
+ *   ACKs the card itself with a valid MAC, then replays the shoe's HELLO to
+ *   the host;
  * - `replay-hello`, `replay-proof`, `replay-challenge`: the last such line
  *   seen, re-framed with another seq, to the host (HELLO, PROOF) or the shoe
  *   (CHALLENGE);
@@ -25,6 +26,8 @@ import { sealLine } from '../../../device-protocol/auth/frame-mac.ts';
 import {
   type Challenge,
   challengeFrame,
+  confirmDigest,
+  confirmFrame,
   decodeProof,
   deriveSessionKeys,
   type EphemeralKey,
@@ -33,9 +36,13 @@ import {
 } from '../../../device-protocol/auth/handshake.ts';
 import { encodeFrame, type Frame, parseFrameLine } from '../../../device-protocol/frame.ts';
 import { type HelloMessage, messageFrame } from '../../../device-protocol/messages.ts';
-import { freshHandshakeSecrets } from '../../../hardware/keys/device-key.ts';
+import { freshHandshakeSecrets, generatedSigner } from '../../../hardware/keys/device-key.ts';
+
 import type { Random } from '../../../simulators/random.ts';
 import type { End } from './line.ts';
+
+/** The attacker's own host key: it signs CONFIRMs with it, as no one but the table holds the table's. */
+const ATTACKER_HOST_KEY = generatedSigner('ed25519');
 
 export const ATTACK_MOVES = [
   'hello-next-seq',
@@ -254,6 +261,13 @@ export class Attacker {
     });
     // Its own session's keys, as a device that takes any host's session would hold them.
     const keys = deriveSessionKeys(x25519Secret(own.ephemeral, proof.ephemeral), digest);
+    // Its CONFIRM, signed with its own host key: a device that recorded the table's refuses it.
+    const hostKey = ATTACKER_HOST_KEY.publicKeyNow;
+    const confirm = confirmFrame({
+      hostKey,
+      signature: ATTACKER_HOST_KEY.signNow(confirmDigest(digest, hostKey)),
+    });
+    this.#forward('device', encodeFrame(confirm), now);
     const ack = encodeFrame(messageFrame('HO', 0, { type: 'ACK', ackedSeq: own.withheldSeq }));
     this.#log?.(`${now} attacker ACKs CARD ${own.withheldSeq} with the keys of its own session`);
     this.#forward('device', sealLine(ack, keys.hostToDevice), now);

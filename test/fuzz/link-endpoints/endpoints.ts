@@ -35,6 +35,8 @@ export interface DeviceEndpointOptions {
   readonly hello: HelloMessage;
   /** The device's public key (protocol 1.4); absent: a device without a key. */
   readonly publicKey?: DevicePublicKey;
+  /** The table's host key, learned at pairing (protocol 1.7): only its CONFIRM opens a session. */
+  readonly hostKey?: DevicePublicKey;
   /** Events kept across a restart (the outbox), with their seqs, and the seq to count on from. */
   readonly restore?: {
     readonly frames: readonly { seq: number; message: Message }[];
@@ -66,6 +68,7 @@ export function deviceEndpoint(options: DeviceEndpointOptions): DeviceEndpoint {
     hello: options.hello,
     fresh: freshHandshakeSecrets,
     ...(options.publicKey === undefined ? {} : { publicKey: options.publicKey }),
+    ...(options.hostKey === undefined ? {} : { hostKey: options.hostKey }),
     ...(options.restore === undefined ? {} : { restore: options.restore }),
     ...(options.maxInFlight === undefined ? {} : { link: { maxInFlight: options.maxInFlight } }),
   });

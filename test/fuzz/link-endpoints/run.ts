@@ -18,7 +18,7 @@ import { RestartDedupe } from '../../../firmware-host/daemon/restart-dedupe.ts';
 import { ReceiveLedger } from '../../../firmware-host/drivers/ledger.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
 import { Outbox } from '../../../hardware/firmware/outbox.ts';
-import { generatedSigner } from '../../../hardware/keys/device-key.ts';
+import { generatedSigner, processHostKey } from '../../../hardware/keys/device-key.ts';
 import { createRandom } from '../../../simulators/random.ts';
 import { card } from '../../property/protocol/window-drill.ts';
 import { Attacker, type AttackMove } from './attacker.ts';
@@ -173,7 +173,8 @@ export function runScenario(
     shoe = deviceEndpoint({
       talker: 'SH',
       hello: HELLO_OF[scenario.mode],
-      ...(paired ? { publicKey: key.publicKey } : {}),
+      // A paired shoe knows its table: it takes sessions only from the host key it was given at pairing.
+      ...(paired ? { publicKey: key.publicKey, hostKey: processHostKey().publicKey } : {}),
       ...(scenario.mode === 'stop-and-wait' ? { maxInFlight: 1 } : {}),
       ...(restored.nextSeq === undefined
         ? {}

@@ -46,6 +46,8 @@ describe.skipIf(skip)('pairing the shoe firmware with a key file', () => {
       JSON.stringify({
         table: 'fw-pair',
         ruleset: 'tdc-baccarat-no-commission',
+        // Pairing keeps the table's host key beside the journal folder: here, not in the clone.
+        journal: { dir: join(dir, 'journal') },
         devices: { shoe },
       }),
     );

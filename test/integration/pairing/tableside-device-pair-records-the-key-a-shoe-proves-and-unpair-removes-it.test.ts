@@ -56,7 +56,7 @@ function writeConfig(port: number): string {
   const file = join(dir, 'table.yaml');
   writeFileSync(
     file,
-    `# table 7, pit 2\ntable: table-7\ndevices:\n  shoe:\n    kind: shoe # the smart shoe\n    transport: tcp://127.0.0.1:${port}\n`,
+    `# table 7, pit 2\ntable: table-7\njournal:\n  dir: ${join(dir, 'journal')}\ndevices:\n  shoe:\n    kind: shoe # the smart shoe\n    transport: tcp://127.0.0.1:${port}\n`,
   );
   return file;
 }
