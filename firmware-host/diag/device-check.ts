@@ -150,9 +150,19 @@ async function watchLine(
   const hello = new Promise<Identity>((resolve) =>
     driver.once('hello', (identity) => resolve(identity)),
   );
+  // Since 1.7 a HELLO is held until a PROOF of the paired key covers it: a device that cannot
+  // give one is quarantined and never says a HELLO the driver passes on. No use waiting.
+  // (A firmware quarantine comes just before its HELLO: the next turn lets that HELLO win.)
+  const quarantined = new Promise<undefined>((resolve) =>
+    driver.once('quarantine', () => setImmediate(() => resolve(undefined))),
+  );
   const started = performance.now();
   driver.start();
-  const identity = await Promise.race([hello, sleep(helloTimeoutMs).then(() => undefined)]);
+  const identity = await Promise.race([
+    hello,
+    quarantined,
+    sleep(helloTimeoutMs).then(() => undefined),
+  ]);
   const remaining = observeMs - (performance.now() - started);
   if (remaining > 0) await sleep(remaining);
   const status = driver.status();
@@ -169,6 +179,19 @@ function helloOutcomes(
   helloTimeoutMs: number,
 ): CheckOutcome[] {
   const { identity, status, rtts } = watched;
+  if (!identity && status.auth.state !== 'none') {
+    // A HELLO came, but no PROOF covered it (PROTOCOL.md § 5.2): the key row says why.
+    return [
+      {
+        name: `${prefix}: HELLO`,
+        status: 'fail',
+        detail: 'a HELLO arrived, but no PROOF covered it, so the table did not take it',
+        advice: 'see the key row: the table takes nothing from this device until it proves its key',
+        data: { auth: status.auth },
+      },
+      keyOutcome(prefix, name, status.auth, pairingPolicyOf(device)),
+    ];
+  }
   if (!identity) {
     return [
       {

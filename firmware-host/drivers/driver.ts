@@ -1012,6 +1012,9 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   /** `link_stalled` once per stall: the device keeps sending and nothing it sends is taken. */
   private checkStall(): void {
+    // A quarantined device's frames are refused by design, and its quarantine is alarmed
+    // (an attack on its line counted each minute): it is not a stall to alarm again.
+    if (this.isQuarantined) return;
     const stall = this.stall.check(this.now());
     if (stall === undefined) return;
     const frames = Object.entries(stall.frames)

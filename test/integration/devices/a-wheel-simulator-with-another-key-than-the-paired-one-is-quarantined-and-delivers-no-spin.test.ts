@@ -19,7 +19,8 @@ describe('a wheel simulator with another key than the paired one', () => {
     const [paired, other] = [await ed25519Key(), await ed25519Key()];
     const clock = installVirtualClock();
     const { driver, wheel, observations, alarms } = pairedWheelBench(paired, other, stops);
-    await clock.drive(wheel.whenReady(), 5_000, 'wheel ready');
+    // Under 1.7 its HELLO is never ACKed (no PROOF of the paired key covers it): the wheel
+    // never gets ready, and the game it would play waits on it.
     void wheel.playGame();
     await clock.runUntil(
       () => alarms.some((alarm) => alarm.kind === 'device_quarantined'),
