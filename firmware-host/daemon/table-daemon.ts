@@ -21,6 +21,7 @@ import { EventEmitter } from 'node:events';
 import { VERSION } from '../../device-protocol/version.ts';
 import { pairingPolicyOf, type TablesideConfig } from '../config/schema.ts';
 import type { DeviceDriver, DriverStatus, SpinPart } from '../drivers/driver.ts';
+import { RoadsExtension } from '../games/cards/daemon/roads-extension.ts';
 import type { GameExpectation } from '../games/game.ts';
 import { rulesetIdentity } from '../games/registry.ts';
 import type { RecoveryWarning } from '../journal/journal.ts';
@@ -43,7 +44,6 @@ import {
 } from './extensions/extension.ts';
 import { JournalSealingExtension } from './extensions/journal-sealing.ts';
 import { announceJournalFailureAtStart, MqttBridgeExtension } from './extensions/mqtt-bridge.ts';
-import { RoadsExtension } from './extensions/roads.ts';
 import { SimulationExtension } from './extensions/simulation.ts';
 import { WebConsoleExtension } from './extensions/web-console.ts';
 import { reopenOnNewGamingDay } from './gaming-day.ts';

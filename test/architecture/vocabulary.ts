@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { GAMES } from '../../firmware-host/engine/games.ts';
+import { GAMES } from '../../firmware-host/games/engines.ts';
 import { GAME_PLUGINS } from '../../firmware-host/games/registry.ts';
 import { DEVICE_KINDS } from '../../simulators/steps.ts';
 

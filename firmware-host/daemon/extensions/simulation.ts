@@ -21,7 +21,9 @@ export class SimulationExtension implements Extension {
     if (game.simulator === 'croupier') {
       const wheels = this.devices.simulated.filter((end) => end.kind === 'wheel');
       if (wheels.length === 0) return;
-      const { SimulatedCroupier } = await import('../simulated-croupier.ts');
+      const { SimulatedCroupier } = await import(
+        '../../games/roulette/daemon/simulated-croupier.ts'
+      );
       const croupier = new SimulatedCroupier({
         wheels: wheels as ConstructorParameters<typeof SimulatedCroupier>[0]['wheels'],
         simulation: config.simulation,
@@ -35,7 +37,7 @@ export class SimulationExtension implements Extension {
     }
     const cardDevices = this.devices.simulated.filter((end) => end.kind !== 'wheel');
     if (cardDevices.length === 0) return;
-    const { SimulatedDealer } = await import('../simulated-dealer.ts');
+    const { SimulatedDealer } = await import('../../games/cards/daemon/simulated-dealer.ts');
     const dealer = new SimulatedDealer({
       daemon: table,
       bus,
