@@ -42,6 +42,7 @@ import {
   type IngestOptions,
   type TableHost,
 } from './extensions/extension.ts';
+import { GamingDayExtension } from './extensions/gaming-day.ts';
 import { JournalSealingExtension } from './extensions/journal-sealing.ts';
 import { announceJournalFailureAtStart, MqttBridgeExtension } from './extensions/mqtt-bridge.ts';
 import { SimulationExtension } from './extensions/simulation.ts';
@@ -198,6 +199,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
           this.devices,
           ...(this.simulate ? [new SimulationExtension(this.devices)] : []),
           new DealerConsoleExtension(),
+          new GamingDayExtension((now) => reopenOnNewGamingDay(this.core, now)),
           this.web,
         ],
         this.extensionContext(),
