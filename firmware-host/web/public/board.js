@@ -57,19 +57,32 @@ function boardOf(board, drawRecent) {
  */
 export function countedScoreboard({ results, drawRecent }) {
   let container = null;
-  let asked = 0;
+  let asking = false;
+  let askAgain = false;
+  // One question at a time: the results a reloaded page's backlog replays ask once more at most.
   async function render() {
     if (!container) return;
-    const ask = ++asked;
-    const { status, body } = await api('/api/scoreboard');
-    // An older answer that comes after a newer one is not drawn over it.
-    if (ask !== asked || !container) return;
-    if (status !== 200) {
-      container.replaceChildren(h('p', { class: 'error' }, body.error));
+    if (asking) {
+      askAgain = true;
       return;
     }
-    container.dataset.seq = String(body.recent[0]?.seq ?? 0);
-    container.replaceChildren(boardOf(body, drawRecent));
+    asking = true;
+    try {
+      const { status, body } = await api('/api/scoreboard');
+      if (!container) return;
+      if (status !== 200) {
+        container.replaceChildren(h('p', { class: 'error' }, body.error));
+        return;
+      }
+      container.dataset.seq = String(body.recent[0]?.seq ?? 0);
+      container.replaceChildren(boardOf(body, drawRecent));
+    } finally {
+      asking = false;
+      if (askAgain) {
+        askAgain = false;
+        render();
+      }
+    }
   }
   return {
     mount(element) {
