@@ -116,6 +116,14 @@ export class GameRegistry {
     return this.plugins.find((plugin) => (plugin.inputTypes as readonly string[]).includes(type));
   }
 
+  exposedOutcomeOf(outcome: Record<string, unknown>): Record<string, unknown> {
+    for (const plugin of this.plugins) {
+      const exposed = plugin.exposedOutcome(outcome);
+      if (exposed) return exposed;
+    }
+    return { game: outcome.game, bets: outcome.bets, withheld: true };
+  }
+
   resultWordsOf(event: DomainEvent): string[] | undefined {
     for (const plugin of this.plugins) {
       const words = plugin.resultWords(event);
@@ -193,6 +201,16 @@ export function gameOfRequest(op: string): GamePlugin | undefined {
 /** The plug-in whose session takes a table-log input of that type. */
 export function gameOfInput(type: string): GamePlugin | undefined {
   return installed.gameOfInput(type);
+}
+
+/**
+ * A result's outcome as the table exposed it, by the game it is an outcome
+ * of. An outcome of a game this build does not know (an older or newer
+ * journal) shows only its bets: what it names of cards cannot be judged, so
+ * none of it goes out.
+ */
+export function exposedOutcomeOf(outcome: Record<string, unknown>): Record<string, unknown> {
+  return installed.exposedOutcomeOf(outcome);
 }
 
 /** A result event in sentences, by the game it is a result of; undefined for any other event. */

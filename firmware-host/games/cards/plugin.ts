@@ -6,7 +6,7 @@
  */
 
 import type { ShuffleRecord } from '../../table/log.ts';
-import { exposedOutcome } from '../engines.ts';
+import { exposedCardOutcome } from '../engines.ts';
 import type { GamePlugin, GameSession, SessionOptions } from '../game.ts';
 import { getRuleset, rulesetNames } from '../rulesets.ts';
 import {
@@ -104,15 +104,19 @@ export const cardGames: GamePlugin = {
   shufflerBacks: (session) => [...nextShuffle(session).backs],
   dayHistory: cardDayHistory,
   // From the outcome as the table exposed it, whatever the caller holds: no hole card a fold kept face down.
-  resultWords: (event) =>
-    event.type === 'result'
-      ? [
-          ...cardResultWords(exposedOutcome(event.outcome)),
-          ...(event.voided?.length
-            ? [`Box${event.voided.length > 1 ? 'es' : ''} ${event.voided.join(', ')} void.`]
-            : []),
-        ]
-      : undefined,
+  resultWords(event) {
+    if (event.type !== 'result') return undefined;
+    // Another game's result is that game's to put in words.
+    const exposed = exposedCardOutcome(event.outcome);
+    if (!exposed) return undefined;
+    return [
+      ...cardResultWords(exposed),
+      ...(event.voided?.length
+        ? [`Box${event.voided.length > 1 ? 'es' : ''} ${event.voided.join(', ')} void.`]
+        : []),
+    ];
+  },
+  exposedOutcome: exposedCardOutcome,
   openSession: (name, options: SessionOptions) =>
     new CardGameSession(new TableSession(sessionConfig(name, options))),
   ownsCheckpoint: (session) =>

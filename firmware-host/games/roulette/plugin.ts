@@ -84,6 +84,8 @@ export const roulette: GamePlugin = {
   dayHistory: rouletteDayHistory,
   resultWords: (event) =>
     event.type === 'spin' ? [`${event.number} ${event.colour}.`] : undefined,
+  // A wheel's results are its spins: no result event carries a roulette outcome.
+  exposedOutcome: () => undefined,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&
