@@ -131,6 +131,12 @@ export interface GamePlugin {
    */
   resultWords(event: DomainEvent): string[] | undefined;
   /**
+   * One line for an event of this game's own (a wheel's spins, closing
+   * time), for `tableside replay`, the terminal view and logs; undefined for
+   * the events every table shares (cards, results, alarms, shoes).
+   */
+  eventText(event: DomainEvent): string | undefined;
+  /**
    * A result's outcome as the table exposed it (what MQTT and the console
    * may show: no card a fold kept face down), for an outcome of this game;
    * undefined for any other game's.

@@ -124,7 +124,22 @@ export class GameRegistry {
     return { game: outcome.game, bets: outcome.bets, withheld: true };
   }
 
+  eventTextOf(event: DomainEvent): string {
+    for (const plugin of this.plugins) {
+      const text = plugin.eventText(event);
+      if (text !== undefined) return text;
+    }
+    return event.type;
+  }
+
   resultWordsOf(event: DomainEvent): string[] | undefined {
+    // A result is first its own game's to word: the plug-in that exposes its outcome.
+    const owner =
+      event.type === 'result'
+        ? this.plugins.find((plugin) => plugin.exposedOutcome(event.outcome) !== undefined)
+        : undefined;
+    const own = owner?.resultWords(event);
+    if (own) return own;
     for (const plugin of this.plugins) {
       const words = plugin.resultWords(event);
       if (words) return words;
@@ -211,6 +226,11 @@ export function gameOfInput(type: string): GamePlugin | undefined {
  */
 export function exposedOutcomeOf(outcome: Record<string, unknown>): Record<string, unknown> {
   return installed.exposedOutcomeOf(outcome);
+}
+
+/** One line for an event of a game's own, by its game; its type where no game words it. */
+export function eventTextOf(event: DomainEvent): string {
+  return installed.eventTextOf(event);
 }
 
 /** A result event in sentences, by the game it is a result of; undefined for any other event. */

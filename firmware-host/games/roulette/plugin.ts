@@ -7,6 +7,7 @@ import type { GamePlugin, GameSession } from '../game.ts';
 import { getRouletteRuleset, rouletteRulesetNames } from '../rulesets.ts';
 import { rouletteDayHistory } from './history.ts';
 import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
+import { rouletteEventText } from './text.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
 const CHECKPOINT_GAME = 'roulette';
@@ -86,6 +87,7 @@ export const roulette: GamePlugin = {
     event.type === 'spin' ? [`${event.number} ${event.colour}.`] : undefined,
   // A wheel's results are its spins: no result event carries a roulette outcome.
   exposedOutcome: () => undefined,
+  eventText: rouletteEventText,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&
