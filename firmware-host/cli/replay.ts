@@ -8,7 +8,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { describeRouletteEvent } from '../games/roulette/text.ts';
 import type { DomainEvent } from '../table/events.ts';
 
 interface ReplayOptions {
@@ -42,7 +41,7 @@ async function readLog(file: string): Promise<string> {
 }
 
 export async function replay(file: string, options: ReplayOptions): Promise<number> {
-  const { gameOf } = await import('../games/registry.ts');
+  const { gameOf, eventTextOf } = await import('../games/registry.ts');
   const { parseRecord } = await import('../games/table-session.ts');
   const { isTableError } = await import('../table/errors.ts');
   const { isEngineError } = await import('../engine/errors.ts');
@@ -103,7 +102,7 @@ export async function replay(file: string, options: ReplayOptions): Promise<numb
       out.push(
         options.json
           ? JSON.stringify({ ...event, line: lineNumber })
-          : `${String(lineNumber).padStart(5)}  ${label(event).padEnd(26)}  ${describe(event)}`,
+          : `${String(lineNumber).padStart(5)}  ${label(event).padEnd(26)}  ${describe(event, eventTextOf)}`,
       );
     }
     if (out.length >= 512) write();
@@ -119,8 +118,8 @@ function label(event: DomainEvent): string {
   return event.type === 'alarm' ? `ALARM ${event.kind}` : event.type;
 }
 
-/** One readable line per event. */
-export function describe(event: DomainEvent): string {
+/** One readable line per event; `gameText` words a game's own events (the registry's `eventTextOf`). */
+export function describe(event: DomainEvent, gameText: (event: DomainEvent) => string): string {
   switch (event.type) {
     case 'shoe_start':
       return `${event.decks} deck(s), ${event.backs.join('/')} backs, ${event.cards} cards`;
@@ -159,6 +158,7 @@ export function describe(event: DomainEvent): string {
     case 'alarm':
       return `${event.index === undefined ? '' : `#${String(event.index)} `}${event.message}`;
     default:
-      return describeRouletteEvent(event);
+      // A game's own events (a wheel's spins, closing time) in its plug-in's words.
+      return gameText(event);
   }
 }

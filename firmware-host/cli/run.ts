@@ -3,6 +3,9 @@ import type { Command } from 'commander';
 import { isConfigError } from '../config/errors.ts';
 import { EXIT_BAD_CONFIG } from './config.ts';
 
+/** A game's plug-in breaks the contract (games/plugin-check.ts): no table starts. */
+export const EXIT_BAD_GAMES = 3;
+
 interface RunOptions {
   config?: string;
   view?: boolean;
@@ -45,6 +48,15 @@ export function register(program: Command): void {
       "turn the web console on (default 127.0.0.1:8080; the config's web: section otherwise)",
     )
     .action(async (options: RunOptions) => {
+      // The games first: a plug-in that breaks the contract stops the start, naming the game.
+      const { installedGames } = await import('../games/registry.ts');
+      try {
+        installedGames().check();
+      } catch (error) {
+        process.stderr.write(`tableside run: ${(error as Error).message}\n`);
+        process.exitCode = EXIT_BAD_GAMES;
+        return;
+      }
       const { configFileFrom, loadConfig, configWarnings } = await import('../config/loader.ts');
       let loaded: Awaited<ReturnType<typeof loadConfig>>;
       try {

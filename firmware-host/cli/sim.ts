@@ -89,12 +89,12 @@ const SIMULATORS: Record<
 };
 
 async function runSim(kind: string | undefined, options: SimOptions): Promise<void> {
-  const { GAME_PLUGINS } = await import('../games/registry.ts');
+  const { installedGames } = await import('../games/registry.ts');
   // The game whose table has this device says who plays it; without a kind, a scenario names a card device.
   const game =
     kind === undefined
       ? undefined
-      : GAME_PLUGINS.find((plugin) => plugin.deviceKinds.some((k) => k === kind));
+      : installedGames().plugins.find((plugin) => plugin.deviceKinds.some((k) => k === kind));
   const play = await SIMULATORS[game?.simulator ?? 'dealer'](kind, options);
   if (play) await runSimDevice(options, play);
 }

@@ -23,7 +23,7 @@ import { pairingPolicyOf, type TablesideConfig } from '../config/schema.ts';
 import type { DeviceDriver, DriverStatus, SpinPart } from '../drivers/driver.ts';
 import { RoadsExtension } from '../games/cards/daemon/roads-extension.ts';
 import type { GameExpectation } from '../games/game.ts';
-import { rulesetIdentity } from '../games/registry.ts';
+import { installedGames, rulesetIdentity } from '../games/registry.ts';
 import type { RecoveryWarning } from '../journal/journal.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import { type Logger, logger } from '../log.ts';
@@ -172,6 +172,8 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
   async start(): Promise<void> {
     if (this.running) return;
     this.startedAt = this.clock();
+    // A game that breaks the plug-in contract stops the start, naming what it lacks, before a round.
+    installedGames().check();
     try {
       // Device keys first: a key file the config names but that cannot be read stops the start.
       const deviceKeys = await loadDeviceKeys(this.config.devices);

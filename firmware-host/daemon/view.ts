@@ -7,8 +7,7 @@
  */
 import { pairingPolicyOf } from '../config/schema.ts';
 import { UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
-import { resultWordsOf } from '../games/registry.ts';
-import { describeRouletteEvent } from '../games/roulette/text.ts';
+import { eventTextOf, resultWordsOf } from '../games/registry.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { DeviceLineChange } from './bus.ts';
@@ -65,7 +64,8 @@ export function describeEvent(event: DomainEvent): string {
     case 'round_start':
       return `round ${event.round} started${event.boxes ? ` (boxes ${event.boxes.join(',')})` : ''}`;
     default:
-      return describeRouletteEvent(event);
+      // A game's own events (a wheel's spins, closing time) in its plug-in's words.
+      return eventTextOf(event);
   }
 }
 

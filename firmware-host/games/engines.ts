@@ -50,17 +50,23 @@ const EXPOSED_OUTCOMES: Readonly<Record<string, ExposedOutcome>> = {
   ...POKER_EXPOSED_OUTCOMES,
 };
 
-/**
- * The outcome of a result as the table exposed it. An outcome of a game
- * this build does not know (an older or newer journal) shows only its bets:
- * what it names of cards cannot be judged, so none of it goes out.
- */
-export function exposedOutcome(outcome: Record<string, unknown>): Record<string, unknown> {
+/** The outcome of a card game's result as the table exposed it; undefined for another game's outcome. */
+export function exposedCardOutcome(
+  outcome: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const game = outcome.game;
   const expose =
     typeof game === 'string' && Object.hasOwn(EXPOSED_OUTCOMES, game)
       ? EXPOSED_OUTCOMES[game]
       : undefined;
-  if (!expose) return { game, bets: outcome.bets, withheld: true };
-  return expose(outcome as Outcome);
+  return expose?.(outcome as Outcome);
+}
+
+/**
+ * The outcome of a card game's result as the table exposed it. An outcome
+ * of a game this build does not know (an older or newer journal) shows only
+ * its bets: what it names of cards cannot be judged, so none of it goes out.
+ */
+export function exposedOutcome(outcome: Record<string, unknown>): Record<string, unknown> {
+  return exposedCardOutcome(outcome) ?? { game: outcome.game, bets: outcome.bets, withheld: true };
 }

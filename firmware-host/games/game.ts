@@ -193,6 +193,18 @@ export interface GamePlugin {
    * result of this game. Names no card the table did not show.
    */
   resultWords(event: DomainEvent): string[] | undefined;
+  /**
+   * One line for an event of this game's own (a wheel's spins, closing
+   * time), for `tableside replay`, the terminal view and logs; undefined for
+   * the events every table shares (cards, results, alarms, shoes).
+   */
+  eventText(event: DomainEvent): string | undefined;
+  /**
+   * A result's outcome as the table exposed it (what MQTT and the console
+   * may show: no card a fold kept face down), for an outcome of this game;
+   * undefined for any other game's.
+   */
+  exposedOutcome(outcome: Record<string, unknown>): Record<string, unknown> | undefined;
   /** A new session for `ruleset`. */
   openSession(ruleset: string, options: SessionOptions): GameSession;
   /** Whether a checkpoint's session is this plug-in's. */

@@ -12,10 +12,10 @@
  * the message loses exactly the cards its fields withhold. Free text is never
  * masked by its look: a model name such as `TS-SHOE-SIM` is not a ten of
  * spades. A round's result shows its
- * outcome as the table exposed it (games/engines.ts `exposedOutcome`): a hand
+ * outcome as the table exposed it (its game's plug-in, `exposedOutcome`): a hand
  * collected face down, such as a fold, shows only its number of cards.
  */
-import { exposedOutcome } from '../games/engines.ts';
+import { exposedOutcomeOf } from '../games/registry.ts';
 import type { DomainEvent } from '../table/events.ts';
 
 /**
@@ -156,7 +156,7 @@ function screenKnown(event: DomainEvent): Screened {
   }
   if (event.type === 'result') {
     // The journal keeps every card of the round for surveillance; consumers see what the table showed.
-    return { publish: true, event: { ...event, outcome: exposedOutcome(event.outcome) } };
+    return { publish: true, event: { ...event, outcome: exposedOutcomeOf(event.outcome) } };
   }
   if (event.type === 'alarm' && event.kind === 'unexpected_card') {
     // A card drawn out of turn unseen is held and used as the next card

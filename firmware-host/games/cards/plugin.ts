@@ -6,7 +6,7 @@
  */
 
 import type { ShuffleRecord } from '../../table/log.ts';
-import { exposedOutcome } from '../engines.ts';
+import { exposedCardOutcome, exposedOutcome } from '../engines.ts';
 import type { GamePlugin, GameSession, SessionOptions } from '../game.ts';
 import { getRuleset, rulesetNames } from '../rulesets.ts';
 import {
@@ -109,15 +109,19 @@ export const cardGames: GamePlugin = {
   shufflerBacks: (session) => [...nextShuffle(session).backs],
   dayHistory: cardDayHistory,
   // From the outcome as the table exposed it, whatever the caller holds: no hole card a fold kept face down.
-  resultWords: (event) =>
-    event.type === 'result'
-      ? [
-          ...cardResultWords(exposedOutcome(event.outcome)),
-          ...(event.voided?.length
-            ? [`Box${event.voided.length > 1 ? 'es' : ''} ${event.voided.join(', ')} void.`]
-            : []),
-        ]
-      : undefined,
+  // A result no plug-in exposes (a game this build does not know) is worded here too, by its bets only.
+  resultWords(event) {
+    if (event.type !== 'result') return undefined;
+    return [
+      ...cardResultWords(exposedOutcome(event.outcome)),
+      ...(event.voided?.length
+        ? [`Box${event.voided.length > 1 ? 'es' : ''} ${event.voided.join(', ')} void.`]
+        : []),
+    ];
+  },
+  exposedOutcome: exposedCardOutcome,
+  // Every event of a card table is one every table shares.
+  eventText: () => undefined,
   openSession: (name, options: SessionOptions) =>
     new CardGameSession(new TableSession(sessionConfig(name, options))),
   ownsCheckpoint: (session) =>

@@ -8,6 +8,7 @@ import { getRouletteRuleset, rouletteRulesetNames } from '../rulesets.ts';
 import { rouletteDayHistory } from './history.ts';
 import { rouletteScoreboard } from './scoreboard.ts';
 import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
+import { rouletteEventText } from './text.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
 const CHECKPOINT_GAME = 'roulette';
@@ -88,6 +89,9 @@ export const roulette: GamePlugin = {
   dayHistory: rouletteDayHistory,
   resultWords: (event) =>
     event.type === 'spin' ? [`${event.number} ${event.colour}.`] : undefined,
+  // A wheel's results are its spins: no result event carries a roulette outcome.
+  exposedOutcome: () => undefined,
+  eventText: rouletteEventText,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&

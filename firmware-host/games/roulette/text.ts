@@ -2,7 +2,25 @@
  * One readable line per roulette event, for `tableside replay`, the
  * terminal view and logs. Pure.
  */
-import type { RouletteEvent } from '../../table/events.ts';
+import type { DomainEvent, RouletteEvent } from '../../table/events.ts';
+
+const ROULETTE_EVENT_TYPES: ReadonlySet<string> = new Set<RouletteEvent['type']>([
+  'game_start',
+  'no_more_bets',
+  'spin',
+  'game_voided',
+  'closing',
+  'games_left',
+  'table_closed',
+  'table_reopened',
+]);
+
+/** One line for a roulette event; undefined for the events every table shares. */
+export function rouletteEventText(event: DomainEvent): string | undefined {
+  return ROULETTE_EVENT_TYPES.has(event.type)
+    ? describeRouletteEvent(event as RouletteEvent)
+    : undefined;
+}
 
 export function describeRouletteEvent(event: RouletteEvent): string {
   switch (event.type) {
