@@ -11,6 +11,7 @@ interface ConformanceCliOptions {
   link?: string;
   talker?: string;
   key?: string;
+  hostKey?: string;
   json?: boolean;
   scripted?: boolean;
   capture?: string;
@@ -41,6 +42,10 @@ export function register(program: Command): void {
       '--key <ed25519:...|p256:...>',
       "the device's paired public key (protocol 1.4): its PROOF must match it",
     )
+    .option(
+      '--host-key <file>',
+      "the table's host key the device was paired with (protocol 1.7): its host-key.pem, or the table's state folder holding it; runs the paired-host and hostile-host checks",
+    )
     .option('--json', 'print the report as JSON instead of a table')
     .option(
       '--capture <file>',
@@ -63,6 +68,7 @@ could not run, 2 bad usage.
 Examples:
   tableside conformance --link /dev/ttyUSB0 --talker SH
   tableside conformance --link tcp://192.168.1.50:4001 --talker RW --json
+  tableside conformance --link /dev/ttyUSB0 --key ed25519:... --host-key /var/lib/tableside/host-key.pem
   tableside sim shoe --ruleset baccarat-punto-banco --listen 7001 &
   tableside conformance --link tcp://127.0.0.1:7001 --scripted`,
     )
@@ -89,6 +95,7 @@ async function runConformanceCli(options: ConformanceCliOptions): Promise<number
     if (!parsed.ok) usage(`--key: ${parsed.error}`);
     key = parsed.key;
   }
+  const hostKey = options.hostKey === undefined ? undefined : await loadHostKey(options.hostKey);
   const { openTransport } = await import('../../hardware/transports/url.ts');
   let transport: ReturnType<typeof openTransport>;
   try {
@@ -108,6 +115,7 @@ async function runConformanceCli(options: ConformanceCliOptions): Promise<number
     transport,
     ...(talker === undefined ? {} : { talker: talker as (typeof DEVICE_TALKERS)[number] }),
     ...(key === undefined ? {} : { key }),
+    ...(hostKey === undefined ? {} : { hostKey }),
     scripted: options.scripted === true,
     instruct: (text) => process.stderr.write(`>> ${text}\n`),
     onResult: options.json
@@ -125,4 +133,27 @@ async function runConformanceCli(options: ConformanceCliOptions): Promise<number
   }
   process.stdout.write(options.json ? renderJson(report) : renderTable(report));
   return exitCodeOf(report);
+}
+
+/**
+ * The table's host key from `--host-key`: its PEM file, or the state folder that holds
+ * host-key.pem. Never made here: a new key is not the one the device was paired with.
+ */
+async function loadHostKey(
+  path: string,
+): Promise<import('../../device-protocol/auth/host-auth.ts').HostSigner> {
+  const { stat } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { HOST_KEY_FILE } = await import('../daemon/host-key.ts');
+  const { hostSignerOf, loadKeyFile } = await import('../../hardware/keys/device-key.ts');
+  const folder = await stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  const file = folder ? join(path, HOST_KEY_FILE) : path;
+  try {
+    return hostSignerOf(await loadKeyFile(file));
+  } catch (error) {
+    usage(`--host-key: ${(error as Error).message.replace(/^device key file/, 'host key file')}`);
+  }
 }

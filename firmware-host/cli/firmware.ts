@@ -3,8 +3,8 @@
  * board running StandardFirmata (wiring: docs/technician/wiring.md).
  *
  *   tableside firmware shoe --board PORT --link URL --registry FILE [--calibration FILE] [--outbox FILE]
- *                           [--key-file FILE | --atecc608]
- *   tableside firmware reader --board PORT --link URL [--key-file FILE | --atecc608]
+ *                           [--key-file FILE | --atecc608] [--host-key KEY]
+ *   tableside firmware reader --board PORT --link URL [--key-file FILE | --atecc608] [--host-key KEY]
  *   tableside firmware calibrate --board PORT [--out FILE]
  *
  * The link is any transport URL: the USB gadget serial line to the table's
@@ -161,10 +161,7 @@ function registerShoe(firmware: Command): void {
     .option('--serial <id>', 'serial number in HELLO', 'SHOE-0001')
     .option('--key-file <file>', KEY_FILE_HELP)
     .option('--atecc608', ATECC608_HELP)
-    .option(
-      '--host-key <ed25519:...>',
-      "the table's host key that `tableside device pair` printed (protocol 1.7: the shoe takes sessions from that table only; without it, from any host)",
-    )
+    .option('--host-key <ed25519:...>', hostKeyHelp('the shoe'))
     .option(
       '--beam-broken <level>',
       "the beam receiver's level while a card breaks it: low (open-collector receiver, the wiring page's part) or high (LM393 slot module)",
@@ -216,6 +213,11 @@ async function runShoe(options: ShoeOptions): Promise<void> {
   await untilSignal(() => shoe.stop());
 }
 
+/** What `--host-key` is, for `device` (the shoe, the reader). */
+function hostKeyHelp(device: string): string {
+  return `the table's host key that \`tableside device pair\` printed (protocol 1.7: ${device} takes sessions from that table only; without it, from any host)`;
+}
+
 /** `--host-key ed25519:…`: the table's host key, its fingerprint said; undefined without one. */
 async function pairedHostKey(text: string | undefined) {
   if (text === undefined) return undefined;
@@ -238,21 +240,28 @@ function registerReader(firmware: Command): void {
     .option('--serial <id>', 'serial number in HELLO', 'READER-0001')
     .option('--key-file <file>', KEY_FILE_HELP)
     .option('--atecc608', ATECC608_HELP)
-    .action(async (options: { board: string; link: string; serial: string } & KeyOptions) => {
-      const { startReaderFirmware } = await import('../../hardware/firmware/reader.ts');
-      const keyed = await firmwareKey(options, options.board);
-      const link = await openLink(options.link);
-      const reader = await startReaderFirmware({
-        ...(keyed ? { key: keyed.key } : {}),
-        ...(keyed?.boardI2c ? { boardI2c: keyed.boardI2c } : {}),
-        boardUrl: options.board,
-        link,
-        serial: options.serial,
-        log: say,
-      }).catch((error: Error) => fail(error.message, 1));
-      say(`reader running: board ${options.board}, link ${options.link} (Ctrl-C to stop)`);
-      await untilSignal(() => reader.stop());
-    });
+    .option('--host-key <ed25519:...>', hostKeyHelp('the reader'))
+    .action(
+      async (
+        options: { board: string; link: string; serial: string; hostKey?: string } & KeyOptions,
+      ) => {
+        const { startReaderFirmware } = await import('../../hardware/firmware/reader.ts');
+        const keyed = await firmwareKey(options, options.board);
+        const hostKey = await pairedHostKey(options.hostKey);
+        const link = await openLink(options.link);
+        const reader = await startReaderFirmware({
+          ...(hostKey ? { hostKey } : {}),
+          ...(keyed ? { key: keyed.key } : {}),
+          ...(keyed?.boardI2c ? { boardI2c: keyed.boardI2c } : {}),
+          boardUrl: options.board,
+          link,
+          serial: options.serial,
+          log: say,
+        }).catch((error: Error) => fail(error.message, 1));
+        say(`reader running: board ${options.board}, link ${options.link} (Ctrl-C to stop)`);
+        await untilSignal(() => reader.stop());
+      },
+    );
 }
 
 function registerCalibrate(firmware: Command): void {

@@ -14,6 +14,7 @@ export type CheckId =
   | 'hold-events'
   | 'host-hello'
   | 'auth'
+  | 'hello-proof'
   | 'ping'
   | 'duplicate'
   | 'unknown-type'
@@ -28,6 +29,13 @@ export type CheckId =
   | 'nak-hello'
   | 'reconnect'
   | 'messages'
+  | 'old-session'
+  | 'confirm-other-key'
+  | 'confirm-bad-signature'
+  | 'confirm-none'
+  | 'host-lost'
+  | 'replayed-handshake'
+  | 'keeps-cards'
   | 'frames'
   | 'stray-bytes'
   | 'codecs'
@@ -89,6 +97,14 @@ export const CHECKS: readonly CheckDefinition[] = [
     title: 'answers CHALLENGE with a PROOF (1.4 and later)',
     required: false,
     timeoutMs: 6_000,
+  },
+  {
+    id: 'hello-proof',
+    section: '§ 5.2',
+    title:
+      "(1.7, --host-key) its PROOF covers its HELLO as sent (seq, every field) with hello_acked=no, and it seals nothing before the host's CONFIRM",
+    required: true,
+    timeoutMs: 1_000,
   },
   {
     id: 'ping',
@@ -192,6 +208,60 @@ export const CHECKS: readonly CheckDefinition[] = [
     humanTimeoutMs: 120_000,
   },
   {
+    id: 'old-session',
+    section: '§ 5.2',
+    title:
+      "(hostile host) after a stranger's CHALLENGE, takes no frame sealed under the session it ended",
+    required: true,
+    timeoutMs: 3_000,
+  },
+  {
+    id: 'confirm-other-key',
+    section: '§ 5.2',
+    title: '(hostile host) takes no session from a CONFIRM signed by another host key',
+    required: true,
+    timeoutMs: 3_000,
+  },
+  {
+    id: 'confirm-bad-signature',
+    section: '§ 5.2',
+    title:
+      '(hostile host) takes no session from a CONFIRM naming the paired host key with a signature it did not make',
+    required: true,
+    timeoutMs: 3_000,
+  },
+  {
+    id: 'confirm-none',
+    section: '§ 5.2',
+    title: '(hostile host) takes no session its PROOF answered until a CONFIRM comes',
+    required: true,
+    timeoutMs: 3_000,
+  },
+  {
+    id: 'host-lost',
+    section: '§ 5.2',
+    title:
+      '(hostile host) with no CONFIRM within 3 s of its first unconfirmed PROOF, says HELLO again (host_lost)',
+    required: true,
+    timeoutMs: 6_000,
+  },
+  {
+    id: 'replayed-handshake',
+    section: '§ 5.2',
+    title:
+      "(hostile host) takes no session from the genuine host's CHALLENGE and CONFIRM of an earlier session, replayed",
+    required: true,
+    timeoutMs: 3_000,
+  },
+  {
+    id: 'keeps-cards',
+    section: '§ 5.2, § 3.7',
+    title:
+      '(hostile host) keeps every unACKed event while no host confirms, and sends them again with their seqs, in order, to the genuine host',
+    required: true,
+    timeoutMs: 6_000,
+  },
+  {
     id: 'frames',
     section: '§ 2, § 2.1, § 2.2',
     title: 'every line it sends has a good CRC, the frame grammar and at most 250 bytes',
@@ -247,6 +317,18 @@ export const CHECKS: readonly CheckDefinition[] = [
     timeoutMs: 0,
     trace: true,
   },
+];
+
+/** The checks that run only given the table's host key (`--host-key`, 1.7): the paired host's and the hostile hosts'. */
+export const PAIRED_HOST_CHECKS: readonly CheckId[] = [
+  'hello-proof',
+  'old-session',
+  'confirm-other-key',
+  'confirm-bad-signature',
+  'confirm-none',
+  'host-lost',
+  'replayed-handshake',
+  'keeps-cards',
 ];
 
 export function checkDefinition(id: CheckId): CheckDefinition {

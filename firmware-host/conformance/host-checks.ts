@@ -17,6 +17,17 @@ import { VERSION } from '../../device-protocol/version.ts';
 import { type CheckId, HUMAN_STEP } from './checks.ts';
 import { completion } from './completion.ts';
 import {
+  confirmBadSignature,
+  confirmNone,
+  confirmOtherKey,
+  goQuiet,
+  hostLost,
+  keepsCards,
+  oldSession,
+  replayedHandshake,
+} from './hostile-host.ts';
+import { helloProof } from './mutual-auth.ts';
+import {
   ackOf,
   type ConformanceRun,
   describe,
@@ -114,15 +125,20 @@ async function helloRetransmit(run: ConformanceRun, timeoutMs: number): Promise<
   return `HELLO ${copy.frame.seq} again after ${Math.round(copy.at - received.at)} ms`;
 }
 
-/** The HELLO's ACK, then (1.4) the CHALLENGE, then the host's own HELLO (§ 4, § 5.2). */
+/**
+ * The HELLO's ACK, the host's own HELLO, then (1.4) the CHALLENGE (§ 4, § 5.2). The host's
+ * HELLO goes before the CHALLENGE so that the device ACKs it before its PROOF: its ACK is
+ * unsealed (it has no keys yet), and one that came after the PROOF the host took would be
+ * dropped as a frame without a MAC, the host-hello check waiting for it in vain.
+ */
 async function answerHello(run: ConformanceRun): Promise<void> {
   const { wire } = run;
   if (run.hello === undefined || run.lineDown !== undefined) return;
   wire.autoAck = true;
   const latest = [...wire.inbox].reverse().find((received) => received.frame.type === 'HELLO')!;
   await wire.ack(latest.frame.seq);
-  wire.engageAuth(latest.frame, run.talker!, run.options.key);
   run.hostHelloSeq = await sendHostHello(run);
+  wire.engageAuth(latest.frame, run.talker!, run.options.key, run.options.hostKey);
 }
 
 async function hostHello(run: ConformanceRun, timeoutMs: number): Promise<Outcome> {
@@ -484,6 +500,7 @@ export const HOST_CHECKS: readonly HostCheck[] = [
   { id: 'hello-retransmit', judge: helloRetransmit },
   { id: 'host-hello', before: answerHello, judge: hostHello },
   { id: 'auth', judge: auth },
+  { id: 'hello-proof', judge: helloProof },
   { id: 'ping', before: stopAtFailedAuth, judge: ping },
   { id: 'duplicate', judge: duplicate },
   { id: 'unknown-type', judge: unknownType },
@@ -498,4 +515,12 @@ export const HOST_CHECKS: readonly HostCheck[] = [
   { id: 'nak-hello', judge: nakHello },
   { id: 'reconnect', judge: reconnect },
   { id: 'messages', before: ackWithheldEvents, judge: messages },
+  // The hostile host (--host-key): the genuine host goes quiet and strangers take the line.
+  { id: 'old-session', before: goQuiet, judge: oldSession },
+  { id: 'confirm-other-key', judge: confirmOtherKey },
+  { id: 'confirm-bad-signature', judge: confirmBadSignature },
+  { id: 'confirm-none', judge: confirmNone },
+  { id: 'host-lost', judge: hostLost },
+  { id: 'replayed-handshake', judge: replayedHandshake },
+  { id: 'keeps-cards', judge: keepsCards },
 ];

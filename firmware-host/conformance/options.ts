@@ -1,4 +1,5 @@
 /** What a conformance run is given: the line, what the device must be, and where its progress goes. */
+import type { HostSigner } from '../../device-protocol/auth/host-auth.ts';
 import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { DeviceTalker } from '../../device-protocol/frame.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
@@ -15,6 +16,11 @@ export interface ConformanceOptions {
   readonly talker?: DeviceTalker;
   /** The device's paired key (§ 5.1): the auth check becomes required. */
   readonly key?: DevicePublicKey;
+  /**
+   * The table's host key the device was paired with (§ 5.2, 1.7): the host signs its CONFIRMs
+   * with it, and the paired-host and hostile-host checks run; absent, they are not run.
+   */
+  readonly hostKey?: HostSigner;
   /** The device acts by itself (a simulator's scenario): no instructions, the shorter waits. */
   readonly scripted?: boolean;
   /** Shows a person what to do (deal a card, spin the wheel). */

@@ -33,6 +33,10 @@ const LEDGER =
   'test/unit/drivers/the-receive-ledger-drops-retransmissions-after-a-reconnect-but-not-after-a-restart.test.ts';
 const WINDOW =
   'test/unit/protocol/a-1-2-device-window-delivers-events-in-order-whatever-the-line-does.test.ts';
+const MAN_IN_THE_MIDDLE =
+  'test/unit/protocol/a-hello-no-proof-covers-changes-nothing-on-a-paired-line-and-a-man-in-the-middle-cannot-ack-a-card.test.ts';
+const HOST_LOST =
+  'test/integration/firmware/the-shoe-firmware-blinks-its-status-led-while-no-host-proves-the-pairing-and-keeps-its-cards-for-its-table.test.ts';
 const BACKLOG =
   'test/unit/protocol/a-device-hello-numbered-after-its-backlog-does-not-stall-the-host-order-past-a-gap.test.ts';
 
@@ -335,6 +339,41 @@ export const REQUIREMENTS: readonly Requirement[] = [
       "the suite sends its HELLO as soon as it has ACKed the device's, so a device that waits for it cannot be told apart",
     breaks:
       "stalled: the host's HELLO may go into a port the device has not opened yet, and comes again only on the host's timer, at most 5 times",
+  },
+  {
+    section: '5.2',
+    says: 'A new `CHALLENGE` ends the session in use: the device MUST NOT seal with, or accept frames under, the old keys again',
+    level: 'MUST',
+    checks: ['old-session'],
+    breaks:
+      'doubled: a frame of the session that ended, captured and written again after a new CHALLENGE, is obeyed twice (a GATE unlock); and a man in the middle that keeps the old keys ACKs a card the table never had',
+  },
+  {
+    section: '5.2',
+    says: 'A device paired with a host MUST take its session keys into use only once a `CONFIRM` signed by the host key it recorded at pairing verifies',
+    level: 'MUST',
+    checks: ['confirm-other-key', 'confirm-bad-signature', 'confirm-none', 'replayed-handshake'],
+    breaks:
+      'lost: a man in the middle that runs its own CHALLENGE learns the session keys and ACKs a card the table never had; the device forgets it (issue 33 N3)',
+    shownBy: MAN_IN_THE_MIDDLE,
+  },
+  {
+    section: '5.2',
+    says: 'until then it MUST NOT take any frame of the host but `HELLO`, `CHALLENGE`, `CONFIRM` and a bare `NAK,<seq>,hello`',
+    level: 'MUST',
+    checks: ['hello-proof', 'confirm-none'],
+    breaks:
+      'lost: an unsealed ACK a man in the middle writes before any CONFIRM releases a card the table never had',
+    shownBy: MAN_IN_THE_MIDDLE,
+  },
+  {
+    section: '5.2',
+    says: 'it MUST keep every unACKed event',
+    level: 'MUST',
+    checks: ['host-lost', 'keeps-cards'],
+    breaks:
+      'lost: the cards in flight when no host confirmed (a man in the middle on the line) never reach the table; stalled: a device that keeps them but never says HELLO again holds them until the table asks for one',
+    shownBy: HOST_LOST,
   },
   {
     section: '7',

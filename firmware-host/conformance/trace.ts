@@ -115,6 +115,7 @@ export function judgeHoldEvents(trace: readonly TraceEntry[]): CheckResult {
   const problems: string[] = [];
   const seen = new Set<number>();
   let helloSeq: number | undefined;
+  let helloLine: string | undefined;
   let helloAcked = false;
   for (const entry of trace) {
     if (entry.dir === 'out') {
@@ -127,8 +128,11 @@ export function judgeHoldEvents(trace: readonly TraceEntry[]): CheckResult {
     if (entry.dir !== 'in' || entry.event.kind !== 'frame') continue;
     const frame = entry.event.frame;
     if (frame.type === 'HELLO') {
+      // A copy of the HELLO the host ACKed crossed that ACK on the wire: it is still ACKed.
+      if (helloAcked && lineOf(frame) === helloLine) continue;
       if (frame.seq === 0) seen.clear();
       helloSeq = frame.seq;
+      helloLine = lineOf(frame);
       helloAcked = false;
       continue;
     }

@@ -6,7 +6,12 @@
  * when the line closes, so no check can hang. Authentication (§ 5) runs
  * through the pure `HostAuth` once the suite engages it.
  */
-import { HostAuth, type HostAuthAction } from '../../device-protocol/auth/host-auth.ts';
+import {
+  type HandshakeSecrets,
+  HostAuth,
+  type HostAuthAction,
+  type HostSigner,
+} from '../../device-protocol/auth/host-auth.ts';
 import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import { crc16Hex } from '../../device-protocol/crc.ts';
 import {
@@ -156,11 +161,14 @@ export class HostWire {
     return this.sendFrame({ talker: 'HO', seq: this.#seq, type, fields });
   }
 
-  /** Sends a frame of any type (an unknown one too) with the host's next seq. */
-  async sendFrame(frame: Frame): Promise<number> {
+  /**
+   * Sends a frame of any type (an unknown one too) with the host's next seq; `seal`: sealed
+   * by the caller (a hostile host's own session), not by the engaged authentication.
+   */
+  async sendFrame(frame: Frame, seal?: (line: string) => string): Promise<number> {
     const numbered = { ...frame, seq: this.#seq };
     if (isReliableType(frame.type)) this.#seq = (this.#seq + 1) % 65536;
-    const line = this.sealedLine(numbered);
+    const line = seal ? seal(encodeFrame(numbered)) : this.sealedLine(numbered);
     this.lastLine = line;
     await this.#write(line, numbered);
     return numbered.seq;
@@ -174,6 +182,13 @@ export class HostWire {
 
   /** The last line `sendFrame` wrote, as it went on the wire. */
   lastLine = '';
+
+  /** Takes the host's next seq for a frame sent later, or never (a line kept for a replay). */
+  takeSeq(): number {
+    const seq = this.#seq;
+    this.#seq = (this.#seq + 1) % 65536;
+    return seq;
+  }
 
   /** The host's next seq, without taking it. */
   get nextSeq(): number {
@@ -227,11 +242,21 @@ export class HostWire {
    * § 5.2): from here on every frame passes HostAuth, which writes the
    * CHALLENGEs and checks and strips the MACs.
    */
-  engageAuth(hello: Frame, talker: DeviceTalker, paired: DevicePublicKey | undefined): void {
+  engageAuth(
+    hello: Frame,
+    talker: DeviceTalker,
+    paired: DevicePublicKey | undefined,
+    hostKey: HostSigner | undefined,
+  ): void {
     this.#auth = new HostAuth({
       talker,
-      fresh: freshHandshakeSecrets,
-      hostKey: processHostKey(),
+      fresh: () => {
+        const secrets = freshHandshakeSecrets();
+        this.handshakeSecrets.push(secrets);
+        return secrets;
+      },
+      // The table's key the device was paired with (--host-key), else one of this run's only.
+      hostKey: hostKey ?? processHostKey(),
       ...(paired === undefined ? {} : { paired }),
     });
     this.#authActions(
@@ -239,6 +264,18 @@ export class HostWire {
       false,
     );
   }
+
+  /**
+   * The host stops authenticating (and answering): from here on the device's frames are
+   * delivered as they come, a MAC still on, for a hostile host's checks to judge.
+   */
+  detachAuth(): void {
+    this.#auth = undefined;
+    this.clock.clearTimeout(this.#authTimer);
+  }
+
+  /** The nonce and ephemeral key of every CHALLENGE the host made: a replay check derives a replayed one's keys. */
+  readonly handshakeSecrets: HandshakeSecrets[] = [];
 
   get authState(): string | undefined {
     return this.#auth?.state;

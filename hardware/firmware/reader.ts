@@ -3,6 +3,7 @@
  * its I2C pins and nothing else, speaking the protocol's reader messages
  * (TAG) through PN's reader device (hardware/readers/), on the device core.
  */
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import { PartBoard } from '../firmata/part-board.ts';
 import type { DeviceKey } from '../keys/device-key.ts';
 import { Pn532, pn532OverI2c } from '../pn532/index.ts';
@@ -18,6 +19,8 @@ export interface ReaderFirmwareOptions {
   serial: string;
   /** The reader's own key (protocol 1.4): without one, a table deals it only with `unpaired: allow`. */
   key?: DeviceKey;
+  /** The table's host key that `tableside device pair` printed (protocol 1.7): the reader takes sessions from that table only; absent: from any host. */
+  hostKey?: DevicePublicKey;
   /** A key kept on the board (an ATECC608): its bus, given each board the firmware opens. */
   boardI2c?: BoardI2c;
   boardReadyTimeoutMs?: number;
@@ -62,7 +65,12 @@ export async function startReaderFirmware(options: ReaderFirmwareOptions): Promi
     transport: options.link,
     hello,
     ...(options.key ? { key: options.key } : {}),
+    ...(options.hostKey ? { hostKey: options.hostKey } : {}),
   });
+  device.core.on('hostLost', (detail) =>
+    log(`reader: no host proved the pairing (${detail}): tags kept`),
+  );
+  device.core.on('hostConfirmed', () => log('reader: the table proved the pairing'));
   device.start();
   return {
     device,

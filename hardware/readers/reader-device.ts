@@ -5,6 +5,7 @@
  * every tag is kept until the host ACKs it, across a reconnect, exactly as
  * a protocol reader does.
  */
+import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { HelloMessage } from '../../device-protocol/messages.ts';
 import { DeviceCore } from '../device/device-core.ts';
 import type { DeviceKey } from '../keys/device-key.ts';
@@ -19,6 +20,8 @@ export interface ReaderDeviceOptions {
   hello: HelloMessage;
   /** The reader's own key (protocol 1.4, PROTOCOL.md § 5); absent: a reader without a key. */
   key?: DeviceKey;
+  /** The table's host key, learned at pairing (protocol 1.7, PROTOCOL.md § 5.2): only that host's CONFIRM opens a session; absent: any host's (a bench). */
+  hostKey?: DevicePublicKey;
   /** Monotonic ms for the device core; injectable for tests. */
   now?: () => number;
 }
@@ -53,6 +56,7 @@ export class ReaderDevice {
     };
     if (options.now) coreOptions.now = options.now;
     if (options.key) coreOptions.key = options.key;
+    if (options.hostKey) coreOptions.hostKey = options.hostKey;
     this.core = new DeviceCore(coreOptions);
   }
 

@@ -397,8 +397,8 @@ const NOT_RUN_HERE: Array<{ page: string; commands: string[]; reason: string }> 
     page: 'docs/technician/device-firmware.md',
     commands: [
       'tableside firmware calibrate --board /dev/ttyUSB0 [--out shoe-calibration.json] [--backs red,blue]',
-      'tableside firmware shoe --board /dev/ttyUSB0 --link /dev/ttyGS0 --registry decks.json [--calibration shoe-calibration.json] [--outbox shoe-outbox.jsonl] [--serial SHOE-0001] [--beam-broken low|high] [--atecc608 | --key-file shoe.key]',
-      'tableside firmware reader --board /dev/ttyUSB0 --link tcp://table-pi:4002 [--serial READER-0001] [--atecc608 | --key-file reader.key]',
+      'tableside firmware shoe --board /dev/ttyUSB0 --link /dev/ttyGS0 --registry decks.json [--calibration shoe-calibration.json] [--outbox shoe-outbox.jsonl] [--serial SHOE-0001] [--beam-broken low|high] [--atecc608 | --key-file shoe.key] [--host-key ed25519:…]',
+      'tableside firmware reader --board /dev/ttyUSB0 --link tcp://table-pi:4002 [--serial READER-0001] [--atecc608 | --key-file reader.key] [--host-key ed25519:…]',
     ],
     reason: `${A_DEVICE}; the firmware on the Firmata emulator: test/integration/firmware/`,
   },

@@ -43,6 +43,10 @@ describe('tableside conformance exit codes', () => {
       ['conformance', '--link', 'tcp://127.0.0.1:1', '--key', 'rsa:abc'],
       /--key: expected "ed25519:<base64url>"/,
     ],
+    [
+      ['conformance', '--link', 'tcp://127.0.0.1:1', '--host-key', '/nonexistent/host-key.pem'],
+      /--host-key: host key file \/nonexistent\/host-key\.pem does not exist/,
+    ],
     [['conformance', '--link', 'ftp://x'], /transport URL "ftp:\/\/x"/],
     [['conformance', '--bogus'], /unknown option '--bogus'/],
   ])('exits 2 on bad usage: %j', (args, message) => {

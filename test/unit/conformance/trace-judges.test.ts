@@ -60,6 +60,19 @@ describe('the trace judges', () => {
     expect(judgeHoldEvents(replay).status).toBe('pass');
   });
 
+  it('take a copy of a HELLO the host had ACKed as ACKed: it crossed the ACK on the wire', () => {
+    // A 1.7 host that ACKed HELLO 5 with its CONFIRM challenges the copy again, and ACKs it no more.
+    const crossed = [
+      hello(0, 5),
+      host(1, 0, 'ACK', '5'),
+      hello(2, 5),
+      device(3, 6, 'CARD', 'AS', 'red', 'down'),
+    ];
+    expect(judgeHoldEvents(crossed).status).toBe('pass');
+    const unacked = [hello(0, 5), hello(600, 5), device(601, 6, 'CARD', 'AS', 'red', 'down')];
+    expect(judgeHoldEvents(unacked).status).toBe('fail');
+  });
+
   it('name a seq given to two different frames, ignoring a MAC and a restart at seq 0', () => {
     const reused = [
       hello(0, 0),
