@@ -28,7 +28,9 @@ class LaidTags extends EventEmitter<TagSourceEvents> implements TagSource {
       firmwareSha256: '0'.repeat(64),
     };
   }
-  async stop() {}
+  async stop() {
+    // Nothing to release: the test lays the tags itself.
+  }
 }
 
 const stops: Array<() => Promise<void>> = [];
