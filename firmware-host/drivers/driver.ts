@@ -1,6 +1,8 @@
 /**
- * Device drivers: one per shoe, shuffler or reader. A driver is a link
- * session (host side) over a transport kept open by a ReconnectingLink. It
+ * The one link driver, for every device kind: a link session (host side)
+ * over a transport kept open by a ReconnectingLink, consulting the kind's
+ * profile (`profile.ts`, `profiles/<kind>.ts`) for what the device sends and
+ * how each message is delivered; it never asks which kind it drives. It
  *
  * - ACKs the device's HELLO and checks it against the firmware allow-list
  *   (a device that fails is quarantined: its cards are ACKed and dropped,
@@ -38,7 +40,6 @@ import {
   HostEndpoint,
   type HostEndpointAction,
 } from '../../device-protocol/endpoint/host-endpoint.ts';
-import type { DeviceTalker } from '../../device-protocol/frame.ts';
 import type { LinkOptions as SessionOptions } from '../../device-protocol/link.ts';
 import {
   type BallMessage,
@@ -48,7 +49,6 @@ import {
   PROTOCOL_VERSION,
   type RotorMessage,
 } from '../../device-protocol/messages.ts';
-import { ShuffleOrderAssembler } from '../../device-protocol/shuffle-order.ts';
 import { VERSION } from '../../device-protocol/version.ts';
 import { freshHandshakeSecrets, processHostKey } from '../../hardware/keys/device-key.ts';
 import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
@@ -60,21 +60,25 @@ import {
 } from '../../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { AlarmKind, DomainEvent } from '../table/events.ts';
-import type { CardRecord, cutRecord, RouletteRecord, ShuffleRecord } from '../table/log.ts';
 import { AuthStatusTracker, type DriverAuthStatus } from './auth-status.ts';
 import { DriverError } from './errors.ts';
 import { ReceiveLedger } from './ledger.ts';
-import { SpinAssembler } from './spin-assembler.ts';
+import type {
+  DeliveryPort,
+  DeviceNotice,
+  DriverProfile,
+  HostCommand,
+  KindDeliveries,
+  RecordBody,
+  SpinPart,
+} from './profile.ts';
+import { type DeviceKind, profileOf } from './profiles/registry.ts';
+import type { DriverRecord, Observation } from './records.ts';
 import { LINK_STALLED_AFTER_MS, StallWatch } from './stall-watch.ts';
 
-export type DeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
-
-export const DEVICE_TALKER: Readonly<Record<DeviceKind, DeviceTalker>> = {
-  shoe: 'SH',
-  shuffler: 'SF',
-  reader: 'RD',
-  wheel: 'RW',
-};
+export type { DeviceNotice, LidNotice, SpinPart } from './profile.ts';
+export type { DeviceKind } from './profiles/registry.ts';
+export type { CutRecord, DriverRecord, Observation } from './records.ts';
 
 /** Allowed firmware SHA-256 values per device model. */
 export type FirmwareAllowList = Readonly<Record<string, readonly string[]>>;
@@ -126,7 +130,10 @@ export const allowListSchema = z.record(z.string().min(1), z.array(sha256).min(1
 export interface DriverOptions {
   /** The device's name in records (`src`), events and topics, e.g. `shoe`. */
   name: string;
-  kind: DeviceKind;
+  /** A shipped kind, by name (its profile from the registry); `profile` wins. */
+  kind?: DeviceKind;
+  /** The kind's profile: a vendor's kind not in the registry. */
+  profile?: DriverProfile;
   transport: Transport;
   /** Absent: every firmware is accepted (a bench); present: a model or hash not listed is quarantined. */
   allowedFirmware?: FirmwareAllowList;
@@ -172,27 +179,6 @@ export interface DriverOptions {
   clock?: () => number;
 }
 
-export type CutRecord = z.infer<typeof cutRecord>;
-export type DriverRecord = CardRecord | CutRecord | ShuffleRecord | RouletteRecord;
-
-/** A ROTOR or BALL of the wheel's spin under way, with its acknowledgement. */
-export interface SpinPart {
-  readonly device: string;
-  readonly message: RotorMessage | BallMessage;
-  /** The part is stored: ACK it to the wheel. Idempotent. */
-  ack(): void;
-}
-
-/** A record from the device with its acknowledgement. */
-export interface Observation {
-  readonly device: string;
-  /** The device's seq of the frame that completed the record. */
-  readonly seq: number;
-  readonly record: DriverRecord;
-  /** The record is durable: ACK it to the device. Idempotent. */
-  ack(): void;
-}
-
 export type Availability = 'online' | 'offline';
 
 export interface DeviceIdentityReport {
@@ -226,7 +212,8 @@ export interface DriverCounters {
 
 export interface DriverStatus {
   name: string;
-  kind: DeviceKind;
+  /** The profile's kind: a shipped one, or a vendor's. */
+  kind: string;
   url: string;
   link: string;
   availability: Availability;
@@ -254,26 +241,6 @@ export interface DriverLineStatus {
   alarmed: boolean;
 }
 
-/**
- * The lid opened or closed. The shoe's frame is ACKed only through `ack()`:
- * call it once whatever the lid started (a new shoe) is durable, or at once
- * when it starts nothing; until then the shoe holds its next frames. With no
- * `notice` listener the driver ACKs it itself. Idempotent.
- */
-export interface LidNotice {
-  type: 'LID';
-  state: 'open' | 'closed';
-  ack(): void;
-}
-
-export type DeviceNotice =
-  | { type: 'JAM'; state: 'jammed' | 'cleared'; location?: string }
-  | LidNotice
-  | { type: 'DOOR'; state: 'open' | 'closed' }
-  | { type: 'STATUS'; state: string; details: Readonly<Record<string, string>> }
-  | { type: 'ERROR'; code: string; detail?: string }
-  | CountMessage;
-
 export interface DriverEvents {
   record: [observation: Observation];
   availability: [availability: Availability, reason: string];
@@ -297,25 +264,6 @@ export interface DriverEvents {
 
 /** A device's frames that ask for nothing to be taken: not a sign of a stall (stall-watch.ts). */
 const NOT_PROGRESS = new Set(['ACK', 'NAK', 'PING', 'PONG', 'PROOF']);
-
-/** Record-bearing messages (and the lid, which can start a shoe) are ACKed only once the caller has stored what they caused. */
-const DEFERRED_TYPES = [
-  'CARD',
-  'CUT',
-  'TAG',
-  'SHUFFLED',
-  'SHUFFLED2',
-  'ORDER',
-  'LID',
-  // The wheel: a result, a no-spin and the close of betting are records;
-  // the rotor and the ball are ACKed once the host has stored them too (a
-  // restart between them and the result must not lose them).
-  'ROTOR',
-  'BALL',
-  'RESULT',
-  'NOSPIN',
-  'NOMOREBETS',
-];
 
 /** How the quarantine of an unpaired device refused by its config begins (DriverStatus.quarantined). */
 export const UNPAIRED_QUARANTINE = 'unpaired: ';
@@ -361,7 +309,9 @@ export function firmwareVerdict(
 
 export class DeviceDriver extends EventEmitter<DriverEvents> {
   readonly name: string;
-  readonly kind: DeviceKind;
+  /** The profile's kind. */
+  readonly kind: string;
+  readonly profile: DriverProfile;
   readonly timing: DriverTiming;
   readonly link: ReconnectingLink;
   private readonly options: DriverOptions;
@@ -369,7 +319,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private readonly runner: EndpointRunner<HostAuthReport>;
   private readonly auth: AuthStatusTracker;
   private readonly ledger = new ReceiveLedger();
-  private readonly assembler = new ShuffleOrderAssembler();
+  /** The kind's deliveries, with what the kind keeps between messages. */
+  private readonly deliveries: KindDeliveries;
   private readonly now: () => number;
   private readonly clock: () => number;
   private availabilityState: Availability = 'offline';
@@ -399,8 +350,6 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     { resolve: () => void; reject: (error: Error) => void }
   >();
   private readonly countWaiters: Array<(count: CountMessage) => void> = [];
-  /** The wheel: the spin under way, put together from ROTOR and BALL until its RESULT. */
-  private readonly spin = new SpinAssembler();
   /** A device that keeps sending with nothing taken: `link_stalled` (issue 24 item 6). */
   private readonly stall: StallWatch;
   /** When the line was last open, or the driver started (undefined while open). */
@@ -439,19 +388,24 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         );
       }
     }
+    const profile = options.profile ?? (options.kind ? profileOf(options.kind) : undefined);
+    if (profile === undefined) {
+      throw new DriverError('bad_options', `driver ${options.name}: no kind and no profile given`);
+    }
     this.options = options;
     this.name = options.name;
-    this.kind = options.kind;
+    this.profile = profile;
+    this.kind = profile.kind;
     this.timing = timing.data;
     this.stall = new StallWatch(this.timing.stalledAfterMs);
     this.now = options.now ?? (() => performance.now());
     this.clock = options.clock ?? (() => Date.now());
     this.endpoint = new HostEndpoint({
-      peer: DEVICE_TALKER[options.kind],
+      peer: profile.talker,
       link: {
         // The link's defaults are PROTOCOL.md § 3.11's host timers (500 ms, x1.5, 5 transmissions).
         ...options.session,
-        deferAck: DEFERRED_TYPES,
+        deferAck: [...profile.heldUntilStored],
         // Commands one at a time (see command()); PINGs bypass the limit anyway.
         maxInFlight: 1,
       },
@@ -481,6 +435,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     });
     this.link.on('state', (change) => this.linkChanged(change));
     this.link.on('data', (chunk) => this.received(chunk));
+    this.deliveries = profile.deliveries(this.deliveryPort());
   }
 
   get availability(): Availability {
@@ -553,8 +508,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
    * a restart (ROTOR and BALL ACKed before it, their RESULT not yet come).
    */
   restoreSpin(parts: readonly (RotorMessage | BallMessage)[]): void {
-    this.spin.clear();
-    for (const part of parts) this.spin.add(part);
+    this.deliveries.restoreSpin?.(parts);
   }
 
   /** Resolves when the device is next `online` (now, if it is). */
@@ -574,7 +528,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   /** Shuffler: shuffle `decks` decks. Resolves on the device's ACK; the shuffle record follows. */
   shuffle(decks: number): Promise<void> {
-    this.requireKind('shuffle', 'shuffler');
+    this.requireCommand('SHUFFLE');
     // Set before sending: a windowed shuffler's report can arrive with the ACK, in one read.
     this.commandedDecks = decks;
     return this.command({ type: 'SHUFFLE', decks }).catch((error: unknown) => {
@@ -585,7 +539,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   /** Shuffler: count the cards of `decks` decks. Resolves with the COUNT. */
   async deckCheck(decks: number): Promise<CountMessage> {
-    this.requireKind('deck check', 'shuffler');
+    this.requireCommand('DECKCHECK');
     const counted = new Promise<CountMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         const at = this.countWaiters.indexOf(waiter);
@@ -619,11 +573,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     return this.command({ type: 'GATE', action });
   }
 
-  private requireKind(what: string, kind: DeviceKind): void {
-    if (this.kind !== kind) {
+  /** A command the kind's profile does not take is refused before it is sent. */
+  private requireCommand(command: HostCommand): void {
+    if (!this.profile.commands.includes(command)) {
       throw new DriverError(
         'command_failed',
-        `${this.name}: ${what} needs a ${kind}, this is a ${this.kind}`,
+        `${this.name}: a ${this.kind} takes no ${command} (it takes ${this.profile.commands.join(', ') || 'no command'})`,
       );
     }
   }
@@ -789,7 +744,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         break;
       case 'invalid':
         this.counters.invalid++;
-        if (this.kind === 'wheel') {
+        if (this.profile.invalidIsFault) {
           // A wheel result that cannot be true (no such pocket, no such
           // direction) is refused, never stored; the inspector is told.
           this.alarm(
@@ -866,110 +821,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     // wake the driver in between; a quiet or stalled device is still beaten.
     this.heartbeat?.refresh();
     this.beatArmedAt = this.lastTalkAt;
-    const deferred = DEFERRED_TYPES.includes(message.type);
-    if (!deferred) this.ledger.markDurable(seq);
-
-    switch (message.type) {
-      case 'CARD':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, {
-          t: 'card',
-          card: message.card,
-          back: message.back,
-          face: message.face,
-        });
-        return;
-      case 'CUT':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, { t: 'cut' });
-        return;
-      case 'TAG':
-        this.tag(seq, message.uid, message);
-        return;
-      case 'SHUFFLED':
-      case 'SHUFFLED2':
-      case 'ORDER':
-        // A quarantined shuffler's shuffle is no more the table's than its cards.
-        if (this.refuse(seq, message, false)) return;
-        this.shufflePiece(seq, message);
-        return;
-      case 'COUNT':
-        for (const waiter of this.countWaiters.splice(0)) waiter(message);
-        this.emit('notice', message);
-        return;
-      case 'JAM':
-        this.emit('notice', message);
-        if (message.state === 'jammed') {
-          this.alarm(
-            'device_fault',
-            `${this.name}: card path jammed${message.location ? ` at ${message.location}` : ''}`,
-            { fault: 'jam' },
-          );
-        }
-        return;
-      case 'ERROR':
-        this.emit('notice', message);
-        this.alarm(
-          'device_fault',
-          `${this.name}: ${message.code}${message.detail ? `: ${message.detail}` : ''}`,
-          { fault: message.code },
-        );
-        return;
-      case 'FOREIGN':
-        // A card left the shoe that its registry cannot name (1.3): nothing to store, the dealer acts.
-        this.counters.foreignTags++;
-        this.alarm('foreign_card', `${this.name}: tag ${message.uid} is not in the deck registry`, {
-          uid: message.uid,
-          back: message.back,
-          face: message.face,
-        });
-        return;
-      case 'NOTAG':
-        this.alarm(
-          'device_fault',
-          `${this.name}: a ${message.back} card left the shoe ${message.face === 'up' ? 'face up ' : ''}with no tag read: identify it by hand`,
-          { fault: 'card_unidentified', back: message.back, face: message.face },
-        );
-        return;
-      case 'LID':
-        this.lid(seq, message.state);
-        return;
-      case 'DOOR':
-      case 'STATUS':
-        this.emit('notice', message);
-        return;
-      case 'ROTOR':
-      case 'BALL': {
-        if (this.refuse(seq, message)) return;
-        this.spin.add(message);
-        let done = false;
-        const part: SpinPart = {
-          device: this.name,
-          message,
-          ack: () => {
-            if (done) return;
-            done = true;
-            this.settle(seq);
-          },
-        };
-        if (!this.emit('spinPart', part)) part.ack();
-        return;
-      }
-      case 'RESULT':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, this.spin.result(message));
-        return;
-      case 'NOSPIN':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, this.spin.noSpin(message));
-        return;
-      case 'NOMOREBETS':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, { t: 'no_more_bets' });
-        return;
-      default:
-        return;
-    }
+    const held = this.profile.heldUntilStored.includes(message.type);
+    if (!held) this.ledger.markDurable(seq);
+    const delivery = this.deliveries.deliver[message.type] as
+      | ((seq: number, message: Message) => void)
+      | undefined;
+    delivery?.(seq, message);
   }
 
   private hello(seq: number, message: HelloMessage): void {
@@ -1165,68 +1022,6 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     return true;
   }
 
-  private lid(seq: number, state: LidNotice['state']): void {
-    let done = false;
-    const notice: LidNotice = {
-      type: 'LID',
-      state,
-      ack: () => {
-        if (done) return;
-        done = true;
-        this.settle(seq);
-      },
-    };
-    // Nobody to store what the lid started: nothing to wait for.
-    if (!this.emit('notice', notice)) notice.ack();
-  }
-
-  private tag(seq: number, uid: string, message: Message): void {
-    if (this.options.rawTags) {
-      let done = false;
-      this.emit('tag', uid, () => {
-        if (done) return;
-        done = true;
-        this.settle(seq);
-      });
-      return;
-    }
-    if (this.refuse(seq, message)) return;
-    const known = this.options.registry?.lookup(uid);
-    if (!known) {
-      this.counters.foreignTags++;
-      this.settle(seq);
-      this.alarm('foreign_card', `${this.name}: tag ${uid} is not in the deck registry`, { uid });
-      return;
-    }
-    this.emitRecord(seq, { t: 'card', card: known.card, back: known.back, face: 'down' });
-  }
-
-  private shufflePiece(
-    seq: number,
-    message: Extract<Message, { type: 'SHUFFLED' | 'SHUFFLED2' | 'ORDER' }>,
-  ): void {
-    const report = this.assembler.accept(message);
-    if (report.kind === 'pending') {
-      this.settle(seq);
-      return;
-    }
-    if (report.kind === 'error') {
-      this.settle(seq);
-      this.alarm('device_fault', `${this.name}: shuffle report unusable: ${report.error}`, {
-        fault: 'shuffle_report',
-      });
-      return;
-    }
-    const backs = report.backs ? [...report.backs] : this.unnamedBacks();
-    const decks =
-      this.commandedDecks ??
-      Math.min(16, Math.max(1, Math.round(report.count / (52 * backs.length))));
-    this.commandedDecks = undefined;
-    const record: ShuffleRecord = { t: 'shuffle', decks, backs };
-    if (report.order) record.order = [...report.order];
-    this.emitRecord(seq, record);
-  }
-
   /** The colours of a shuffle the shuffler did not name: what the table expects, else the fixed ones. */
   private unnamedBacks(): BackColour[] {
     const expected = this.options.expectedBacks?.();
@@ -1234,26 +1029,54 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     return this.options.backs?.length ? [...this.options.backs] : ['red'];
   }
 
-  private emitRecord(
-    seq: number,
-    record:
-      | Omit<CardRecord, 'ts' | 'src'>
-      | Omit<CutRecord, 'ts' | 'src'>
-      | Omit<ShuffleRecord, 'ts' | 'src'>
-      | Omit<RouletteRecord, 'ts' | 'src'>,
-  ): void {
-    let acknowledged = false;
+  private emitRecord(seq: number, record: RecordBody): void {
     const full = { ...record, ts: this.clock(), src: this.name } as DriverRecord;
     const observation: Observation = {
       device: this.name,
       seq,
       record: full,
-      ack: () => {
-        if (acknowledged) return;
-        acknowledged = true;
-        this.settle(seq);
-      },
+      ack: this.acknowledgement(seq),
     };
     this.emit('record', observation);
+  }
+
+  /** ACKs `seq` once, however often it is called. */
+  private acknowledgement(seq: number): () => void {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.settle(seq);
+    };
+  }
+
+  /** What the kind's deliveries may do here (profile.ts). */
+  private deliveryPort(): DeliveryPort {
+    const options = this.options;
+    return {
+      name: this.name,
+      registry: options.registry,
+      rawTags: options.rawTags === true,
+      counters: this.counters,
+      record: (seq, record) => this.emitRecord(seq, record),
+      refuse: (seq, message, card) => this.refuse(seq, message, card),
+      settle: (seq) => this.settle(seq),
+      acknowledgement: (seq) => this.acknowledgement(seq),
+      notice: (notice: DeviceNotice) => this.emit('notice', notice),
+      alarm: (kind, message, detail) => this.alarm(kind, message, detail),
+      spinPart: (part: SpinPart) => this.emit('spinPart', part),
+      tag: (uid, ack) => {
+        this.emit('tag', uid, ack);
+      },
+      takeCommandedDecks: () => {
+        const decks = this.commandedDecks;
+        this.commandedDecks = undefined;
+        return decks;
+      },
+      counted: (count) => {
+        for (const waiter of this.countWaiters.splice(0)) waiter(count);
+      },
+      unnamedBacks: () => this.unnamedBacks(),
+    };
   }
 }
