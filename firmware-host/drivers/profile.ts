@@ -121,6 +121,16 @@ export interface DriverProfile {
    * wheel has not) is a device fault, alarmed, not only counted.
    */
   readonly invalidIsFault: boolean;
+  /**
+   * Its shuffle reports start each shoe (a shuffler): a table with one does
+   * not take a shoe's closed lid as a new shoe.
+   */
+  readonly reportsShuffles: boolean;
+  /**
+   * Which of the daemon's simulators plays a `simulate` device of this kind
+   * (the one its game names: `GamePlugin.simulator`).
+   */
+  readonly simulatedBy: 'dealer' | 'croupier';
   /** The kind's deliveries for one driver (a fresh state each). */
   deliveries(port: DeliveryPort): KindDeliveries;
 }

@@ -4,7 +4,7 @@
  * by its file and what it does (no line number) with the work that removes
  * it. The check fails on anything not listed and on a listed entry that is
  * gone, so these lists only shrink. Printed by print-known.ts; at printing:
- * ownership: 17 game branches (16 listed keys), 37 device-kind branches (24), 60 imports of a game's module from outside it (59); outside its folder: cards 12852 lines in 57 files, roulette 3183 lines in 19 files.
+ * ownership: 17 game branches (16 listed keys), 31 device-kind branches (20), 60 imports of a game's module from outside it (59); outside its folder: cards 12852 lines in 57 files, roulette 3183 lines in 19 files.
  */
 
 /** Branch on a game's or a device kind's name → the work that removes it. */
@@ -43,14 +43,6 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/console/dealer-console.ts: looks up a table keyed by the game 'cards', the game 'roulette'":
     "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/daemon/extensions/devices.ts: compares with the device kind 'reader'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/daemon/extensions/devices.ts: compares with the device kind 'shuffler'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/daemon/extensions/devices.ts: compares with the device kind 'wheel'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/daemon/extensions/simulation.ts: compares with the device kind 'wheel'":
-    "asks the device kind's profile (issue 35 item 2)",
   "firmware-host/daemon/extensions/simulation.ts: compares with the game tag 'croupier'":
     "asks the game's plug-in (issue 35 item 1)",
   "firmware-host/daemon/hosted-firmware.ts: compares with the device kind 'shoe'":

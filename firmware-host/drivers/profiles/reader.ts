@@ -12,6 +12,8 @@ export const readerProfile: DriverProfile = {
   heldUntilStored: ['CARD', 'TAG'],
   commands: [],
   invalidIsFault: false,
+  reportsShuffles: false,
+  simulatedBy: 'dealer',
   deliveries: (port) => ({
     deliver: {
       ...cardDelivery(port),

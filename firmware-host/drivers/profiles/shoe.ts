@@ -13,6 +13,8 @@ export const shoeProfile: DriverProfile = {
   heldUntilStored: ['CARD', 'CUT', 'LID'],
   commands: ['INDICATE', 'GATE'],
   invalidIsFault: false,
+  reportsShuffles: false,
+  simulatedBy: 'dealer',
   deliveries: (port) => ({
     deliver: {
       ...cardDelivery(port),

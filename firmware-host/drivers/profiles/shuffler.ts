@@ -45,6 +45,8 @@ export const shufflerProfile: DriverProfile = {
   heldUntilStored: ['SHUFFLED', 'SHUFFLED2', 'ORDER'],
   commands: ['SHUFFLE', 'DECKCHECK'],
   invalidIsFault: false,
+  reportsShuffles: true,
+  simulatedBy: 'dealer',
   deliveries: (port) => {
     const shuffle = shuffleDelivery(port);
     return {

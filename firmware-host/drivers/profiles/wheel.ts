@@ -15,6 +15,8 @@ export const wheelProfile: DriverProfile = {
   heldUntilStored: ['ROTOR', 'BALL', 'RESULT', 'NOSPIN', 'NOMOREBETS'],
   commands: [],
   invalidIsFault: true,
+  reportsShuffles: false,
+  simulatedBy: 'croupier',
   deliveries: (port) => {
     /** The spin under way, put together from ROTOR and BALL until its RESULT. */
     const spin = new SpinAssembler();
