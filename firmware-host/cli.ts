@@ -35,7 +35,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   key: () => import('./cli/key.ts'),
   request: () => import('./cli/request.ts'),
   firmware: () => import('./cli/firmware.ts'),
-  roads: () => import('./cli/roads.ts'),
+  roads: () => import('./games/cards/cli/roads.ts'),
   user: () => import('./cli/user.ts'),
 };
 

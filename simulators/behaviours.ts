@@ -14,8 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { BackColour, CardCode, PhysicalCard } from '../device-protocol/cards.ts';
+import type { ShoeRecipe } from '../firmware-host/games/cards/simulated/legal-shoe.ts';
 import { SimulatorError } from './errors.ts';
-import type { ShoeRecipe } from './legal-shoe.ts';
 import type { Random } from './random.ts';
 import type { DeviceIdentity, Step } from './steps.ts';
 

@@ -5,14 +5,18 @@ import type { DeviceTalker } from '../device-protocol/frame.ts';
 import type { LinkOptions as SessionOptions } from '../device-protocol/link.ts';
 import { type Message, peerKnows } from '../device-protocol/messages.ts';
 import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
+import type { LegalRound } from '../firmware-host/games/cards/simulated/legal-round.ts';
+import {
+  ShoeDealer,
+  type SimShoe,
+  shoeOrder,
+} from '../firmware-host/games/cards/simulated/legal-shoe.ts';
 import type { DeviceCore } from '../hardware/device/device-core.ts';
 import type { DeviceKey } from '../hardware/keys/device-key.ts';
 import type { LinkOptionsInput } from '../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../hardware/transports/transport.ts';
 import { BehaviourSet } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
-import type { LegalRound } from './legal-round.ts';
-import { ShoeDealer, type SimShoe, shoeOrder } from './legal-shoe.ts';
 import { effectiveRecipe, planSession } from './plan.ts';
 import { createRandom, type Random } from './random.ts';
 import type { Scenario } from './scenario.ts';

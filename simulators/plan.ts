@@ -5,10 +5,20 @@
  * the same steps, on any machine.
  */
 import type { BackColour, CardCode } from '../device-protocol/cards.ts';
+import {
+  type LegalRound,
+  legalRound,
+  legalShoeLength,
+} from '../firmware-host/games/cards/simulated/legal-round.ts';
+import {
+  recipeFor,
+  ShoeDealer,
+  type ShoeRecipe,
+  type SimShoe,
+  shoeOrder,
+} from '../firmware-host/games/cards/simulated/legal-shoe.ts';
 import { type Behaviour, type BehaviourSet, behaviourDefinition } from './behaviours.ts';
 import { SimulatorError } from './errors.ts';
-import { type LegalRound, legalRound, legalShoeLength } from './legal-round.ts';
-import { recipeFor, ShoeDealer, type ShoeRecipe, type SimShoe, shoeOrder } from './legal-shoe.ts';
 import { createRandom } from './random.ts';
 import type { ScriptStep } from './scenario.ts';
 import type { Step } from './steps.ts';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { GameId, Ruleset, RulesetOf } from '../engine/rulesets/schema.ts';
+import { analyzeRouletteCommand, registerRouletteAnalyses } from '../games/roulette/cli/analyze.ts';
 import { percent, print, seconds, table } from './analysis-output.ts';
-import { analyzeRouletteCommand, registerRouletteAnalyses } from './analyze-roulette.ts';
 
 /**
  * `tableside analyze`: exact probability and house-edge analysis (exhaustive
@@ -205,7 +205,10 @@ async function stagedProgressBar(): Promise<{
 
 async function analyzePoker(options: JsonOption & { cards: string }): Promise<void> {
   const [{ pokerCategoryCounts, checkHandSize }, { choose, countRows, groupDigits }] =
-    await Promise.all([import('../analysis/poker.ts'), import('../analysis/exact.ts')]);
+    await Promise.all([
+      import('../games/cards/poker/analysis/poker.ts'),
+      import('../analysis/exact.ts'),
+    ]);
   const cards = checkHandSize(wholeNumber(options.cards, '--cards'));
   const bar = await progressBar(Number(choose(52, cards)));
   const start = performance.now();
@@ -244,8 +247,8 @@ async function analyzeBaccaratCommand(
 ): Promise<void> {
   const [{ enumerateBaccarat, analyzeBaccarat }, { getRuleset }, { countRows, countsJson }] =
     await Promise.all([
-      import('../analysis/baccarat.ts'),
-      import('../engine/rulesets/index.ts'),
+      import('../games/cards/baccarat/analysis.ts'),
+      import('../games/rulesets.ts'),
       import('../analysis/exact.ts'),
     ]);
   const decks = wholeNumber(options.decks, '--decks');
@@ -304,7 +307,7 @@ async function analyzeDealerCommand(
   options: JsonOption & { decks: string; h17?: boolean },
 ): Promise<void> {
   const [{ analyzeDealer }, { countRows, countsJson }] = await Promise.all([
-    import('../analysis/blackjack-dealer.ts'),
+    import('../games/cards/blackjack/analysis.ts'),
     import('../analysis/exact.ts'),
   ]);
   const decks = wholeNumber(options.decks, '--decks');
@@ -340,8 +343,8 @@ async function analyzeDealerCommand(
 
 async function analyzeHoldemBonusCommand(options: JsonOption & { ruleset: string }): Promise<void> {
   const [{ analyzeHoldemBonus }, { getRuleset }, { groupDigits, ratio }] = await Promise.all([
-    import('../analysis/holdem-bonus.ts'),
-    import('../engine/rulesets/index.ts'),
+    import('../games/cards/poker/analysis/holdem-bonus.ts'),
+    import('../games/rulesets.ts'),
     import('../analysis/exact.ts'),
   ]);
   const ruleset = rulesetOfGame(getRuleset(options.ruleset), 'holdem-bonus');
@@ -392,8 +395,8 @@ async function analyzeTripleShotCommand(
   options: JsonOption & { ruleset: string; pokerBet: boolean },
 ): Promise<void> {
   const [{ analyzeTripleShot }, { getRuleset }, { groupDigits, ratio }] = await Promise.all([
-    import('../analysis/triple-shot.ts'),
-    import('../engine/rulesets/index.ts'),
+    import('../games/cards/triple-shot/analysis.ts'),
+    import('../games/rulesets.ts'),
     import('../analysis/exact.ts'),
   ]);
   const ruleset = rulesetOfGame(getRuleset(options.ruleset), 'triple-shot');
@@ -520,9 +523,9 @@ async function studyCommand(
 ): Promise<void> {
   const [{ studyRuleset }, { betJson, edgePerUnitStaked }, { getRuleset }, { findGameOf }] =
     await Promise.all([
-      import('../analysis/studies.ts'),
-      import('../analysis/study.ts'),
-      import('../engine/rulesets/index.ts'),
+      import('../games/studies.ts'),
+      import('../games/cards/poker/analysis/study.ts'),
+      import('../games/rulesets.ts'),
       import('../games/registry.ts'),
     ]);
   // A game with verbs of its own (roulette's edges) studies its rulesets there.

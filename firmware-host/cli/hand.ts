@@ -97,7 +97,8 @@ const HAND_VERBS: Record<
   (options: HandOptions) => Promise<void>
 > = {
   cards: (options) => runHand(options),
-  roulette: async (options) => (await import('./roulette-hand.ts')).runRouletteHand(options),
+  roulette: async (options) =>
+    (await import('../games/roulette/cli/hand.ts')).runRouletteHand(options),
 };
 
 /** The shipped rulesets that offer dark boxes (004), for messages. */
@@ -107,8 +108,8 @@ async function runHand(options: HandOptions): Promise<void> {
   const [{ parseCards, isStandardCard }, { getRuleset }, { createEngine }, round] =
     await Promise.all([
       import('../../device-protocol/cards.ts'),
-      import('../engine/rulesets/index.ts'),
-      import('../engine/games.ts'),
+      import('../games/rulesets.ts'),
+      import('../games/engines.ts'),
       import('../engine/round.ts'),
     ]);
   const ruleset = getRuleset(options.ruleset);

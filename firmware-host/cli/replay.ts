@@ -8,8 +8,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { describeRouletteEvent } from '../games/roulette/text.ts';
 import type { DomainEvent } from '../table/events.ts';
-import { describeRouletteEvent } from '../table/roulette-text.ts';
 
 interface ReplayOptions {
   readonly ruleset: string;
@@ -43,7 +43,7 @@ async function readLog(file: string): Promise<string> {
 
 export async function replay(file: string, options: ReplayOptions): Promise<number> {
   const { gameOf } = await import('../games/registry.ts');
-  const { parseRecord } = await import('../table/table-session.ts');
+  const { parseRecord } = await import('../games/table-session.ts');
   const { isTableError } = await import('../table/errors.ts');
   const { isEngineError } = await import('../engine/errors.ts');
   // Any game's table: the ruleset's plug-in opens its session.

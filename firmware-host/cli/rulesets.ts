@@ -8,7 +8,7 @@ export function register(program: Command): void {
     .option('--json', 'print the list as JSON')
     .action(async (options: { json?: boolean }) => {
       await guarded('rulesets', async () => {
-        const { listRulesets, listRouletteRulesets } = await import('../engine/rulesets/index.ts');
+        const { listRulesets, listRouletteRulesets } = await import('../games/rulesets.ts');
         const all = [...listRulesets(), ...listRouletteRulesets()];
         if (options.json) {
           const rows = all.map(({ name, game, jurisdiction, title }) => ({

@@ -48,7 +48,7 @@ export async function wheelSim(options: WheelSimOptions): Promise<SimPlay | unde
     await listFaults();
     return undefined;
   }
-  const { getRouletteRuleset, rouletteRulesetNames } = await import('../engine/rulesets/index.ts');
+  const { getRouletteRuleset, rouletteRulesetNames } = await import('../games/rulesets.ts');
   const { SimulatedWheel } = await import('../../simulators/wheel.ts');
   const rulesetName = options.ruleset ?? 'tdc-roulette';
   if (!rouletteRulesetNames().includes(rulesetName)) {

@@ -14,11 +14,11 @@ import {
   rulesetChangeRefusal,
   rulesetIdentity,
 } from '../games/registry.ts';
+import { parseRecord } from '../games/table-session.ts';
 import type { FoundCheckpoint, Journal } from '../journal/journal.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { Logger } from '../log.ts';
 import type { TableLogRecord } from '../table/log.ts';
-import { parseRecord } from '../table/table-session.ts';
 import type { DaemonBus } from './bus.ts';
 import { DaemonError } from './errors.ts';
 import { RestartDedupe } from './restart-dedupe.ts';

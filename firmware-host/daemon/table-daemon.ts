@@ -21,6 +21,7 @@ import { EventEmitter } from 'node:events';
 import { VERSION } from '../../device-protocol/version.ts';
 import { pairingPolicyOf, type TablesideConfig } from '../config/schema.ts';
 import type { DeviceDriver, DriverStatus, SpinPart } from '../drivers/driver.ts';
+import { RoadsExtension } from '../games/cards/daemon/roads-extension.ts';
 import type { GameExpectation } from '../games/game.ts';
 import { rulesetIdentity } from '../games/registry.ts';
 import type { RecoveryWarning } from '../journal/journal.ts';
@@ -41,9 +42,9 @@ import {
   type IngestOptions,
   type TableHost,
 } from './extensions/extension.ts';
+import { GamingDayExtension } from './extensions/gaming-day.ts';
 import { JournalSealingExtension } from './extensions/journal-sealing.ts';
 import { announceJournalFailureAtStart, MqttBridgeExtension } from './extensions/mqtt-bridge.ts';
-import { RoadsExtension } from './extensions/roads.ts';
 import { SimulationExtension } from './extensions/simulation.ts';
 import { WebConsoleExtension } from './extensions/web-console.ts';
 import { reopenOnNewGamingDay } from './gaming-day.ts';
@@ -198,6 +199,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
           this.devices,
           ...(this.simulate ? [new SimulationExtension(this.devices)] : []),
           new DealerConsoleExtension(),
+          new GamingDayExtension((now) => reopenOnNewGamingDay(this.core, now)),
           this.web,
         ],
         this.extensionContext(),

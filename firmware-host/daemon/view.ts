@@ -8,9 +8,9 @@
 import { pairingPolicyOf } from '../config/schema.ts';
 import { UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
 import { resultWordsOf } from '../games/registry.ts';
+import { describeRouletteEvent } from '../games/roulette/text.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { DomainEvent } from '../table/events.ts';
-import { describeRouletteEvent } from '../table/roulette-text.ts';
 import type { DeviceLineChange } from './bus.ts';
 import type { TableDaemon } from './table-daemon.ts';
 

@@ -104,7 +104,9 @@ const SCRIPTED_SESSIONS: Record<
     return simulationOutcomes(await runSimulation(request));
   },
   wheel: async ({ config }) => {
-    const { runWheelSimulation, wheelSimulationOutcomes } = await import('./simulate-wheel.ts');
+    const { runWheelSimulation, wheelSimulationOutcomes } = await import(
+      '../games/roulette/diag/simulate-wheel.ts'
+    );
     return wheelSimulationOutcomes(await runWheelSimulation({ config }));
   },
 };

@@ -1,6 +1,6 @@
 /**
  * What a game's engine factory is, shared by the engine registry
- * (engine/games.ts) and the games that join it (engine/poker/games.ts):
+ * (games/engines.ts) and the games that join it (games/cards/poker/games.ts):
  * its own module so neither imports the other.
  */
 import { EngineError } from './errors.ts';

@@ -7,10 +7,10 @@
  * web view) are looked up by that name by the composition roots.
  */
 
-import type { Expectation } from '../table/card-table/index.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
-import type { RouletteExpectation } from '../table/roulette-session.ts';
+import type { Expectation } from './cards/table/index.ts';
+import type { RouletteExpectation } from './roulette/session.ts';
 
 /** What every ruleset says of itself, whatever its game. */
 export interface RulesetIdentity {

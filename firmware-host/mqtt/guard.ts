@@ -12,10 +12,10 @@
  * the message loses exactly the cards its fields withhold. Free text is never
  * masked by its look: a model name such as `TS-SHOE-SIM` is not a ten of
  * spades. A round's result shows its
- * outcome as the table exposed it (engine/games.ts `exposedOutcome`): a hand
+ * outcome as the table exposed it (games/engines.ts `exposedOutcome`): a hand
  * collected face down, such as a fold, shows only its number of cards.
  */
-import { exposedOutcome } from '../engine/games.ts';
+import { exposedOutcome } from '../games/engines.ts';
 import type { DomainEvent } from '../table/events.ts';
 
 /**

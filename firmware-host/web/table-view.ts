@@ -4,9 +4,10 @@
  * plug-in (games/registry.ts). The page takes `view` from the table info
  * (hello, /api/me) and never looks at the game itself.
  */
-import { getRouletteRuleset, type RouletteRuleset } from '../engine/rulesets/index.ts';
+
 import { findGameOf, gameOf } from '../games/registry.ts';
 import { roulette } from '../games/roulette/plugin.ts';
+import { getRouletteRuleset, type RouletteRuleset } from '../games/rulesets.ts';
 
 export type WebView = 'baccarat' | 'cards' | 'roulette';
 

@@ -4,12 +4,12 @@
  * (recovery, refused requests, devices coming and going) for the Devices page.
  */
 
+import { WheelWatch } from '../games/roulette/web/wheel-watch.ts';
 import type { Notice } from './devices-report.ts';
 import type { FeedSource } from './feed.ts';
 import { HttpError } from './http.ts';
 import type { ConsolePort } from './port.ts';
 import { rouletteRulesetOf } from './table-view.ts';
-import { WheelWatch } from './wheel-watch.ts';
 
 const KEPT_NOTICES = 50;
 

@@ -20,55 +20,12 @@ export const gameFolder = (game: string) => `firmware-host/games/${game}/`;
 export const GAME_MODULES: Readonly<Record<string, readonly string[]>> = {
   cards: [
     gameFolder('cards'),
-    'firmware-host/engine/baccarat/',
-    'firmware-host/engine/blackjack/',
-    'firmware-host/engine/poker/',
-    'firmware-host/engine/triple-shot/',
-    'firmware-host/engine/rulesets/blackjack.ts',
+    // The poker rulesets' schemas join the card rulesets' union in engine/rulesets/schema.ts, the engine's contract.
     'firmware-host/engine/rulesets/poker.ts',
-    'firmware-host/engine/rulesets/punto-banco.ts',
-    'firmware-host/engine/rulesets/triple-shot.ts',
-    'firmware-host/analysis/baccarat.ts',
-    'firmware-host/analysis/blackjack-dealer.ts',
-    'firmware-host/analysis/caribbean-stud.ts',
-    'firmware-host/analysis/casino-holdem.ts',
-    'firmware-host/analysis/five-card-showdown.ts',
-    'firmware-host/analysis/holdem-board-classes.ts',
-    'firmware-host/analysis/holdem-bonus.ts',
-    'firmware-host/analysis/holdem-dealer-sweep.ts',
-    'firmware-host/analysis/holdem-showdown.ts',
-    'firmware-host/analysis/poker.ts',
-    'firmware-host/analysis/russian-poker.ts',
-    'firmware-host/analysis/seven-card-stud.ts',
-    'firmware-host/analysis/showdown-outcome.ts',
-    'firmware-host/analysis/six-card-showdown.ts',
-    'firmware-host/analysis/triple-shot.ts',
-    'firmware-host/table/card-table/',
-    'firmware-host/table/roads.ts',
-    'firmware-host/table/legal-deal.ts',
-    'firmware-host/daemon/simulated-dealer.ts',
-    'firmware-host/daemon/roads-follower.ts',
-    'firmware-host/daemon/extensions/roads.ts',
-    'firmware-host/cli/roads.ts',
-    'simulators/legal-shoe.ts',
-    'simulators/legal-round.ts',
     'firmware-host/web/public/scoreboard.js',
   ],
   roulette: [
     gameFolder('roulette'),
-    'firmware-host/engine/roulette/',
-    'firmware-host/engine/rulesets/roulette.ts',
-    'firmware-host/engine/rulesets/roulette-schema.ts',
-    'firmware-host/analysis/roulette.ts',
-    'firmware-host/analysis/wheel-bias.ts',
-    'firmware-host/analysis/wheel-chart.ts',
-    'firmware-host/table/roulette-session.ts',
-    'firmware-host/table/roulette-text.ts',
-    'firmware-host/daemon/simulated-croupier.ts',
-    'firmware-host/diag/simulate-wheel.ts',
-    'firmware-host/cli/analyze-roulette.ts',
-    'firmware-host/cli/roulette-hand.ts',
-    'firmware-host/web/wheel-watch.ts',
     'firmware-host/web/public/roulette.js',
     'firmware-host/web/public/roulette-history.js',
   ],
@@ -91,7 +48,7 @@ export function gameOwning(file: string): string | undefined {
 export interface OwnershipImport {
   file: string;
   line: number;
-  /** `imports roulette's firmware-host/engine/roulette/bets.ts`. */
+  /** `imports roulette's firmware-host/games/roulette/engine/bets.ts`. */
   what: string;
 }
 

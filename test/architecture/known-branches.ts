@@ -4,35 +4,11 @@
  * by its file and what it does (no line number) with the work that removes
  * it. The check fails on anything not listed and on a listed entry that is
  * gone, so these lists only shrink. Printed by print-known.ts; at printing:
- * ownership: 17 game branches (16 listed keys), 31 device-kind branches (20), 60 imports of a game's module from outside it (59); outside its folder: cards 12852 lines in 57 files, roulette 3183 lines in 19 files.
+ * ownership: 14 game branches (13 listed keys), 31 device-kind branches (20), 60 imports of a game's module from outside it (59); outside its folder: cards 922 lines in 2 files, roulette 253 lines in 2 files.
  */
 
 /** Branch on a game's or a device kind's name → the work that removes it. */
 export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
-  "firmware-host/analysis/studies.ts: compares with the game 'blackjack'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/studies.ts: has a case for the game 'blackjack'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/studies.ts: has a case for the game 'caribbean-stud'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/studies.ts: has a case for the game 'casino-holdem'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/studies.ts: has a case for the game 'holdem-bonus'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/studies.ts: has a case for the game 'punto-banco'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/studies.ts: has a case for the game 'russian-poker'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/studies.ts: has a case for the game 'seven-card-stud'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/studies.ts: has a case for the game 'triple-shot'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/study.ts: has a case for the game 'casino-holdem'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/study.ts: has a case for the game 'holdem-bonus'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/analysis/study.ts: has a case for the game 'triple-shot'":
-    "asks the game's plug-in (issue 35 item 1)",
   "firmware-host/cli/sim-dealer.ts: compares with the device kind 'reader'":
     "asks the device kind's profile (issue 35 item 2)",
   "firmware-host/config/schema.ts: compares with the device kind 'reader'":
@@ -47,24 +23,42 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
     "asks the game's plug-in (issue 35 item 1)",
   "firmware-host/daemon/hosted-firmware.ts: compares with the device kind 'shoe'":
     "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/daemon/simulated-dealer.ts: compares with the device kind 'shoe'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/daemon/simulated-dealer.ts: compares with the device kind 'shuffler'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/daemon/simulated-dealer.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
-    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/daemon/view.ts: asks whether the game 'cards' is 'in' it":
     "asks the game's plug-in (issue 35 item 1)",
   "firmware-host/diag/scripted-session.ts: spells out the device kind 'shoe', the device kind 'wheel'":
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
-  'firmware-host/engine/rulesets/index.ts: asks isRouletteRuleset':
-    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/cards/daemon/simulated-dealer.ts: compares with the device kind 'shoe'":
+    "asks the device kind's profile (issue 35 item 2)",
+  "firmware-host/games/cards/daemon/simulated-dealer.ts: compares with the device kind 'shuffler'":
+    "asks the device kind's profile (issue 35 item 2)",
+  "firmware-host/games/cards/daemon/simulated-dealer.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
+    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/games/cards/plugin.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/games/game.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader', the device kind 'wheel'":
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/games/game.ts: spells out the device kind 'shoe', the device kind 'wheel'":
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
+  'firmware-host/games/rulesets.ts: asks isRouletteRuleset':
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: compares with the game 'blackjack'":
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: has a case for the game 'blackjack'":
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: has a case for the game 'caribbean-stud'":
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: has a case for the game 'casino-holdem'":
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: has a case for the game 'holdem-bonus'":
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: has a case for the game 'punto-banco'":
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: has a case for the game 'russian-poker'":
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: has a case for the game 'seven-card-stud'":
+    "asks the game's plug-in (issue 35 item 1)",
+  "firmware-host/games/studies.ts: has a case for the game 'triple-shot'":
+    "asks the game's plug-in (issue 35 item 1)",
   "hardware/firmware/check.ts: compares with the device kind 'shoe'":
     "asks the device kind's profile (issue 35 item 2)",
   "simulators/device.ts: compares with the device kind 'reader'":
@@ -85,101 +79,101 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
 
 /** Import of a game's module from outside that game → the work that removes it. */
 export const KNOWN_OWNERSHIP_IMPORTS: Readonly<Record<string, string>> = {
-  "firmware-host/analysis/studies.ts: imports cards's firmware-host/analysis/baccarat.ts":
+  "firmware-host/cli.ts: imports cards's firmware-host/games/cards/cli/roads.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/studies.ts: imports cards's firmware-host/analysis/blackjack-dealer.ts":
+  "firmware-host/cli/analysis-threads.ts: imports cards's firmware-host/games/cards/poker/analysis/holdem-showdown.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/studies.ts: imports cards's firmware-host/analysis/caribbean-stud.ts":
+  "firmware-host/cli/analysis-threads.ts: imports cards's firmware-host/games/cards/poker/analysis/six-card-showdown.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/studies.ts: imports cards's firmware-host/analysis/casino-holdem.ts":
+  "firmware-host/cli/analysis-threads.ts: imports cards's firmware-host/games/cards/poker/analysis/study.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/studies.ts: imports cards's firmware-host/analysis/holdem-bonus.ts":
+  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/baccarat/analysis.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/studies.ts: imports cards's firmware-host/analysis/russian-poker.ts":
+  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/blackjack/analysis.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/studies.ts: imports cards's firmware-host/analysis/seven-card-stud.ts":
+  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/poker/analysis/holdem-bonus.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/studies.ts: imports cards's firmware-host/analysis/triple-shot.ts":
+  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/poker/analysis/poker.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/study.ts: imports cards's firmware-host/analysis/poker.ts":
+  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/poker/analysis/study.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/study.ts: imports cards's firmware-host/engine/poker/evaluator.ts":
+  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/triple-shot/analysis.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/analysis/study.ts: imports cards's firmware-host/engine/rulesets/poker.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli.ts: imports cards's firmware-host/cli/roads.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analysis-threads.ts: imports cards's firmware-host/analysis/holdem-showdown.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analysis-threads.ts: imports cards's firmware-host/analysis/six-card-showdown.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/analysis/baccarat.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/analysis/blackjack-dealer.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/analysis/holdem-bonus.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/analysis/poker.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/analysis/triple-shot.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports roulette's firmware-host/cli/analyze-roulette.ts":
+  "firmware-host/cli/analyze.ts: imports roulette's firmware-host/games/roulette/cli/analyze.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
   "firmware-host/cli/hand.ts: imports cards's firmware-host/games/cards/outcome-text.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/hand.ts: imports roulette's firmware-host/cli/roulette-hand.ts":
+  "firmware-host/cli/hand.ts: imports roulette's firmware-host/games/roulette/cli/hand.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/replay.ts: imports roulette's firmware-host/table/roulette-text.ts":
+  "firmware-host/cli/replay.ts: imports roulette's firmware-host/games/roulette/text.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/dealer-console.ts: imports cards's firmware-host/table/card-table/index.ts":
+  "firmware-host/daemon/extensions/dealer-console.ts: imports cards's firmware-host/games/cards/table/index.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/dealer-console.ts: imports roulette's firmware-host/table/roulette-session.ts":
+  "firmware-host/daemon/extensions/dealer-console.ts: imports roulette's firmware-host/games/roulette/session.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/extension.ts: imports cards's firmware-host/table/card-table/index.ts":
+  "firmware-host/daemon/extensions/extension.ts: imports cards's firmware-host/games/cards/table/index.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/extension.ts: imports roulette's firmware-host/table/roulette-session.ts":
+  "firmware-host/daemon/extensions/extension.ts: imports roulette's firmware-host/games/roulette/session.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/simulation.ts: imports cards's firmware-host/daemon/simulated-dealer.ts":
+  "firmware-host/daemon/extensions/simulation.ts: imports cards's firmware-host/games/cards/daemon/simulated-dealer.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/simulation.ts: imports roulette's firmware-host/daemon/simulated-croupier.ts":
+  "firmware-host/daemon/extensions/simulation.ts: imports roulette's firmware-host/games/roulette/daemon/simulated-croupier.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/table-daemon.ts: imports cards's firmware-host/daemon/extensions/roads.ts":
+  "firmware-host/daemon/table-daemon.ts: imports cards's firmware-host/games/cards/daemon/roads-extension.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/view.ts: imports roulette's firmware-host/table/roulette-text.ts":
+  "firmware-host/daemon/view.ts: imports roulette's firmware-host/games/roulette/text.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/diag/diagnose.ts: imports roulette's firmware-host/diag/simulate-wheel.ts":
-    'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/games.ts: imports cards's firmware-host/engine/baccarat/engine.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/games.ts: imports cards's firmware-host/engine/blackjack/engine.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/games.ts: imports cards's firmware-host/engine/poker/games.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/games.ts: imports cards's firmware-host/engine/triple-shot/engine.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/rulesets/index.ts: imports cards's firmware-host/engine/rulesets/blackjack.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/rulesets/index.ts: imports cards's firmware-host/engine/rulesets/poker.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/rulesets/index.ts: imports cards's firmware-host/engine/rulesets/punto-banco.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/rulesets/index.ts: imports cards's firmware-host/engine/rulesets/triple-shot.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/rulesets/index.ts: imports roulette's firmware-host/engine/roulette/call-bets.ts":
-    'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/rulesets/index.ts: imports roulette's firmware-host/engine/rulesets/roulette-schema.ts":
-    'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/engine/rulesets/index.ts: imports roulette's firmware-host/engine/rulesets/roulette.ts":
+  "firmware-host/diag/diagnose.ts: imports roulette's firmware-host/games/roulette/diag/simulate-wheel.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
   "firmware-host/engine/rulesets/schema.ts: imports cards's firmware-host/engine/rulesets/poker.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/game.ts: imports cards's firmware-host/table/card-table/index.ts":
+  "firmware-host/games/engines.ts: imports cards's firmware-host/games/cards/baccarat/engine.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/game.ts: imports roulette's firmware-host/table/roulette-session.ts":
+  "firmware-host/games/engines.ts: imports cards's firmware-host/games/cards/blackjack/engine.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/engines.ts: imports cards's firmware-host/games/cards/poker/games.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/engines.ts: imports cards's firmware-host/games/cards/triple-shot/engine.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/game.ts: imports cards's firmware-host/games/cards/table/index.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/game.ts: imports roulette's firmware-host/games/roulette/session.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/table/session-codec.ts: imports cards's firmware-host/table/card-table/index.ts":
+  "firmware-host/games/rulesets.ts: imports cards's firmware-host/engine/rulesets/poker.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/table/table-session.ts: imports cards's firmware-host/table/card-table/index.ts":
+  "firmware-host/games/rulesets.ts: imports cards's firmware-host/games/cards/baccarat/rulesets.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/rulesets.ts: imports cards's firmware-host/games/cards/blackjack/rulesets.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/rulesets.ts: imports cards's firmware-host/games/cards/triple-shot/rulesets.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/rulesets.ts: imports roulette's firmware-host/games/roulette/engine/call-bets.ts":
+    'asks the roulette plug-in instead (issue 35 item 1)',
+  "firmware-host/games/rulesets.ts: imports roulette's firmware-host/games/roulette/rulesets-schema.ts":
+    'asks the roulette plug-in instead (issue 35 item 1)',
+  "firmware-host/games/rulesets.ts: imports roulette's firmware-host/games/roulette/rulesets.ts":
+    'asks the roulette plug-in instead (issue 35 item 1)',
+  "firmware-host/games/session-codec.ts: imports cards's firmware-host/games/cards/table/index.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/baccarat/analysis.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/blackjack/analysis.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/caribbean-stud.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/casino-holdem.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/holdem-bonus.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/russian-poker.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/seven-card-stud.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/study.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/triple-shot/analysis.ts":
+    'asks the cards plug-in instead (issue 35 item 1)',
+  "firmware-host/games/table-session.ts: imports cards's firmware-host/games/cards/table/index.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
   "firmware-host/web/public/app.js: imports cards's firmware-host/web/public/scoreboard.js":
     'asks the cards plug-in instead (issue 35 item 1)',
@@ -191,16 +185,16 @@ export const KNOWN_OWNERSHIP_IMPORTS: Readonly<Record<string, string>> = {
     'asks the roulette plug-in instead (issue 35 item 1)',
   "firmware-host/web/table-view.ts: imports roulette's firmware-host/games/roulette/plugin.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/web/table-watch.ts: imports roulette's firmware-host/web/wheel-watch.ts":
+  "firmware-host/web/table-watch.ts: imports roulette's firmware-host/games/roulette/web/wheel-watch.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "simulators/behaviours.ts: imports cards's simulators/legal-shoe.ts":
+  "simulators/behaviours.ts: imports cards's firmware-host/games/cards/simulated/legal-shoe.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "simulators/device.ts: imports cards's simulators/legal-round.ts":
+  "simulators/device.ts: imports cards's firmware-host/games/cards/simulated/legal-round.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "simulators/device.ts: imports cards's simulators/legal-shoe.ts":
+  "simulators/device.ts: imports cards's firmware-host/games/cards/simulated/legal-shoe.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "simulators/plan.ts: imports cards's simulators/legal-round.ts":
+  "simulators/plan.ts: imports cards's firmware-host/games/cards/simulated/legal-round.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
-  "simulators/plan.ts: imports cards's simulators/legal-shoe.ts":
+  "simulators/plan.ts: imports cards's firmware-host/games/cards/simulated/legal-shoe.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
 };

@@ -215,20 +215,20 @@ export const PLANTED_IMPORTS: readonly Planted[] = [
   {
     kind: "the daemon importing roulette's engine",
     file: DAEMON,
-    source: "import { settle } from '../engine/roulette/settle.ts';",
-    says: /imports roulette's firmware-host\/engine\/roulette\/settle\.ts/,
+    source: "import { settle } from '../games/roulette/engine/settle.ts';",
+    says: /imports roulette's firmware-host\/games\/roulette\/engine\/settle\.ts/,
   },
   {
     kind: "a type-only import of a card game's ruleset",
     file: 'firmware-host/config/planted.ts',
-    source: "import type { X } from '../engine/rulesets/punto-banco.ts';",
-    says: /imports cards's firmware-host\/engine\/rulesets\/punto-banco\.ts/,
+    source: "import type { X } from '../games/cards/baccarat/rulesets.ts';",
+    says: /imports cards's firmware-host\/games\/cards\/baccarat\/rulesets\.ts/,
   },
   {
     kind: "a dynamic import of a game's session",
     file: DAEMON,
-    source: "const session = () => import('../table/roulette-session.ts');",
-    says: /imports roulette's firmware-host\/table\/roulette-session\.ts/,
+    source: "const session = () => import('../games/roulette/session.ts');",
+    says: /imports roulette's firmware-host\/games\/roulette\/session\.ts/,
   },
   {
     kind: "a game's folder importing another game's",
@@ -239,8 +239,8 @@ export const PLANTED_IMPORTS: readonly Planted[] = [
   {
     kind: "shared engine code importing a game's engine",
     file: 'firmware-host/engine/planted.ts',
-    source: "import { x } from './blackjack/hand.ts';",
-    says: /imports cards's firmware-host\/engine\/blackjack\/hand\.ts/,
+    source: "import { x } from '../games/cards/blackjack/hand.ts';",
+    says: /imports cards's firmware-host\/games\/cards\/blackjack\/hand\.ts/,
   },
   {
     kind: "a browser script importing a game's view",

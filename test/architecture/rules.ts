@@ -25,10 +25,26 @@ const HARDWARE = 'hardware/';
 const ENGINE = 'firmware-host/engine/';
 const TABLE = 'firmware-host/table/';
 const GAMES = 'firmware-host/games/';
+const ANALYSIS = 'firmware-host/analysis/';
 /** The host's own top-level file: the logger. */
 const HOST_FILES = ['firmware-host/log.ts'];
 const COMPOSITION_ROOT_OURS = ['firmware-host/', PROTOCOL, HARDWARE, 'simulators/'];
 const NODE = 'node:*';
+/** The web console's server: it reads and asks the table through its port, never the daemon. */
+const WEB_OURS: readonly string[] = [
+  'firmware-host/web/',
+  'firmware-host/config/',
+  'firmware-host/drivers/',
+  'firmware-host/journal/',
+  'firmware-host/mqtt/',
+  // The roulette view's wheel watch (games/roulette/web/wheel-watch.ts) runs the pure bias tests.
+  'firmware-host/analysis/',
+  GAMES,
+  TABLE,
+  ENGINE,
+  PROTOCOL,
+  ...HOST_FILES,
+];
 
 /** Most specific first is not needed: `ruleFor` takes the longest match. */
 export const RULES: readonly FolderRule[] = [
@@ -91,10 +107,40 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: GAMES,
     holds:
-      'the game plug-ins and their registry: per game, its rulesets, session, devices, requests, journal rotation, checkpoints, views (a folder per plug-in)',
-    ours: [GAMES, TABLE, ENGINE, PROTOCOL],
-    packages: [],
+      "the game plug-ins and their registry (`registry.ts`, the engines', rulesets' and studies' registries, the table session that runs a plug-in's session); a folder per game holding all of it: rules, rulesets, engine, session, results' words, analysis, views; its pure parts at the top of its folder",
+    ours: [GAMES, TABLE, ENGINE, ANALYSIS, PROTOCOL],
+    packages: ['zod'],
     pure: true,
+  },
+  {
+    folder: `${GAMES}*/daemon/`,
+    holds: "a game's part of the daemon: its extensions, its simulated dealer or croupier",
+    ours: COMPOSITION_ROOT_OURS,
+    packages: [NODE],
+  },
+  {
+    folder: `${GAMES}*/cli/`,
+    holds: "a game's CLI verbs (composition roots)",
+    ours: COMPOSITION_ROOT_OURS,
+    packages: [NODE, 'commander'],
+  },
+  {
+    folder: `${GAMES}*/diag/`,
+    holds: "a game's `diag` session",
+    ours: COMPOSITION_ROOT_OURS,
+    packages: [NODE],
+  },
+  {
+    folder: `${GAMES}*/web/`,
+    holds: "a game's part of the web console's server",
+    ours: [...WEB_OURS],
+    packages: [NODE, 'zod'],
+  },
+  {
+    folder: `${GAMES}*/simulated/`,
+    holds: "a game's legal deals for the simulators (seeded, never the table's own chance)",
+    ours: ['simulators/', PROTOCOL, HARDWARE, GAMES, ENGINE, TABLE],
+    packages: [NODE, 'zod'],
   },
   {
     folder: 'firmware-host/analysis/',
@@ -142,6 +188,7 @@ export const RULES: readonly FolderRule[] = [
       'firmware-host/journal/',
       'firmware-host/trust/',
       'firmware-host/config/',
+      GAMES,
       TABLE,
       ENGINE,
       PROTOCOL,
@@ -167,20 +214,7 @@ export const RULES: readonly FolderRule[] = [
     holds:
       'the web console: HTTP API, SSE feed, logins, static pages; it reads and asks the table through its port (`web/port.ts`), never `firmware-host/daemon/`',
     // Never the daemon: the daemon implements the console's port (issue 26).
-    ours: [
-      'firmware-host/web/',
-      'firmware-host/config/',
-      'firmware-host/drivers/',
-      'firmware-host/journal/',
-      'firmware-host/mqtt/',
-      // The roulette view's wheel watch (web/wheel-watch.ts) runs the pure bias tests.
-      'firmware-host/analysis/',
-      GAMES,
-      TABLE,
-      ENGINE,
-      PROTOCOL,
-      ...HOST_FILES,
-    ],
+    ours: [...WEB_OURS],
     packages: [NODE, 'zod'],
   },
   {
@@ -259,11 +293,21 @@ export const PURE_BANNED_CRYPTO_IMPORTS = new Set([
   'webcrypto',
 ]);
 
+/** A rule folder may hold `*` for one folder name: a part of any game, such as its daemon part. */
+function folderPattern(folder: string): RegExp {
+  const escaped = folder.replace(/[.+?^$()|[\]\\{}]/g, '\\$&').replaceAll('*', '[^/]+');
+  return new RegExp(`^${escaped}`);
+}
+
 /** The rule of the longest folder (or file) that holds `file`; undefined outside the checked folders. */
 export function ruleFor(file: string): FolderRule | undefined {
   let best: FolderRule | undefined;
   for (const rule of RULES) {
-    const matches = rule.folder.endsWith('/') ? file.startsWith(rule.folder) : file === rule.folder;
+    const matches = rule.folder.includes('*')
+      ? folderPattern(rule.folder).test(file)
+      : rule.folder.endsWith('/')
+        ? file.startsWith(rule.folder)
+        : file === rule.folder;
     if (matches && (!best || rule.folder.length > best.folder.length)) best = rule;
   }
   return best;

@@ -7,9 +7,8 @@
  * behaviour) and device kind (the plug-ins' kinds, the simulators' and
  * every kind of the drivers' profile registry).
  */
-
 import { DEVICE_PROFILES } from '../../firmware-host/drivers/profiles/registry.ts';
-import { GAMES } from '../../firmware-host/engine/games.ts';
+import { GAMES } from '../../firmware-host/games/engines.ts';
 import { GAME_PLUGINS } from '../../firmware-host/games/registry.ts';
 import { DEVICE_KINDS } from '../../simulators/steps.ts';
 

@@ -1,7 +1,10 @@
 /** Exact Punto Banco analysis for an 8-deck shoe: every coup, weighted, with every bet's house edge. */
 import { performance } from 'node:perf_hooks';
-import { analyzeBaccarat, enumerateBaccarat } from '../../firmware-host/analysis/baccarat.ts';
-import { getRuleset } from '../../firmware-host/engine/rulesets/index.ts';
+import {
+  analyzeBaccarat,
+  enumerateBaccarat,
+} from '../../firmware-host/games/cards/baccarat/analysis.ts';
+import { getRuleset } from '../../firmware-host/games/rulesets.ts';
 
 export interface AnalysisFigures {
   baccarat_8_decks_ms: number;

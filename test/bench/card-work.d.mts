@@ -1,7 +1,7 @@
 import type { LinkSession } from '../../device-protocol/link.ts';
+import type { TableSession } from '../../firmware-host/games/table-session.ts';
 import type { encodeRecord, hashLine } from '../../firmware-host/journal/record.ts';
 import type { eventPayload } from '../../firmware-host/mqtt/bridge.ts';
-import type { TableSession } from '../../firmware-host/table/table-session.ts';
 
 export interface CardWork {
   /** The shoe's next CARD frame (a new seeded shoe every 300 cards); not the daemon's work. */

@@ -15,11 +15,11 @@
  */
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { evaluate7Ints } from '../../firmware-host/engine/poker/evaluator.ts';
+import { evaluate7Ints } from '../../firmware-host/games/cards/poker/evaluator.ts';
 import {
   rankStateTable,
   strengthTables,
-} from '../../firmware-host/engine/poker/evaluator-tables.ts';
+} from '../../firmware-host/games/cards/poker/evaluator-tables.ts';
 import { buildLookupTable, enumerateSevenByTable } from './lookup-table.ts';
 
 export const ALL_SEVEN_CARD_HANDS = 133_784_560;

@@ -116,9 +116,9 @@ async function writeShoesJournal(dir: string, shoes: number, checkpoints: boolea
   ] = await Promise.all([
     import('../../firmware-host/daemon/table-daemon.ts'),
     import('../../firmware-host/config/loader.ts'),
-    import('../../firmware-host/table/legal-deal.ts'),
-    import('../../firmware-host/engine/games.ts'),
-    import('../../firmware-host/engine/rulesets/index.ts'),
+    import('../../firmware-host/games/cards/table/legal-deal.ts'),
+    import('../../firmware-host/games/engines.ts'),
+    import('../../firmware-host/games/rulesets.ts'),
   ]);
   const { freePort } = await import('../helpers/ports.ts');
   const ruleset = rulesets.getRuleset('tdc-baccarat-no-commission');

@@ -8,12 +8,12 @@
  * short; both sides are single-threaded.
  */
 import { performance } from 'node:perf_hooks';
+import { fullDeckSuitPatterns } from '../../firmware-host/analysis/suit-patterns.ts';
 import {
   BoardScratch,
   countHoldemBoard,
   holdemShowdownPart,
-} from '../../firmware-host/analysis/holdem-showdown.ts';
-import { fullDeckSuitPatterns } from '../../firmware-host/analysis/suit-patterns.ts';
+} from '../../firmware-host/games/cards/poker/analysis/holdem-showdown.ts';
 
 const SAMPLE_EVERY = 16;
 

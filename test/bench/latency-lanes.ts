@@ -39,9 +39,9 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { MqttClient } from 'mqtt';
 import { formatPublicKey } from '../../device-protocol/auth/keys.ts';
-import { tableTopics } from '../../firmware-host/mqtt/topics.ts';
 // The same order on every run of the bench: the legal deals' seeded generator.
-import { seededRandom } from '../../firmware-host/table/legal-deal.ts';
+import { seededRandom } from '../../firmware-host/games/cards/table/legal-deal.ts';
+import { tableTopics } from '../../firmware-host/mqtt/topics.ts';
 import { type DeviceKey, deviceKey, generatedSigner } from '../../hardware/keys/device-key.ts';
 import { openTransport } from '../../hardware/transports/url.ts';
 import { SimulatedDevice } from '../../simulators/device.ts';

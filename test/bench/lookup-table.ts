@@ -21,7 +21,7 @@ import {
   nonFlush7Table,
   RANK_KEYS_7,
   strengthTables,
-} from '../../firmware-host/engine/poker/evaluator-tables.ts';
+} from '../../firmware-host/games/cards/poker/evaluator-tables.ts';
 
 const DEAD = -1;
 

@@ -14,7 +14,7 @@ import { LinkSession } from '../../dist/device-protocol/link.js';
 import { PROTOCOL_VERSION } from '../../dist/device-protocol/messages.js';
 import { encodeRecord, hashLine } from '../../dist/firmware-host/journal/record.js';
 import { eventPayload } from '../../dist/firmware-host/mqtt/bridge.js';
-import { TableSession } from '../../dist/firmware-host/table/table-session.js';
+import { TableSession } from '../../dist/firmware-host/games/table-session.js';
 import { makeCardWork } from './card-work.mjs';
 
 const gaps = (process.argv[2] ?? '0,5,50,500').split(',').map(Number);

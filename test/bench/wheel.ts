@@ -4,10 +4,13 @@
  * do); and settling the issue's 18-bet slip, against parsing it alone.
  */
 import { performance } from 'node:perf_hooks';
-import { analyzeWheel, type WheelSpin } from '../../firmware-host/analysis/wheel-bias.ts';
-import { settleSpin } from '../../firmware-host/engine/roulette/settle.ts';
-import { parseSlip } from '../../firmware-host/engine/roulette/slip.ts';
-import { getRouletteRuleset } from '../../firmware-host/engine/rulesets/index.ts';
+import {
+  analyzeWheel,
+  type WheelSpin,
+} from '../../firmware-host/games/roulette/analysis/wheel-bias.ts';
+import { settleSpin } from '../../firmware-host/games/roulette/engine/settle.ts';
+import { parseSlip } from '../../firmware-host/games/roulette/engine/slip.ts';
+import { getRouletteRuleset } from '../../firmware-host/games/rulesets.ts';
 
 export interface WheelFigures {
   report_3700_spins_ms: number;

@@ -1,7 +1,7 @@
 // (page.evaluate callbacks run in the browser)
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getRouletteRuleset } from '../../firmware-host/engine/rulesets/index.ts';
+import { getRouletteRuleset } from '../../firmware-host/games/rulesets.ts';
 import { SerialTransport } from '../../hardware/transports/serial.ts';
 import { SimulatedWheel } from '../../simulators/wheel.ts';
 import { tempDir } from '../e2e/helpers/daemon.ts';

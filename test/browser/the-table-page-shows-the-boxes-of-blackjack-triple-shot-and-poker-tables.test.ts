@@ -1,7 +1,7 @@
 // (page.evaluate callbacks run in the browser)
 import { afterEach, describe, expect, it } from 'vitest';
+import { TableSession } from '../../firmware-host/games/table-session.ts';
 import type { JournalRecord } from '../../firmware-host/journal/record.ts';
-import { TableSession } from '../../firmware-host/table/table-session.ts';
 import { eventFrameData, screenedSnapshot } from '../../firmware-host/web/feed.ts';
 import { skipReason, until } from '../e2e/helpers/environment.ts';
 import { USERS, WebTable } from '../e2e/helpers/web-table.ts';

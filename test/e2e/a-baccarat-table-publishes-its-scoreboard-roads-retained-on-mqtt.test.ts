@@ -4,7 +4,11 @@
  * `tableside roads` gives for the shoe's results so far, with pair counts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Coup, computeRoads, coupFromOutcome } from '../../firmware-host/table/roads.ts';
+import {
+  type Coup,
+  computeRoads,
+  coupFromOutcome,
+} from '../../firmware-host/games/cards/baccarat/roads.ts';
 import { Consumer } from './helpers/consumer.ts';
 import { until } from './helpers/environment.ts';
 import { WebTable } from './helpers/web-table.ts';

@@ -11,7 +11,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatPublicKey } from '../../device-protocol/auth/keys.ts';
-import { getRuleset, rulesetNames } from '../../firmware-host/engine/rulesets/index.ts';
+import { getRuleset, rulesetNames } from '../../firmware-host/games/rulesets.ts';
 import { createKeyFile, deviceKey } from '../../hardware/keys/device-key.ts';
 import { startTestBroker, type TestBroker } from '../helpers/broker.ts';
 import { PtyPair } from '../integration/hardware/pty-pair.ts';

@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatPublicKey } from '../../device-protocol/auth/keys.ts';
-import { getRouletteRuleset } from '../../firmware-host/engine/rulesets/index.ts';
+import { getRouletteRuleset } from '../../firmware-host/games/rulesets.ts';
 import { readJournalRecords } from '../../firmware-host/journal/journal.ts';
 import { deviceKey, generatedSigner } from '../../hardware/keys/device-key.ts';
 import { SerialTransport } from '../../hardware/transports/serial.ts';

@@ -245,7 +245,7 @@ export async function startVirtualTable(
   // machine the clock ran on while the shoe did not yet exist. Loaded here, before the clock.
   await Promise.all([
     import('../../simulators/device.ts'),
-    import('../../simulators/legal-shoe.ts'),
+    import('../../firmware-host/games/cards/simulated/legal-shoe.ts'),
     import('../../simulators/wheel.ts'),
   ]);
   const clock = fakeClock(options.startAt ?? VIRTUAL_EPOCH);

@@ -3,9 +3,9 @@
 // (a poker flop decision), it is an alarm, never a silent guess.
 import { expect, it } from 'vitest';
 import type { StandardCard } from '../../device-protocol/cards.ts';
-import { getRuleset } from '../../firmware-host/engine/rulesets/index.ts';
 import type { GameEngine, NextStep } from '../../firmware-host/engine/types.ts';
-import { sessionConfig, TableSession } from '../../firmware-host/table/table-session.ts';
+import { getRuleset } from '../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../firmware-host/games/table-session.ts';
 import { action, alarms, card, ofType, round, shuffle } from '../unit/table/helpers.ts';
 
 /** A two-step game: a card to box 1 and one to the dealer, box 1 bets or folds, one board card. */

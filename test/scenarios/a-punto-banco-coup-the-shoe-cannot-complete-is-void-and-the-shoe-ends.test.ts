@@ -5,7 +5,7 @@
 // cannot complete is void and the shoe ends; a coup is begun only while 4 cards are left.
 import { expect, it } from 'vitest';
 import type { StandardCard } from '../../device-protocol/cards.ts';
-import { SHOE_EXHAUSTED } from '../../firmware-host/table/card-table/index.ts';
+import { SHOE_EXHAUSTED } from '../../firmware-host/games/cards/table/index.ts';
 import type { DomainEvent } from '../../firmware-host/table/events.ts';
 import { alarms, card, cards, ofType, play, round } from '../unit/table/helpers.ts';
 import { shoeDownTo } from './punto-banco-shoe-end.ts';

@@ -11,9 +11,9 @@ import {
   type StandardCard,
   shoeComposition,
 } from '../../device-protocol/cards.ts';
-import { createEngine } from '../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../firmware-host/engine/rulesets/index.ts';
-import { seededRandom, shuffleCards } from '../../firmware-host/table/legal-deal.ts';
+import { seededRandom, shuffleCards } from '../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../firmware-host/games/rulesets.ts';
 import type { TableLogRecord } from '../../firmware-host/table/log.ts';
 import { BURN_TWO, card, round, shuffle } from '../unit/table/helpers.ts';
 

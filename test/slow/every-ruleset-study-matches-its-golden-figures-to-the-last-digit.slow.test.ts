@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { rulesetNames } from '../../firmware-host/engine/rulesets/index.ts';
+import { rulesetNames } from '../../firmware-host/games/rulesets.ts';
 import { runCliSync } from '../helpers/cli.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/ruleset-studies/', import.meta.url));

@@ -3,7 +3,7 @@
  * counted by best-five category (000 § 4). Slow (a few seconds); CI runs it.
  */
 import { describe, expect, it } from 'vitest';
-import { pokerCategoryCounts } from '../../firmware-host/analysis/poker.ts';
+import { pokerCategoryCounts } from '../../firmware-host/games/cards/poker/analysis/poker.ts';
 
 describe('exhaustive category counts', () => {
   it('six cards: 20,358,520 hands', () => {

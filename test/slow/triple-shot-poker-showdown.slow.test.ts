@@ -6,12 +6,12 @@
  * on the full deck. Slow (about 30 s); CI runs it.
  */
 import { describe, expect, it } from 'vitest';
-import { sixCardShowdown } from '../../firmware-host/analysis/six-card-showdown.ts';
-import { pokerBetReturn } from '../../firmware-host/analysis/triple-shot.ts';
-import { evaluate6Ints } from '../../firmware-host/engine/poker/evaluator.ts';
-import { strengthTables } from '../../firmware-host/engine/poker/evaluator-tables.ts';
-import { getRuleset } from '../../firmware-host/engine/rulesets/index.ts';
 import type { TripleShotRuleset } from '../../firmware-host/engine/rulesets/schema.ts';
+import { sixCardShowdown } from '../../firmware-host/games/cards/poker/analysis/six-card-showdown.ts';
+import { evaluate6Ints } from '../../firmware-host/games/cards/poker/evaluator.ts';
+import { strengthTables } from '../../firmware-host/games/cards/poker/evaluator-tables.ts';
+import { pokerBetReturn } from '../../firmware-host/games/cards/triple-shot/analysis.ts';
+import { getRuleset } from '../../firmware-host/games/rulesets.ts';
 
 function bruteForce(deck: readonly number[]) {
   const categoryOf = strengthTables().categoryOfStrength;

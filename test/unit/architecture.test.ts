@@ -302,7 +302,7 @@ describe('game and device-kind ownership (issue 35: ownership, not spelling)', (
     ],
     [
       'a game module still outside its folder naming its game',
-      'firmware-host/engine/roulette/planted.ts',
+      'firmware-host/games/roulette/engine/planted.ts',
       "if (ruleset.game === 'roulette') start();",
     ],
     [
@@ -332,12 +332,12 @@ describe('game and device-kind ownership (issue 35: ownership, not spelling)', (
     [
       "a game's folder importing its own module",
       'firmware-host/games/roulette/planted.ts',
-      "import { bets } from '../../engine/roulette/bets.ts';",
+      "import { bets } from './engine/bets.ts';",
     ],
     [
       'a game module outside its folder importing another of its game',
-      'firmware-host/engine/roulette/planted.ts',
-      "import { x } from '../rulesets/roulette.ts';",
+      'firmware-host/engine/rulesets/poker.ts',
+      "import { x } from '../../games/cards/baccarat/rulesets.ts';",
     ],
     [
       'shared code importing shared code',

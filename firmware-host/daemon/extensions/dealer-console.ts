@@ -4,11 +4,11 @@
  * events, the engine's next step and the devices' availability on the bus.
  */
 import type { NextStep } from '../../engine/types.ts';
+import type { Expectation } from '../../games/cards/table/index.ts';
+import type { RouletteExpectation } from '../../games/roulette/session.ts';
 import type { JournalRecord } from '../../journal/record.ts';
 import type { Logger } from '../../log.ts';
-import type { Expectation } from '../../table/card-table/index.ts';
 import type { DomainEvent } from '../../table/events.ts';
-import type { RouletteExpectation } from '../../table/roulette-session.ts';
 import { type Extension, type ExtensionContext, Teardown } from './extension.ts';
 
 /** The dealer lights follow the engine's next step; between rounds there is none. */

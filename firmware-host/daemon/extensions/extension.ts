@@ -7,15 +7,15 @@
 import type { KeyObject } from 'node:crypto';
 import type { TablesideConfig } from '../../config/schema.ts';
 import type { DriverStatus, SpinPart } from '../../drivers/driver.ts';
+import type { Expectation } from '../../games/cards/table/index.ts';
+import type { RouletteExpectation } from '../../games/roulette/session.ts';
 import type { Journal } from '../../journal/journal.ts';
 import type { JournalRecord } from '../../journal/record.ts';
 import type { Logger } from '../../log.ts';
 import type { JournalSource } from '../../mqtt/bridge.ts';
 import type { BridgeRequest } from '../../mqtt/requests.ts';
-import type { Expectation } from '../../table/card-table/index.ts';
 import type { DomainEvent } from '../../table/events.ts';
 import type { TableLogRecord } from '../../table/log.ts';
-import type { RouletteExpectation } from '../../table/roulette-session.ts';
 import type { DaemonBus } from '../bus.ts';
 import type { SpinPartMessage } from '../spin-parts.ts';
 

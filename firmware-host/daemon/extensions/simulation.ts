@@ -26,7 +26,9 @@ export class SimulationExtension implements Extension {
     if (played.length === 0) return;
     if (game.simulator === 'croupier') {
       const wheels = played;
-      const { SimulatedCroupier } = await import('../simulated-croupier.ts');
+      const { SimulatedCroupier } = await import(
+        '../../games/roulette/daemon/simulated-croupier.ts'
+      );
       const croupier = new SimulatedCroupier({
         wheels: wheels as ConstructorParameters<typeof SimulatedCroupier>[0]['wheels'],
         simulation: config.simulation,
@@ -39,7 +41,7 @@ export class SimulationExtension implements Extension {
       return;
     }
     const cardDevices = played;
-    const { SimulatedDealer } = await import('../simulated-dealer.ts');
+    const { SimulatedDealer } = await import('../../games/cards/daemon/simulated-dealer.ts');
     const dealer = new SimulatedDealer({
       daemon: table,
       bus,

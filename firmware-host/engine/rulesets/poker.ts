@@ -1,6 +1,6 @@
 /**
  * The poker games' rulesets and their schema variants (owned by the poker
- * engines in engine/poker/). To add a game: define its variant as
+ * engines in games/cards/poker/). To add a game: define its variant as
  * `z.strictObject({ ...rulesetCommon, game: z.literal('holdem-bonus'), ... })`
  * (rulesetCommon from ./base.ts), append it to POKER_RULESET_SCHEMAS (keep the
  * `as const`, the union in schema.ts spreads this tuple), and append its

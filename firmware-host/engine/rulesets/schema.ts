@@ -6,7 +6,7 @@
  * define `z.strictObject({ ...rulesetCommon, game: z.literal('holdem-bonus'),
  * ... })`, append it to the `POKER_RULESET_SCHEMAS` tuple (keep `as const`)
  * and the rulesets to `POKER_RULESETS`; add the engine factory to
- * `POKER_GAMES` in engine/poker/games.ts. Nothing here needs editing: the
+ * `POKER_GAMES` in games/cards/poker/games.ts. Nothing here needs editing: the
  * union below spreads that tuple, and the registries pick up both arrays.
  */
 import { z } from 'zod';

@@ -4,19 +4,20 @@
  * session (validator + game engine); what differs between them is data of
  * their rulesets, read here.
  */
-import { exposedOutcome } from '../../engine/games.ts';
-import { getRuleset, rulesetNames } from '../../engine/rulesets/index.ts';
-import type { SessionState } from '../../table/card-table/index.ts';
+
 import type { ShuffleRecord } from '../../table/log.ts';
+import { exposedOutcome } from '../engines.ts';
+import type { GamePlugin, GameSession, SessionOptions } from '../game.ts';
+import { getRuleset, rulesetNames } from '../rulesets.ts';
 import {
   deserializeTableSession,
   sameSessionOptions,
   serializeTableSession,
-} from '../../table/session-codec.ts';
-import { sessionConfig, TableSession } from '../../table/table-session.ts';
-import type { GamePlugin, GameSession, SessionOptions } from '../game.ts';
+} from '../session-codec.ts';
+import { sessionConfig, TableSession } from '../table-session.ts';
 import { cardDayHistory } from './history.ts';
 import { cardResultWords } from './result-words.ts';
+import type { SessionState } from './table/index.ts';
 
 /** practice: the scoreboard roads are baccarat's; other card games show none. */
 function keepsRoads(ruleset: string): boolean {

@@ -2,14 +2,11 @@
  * Roulette's plug-in: a wheel instead of a shoe, spins instead of cards, a
  * journal file per day, the ruleset changed between games.
  */
-import { getRouletteRuleset, rouletteRulesetNames } from '../../engine/rulesets/index.ts';
-import {
-  RouletteSession,
-  type RouletteState,
-  serializeRouletteState,
-} from '../../table/roulette-session.ts';
+
 import type { GamePlugin, GameSession } from '../game.ts';
+import { getRouletteRuleset, rouletteRulesetNames } from '../rulesets.ts';
 import { rouletteDayHistory } from './history.ts';
+import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
 const CHECKPOINT_GAME = 'roulette';

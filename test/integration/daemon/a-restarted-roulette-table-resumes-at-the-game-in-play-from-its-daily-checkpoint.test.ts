@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
+import { RouletteSession } from '../../../firmware-host/games/roulette/session.ts';
 import { isCheckpoint, readJournalRecords } from '../../../firmware-host/journal/journal.ts';
 import { verifyJournalDir } from '../../../firmware-host/journal/verify.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { RouletteSession } from '../../../firmware-host/table/roulette-session.ts';
 import { freePort } from '../../helpers/ports.ts';
 
 const RULESET = 'bulgaria-roulette';

@@ -14,16 +14,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
 import type { Observation } from '../../../firmware-host/drivers/driver.ts';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import type { SessionState } from '../../../firmware-host/games/cards/table/index.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import { isCheckpoint, readJournalRecords } from '../../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { verifyJournalDir } from '../../../firmware-host/journal/verify.ts';
-import type { SessionState } from '../../../firmware-host/table/card-table/index.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { until } from '../../helpers/until.ts';
 

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
-import { rulesetNames } from '../../../firmware-host/engine/rulesets/index.ts';
+import { rulesetNames } from '../../../firmware-host/games/rulesets.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { verifyJournalDir } from '../../../firmware-host/journal/verify.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';

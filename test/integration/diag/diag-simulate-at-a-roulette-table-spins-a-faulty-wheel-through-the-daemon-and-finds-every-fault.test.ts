@@ -4,7 +4,7 @@ import {
   runWheelSimulation,
   WHEEL_SIMULATION_FAULTS,
   wheelSimulationOutcomes,
-} from '../../../firmware-host/diag/simulate-wheel.ts';
+} from '../../../firmware-host/games/roulette/diag/simulate-wheel.ts';
 
 describe('diag --simulate at a roulette table', () => {
   it('spins a faulty wheel through the real daemon and passes a row per fault', async () => {

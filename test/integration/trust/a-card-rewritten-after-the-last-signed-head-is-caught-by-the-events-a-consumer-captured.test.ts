@@ -12,8 +12,12 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 import {
   decodeLine,
   encodeRecord,
@@ -21,7 +25,6 @@ import {
   type JournalRecord,
 } from '../../../firmware-host/journal/record.ts';
 import { readJournalFiles } from '../../../firmware-host/journal/verify.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
 import { runCliSync } from '../../helpers/cli.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { BASE, Cleanup, Client, startTable, tempDir, waitFor } from './support.ts';

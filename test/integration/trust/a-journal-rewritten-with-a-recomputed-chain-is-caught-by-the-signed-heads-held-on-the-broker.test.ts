@@ -12,11 +12,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 import { decodeLine, encodeRecord, hashLine } from '../../../firmware-host/journal/record.ts';
 import { readJournalFiles } from '../../../firmware-host/journal/verify.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
 import { runCliSync } from '../../helpers/cli.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { BASE, Cleanup, Client, startTable, tempDir, waitFor } from './support.ts';

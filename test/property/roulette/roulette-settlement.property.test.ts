@@ -7,13 +7,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeRoulette } from '../../../firmware-host/analysis/roulette.ts';
 import { isEngineError } from '../../../firmware-host/engine/errors.ts';
-import { allLayoutBets } from '../../../firmware-host/engine/roulette/bets.ts';
-import { parseCallBet } from '../../../firmware-host/engine/roulette/call-bets.ts';
-import { settleSpin } from '../../../firmware-host/engine/roulette/settle.ts';
-import { parseSlip } from '../../../firmware-host/engine/roulette/slip.ts';
-import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import { analyzeRoulette } from '../../../firmware-host/games/roulette/analysis/roulette.ts';
+import { allLayoutBets } from '../../../firmware-host/games/roulette/engine/bets.ts';
+import { parseCallBet } from '../../../firmware-host/games/roulette/engine/call-bets.ts';
+import { settleSpin } from '../../../firmware-host/games/roulette/engine/settle.ts';
+import { parseSlip } from '../../../firmware-host/games/roulette/engine/slip.ts';
+import { getRouletteRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 const tdc = getRouletteRuleset('tdc-roulette');
 const partage = { ...tdc, zero: { ...tdc.zero, outsideBets: 'la_partage' as const } };

@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SpinAssembler } from '../../../firmware-host/drivers/spin-assembler.ts';
-import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import { RouletteSession } from '../../../firmware-host/games/roulette/session.ts';
+import { getRouletteRuleset } from '../../../firmware-host/games/rulesets.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import type { RouletteRecord } from '../../../firmware-host/table/log.ts';
-import { RouletteSession } from '../../../firmware-host/table/roulette-session.ts';
 import { createRandom } from '../../../simulators/random.ts';
 import {
   type Direction,

@@ -4,11 +4,14 @@
  * house edges, Dragon Bonus (002 § 13.9) and the pair bets.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeBaccarat, enumerateBaccarat } from '../../../firmware-host/analysis/baccarat.ts';
 import { isAnalysisError } from '../../../firmware-host/analysis/errors.ts';
 import { ratio } from '../../../firmware-host/analysis/exact.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { PuntoBancoRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+import {
+  analyzeBaccarat,
+  enumerateBaccarat,
+} from '../../../firmware-host/games/cards/baccarat/analysis.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 const eightDecks = enumerateBaccarat(8);
 const ruleset = (name: string) => getRuleset(name) as PuntoBancoRuleset;

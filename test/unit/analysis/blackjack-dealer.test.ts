@@ -4,11 +4,11 @@
  * plain recursion in floating point, and against published figures.
  */
 import { describe, expect, it } from 'vitest';
+import { ratio } from '../../../firmware-host/analysis/exact.ts';
 import {
   analyzeDealer,
   DEALER_OUTCOMES,
-} from '../../../firmware-host/analysis/blackjack-dealer.ts';
-import { ratio } from '../../../firmware-host/analysis/exact.ts';
+} from '../../../firmware-host/games/cards/blackjack/analysis.ts';
 
 /** Plain recursion over values with floating probabilities, no memo: the check. */
 function plainDealer(decks: number, hitSoft17: boolean): number[] {

@@ -8,18 +8,21 @@ import { describe, expect, it } from 'vitest';
 import {
   holdemShowdownOfParts,
   holdemShowdownPart,
-} from '../../../firmware-host/analysis/holdem-showdown.ts';
+} from '../../../firmware-host/games/cards/poker/analysis/holdem-showdown.ts';
 import {
   sixCardShowdown,
   sixCardShowdownOfParts,
   sixCardShowdownPart,
-} from '../../../firmware-host/analysis/six-card-showdown.ts';
-import { evaluate6Ints, evaluate7Ints } from '../../../firmware-host/engine/poker/evaluator.ts';
+} from '../../../firmware-host/games/cards/poker/analysis/six-card-showdown.ts';
+import {
+  evaluate6Ints,
+  evaluate7Ints,
+} from '../../../firmware-host/games/cards/poker/evaluator.ts';
 import {
   nonFlush6Table,
   rankStateTable,
   strengthTables,
-} from '../../../firmware-host/engine/poker/evaluator-tables.ts';
+} from '../../../firmware-host/games/cards/poker/evaluator-tables.ts';
 import { createRandom } from '../../../simulators/random.ts';
 
 /** A-5 in four suits: flushes, straight flushes and the wheel all occur. */

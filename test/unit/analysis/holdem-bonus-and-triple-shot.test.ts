@@ -4,12 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { StandardCard } from '../../../device-protocol/cards.ts';
-import { analyzeHoldemBonus, bonusRowIndex } from '../../../firmware-host/analysis/holdem-bonus.ts';
-import { analyzeWar } from '../../../firmware-host/analysis/triple-shot.ts';
-import { cardToInt } from '../../../firmware-host/engine/poker/evaluator.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { HoldemBonusRuleset } from '../../../firmware-host/engine/rulesets/poker.ts';
 import type { TripleShotRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+import {
+  analyzeHoldemBonus,
+  bonusRowIndex,
+} from '../../../firmware-host/games/cards/poker/analysis/holdem-bonus.ts';
+import { cardToInt } from '../../../firmware-host/games/cards/poker/evaluator.ts';
+import { analyzeWar } from '../../../firmware-host/games/cards/triple-shot/analysis.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 const two = (a: StandardCard, b: StandardCard) => [cardToInt(a), cardToInt(b)] as [number, number];
 

@@ -8,41 +8,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StandardCard } from '../../../device-protocol/cards.ts';
-import {
-  caribbeanRaiseResult,
-  studyCaribbeanStud,
-} from '../../../firmware-host/analysis/caribbean-stud.ts';
-import {
-  settleCasinoHoldemAlwaysCall,
-  studyCasinoHoldem,
-} from '../../../firmware-host/analysis/casino-holdem.ts';
 import { choose, Fraction } from '../../../firmware-host/analysis/exact.ts';
-import { fiveCardShowdown } from '../../../firmware-host/analysis/five-card-showdown.ts';
-import { BoardScratch, countHoldemBoard } from '../../../firmware-host/analysis/holdem-showdown.ts';
-import {
-  russianDarkBoxResult,
-  russianWinMultiple,
-  studyRussianPoker,
-} from '../../../firmware-host/analysis/russian-poker.ts';
-import { studySevenCardStud } from '../../../firmware-host/analysis/seven-card-stud.ts';
-import { classifyShowdown } from '../../../firmware-host/analysis/showdown-outcome.ts';
-import { studyRuleset } from '../../../firmware-host/analysis/studies.ts';
-import { qualifierStrength } from '../../../firmware-host/analysis/study.ts';
 import {
   FULL_DECK,
   fullDeckSuitPatterns,
   suitPatternKey,
   suitPatterns,
 } from '../../../firmware-host/analysis/suit-patterns.ts';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import {
-  cardToInt,
-  evaluate5Ints,
-  evaluate7Ints,
-  intToCard,
-} from '../../../firmware-host/engine/poker/evaluator.ts';
-import { strengthTables } from '../../../firmware-host/engine/poker/evaluator-tables.ts';
-import { getRuleset, listRulesets } from '../../../firmware-host/engine/rulesets/index.ts';
 import type {
   CaribbeanStudRuleset,
   CasinoHoldemRuleset,
@@ -50,6 +22,37 @@ import type {
   SevenCardStudRuleset,
 } from '../../../firmware-host/engine/rulesets/poker.ts';
 import type { Decision, NextStep, Outcome } from '../../../firmware-host/engine/types.ts';
+import {
+  caribbeanRaiseResult,
+  studyCaribbeanStud,
+} from '../../../firmware-host/games/cards/poker/analysis/caribbean-stud.ts';
+import {
+  settleCasinoHoldemAlwaysCall,
+  studyCasinoHoldem,
+} from '../../../firmware-host/games/cards/poker/analysis/casino-holdem.ts';
+import { fiveCardShowdown } from '../../../firmware-host/games/cards/poker/analysis/five-card-showdown.ts';
+import {
+  BoardScratch,
+  countHoldemBoard,
+} from '../../../firmware-host/games/cards/poker/analysis/holdem-showdown.ts';
+import {
+  russianDarkBoxResult,
+  russianWinMultiple,
+  studyRussianPoker,
+} from '../../../firmware-host/games/cards/poker/analysis/russian-poker.ts';
+import { studySevenCardStud } from '../../../firmware-host/games/cards/poker/analysis/seven-card-stud.ts';
+import { classifyShowdown } from '../../../firmware-host/games/cards/poker/analysis/showdown-outcome.ts';
+import { qualifierStrength } from '../../../firmware-host/games/cards/poker/analysis/study.ts';
+import {
+  cardToInt,
+  evaluate5Ints,
+  evaluate7Ints,
+  intToCard,
+} from '../../../firmware-host/games/cards/poker/evaluator.ts';
+import { strengthTables } from '../../../firmware-host/games/cards/poker/evaluator-tables.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset, listRulesets } from '../../../firmware-host/games/rulesets.ts';
+import { studyRuleset } from '../../../firmware-host/games/studies.ts';
 
 const casino = getRuleset('tdc-casino-holdem') as CasinoHoldemRuleset;
 const caribbean = getRuleset('bulgaria-caribbean-stud') as CaribbeanStudRuleset;

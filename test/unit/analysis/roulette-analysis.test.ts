@@ -4,8 +4,8 @@
  * with an uneven payout shows the range across a bet type's instances.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeRoulette } from '../../../firmware-host/analysis/roulette.ts';
-import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import { analyzeRoulette } from '../../../firmware-host/games/roulette/analysis/roulette.ts';
+import { getRouletteRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 const tdc = getRouletteRuleset('tdc-roulette');
 const bulgaria = getRouletteRuleset('bulgaria-roulette');

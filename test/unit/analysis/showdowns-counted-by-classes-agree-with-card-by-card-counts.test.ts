@@ -6,20 +6,23 @@
  * against every pair of hands.
  */
 import { describe, expect, it } from 'vitest';
-import { fiveCardShowdown } from '../../../firmware-host/analysis/five-card-showdown.ts';
+import { fullDeckSuitPatterns } from '../../../firmware-host/analysis/suit-patterns.ts';
+import type { CasinoHoldemRuleset } from '../../../firmware-host/engine/rulesets/poker.ts';
+import { fiveCardShowdown } from '../../../firmware-host/games/cards/poker/analysis/five-card-showdown.ts';
 import {
   boardClassKey,
   ClassScratch,
   countHoldemBoardByClasses,
   holdemBoardClasses,
-} from '../../../firmware-host/analysis/holdem-board-classes.ts';
-import { BoardScratch, countHoldemBoard } from '../../../firmware-host/analysis/holdem-showdown.ts';
-import { classifyShowdown } from '../../../firmware-host/analysis/showdown-outcome.ts';
-import { qualifierStrength } from '../../../firmware-host/analysis/study.ts';
-import { fullDeckSuitPatterns } from '../../../firmware-host/analysis/suit-patterns.ts';
-import { evaluate5Ints } from '../../../firmware-host/engine/poker/evaluator.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
-import type { CasinoHoldemRuleset } from '../../../firmware-host/engine/rulesets/poker.ts';
+} from '../../../firmware-host/games/cards/poker/analysis/holdem-board-classes.ts';
+import {
+  BoardScratch,
+  countHoldemBoard,
+} from '../../../firmware-host/games/cards/poker/analysis/holdem-showdown.ts';
+import { classifyShowdown } from '../../../firmware-host/games/cards/poker/analysis/showdown-outcome.ts';
+import { qualifierStrength } from '../../../firmware-host/games/cards/poker/analysis/study.ts';
+import { evaluate5Ints } from '../../../firmware-host/games/cards/poker/evaluator.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 import { createRandom } from '../../../simulators/random.ts';
 
 const seeded = (seed: number): (() => number) => createRandom(seed).float;

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import { getRouletteRuleset } from '../../../firmware-host/games/rulesets.ts';
 import { Journal } from '../../../firmware-host/journal/journal.ts';
 import type { JournalEntry } from '../../../firmware-host/journal/record.ts';
 import { runCliSync } from '../../helpers/cli.ts';

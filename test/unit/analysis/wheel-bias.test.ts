@@ -17,9 +17,12 @@ import {
   repeatThreshold,
   type WheelSpin,
   wheelBiasOptionsSchema,
-} from '../../../firmware-host/analysis/wheel-bias.ts';
-import { wheelChartSvg, wheelChartText } from '../../../firmware-host/analysis/wheel-chart.ts';
-import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+} from '../../../firmware-host/games/roulette/analysis/wheel-bias.ts';
+import {
+  wheelChartSvg,
+  wheelChartText,
+} from '../../../firmware-host/games/roulette/analysis/wheel-chart.ts';
+import { getRouletteRuleset } from '../../../firmware-host/games/rulesets.ts';
 import { createRandom } from '../../../simulators/random.ts';
 
 const wheel = getRouletteRuleset('tdc-roulette').wheel;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LinkSession } from '../../../device-protocol/link.ts';
 import { PROTOCOL_VERSION } from '../../../device-protocol/messages.ts';
+import { TableSession } from '../../../firmware-host/games/table-session.ts';
 import { encodeRecord, hashLine } from '../../../firmware-host/journal/record.ts';
 import { eventPayload } from '../../../firmware-host/mqtt/bridge.ts';
-import { TableSession } from '../../../firmware-host/table/table-session.ts';
 import { makeCardWork } from '../../bench/card-work.mjs';
 
 const modules = {

@@ -5,10 +5,7 @@
  * ruleset registries.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  rouletteRulesetNames,
-  rulesetNames,
-} from '../../../firmware-host/engine/rulesets/index.ts';
+import { rouletteRulesetNames, rulesetNames } from '../../../firmware-host/games/rulesets.ts';
 import { DEVICE_KINDS } from '../../../simulators/steps.ts';
 import { runCliSync } from '../../helpers/cli.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeEvent, renderView, type ViewModel } from '../../../firmware-host/daemon/view.ts';
-import { RouletteSession } from '../../../firmware-host/table/roulette-session.ts';
+import { RouletteSession } from '../../../firmware-host/games/roulette/session.ts';
 
 function model(snapshot: Record<string, unknown>): ViewModel {
   return {

@@ -1,21 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type StandardCard, standardDeck } from '../../../device-protocol/cards.ts';
-import { burnCount } from '../../../firmware-host/engine/baccarat/burn.ts';
+import { isEngineError } from '../../../firmware-host/engine/errors.ts';
+import { playRound } from '../../../firmware-host/engine/round.ts';
+import type { PuntoBancoRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+import { burnCount } from '../../../firmware-host/games/cards/baccarat/burn.ts';
 import {
   createPuntoBancoEngine,
   type PuntoBancoOutcome,
   type PuntoBancoState,
-} from '../../../firmware-host/engine/baccarat/engine.ts';
+} from '../../../firmware-host/games/cards/baccarat/engine.ts';
 import {
   bankerDraws,
   isNaturalTotal,
   playerDraws,
-} from '../../../firmware-host/engine/baccarat/tableau.ts';
-import { isEngineError } from '../../../firmware-host/engine/errors.ts';
-import { playRound } from '../../../firmware-host/engine/round.ts';
-import { getRuleset, parseRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
-import type { PuntoBancoRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+} from '../../../firmware-host/games/cards/baccarat/tableau.ts';
+import { getRuleset, parseRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 function engineFor(name: string) {
   return createPuntoBancoEngine(getRuleset(name) as PuntoBancoRuleset);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { StandardCard } from '../../../device-protocol/cards.ts';
-import { createPuntoBancoEngine } from '../../../firmware-host/engine/baccarat/engine.ts';
+import type { PuntoBancoRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+import { createPuntoBancoEngine } from '../../../firmware-host/games/cards/baccarat/engine.ts';
 import {
   bankerDraws,
   cardPoints,
   handTotal,
   playerDraws,
-} from '../../../firmware-host/engine/baccarat/tableau.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
-import type { PuntoBancoRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+} from '../../../firmware-host/games/cards/baccarat/tableau.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 /*
  * The drawing table, copied by hand from 004 (Baccarat: "Таблица набора

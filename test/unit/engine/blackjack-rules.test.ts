@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { StandardCard } from '../../../device-protocol/cards.ts';
+import { isEngineError } from '../../../firmware-host/engine/errors.ts';
+import { dealInferred, parseDecisions, playRound } from '../../../firmware-host/engine/round.ts';
+import type { BlackjackRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
 import {
   type BlackjackOutcome,
   type BlackjackState,
   createBlackjackEngine,
-} from '../../../firmware-host/engine/blackjack/engine.ts';
-import { blackjackTotal, dealerMustDraw } from '../../../firmware-host/engine/blackjack/hand.ts';
-import { isEngineError } from '../../../firmware-host/engine/errors.ts';
-import { dealInferred, parseDecisions, playRound } from '../../../firmware-host/engine/round.ts';
-import { getRuleset, parseRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
-import type { BlackjackRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+} from '../../../firmware-host/games/cards/blackjack/engine.ts';
+import {
+  blackjackTotal,
+  dealerMustDraw,
+} from '../../../firmware-host/games/cards/blackjack/hand.ts';
+import { getRuleset, parseRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 const TDC = getRuleset('tdc-blackjack') as BlackjackRuleset;
 const BULGARIA = getRuleset('bulgaria-blackjack') as BlackjackRuleset;

@@ -2,9 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type StandardCard, standardDeck } from '../../../device-protocol/cards.ts';
 import { isEngineError } from '../../../firmware-host/engine/errors.ts';
-import { createEngine, GAMES } from '../../../firmware-host/engine/games.ts';
 import { dealInferred } from '../../../firmware-host/engine/round.ts';
-import { listRulesets } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { Ruleset } from '../../../firmware-host/engine/rulesets/schema.ts';
 import type {
   Decision,
@@ -13,6 +11,8 @@ import type {
   Outcome,
   RoundSetup,
 } from '../../../firmware-host/engine/types.ts';
+import { createEngine, GAMES } from '../../../firmware-host/games/engines.ts';
+import { listRulesets } from '../../../firmware-host/games/rulesets.ts';
 
 const ONE_DECK = standardDeck();
 const TWO_DECKS = [...ONE_DECK, ...ONE_DECK];

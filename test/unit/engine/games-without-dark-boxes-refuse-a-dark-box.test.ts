@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../firmware-host/engine/errors.ts';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 const WITHOUT_DARK = [
   'tdc-blackjack',

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { StandardCard } from '../../../device-protocol/cards.ts';
 import { isEngineError } from '../../../firmware-host/engine/errors.ts';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
 import { parseDecisions } from '../../../firmware-host/engine/round.ts';
+import type { TripleShotRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+import { createTripleShotEngine } from '../../../firmware-host/games/cards/triple-shot/engine.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
 import {
   getRuleset,
   listRulesets,
   parseRuleset,
   rulesetNames,
-} from '../../../firmware-host/engine/rulesets/index.ts';
-import type { TripleShotRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
-import { createTripleShotEngine } from '../../../firmware-host/engine/triple-shot/engine.ts';
+} from '../../../firmware-host/games/rulesets.ts';
 
 const SHIPPED = [
   'monaco-punto-2000',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StandardCard } from '../../../device-protocol/cards.ts';
 import { parseDecisions, playRound } from '../../../firmware-host/engine/round.ts';
-import { getRuleset, parseRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { TripleShotRuleset } from '../../../firmware-host/engine/rulesets/schema.ts';
-import { createTripleShotEngine } from '../../../firmware-host/engine/triple-shot/engine.ts';
+import { createTripleShotEngine } from '../../../firmware-host/games/cards/triple-shot/engine.ts';
+import { getRuleset, parseRuleset } from '../../../firmware-host/games/rulesets.ts';
 
 const PERU = getRuleset('peru-triple-shot') as TripleShotRuleset;
 

@@ -6,10 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { isEngineError } from '../../../firmware-host/engine/errors.ts';
 import {
-  listRulesets,
-  rouletteRulesetNames,
-} from '../../../firmware-host/engine/rulesets/index.ts';
-import {
   allRulesetNames,
   GAME_PLUGINS,
   gameOf,
@@ -17,6 +13,7 @@ import {
   rulesetIdentity,
   rulesetsOfGame,
 } from '../../../firmware-host/games/registry.ts';
+import { listRulesets, rouletteRulesetNames } from '../../../firmware-host/games/rulesets.ts';
 
 describe('the game registry', () => {
   it('holds every shipped ruleset once, card games and roulette in one namespace', () => {

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, exposedOutcome } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import { payoutWords } from '../../../firmware-host/games/cards/result-words.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine, exposedOutcome } from '../../../firmware-host/games/engines.ts';
 import { allRulesetNames, gameOf, resultWordsOf } from '../../../firmware-host/games/registry.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
 
 const CARD_CODE = /\b[2-9TJQKA][SHDC]\b/g;
 

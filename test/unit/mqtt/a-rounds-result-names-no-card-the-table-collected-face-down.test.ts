@@ -12,15 +12,18 @@
  * box turned it over); the games without folds publish the outcome whole.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset, listRulesets } from '../../../firmware-host/engine/rulesets/index.ts';
 import { cardDayHistory } from '../../../firmware-host/games/cards/history.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset, listRulesets } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { screenEvent } from '../../../firmware-host/mqtt/guard.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { readHistoryDay } from '../../../firmware-host/web/history.ts';
 import { action, card, round, shuffle } from '../table/helpers.ts';
 

@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type StandardCard, standardDeck } from '../../../device-protocol/cards.ts';
-import { pokerCategoryCounts } from '../../../firmware-host/analysis/poker.ts';
 import { isEngineError } from '../../../firmware-host/engine/errors.ts';
+import { pokerCategoryCounts } from '../../../firmware-host/games/cards/poker/analysis/poker.ts';
 import {
   bestFive,
   cardToInt,
@@ -17,16 +17,16 @@ import {
   intToCard,
   POKER_CATEGORIES,
   strengthValue,
-} from '../../../firmware-host/engine/poker/evaluator.ts';
+} from '../../../firmware-host/games/cards/poker/evaluator.ts';
 import {
   fiveCardSubsets,
   referenceValue,
-} from '../../../firmware-host/engine/poker/evaluator-reference.ts';
+} from '../../../firmware-host/games/cards/poker/evaluator-reference.ts';
 import {
   RANK_KEYS_5,
   RANK_KEYS_7,
   rankKeyCollisions,
-} from '../../../firmware-host/engine/poker/evaluator-tables.ts';
+} from '../../../firmware-host/games/cards/poker/evaluator-tables.ts';
 
 const hand = (text: string): StandardCard[] => text.split(' ') as StandardCard[];
 const categoryOf = (text: string) => evaluate(hand(text)).category;

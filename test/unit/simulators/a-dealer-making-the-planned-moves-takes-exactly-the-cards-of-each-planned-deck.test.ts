@@ -8,13 +8,16 @@
  * was red brings in the blue one (000 § 2.c.2).
  */
 import { describe, expect, it } from 'vitest';
+import type { LegalRound } from '../../../firmware-host/games/cards/simulated/legal-round.ts';
+import {
+  recipeFor,
+  rulesetNames,
+} from '../../../firmware-host/games/cards/simulated/legal-shoe.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { BehaviourSet } from '../../../simulators/behaviours.ts';
 import { SimulatedDevice } from '../../../simulators/device.ts';
-import type { LegalRound } from '../../../simulators/legal-round.ts';
-import { recipeFor, rulesetNames } from '../../../simulators/legal-shoe.ts';
 import { planSession } from '../../../simulators/plan.ts';
 import type { Step } from '../../../simulators/steps.ts';
 

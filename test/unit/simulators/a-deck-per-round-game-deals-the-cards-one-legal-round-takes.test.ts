@@ -7,10 +7,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
+import type { LegalRound } from '../../../firmware-host/games/cards/simulated/legal-round.ts';
+import {
+  recipeFor,
+  rulesetNames,
+} from '../../../firmware-host/games/cards/simulated/legal-shoe.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 import { BehaviourSet } from '../../../simulators/behaviours.ts';
-import type { LegalRound } from '../../../simulators/legal-round.ts';
-import { recipeFor, rulesetNames } from '../../../simulators/legal-shoe.ts';
 import { planSession } from '../../../simulators/plan.ts';
 import { parseScenarioText } from '../../../simulators/scenario.ts';
 import type { Step } from '../../../simulators/steps.ts';
@@ -148,7 +151,7 @@ describe('a deck-per-round game deals the cards one legal round takes', () => {
         'tsx',
         '--input-type=module',
         '-e',
-        "const m = await import('./simulators/legal-shoe.ts'); console.log(JSON.stringify(m.rulesetNames()));",
+        "const m = await import('./firmware-host/games/cards/simulated/legal-shoe.ts'); console.log(JSON.stringify(m.rulesetNames()));",
       ],
       { cwd: root, encoding: 'utf8', timeout: 20_000 },
     );

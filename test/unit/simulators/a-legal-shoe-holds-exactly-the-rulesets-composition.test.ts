@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compositionKey, shoeComposition } from '../../../device-protocol/cards.ts';
-import { recipeFor, rulesetNames, ShoeDealer } from '../../../simulators/legal-shoe.ts';
+import {
+  recipeFor,
+  rulesetNames,
+  ShoeDealer,
+} from '../../../firmware-host/games/cards/simulated/legal-shoe.ts';
 import { createRandom } from '../../../simulators/random.ts';
 
 describe("a legal shoe holds exactly the ruleset's composition", () => {

@@ -8,9 +8,9 @@
  * sim-shoe-over-a-pty-raises-no-alarm-in-any-shoe-ruleset.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { getRuleset, rulesetNames } from '../../../firmware-host/engine/rulesets/index.ts';
+import { getRuleset, rulesetNames } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { BehaviourSet } from '../../../simulators/behaviours.ts';
 import { planSession } from '../../../simulators/plan.ts';
 import type { Step } from '../../../simulators/steps.ts';

@@ -6,10 +6,10 @@
  * shows the table reads the engine's declaration.
  */
 import { describe, expect, it } from 'vitest';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { Ruleset } from '../../../firmware-host/engine/rulesets/schema.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { action, alarms, card, cards, ofType, round, shuffle } from './helpers.ts';
 
 const base = getRuleset('tdc-blackjack');

@@ -7,9 +7,12 @@
  * expect the next round until the shoe ends.
  */
 import { describe, expect, it } from 'vitest';
-import { getRuleset, rulesetNames } from '../../../firmware-host/engine/rulesets/index.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { getRuleset, rulesetNames } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import { tripleShotRound } from '../../scenarios/triple-shot-round.ts';
 import { alarms, play, round } from './helpers.ts';
 

@@ -6,11 +6,14 @@
  * the card (a box checking by letting the dealer go on).
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { GameEngine } from '../../../firmware-host/engine/types.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import { alarms } from './helpers.ts';
 
 const ruleset = getRuleset('spain-holdem-bonus');

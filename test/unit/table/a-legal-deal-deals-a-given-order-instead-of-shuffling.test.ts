@@ -6,15 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type CardCode, JOKER, standardDeck } from '../../../device-protocol/cards.ts';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import {
   dealLegalSession,
   seededRandom,
   shuffleCards,
-} from '../../../firmware-host/table/legal-deal.ts';
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { alarms } from './helpers.ts';
 
 function dealtCards(records: readonly TableLogRecord[]): CardCode[] {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
 import { gameOf } from '../../../firmware-host/games/registry.ts';
+import { RouletteSession } from '../../../firmware-host/games/roulette/session.ts';
+import { getRouletteRuleset } from '../../../firmware-host/games/rulesets.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
-import { RouletteSession } from '../../../firmware-host/table/roulette-session.ts';
 
 const RULESETS = ['bulgaria-roulette', 'tdc-roulette'] as const;
 

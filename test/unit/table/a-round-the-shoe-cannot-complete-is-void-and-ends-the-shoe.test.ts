@@ -6,11 +6,14 @@
  * deal stops there too, and says so in `exhausted`; no record voids it.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
-import { SHOE_EXHAUSTED } from '../../../firmware-host/table/card-table/index.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
+import { SHOE_EXHAUSTED } from '../../../firmware-host/games/cards/table/index.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import { alarms, ofType } from './helpers.ts';
 
 const ruleset = getRuleset('bulgaria-blackjack');

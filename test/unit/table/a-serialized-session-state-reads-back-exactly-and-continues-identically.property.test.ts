@@ -7,11 +7,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../firmware-host/engine/games.ts';
-import { getRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
-import { isTableError } from '../../../firmware-host/table/errors.ts';
-import { dealLegalSession, seededRandom } from '../../../firmware-host/table/legal-deal.ts';
-import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
+import {
+  dealLegalSession,
+  seededRandom,
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine } from '../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../firmware-host/games/rulesets.ts';
 import {
   decodeValue,
   deserializeSessionState,
@@ -20,8 +21,10 @@ import {
   SESSION_STATE_FORMAT,
   serializeSessionState,
   serializeTableSession,
-} from '../../../firmware-host/table/session-codec.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
+} from '../../../firmware-host/games/session-codec.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
+import { isTableError } from '../../../firmware-host/table/errors.ts';
+import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
 
 const RULESETS = [
   'bulgaria-punto-banco',

@@ -1,9 +1,9 @@
 /** Shared builders for the table-session tests: records, sessions, event filters. */
 import type { CardCode } from '../../../device-protocol/cards.ts';
-import type { SessionOptionsInput } from '../../../firmware-host/table/card-table/index.ts';
+import type { SessionOptionsInput } from '../../../firmware-host/games/cards/table/index.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import type { AlarmKind, DomainEvent } from '../../../firmware-host/table/events.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 
 export function shuffle(decks: number, back = 'red', order?: CardCode[]): TableLogRecord {
   return { t: 'shuffle', decks, backs: [back], ...(order ? { order } : {}) };

@@ -11,19 +11,19 @@ import {
   type StandardCard,
   shoeComposition,
 } from '../../../device-protocol/cards.ts';
-import { createEngine, GAMES } from '../../../firmware-host/engine/games.ts';
-import { getRuleset, rulesetNames } from '../../../firmware-host/engine/rulesets/index.ts';
 import type { Ruleset } from '../../../firmware-host/engine/rulesets/schema.ts';
-import { initialState, reduce } from '../../../firmware-host/table/card-table/index.ts';
-import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { initialState, reduce } from '../../../firmware-host/games/cards/table/index.ts';
 import {
   type DealNote,
   dealLegalSession,
   type LegalDeal,
   seededRandom,
-} from '../../../firmware-host/table/legal-deal.ts';
+} from '../../../firmware-host/games/cards/table/legal-deal.ts';
+import { createEngine, GAMES } from '../../../firmware-host/games/engines.ts';
+import { getRuleset, rulesetNames } from '../../../firmware-host/games/rulesets.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
+import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import type { CardRecord, TableLogRecord } from '../../../firmware-host/table/log.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { alarms } from './helpers.ts';
 
 const RUNS = 15;

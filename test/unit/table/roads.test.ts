@@ -11,7 +11,7 @@ import {
   coupFromOutcome,
   parseResults,
   placeRuns,
-} from '../../../firmware-host/table/roads.ts';
+} from '../../../firmware-host/games/cards/baccarat/roads.ts';
 
 const roadsOf = (text: string) => computeRoads(parseResults(text).map((result) => ({ result })));
 const cells = (road: ReadonlyArray<{ col: number; row: number }>) =>

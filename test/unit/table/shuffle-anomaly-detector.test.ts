@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type StandardCard, standardDeck } from '../../../device-protocol/cards.ts';
+import { seededRandom, shuffleCards } from '../../../firmware-host/games/cards/table/legal-deal.ts';
 import {
   anomalyOptionsSchema,
   anomalyThresholds,
@@ -10,7 +11,6 @@ import {
   startShoe,
   suitStreakBound,
 } from '../../../firmware-host/table/anomaly.ts';
-import { seededRandom, shuffleCards } from '../../../firmware-host/table/legal-deal.ts';
 
 const defaults = anomalyOptionsSchema.parse({});
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { initialState, reduce } from '../../../firmware-host/table/card-table/index.ts';
+import { initialState, reduce } from '../../../firmware-host/games/cards/table/index.ts';
+import { sessionConfig, TableSession } from '../../../firmware-host/games/table-session.ts';
 import { isTableError } from '../../../firmware-host/table/errors.ts';
-import { sessionConfig, TableSession } from '../../../firmware-host/table/table-session.ts';
 import { alarms, BURN_TWO, card, cards, play, round, shuffle } from './helpers.ts';
 
 describe('the table session', () => {

@@ -1,6 +1,6 @@
 /** `tableside roads`, run as a child process the way a supervisor runs it. */
 import { describe, expect, it } from 'vitest';
-import { computeRoads, parseResults } from '../../../firmware-host/table/roads.ts';
+import { computeRoads, parseResults } from '../../../firmware-host/games/cards/baccarat/roads.ts';
 import { runCliSync } from '../../helpers/cli.ts';
 
 const cli = (...args: string[]) => runCliSync(args, { timeout: 20_000 });

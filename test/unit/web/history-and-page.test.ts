@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { RoadsFollower } from '../../../firmware-host/daemon/roads-follower.ts';
+import { RoadsFollower } from '../../../firmware-host/games/cards/daemon/roads-follower.ts';
 import { cardDayHistory } from '../../../firmware-host/games/cards/history.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { parseDay, readHistoryDay } from '../../../firmware-host/web/history.ts';

@@ -1,10 +1,7 @@
 /** The roulette view's wheel watch: hot and cold numbers from the bias report, followed from the journal. */
 import { describe, expect, it } from 'vitest';
-import { analyzeWheel } from '../../../firmware-host/analysis/wheel-bias.ts';
-import { colourOf } from '../../../firmware-host/engine/roulette/layout.ts';
-import { getRouletteRuleset } from '../../../firmware-host/engine/rulesets/index.ts';
-import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
-import type { DomainEvent } from '../../../firmware-host/table/events.ts';
+import { analyzeWheel } from '../../../firmware-host/games/roulette/analysis/wheel-bias.ts';
+import { colourOf } from '../../../firmware-host/games/roulette/engine/layout.ts';
 import {
   HOT_COLD,
   LAST_SPINS,
@@ -13,7 +10,10 @@ import {
   WheelWatch,
   WINDOW,
   wheelWatchOf,
-} from '../../../firmware-host/web/wheel-watch.ts';
+} from '../../../firmware-host/games/roulette/web/wheel-watch.ts';
+import { getRouletteRuleset } from '../../../firmware-host/games/rulesets.ts';
+import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
+import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { MemoryJournal } from '../../helpers/memory-journal.ts';
 
 const ruleset = getRouletteRuleset('tdc-roulette');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../../firmware-host/engine/games.ts';
-import type { CasinoHoldemOutcome } from '../../../../firmware-host/engine/poker/casino-holdem.ts';
-import { getRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
 import type { CasinoHoldemRuleset } from '../../../../firmware-host/engine/rulesets/poker.ts';
+import type { CasinoHoldemOutcome } from '../../../../firmware-host/games/cards/poker/casino-holdem.ts';
+import { createEngine } from '../../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../../firmware-host/games/rulesets.ts';
 import { play, playPartly, variantOf } from './helpers.ts';
 
 const RULESET = 'tdc-casino-holdem';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../../firmware-host/engine/games.ts';
-import type { DrawStudOutcome } from '../../../../firmware-host/engine/poker/draw-stud.ts';
-import { getRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
+import type { DrawStudOutcome } from '../../../../firmware-host/games/cards/poker/draw-stud.ts';
+import { createEngine } from '../../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../../firmware-host/games/rulesets.ts';
 import { play, playPartly, variantOf } from './helpers.ts';
 
 const CARIBBEAN = 'bulgaria-caribbean-stud';

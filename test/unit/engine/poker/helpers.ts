@@ -1,13 +1,13 @@
 import { expect } from 'vitest';
 import type { StandardCard } from '../../../../device-protocol/cards.ts';
-import { createEngine } from '../../../../firmware-host/engine/games.ts';
 import { parseDecisions, playRound } from '../../../../firmware-host/engine/round.ts';
+import type { Outcome, RoundSetup } from '../../../../firmware-host/engine/types.ts';
+import { createEngine } from '../../../../firmware-host/games/engines.ts';
 import {
   getRuleset,
   parseRuleset,
   type Ruleset,
-} from '../../../../firmware-host/engine/rulesets/index.ts';
-import type { Outcome, RoundSetup } from '../../../../firmware-host/engine/types.ts';
+} from '../../../../firmware-host/games/rulesets.ts';
 
 export function cards(text: string): StandardCard[] {
   return text.split(/\s+/).filter(Boolean) as StandardCard[];

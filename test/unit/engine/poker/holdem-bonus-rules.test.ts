@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../../firmware-host/engine/games.ts';
-import type { HoldemBonusOutcome } from '../../../../firmware-host/engine/poker/holdem-bonus.ts';
-import { getRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
+import type { HoldemBonusOutcome } from '../../../../firmware-host/games/cards/poker/holdem-bonus.ts';
+import { createEngine } from '../../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../../firmware-host/games/rulesets.ts';
 import { play, playPartly } from './helpers.ts';
 
 const RULESET = 'spain-holdem-bonus';

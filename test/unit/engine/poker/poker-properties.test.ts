@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type StandardCard, standardDeck } from '../../../../device-protocol/cards.ts';
-import { createEngine } from '../../../../firmware-host/engine/games.ts';
 import { dealInferred } from '../../../../firmware-host/engine/round.ts';
-import { getRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
 import type { Decision, Outcome, RoundSetup } from '../../../../firmware-host/engine/types.ts';
+import { createEngine } from '../../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../../firmware-host/games/rulesets.ts';
 
 const DECK = standardDeck();
 

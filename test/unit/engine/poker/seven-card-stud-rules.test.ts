@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../../firmware-host/engine/games.ts';
-import type { SevenCardStudOutcome } from '../../../../firmware-host/engine/poker/seven-card-stud.ts';
 import { dealInferred } from '../../../../firmware-host/engine/round.ts';
-import { getRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
 import type { SevenCardStudRuleset } from '../../../../firmware-host/engine/rulesets/poker.ts';
+import type { SevenCardStudOutcome } from '../../../../firmware-host/games/cards/poker/seven-card-stud.ts';
+import { createEngine } from '../../../../firmware-host/games/engines.ts';
+import { getRuleset } from '../../../../firmware-host/games/rulesets.ts';
 import { cards, play, playPartly, variantOf } from './helpers.ts';
 
 const STUD = 'bulgaria-seven-card-stud';

@@ -5,18 +5,24 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isEngineError } from '../../../../firmware-host/engine/errors.ts';
-import { allLayoutBets, parseLayoutBet } from '../../../../firmware-host/engine/roulette/bets.ts';
+import {
+  allLayoutBets,
+  parseLayoutBet,
+} from '../../../../firmware-host/games/roulette/engine/bets.ts';
 import {
   completePlacements,
   parseCallBet,
-} from '../../../../firmware-host/engine/roulette/call-bets.ts';
-import { colourOf, wheelNeighbours } from '../../../../firmware-host/engine/roulette/layout.ts';
+} from '../../../../firmware-host/games/roulette/engine/call-bets.ts';
+import {
+  colourOf,
+  wheelNeighbours,
+} from '../../../../firmware-host/games/roulette/engine/layout.ts';
+import { TDC_ROULETTE } from '../../../../firmware-host/games/roulette/rulesets.ts';
 import {
   getRouletteRuleset,
   parseRouletteRuleset,
   rouletteRulesetNames,
-} from '../../../../firmware-host/engine/rulesets/index.ts';
-import { TDC_ROULETTE } from '../../../../firmware-host/engine/rulesets/roulette.ts';
+} from '../../../../firmware-host/games/rulesets.ts';
 
 const tdc = getRouletteRuleset('tdc-roulette');
 const bulgaria = getRouletteRuleset('bulgaria-roulette');

@@ -5,10 +5,10 @@
  * bets refused whole, before anything is settled.
  */
 import { describe, expect, it } from 'vitest';
-import { settleSpin } from '../../../../firmware-host/engine/roulette/settle.ts';
-import { parseSlip } from '../../../../firmware-host/engine/roulette/slip.ts';
-import type { RouletteRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
-import { getRouletteRuleset } from '../../../../firmware-host/engine/rulesets/index.ts';
+import { settleSpin } from '../../../../firmware-host/games/roulette/engine/settle.ts';
+import { parseSlip } from '../../../../firmware-host/games/roulette/engine/slip.ts';
+import type { RouletteRuleset } from '../../../../firmware-host/games/rulesets.ts';
+import { getRouletteRuleset } from '../../../../firmware-host/games/rulesets.ts';
 
 const tdc = getRouletteRuleset('tdc-roulette');
 const bulgaria = getRouletteRuleset('bulgaria-roulette');
