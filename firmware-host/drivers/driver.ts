@@ -1,37 +1,6 @@
-/**
- * The one link driver, for every device kind: a link session (host side)
- * over a transport kept open by a ReconnectingLink, consulting the kind's
- * profile (`profile.ts`, `profiles/<kind>.ts`) for what the device sends and
- * how each message is delivered; it never asks which kind it drives. It
- *
- * - ACKs the device's HELLO and checks it against the firmware allow-list
- *   (a device that fails is quarantined: its cards are ACKed and dropped,
- *   never emitted, and a `device_quarantined` alarm says why);
- * - sends its own HELLO on every connection (optional) and PINGs at an
- *   interval; availability goes `online` on frames and `offline` after a
- *   silence, and the link's silence watchdog reopens a dead line;
- * - turns device messages into table-log records (`card`, `cut`, `shuffle`),
- *   each with an `ack()` the caller invokes once the record is durable: only
- *   then is the device ACKed, so it retransmits anything not yet stored; a
- *   shuffle's back colours come from the shuffler when it reports them
- *   (SHUFFLED2), else from the `expectedBacks` option (what the table,
- *   replayed from its journal, expects next) or the fixed `backs`;
- * - reports the lid (LID) as a notice with an `ack()` too: closing a shoe's
- *   lid can start a new shoe, which must be durable before the shoe is told;
- * - never emits a record twice: the receive ledger drops what a device
- *   retransmits after a reconnect (same seq, same content);
- * - sends commands (shuffle, deck check, indicate, gate) and awaits their ACK;
- * - counts what went wrong on the line;
- * - authenticates a device that speaks protocol 1.4 (PROTOCOL.md § 5,
- *   the host endpoint, `auth-status.ts`): a paired device must prove its key, and every frame
- *   after that carries a MAC; a frame that fails is refused with an alarm,
- *   never delivered, and a paired device that fails to authenticate is
- *   quarantined.
- */
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { HostSigner } from '../../device-protocol/auth/host-auth.ts';
 import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { BackColour } from '../../device-protocol/cards.ts';
@@ -41,15 +10,13 @@ import {
   type HostEndpointAction,
 } from '../../device-protocol/endpoint/host-endpoint.ts';
 import type { LinkOptions as SessionOptions } from '../../device-protocol/link.ts';
-import {
-  type BallMessage,
-  type CountMessage,
-  type HelloMessage,
-  type Message,
-  PROTOCOL_VERSION,
-  type RotorMessage,
+import type {
+  BallMessage,
+  CountMessage,
+  HelloMessage,
+  Message,
+  RotorMessage,
 } from '../../device-protocol/messages.ts';
-import { VERSION } from '../../device-protocol/version.ts';
 import { freshHandshakeSecrets, processHostKey } from '../../hardware/keys/device-key.ts';
 import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
 import { EndpointRunner, type HandledAction } from '../../hardware/transports/endpoint-runner.ts';
@@ -60,9 +27,11 @@ import {
 } from '../../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { AlarmKind, DomainEvent } from '../table/events.ts';
-import { AuthStatusTracker, type DriverAuthStatus } from './auth-status.ts';
+import { AuthStatusTracker } from './auth-status.ts';
 import { DriverError } from './errors.ts';
+import { allowListSchema, type FirmwareAllowList, firmwareVerdict, hostHello } from './identity.ts';
 import { ReceiveLedger } from './ledger.ts';
+import { LineWatch } from './line-watch.ts';
 import type {
   DeliveryPort,
   DeviceNotice,
@@ -74,58 +43,27 @@ import type {
 } from './profile.ts';
 import { type DeviceKind, profileOf } from './profiles/registry.ts';
 import type { DriverRecord, Observation } from './records.ts';
-import { LINK_STALLED_AFTER_MS, StallWatch } from './stall-watch.ts';
+import { StallWatch } from './stall-watch.ts';
+import type { Availability, DeviceIdentityReport, DriverStatus } from './status.ts';
+import { type DriverTiming, driverTimingSchema } from './timing.ts';
 
+export {
+  allowListSchema,
+  type FirmwareAllowList,
+  firmwareVerdict,
+  hostHello,
+} from './identity.ts';
 export type { DeviceNotice, LidNotice, SpinPart } from './profile.ts';
 export type { DeviceKind } from './profiles/registry.ts';
 export type { CutRecord, DriverRecord, Observation } from './records.ts';
-
-/** Allowed firmware SHA-256 values per device model. */
-export type FirmwareAllowList = Readonly<Record<string, readonly string[]>>;
-
-const sha256 = z
-  .string()
-  .regex(/^[0-9a-fA-F]{64}$/, 'expected a SHA-256 of 64 hex digits')
-  .transform((value) => value.toLowerCase());
-
-/** How long a configured device's line may stay unopened before `device_unreachable` (driver timing `unreachableAfterMs`). */
-export const DEVICE_UNREACHABLE_AFTER_MS = 30_000;
-
-/** Every timeout and interval of a driver, validated in one place. */
-export const driverTimingSchema = z
-  .object({
-    /** A PING this often while the line is open. */
-    heartbeatMs: z.number().int().min(50).max(60_000).default(1_000),
-    /** No frame for this long: the device is `offline`. */
-    offlineAfterMs: z.number().int().min(100).max(600_000).default(3_500),
-    /** A device that keeps sending this long with nothing taken raises `link_stalled` (stall-watch.ts). */
-    stalledAfterMs: z.number().int().min(1_000).max(3_600_000).default(LINK_STALLED_AFTER_MS),
-    /**
-     * The line not open this long (absent, refused, dropped and not back):
-     * `device_unreachable`, once, and `device_reachable` when it opens again.
-     */
-    unreachableAfterMs: z
-      .number()
-      .int()
-      .min(1_000)
-      .max(86_400_000)
-      .default(DEVICE_UNREACHABLE_AFTER_MS),
-    /** No frame for this long: the link closes and reopens (a pty reports no close). 0: never. */
-    silenceTimeoutMs: z.number().int().min(0).max(3_600_000).default(6_000),
-    /** A command not ACKed by then fails. */
-    commandTimeoutMs: z.number().int().min(50).max(120_000).default(3_000),
-    /** How long deckCheck() waits for the COUNT after the ACK. */
-    countTimeoutMs: z.number().int().min(50).max(600_000).default(30_000),
-  })
-  .strict()
-  .refine((timing) => timing.offlineAfterMs > timing.heartbeatMs, {
-    message: 'offlineAfterMs must be longer than heartbeatMs',
-    path: ['offlineAfterMs'],
-  });
-
-export type DriverTiming = z.output<typeof driverTimingSchema>;
-
-export const allowListSchema = z.record(z.string().min(1), z.array(sha256).min(1));
+export type {
+  Availability,
+  DeviceIdentityReport,
+  DriverCounters,
+  DriverLineStatus,
+  DriverStatus,
+} from './status.ts';
+export { DEVICE_UNREACHABLE_AFTER_MS, type DriverTiming, driverTimingSchema } from './timing.ts';
 
 export interface DriverOptions {
   /** The device's name in records (`src`), events and topics, e.g. `shoe`. */
@@ -179,68 +117,6 @@ export interface DriverOptions {
   clock?: () => number;
 }
 
-export type Availability = 'online' | 'offline';
-
-export interface DeviceIdentityReport {
-  model: string;
-  serial: string;
-  protocol: string;
-  firmware: string;
-  firmwareSha256: string;
-}
-
-export interface DriverCounters {
-  framesReceived: number;
-  crcErrors: number;
-  /** Malformed, over-long and unstarted lines. */
-  badLines: number;
-  naksSent: number;
-  naksReceived: number;
-  retransmits: number;
-  duplicatesDropped: number;
-  /** Events of a 1.2 device held until a missing one arrived (PROTOCOL.md § 3.8). */
-  heldForOrder: number;
-  /** Times the host stopped waiting for a missing seq (a device breaking § 3.8). */
-  orderGaps: number;
-  reconnects: number;
-  cardsRefused: number;
-  foreignTags: number;
-  commandsFailed: number;
-  unsupported: number;
-  invalid: number;
-}
-
-export interface DriverStatus {
-  name: string;
-  /** The profile's kind: a shipped one, or a vendor's. */
-  kind: string;
-  url: string;
-  link: string;
-  availability: Availability;
-  identity?: DeviceIdentityReport;
-  /** Why the device is quarantined; absent when it is not. */
-  quarantined?: string;
-  counters: DriverCounters;
-  /** Pairing and key state (protocol 1.4). */
-  auth: DriverAuthStatus;
-  /** While the line is not open: why, and when it is tried again. */
-  line?: DriverLineStatus;
-}
-
-/** Why a device's line is not open, from its last reopen. */
-export interface DriverLineStatus {
-  /** The link's reason: the OS error and the path (`open failed: serial /dev/ttyUSB9: ...`). */
-  reason: string;
-  /** Failed opens since it was last open. */
-  attempt: number;
-  /** Until the next open; absent while one is under way or the link gave up. */
-  nextTryInMs?: number;
-  /** Since the line was last open (or the driver started). */
-  unreachableForMs: number;
-  /** `device_unreachable` was raised for this outage. */
-  alarmed: boolean;
-}
-
 export interface DriverEvents {
   record: [observation: Observation];
   availability: [availability: Availability, reason: string];
@@ -270,42 +146,6 @@ export const UNPAIRED_QUARANTINE = 'unpaired: ';
 
 /** At most one `device_unpaired` alarm a second per device. */
 const UNPAIRED_ALARM_EVERY_MS = 1000;
-
-function majorOf(version: string): string {
-  return version.split('.')[0] ?? version;
-}
-
-export function hostHello(serial: string): Message {
-  return {
-    type: 'HELLO',
-    model: 'tableside',
-    serial,
-    protocol: PROTOCOL_VERSION,
-    firmware: VERSION.replace(/[^A-Za-z0-9.+_-]/g, '-').slice(0, 32) || '0',
-    firmwareSha256: createHash('sha256').update(`tableside ${VERSION}`).digest('hex'),
-  };
-}
-
-/** Why a HELLO is refused by the allow-list, or undefined when it passes. */
-export function firmwareVerdict(
-  hello: Pick<HelloMessage, 'model' | 'firmwareSha256' | 'protocol'>,
-  allowList: FirmwareAllowList | undefined,
-): string | undefined {
-  if (majorOf(hello.protocol) !== majorOf(PROTOCOL_VERSION)) {
-    return `protocol ${hello.protocol} is not compatible with ${PROTOCOL_VERSION} (major versions differ)`;
-  }
-  if (allowList === undefined) return undefined;
-  const allowed = allowList[hello.model];
-  if (allowed === undefined) {
-    const models = Object.keys(allowList);
-    return `model ${hello.model} is not in the firmware allow-list (${models.length ? `models listed: ${models.join(', ')}` : 'it lists no model'})`;
-  }
-  const sha = hello.firmwareSha256.toLowerCase();
-  if (!allowed.some((entry) => entry.toLowerCase() === sha)) {
-    return `firmware ${sha} of model ${hello.model} is not in the allow-list`;
-  }
-  return undefined;
-}
 
 export class DeviceDriver extends EventEmitter<DriverEvents> {
   readonly name: string;
@@ -352,14 +192,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private readonly countWaiters: Array<(count: CountMessage) => void> = [];
   /** A device that keeps sending with nothing taken: `link_stalled` (issue 24 item 6). */
   private readonly stall: StallWatch;
-  /** When the line was last open, or the driver started (undefined while open). */
-  private unreachableSince: number | undefined;
-  /** `device_unreachable` was raised since the line was last open. */
-  private unreachableAlarmed = false;
-  /** When the link's latest state change came (for the next try's countdown). */
-  private linkChangedAt = 0;
-  /** Why the line last failed or dropped: kept while the next open is under way. */
-  private lineProblem: string | undefined;
+  /** Why the line is not open, and `device_unreachable` once an outage lasts (line-watch.ts). */
+  private readonly line: LineWatch;
   private readonly counters = {
     reconnects: 0,
     cardsRefused: 0,
@@ -433,6 +267,13 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       handle: (action) => this.handle(action),
       coalesceAcks: true,
     });
+    this.line = new LineWatch({
+      name: options.name,
+      link: this.link,
+      unreachableAfterMs: this.timing.unreachableAfterMs,
+      now: this.now,
+      alarm: (kind, message, detail) => this.alarm(kind, message, detail),
+    });
     this.link.on('state', (change) => this.linkChanged(change));
     this.link.on('data', (chunk) => this.received(chunk));
     this.deliveries = profile.deliveries(this.deliveryPort());
@@ -454,8 +295,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.unreachableSince = this.now();
-    this.unreachableAlarmed = false;
+    this.line.started();
     this.runner.start();
     this.link.start();
     this.heartbeat = setInterval(() => this.beat(), this.timing.heartbeatMs);
@@ -498,7 +338,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     };
     if (this.identity) status.identity = { ...this.identity };
     if (this.quarantine !== undefined) status.quarantined = this.quarantine;
-    const line = this.lineStatus();
+    const line = this.started ? this.line.status() : undefined;
     if (line !== undefined) status.line = line;
     return status;
   }
@@ -645,10 +485,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   // ------------------------------------------------------------ link
 
   private linkChanged(change: LinkStateChange): void {
-    this.linkChangedAt = this.now();
-    if (change.state === 'open') this.lineBack();
-    else this.unreachableSince ??= this.linkChangedAt;
-    if (change.state !== 'opening' && change.state !== 'open') this.lineProblem = change.reason;
+    this.line.changed(change);
     if (change.state === 'open') {
       this.opens++;
       this.withoutHello = undefined;
@@ -671,7 +508,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     // An attack on the line is counted each minute and ends while the line is closed too.
     this.auth.tick();
     if (!this.link.isOpen) {
-      this.checkUnreachable();
+      if (this.started) this.line.check();
       return;
     }
     this.checkWithoutHello();
@@ -883,68 +720,6 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       `${this.name}: no progress for ${Math.round(stall.forMs / 1000)} s: it keeps sending (${frames}) and nothing new is taken (link ${this.link.state}, authentication ${auth}); check the cable, then restart the device`,
       { stalledForMs: Math.round(stall.forMs), frames: stall.frames, auth },
     );
-  }
-
-  /** Why the line is not open and when it is tried again; undefined while it is open. */
-  private lineStatus(): DriverLineStatus | undefined {
-    const since = this.unreachableSince;
-    const change = this.link.lastChange;
-    if (since === undefined || this.link.isOpen || !this.started) return undefined;
-    const now = this.now();
-    const line: DriverLineStatus = {
-      // While an open is under way (its reason just 'retry'), the failure before it.
-      reason:
-        change?.state === 'opening'
-          ? (this.lineProblem ?? `opening ${this.link.url}`)
-          : (change?.reason ?? 'not opened yet'),
-      attempt: change?.attempt ?? 0,
-      unreachableForMs: Math.round(now - since),
-      alarmed: this.unreachableAlarmed,
-    };
-    if (change?.state === 'reopening' && change.delayMs !== undefined) {
-      line.nextTryInMs = Math.max(0, Math.round(this.linkChangedAt + change.delayMs - now));
-    }
-    return line;
-  }
-
-  /** `device_unreachable` once per outage, when the line stays unopened past `unreachableAfterMs`. */
-  private checkUnreachable(): void {
-    const line = this.lineStatus();
-    if (line === undefined || this.unreachableAlarmed) return;
-    if (line.unreachableForMs < this.timing.unreachableAfterMs) return;
-    this.unreachableAlarmed = true;
-    const retry =
-      this.link.state === 'failed' ? 'the link gave up' : `tried again every ${this.retryEvery()}`;
-    this.alarm(
-      'device_unreachable',
-      `${this.name}: ${this.link.url} not open for ${Math.round(line.unreachableForMs / 1000)} s: ${line.reason} (${line.attempt} attempt(s), ${retry}); check the cable and the device's power`,
-      {
-        url: this.link.url,
-        reason: line.reason,
-        attempts: line.attempt,
-        unreachableForMs: line.unreachableForMs,
-      },
-    );
-  }
-
-  /** The line opened: an outage that raised `device_unreachable` is announced over. */
-  private lineBack(): void {
-    const since = this.unreachableSince;
-    this.unreachableSince = undefined;
-    this.lineProblem = undefined;
-    if (!this.unreachableAlarmed || since === undefined) return;
-    this.unreachableAlarmed = false;
-    const forMs = Math.round(this.now() - since);
-    this.alarm(
-      'device_reachable',
-      `${this.name}: ${this.link.url} open again after ${Math.round(forMs / 1000)} s unreachable`,
-      { url: this.link.url, unreachableForMs: forMs },
-    );
-  }
-
-  private retryEvery(): string {
-    const ms = this.link.options.maxDelayMs;
-    return ms < 1000 ? `${ms} ms at most` : `${ms / 1000} s at most`;
   }
 
   /** A new event from the device: a stall raised before has ended. */
