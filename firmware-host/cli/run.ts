@@ -9,6 +9,23 @@ interface RunOptions {
   web?: string | boolean;
 }
 
+/**
+ * What `tableside run` shows on its standard output: the live view on a
+ * terminal; a line per event where `--no-view` asks for it; elsewhere
+ * (systemd, a pipe) `quiet`: the table at start, devices, broker, notices
+ * and alarms, but not a line per card, which cost the daemon a write and
+ * journald a record on the SD card for what the journal and MQTT carry.
+ */
+export function terminalViewMode(options: {
+  /** False with `--no-view`. */
+  asked: boolean;
+  /** Whether standard output is a TTY. */
+  terminal: boolean;
+}): 'live' | 'lines' | 'quiet' {
+  if (!options.asked) return 'lines';
+  return options.terminal ? 'live' : 'quiet';
+}
+
 export function register(program: Command): void {
   program
     .command('run')
@@ -19,7 +36,10 @@ export function register(program: Command): void {
       '--config <file>',
       'configuration file (YAML or JSON); default $TABLESIDE_CONFIG or none',
     )
-    .option('--no-view', 'log lines instead of the live terminal view')
+    .option(
+      '--no-view',
+      'a line per event instead of the live terminal view (without a terminal: alarms only unless asked)',
+    )
     .option(
       '--web [host:port]',
       "turn the web console on (default 127.0.0.1:8080; the config's web: section otherwise)",
@@ -48,12 +68,15 @@ export function register(program: Command): void {
       for (const warning of configWarnings(loaded.config)) {
         process.stderr.write(`warning: ${warning}\n`);
       }
+      const mode = terminalViewMode({
+        asked: options.view !== false,
+        terminal: process.stdout.isTTY === true,
+      });
+      const live = mode === 'live';
       // The live view owns the terminal: the logs go to a file beside the journal before anything starts.
-      const live = options.view !== false && process.stdout.isTTY === true;
       const logFile = live ? join(dirname(loaded.config.journal.dir), 'tableside.log') : undefined;
       if (logFile) (await import('../log.ts')).logToFile(logFile);
       const { TableDaemon } = await import('../daemon/table-daemon.ts');
-      const { TerminalView } = await import('../daemon/view.ts');
       const daemon = new TableDaemon({ config: loaded.config });
       try {
         await daemon.start();
@@ -73,10 +96,12 @@ export function register(program: Command): void {
           'web console: no users, so nobody may make requests: tableside user add NAME --role supervisor --config FILE\n',
         );
       }
+      const { TerminalView } = await import('../daemon/view.ts');
       const view = new TerminalView({
         daemon,
         out: process.stdout,
         live,
+        eventLines: mode === 'quiet' ? 'alarms' : 'all',
         ...(logFile ? { logFile } : {}),
       });
       view.start();

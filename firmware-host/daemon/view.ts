@@ -2,8 +2,8 @@
  * The live terminal view of `tableside run`: what a technician standing at
  * the table wants to see at a glance. `renderView` is pure (model → lines);
  * `TerminalView` keeps the model from the daemon's bus and redraws at most a
- * few times a second on a TTY, or prints one line per event elsewhere (a
- * systemd journal, a pipe).
+ * few times a second on a TTY, or prints lines elsewhere: one per event
+ * (`--no-view`), or under systemd or a pipe only the alarms among them.
  */
 import { pairingPolicyOf } from '../config/schema.ts';
 import { UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
@@ -208,6 +208,11 @@ export interface TerminalViewOptions {
   out: NodeJS.WriteStream;
   /** Redraw in place (a TTY); otherwise one line per event. */
   live: boolean;
+  /**
+   * Which events get a line when not live (default all): `alarms` under
+   * systemd or a pipe, where a line per card is a journald record each.
+   */
+  eventLines?: 'all' | 'alarms';
   /** Where the logs go while the view owns the terminal (shown in its footer). */
   logFile?: string;
 }
@@ -217,6 +222,7 @@ export class TerminalView {
   private readonly daemon: TableDaemon;
   private readonly out: NodeJS.WriteStream;
   private readonly live: boolean;
+  private readonly eventLines: 'all' | 'alarms';
   private readonly logFile: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private dirty = true;
@@ -227,6 +233,7 @@ export class TerminalView {
     this.daemon = options.daemon;
     this.out = options.out;
     this.live = options.live;
+    this.eventLines = options.eventLines ?? 'all';
     this.logFile = options.logFile;
     const { config } = options.daemon;
     this.model = {
@@ -357,6 +364,8 @@ export class TerminalView {
     for (const record of records) {
       if (record.kind !== 'event') continue;
       const event = record.data as DomainEvent;
+      // Not live, the model is drawn only at start: an event no line is printed for costs nothing.
+      if (!this.live && this.eventLines === 'alarms' && event.type !== 'alarm') continue;
       const line = describeEvent(event);
       if (event.type === 'card') push(this.model.recentCards, line.replace(' → ', '→'), MAX_CARDS);
       else if (event.type === 'alarm') push(this.model.alarms, line, MAX_ALARMS);

@@ -76,6 +76,59 @@ export interface DayGrouping<Units extends object = object> {
   units(): Units;
 }
 
+/** A Scoreboard (games/scoreboard.ts): one count of a tally: "Bust 3" (its share is `count / of`). */
+export interface TallyRow {
+  readonly label: string;
+  readonly count: number;
+}
+
+/** Counts of one thing over `of` rounds, hands or boxes: the dealer's outcomes, the colours. */
+export interface Tally {
+  readonly title: string;
+  readonly of: number;
+  readonly rows: readonly TallyRow[];
+}
+
+/** One of the latest results, as a short line; `mark` is a class the view may colour by. */
+export interface RecentResult {
+  readonly seq: number;
+  /** The round's or game's number at the table. */
+  readonly round: number;
+  readonly text: string;
+  readonly mark?: string;
+}
+
+export interface Scoreboard {
+  /** What a round is called at this table: "round", "spin". */
+  readonly unit: string;
+  /** Rounds counted (the day's results of this game). */
+  readonly rounds: number;
+  /**
+   * Rounds per hour between the first and the last result counted (their
+   * records' times); null with fewer than two results.
+   */
+  readonly perHour: number | null;
+  readonly tallies: readonly Tally[];
+  /** The latest results, newest first. */
+  readonly recent: readonly RecentResult[];
+}
+
+/**
+ * A game's parts of the web console (issue 35): each a browser module in its
+ * folder's `web/public/`, by file name, which the console loads by the URL
+ * the server gives (`/games/<plug-in id>/<file>`). A part a game names none
+ * for is the console's own (the card view, the card History) or, for the
+ * Scoreboard, hidden.
+ */
+export interface GameWebViews {
+  /** Draws the Table page's view of the game (exports `tableView`). */
+  readonly table?: string;
+  /** Draws a day on the History page from the game's `dayHistory` units (exports `historyDay`). */
+  readonly history?: string;
+  /** Draws the Scoreboard page (exports `scoreboard`). */
+  readonly scoreboard?: string;
+}
+
 /** The device kinds a game's table is made of. */
 export type GameDeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
 
@@ -113,6 +166,16 @@ export interface GamePlugin {
   rotatesPerShoe(ruleset: string): boolean;
   /** The web console's view of its table: 'baccarat' (scoreboard + table), 'cards', 'roulette'. */
   webView(ruleset: string): 'baccarat' | 'cards' | 'roulette';
+  /** Every browser module of its folder's `web/public/` the console serves (the views and what they import). */
+  readonly webModules: readonly string[];
+  /** The modules that draw its parts of the console at a table playing `ruleset`. */
+  webViews(ruleset: string): GameWebViews;
+  /**
+   * A fresh count of a day's results into its Scoreboard (fed as `dayHistory`
+   * is), or undefined where the game's Scoreboard is drawn from elsewhere
+   * (baccarat's roads) or it has none.
+   */
+  scoreboard(ruleset: string): DayGrouping<{ board: Scoreboard }> | undefined;
   /** Retained topics besides the table's state: baccarat's `roads`. */
   retainedTopics(ruleset: string): readonly 'roads'[];
   /**

@@ -12,7 +12,12 @@
  * when it is `defer.count` past the value on disk. A crash then loses at
  * most that much of the cursor, which only means events sent again (the
  * consumers deduplicate by `seq`), and a card at a dealer's pace no longer
- * pays a rewrite, two fsyncs and a rename per acknowledged event.
+ * pays a rewrite, two fsyncs and a rename per acknowledged event. A deferred
+ * cursor does not fsync its folder either: the file is fsynced before the
+ * rename, so a crash leaves the old name or the new one, each a whole value,
+ * and the old one only sends events again (the crash at every point of the
+ * write is tested); the folder's fsync forced a file-system commit that a
+ * card's journal write could wait behind.
  */
 import { constants } from 'node:fs';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
@@ -120,7 +125,7 @@ export class CursorStore {
     while (this.persisted < seq) {
       if (!this.writing) {
         const target = this.value;
-        this.writing = this.write(target)
+        this.writing = this.write(target, this.defer === undefined)
           .then(() => {
             this.persisted = Math.max(this.persisted, target);
           })
@@ -138,7 +143,8 @@ export class CursorStore {
     }
   }
 
-  private async write(seq: number): Promise<void> {
+  /** Replaces the file; `syncFolder`: and fsyncs the folder, so the rename survives a crash too. */
+  private async write(seq: number, syncFolder: boolean): Promise<void> {
     const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
     const handle = await open(
       temp,
@@ -152,6 +158,7 @@ export class CursorStore {
       await handle.close();
     }
     await rename(temp, this.path);
+    if (!syncFolder) return;
     const dir = await open(dirname(this.path), constants.O_RDONLY);
     try {
       await dir.sync();

@@ -1,20 +1,51 @@
 /**
  * The page's own files, served as written (no build step): read and
  * gzipped once at start, with an ETag, never from a path the request names.
+ * Besides public/, each game's browser modules its plug-in names
+ * (`webModules`, in its folder's web/public/), under `/games/<plug-in id>/`:
+ * nothing else of a game's folder is served.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { GAME_PLUGINS } from '../games/registry.ts';
 import { SECURITY_HEADERS } from './http.ts';
 
 export const PUBLIC_DIR = join(import.meta.dirname, 'public');
-/** The page's files: every .html, .js, .css and .ico of public/, by URL path (`/` is index.html). */
+const GAMES_DIR = join(import.meta.dirname, '..', 'games');
+
+/** Where a game's browser modules live: `firmware-host/games/<id>/web/public/`. */
+export const gameWebDir = (game: string) => join(GAMES_DIR, game, 'web', 'public');
+
+/** The URL a game's browser module is served at. */
+export const gameModuleUrl = (game: string, file: string) => `/games/${game}/${file}`;
+
+/** A module name a plug-in may declare: a plain file of its web/public/, no path. */
+const MODULE_NAME = /^[a-z][a-z0-9-]*\.js$/;
+
+/** The plug-ins' browser modules, by URL path, each checked to be a plain file name. */
+function gameFiles(): [string, string][] {
+  return GAME_PLUGINS.flatMap((plugin) =>
+    plugin.webModules.map((file): [string, string] => {
+      if (!MODULE_NAME.test(file)) {
+        throw new Error(`game ${plugin.id}: web module ${JSON.stringify(file)} is not a file name`);
+      }
+      return [gameModuleUrl(plugin.id, file), join(gameWebDir(plugin.id), file)];
+    }),
+  );
+}
+
+/**
+ * The page's files by URL path, each with the file it is: every .html, .js,
+ * .css and .ico of public/ (`/` is index.html), and the games' modules.
+ */
 export const STATIC_FILES: Readonly<Record<string, string>> = Object.fromEntries([
-  ['/', 'index.html'],
+  ['/', join(PUBLIC_DIR, 'index.html')],
   ...readdirSync(PUBLIC_DIR)
     .filter((name) => /\.(html|js|css|ico)$/.test(name))
-    .map((name) => [`/${name}`, name]),
+    .map((name) => [`/${name}`, join(PUBLIC_DIR, name)]),
+  ...gameFiles(),
 ]);
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
@@ -55,14 +86,14 @@ export function serveStatic(
   response.end(request.method === 'HEAD' ? undefined : body);
 }
 
-/** The page's files, read and compressed once at start (no build step: they are served as written). */
+/** The page's files by their path, read and compressed once at start (no build step: they are served as written). */
 export function loadStaticFiles(): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
-  for (const name of new Set(Object.values(STATIC_FILES))) {
-    const plain = readFileSync(join(PUBLIC_DIR, name));
+  for (const path of new Set(Object.values(STATIC_FILES))) {
+    const plain = readFileSync(path);
     const gzip = gzipSync(plain, { level: 9 });
     const etag = `"${plain.length.toString(36)}-${hashOf(plain)}"`;
-    files.set(name, { type: CONTENT_TYPES[name.split('.').pop()!]!, plain, gzip, etag });
+    files.set(path, { type: CONTENT_TYPES[path.split('.').pop()!]!, plain, gzip, etag });
   }
   return files;
 }

@@ -1,10 +1,11 @@
 /**
  * The table's API: who am I and what table is this, the live feed, the
- * Devices page, the journal's verification, a day's history and a
- * supervisor's requests.
+ * Devices page, the journal's verification, a day's history, the game's
+ * Scoreboard and a supervisor's requests.
  */
 
 import { gameOf, rulesetIdentity, rulesetsOfGame } from '../games/registry.ts';
+import { utcDay } from '../journal/record.ts';
 import { verifyJournalDir } from '../journal/verify.ts';
 import type { Logger } from '../log.ts';
 import type { ConsoleAccess } from './access.ts';
@@ -16,7 +17,7 @@ import { LOGIN_COOKIE, type LoginStore, parseCookies } from './logins.ts';
 import type { ConsolePort } from './port.ts';
 import { applyConsoleRequest, parseConsoleRequest } from './requests.ts';
 import type { Route, RouteCall } from './router.ts';
-import { webViewOf } from './table-view.ts';
+import { webViewOf, webViewUrlsOf } from './table-view.ts';
 import type { TableWatch } from './table-watch.ts';
 
 export interface TableRoutesContext {
@@ -69,6 +70,7 @@ export function tableRoutes(context: TableRoutesContext): Route[] {
       },
     },
     { method: 'GET', path: '/api/history', handle: (call) => history(context, call) },
+    { method: 'GET', path: '/api/scoreboard', handle: (call) => scoreboard(context, call) },
     {
       method: 'POST',
       path: /^\/api\/request\/([a-z_]+)$/,
@@ -123,6 +125,32 @@ async function history(
   sendJson(response, 200, { table: port.table, ...history });
 }
 
+/**
+ * The game's Scoreboard of today (UTC), counted by its plug-in from the
+ * day's results as History reads them; a 404 at a table whose game counts
+ * none (baccarat's is its roads, on the feed).
+ */
+async function scoreboard(
+  { access, port, watch, log, clock }: TableRoutesContext,
+  { request, response }: RouteCall,
+): Promise<void> {
+  access.requireViewer(request);
+  const board = gameOf(port.ruleset).scoreboard(port.ruleset);
+  if (!board) {
+    throw new HttpError(404, 'no_scoreboard', `a ${port.ruleset} table has no counted scoreboard`);
+  }
+  const day = utcDay(clock());
+  const read = await readHistoryDay(watch.source().journal, day, board);
+  if (read.error) log.error({ day, error: read.error }, 'scoreboard: journal not readable');
+  sendJson(response, 200, {
+    table: port.table,
+    ruleset: port.ruleset,
+    day,
+    ...read.board,
+    ...(read.error === undefined ? {} : { error: read.error }),
+  });
+}
+
 /** A supervisor's request, journaled as `web:<user>`; one the table refuses is a 409 naming why. */
 async function request(
   { access, port, log }: TableRoutesContext,
@@ -151,6 +179,8 @@ function tableInfo(port: ConsolePort) {
     rulesetTitle: ruleset.title,
     game: ruleset.game,
     view: webViewOf(port.ruleset),
+    // The game's own modules for its parts of the page, by URL (table-view.ts).
+    views: webViewUrlsOf(port.ruleset),
     // Its own game's: a table never changes game (`set_ruleset` refuses another's, other_game).
     rulesets: rulesetsOfGame(port.ruleset),
   };

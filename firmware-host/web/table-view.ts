@@ -1,19 +1,36 @@
 /**
- * Which view of the console a table's page shows, and which console
- * requests it takes: the ONE place the server asks, and it asks the game's
- * plug-in (games/registry.ts). The page takes `view` from the table info
- * (hello, /api/me) and never looks at the game itself.
+ * Which view of the console a table's page shows, which game modules draw
+ * it, and which console requests it takes: the ONE place the server asks,
+ * and it asks the game's plug-in (games/registry.ts). The page takes `view`
+ * and `views` from the table info (hello, /api/me) and never looks at the
+ * game itself.
  */
 
-import { findGameOf, gameOf } from '../games/registry.ts';
-import { roulette } from '../games/roulette/plugin.ts';
-import { getRouletteRuleset, type RouletteRuleset } from '../games/rulesets.ts';
+import type { GameWebViews } from '../games/game.ts';
+import { gameOf } from '../games/registry.ts';
+import {
+  getRouletteRuleset,
+  type RouletteRuleset,
+  rouletteRulesetNames,
+} from '../games/rulesets.ts';
+import { gameModuleUrl } from './static-files.ts';
 
 export type WebView = 'baccarat' | 'cards' | 'roulette';
 
 /** The page's view for a table playing `ruleset`. */
 export function webViewOf(ruleset: string): WebView {
   return gameOf(ruleset).webView(ruleset);
+}
+
+/** The URLs of the game's modules that draw its parts of the page (table, history, scoreboard). */
+export function webViewUrlsOf(ruleset: string): GameWebViews {
+  const plugin = gameOf(ruleset);
+  return Object.fromEntries(
+    Object.entries(plugin.webViews(ruleset)).map(([part, file]) => [
+      part,
+      gameModuleUrl(plugin.id, file),
+    ]),
+  );
 }
 
 /** The requests a table playing `ruleset` takes: its game's, and `set_ruleset`. */
@@ -23,5 +40,5 @@ export function requestOpsOf(ruleset: string): readonly string[] {
 
 /** The roulette ruleset of that name (its wheel, for the wheel watch); undefined at a card table. */
 export function rouletteRulesetOf(name: string): RouletteRuleset | undefined {
-  return findGameOf(name) === roulette ? getRouletteRuleset(name) : undefined;
+  return rouletteRulesetNames().includes(name) ? getRouletteRuleset(name) : undefined;
 }

@@ -22,13 +22,8 @@ export const GAME_MODULES: Readonly<Record<string, readonly string[]>> = {
     gameFolder('cards'),
     // The poker rulesets' schemas join the card rulesets' union in engine/rulesets/schema.ts, the engine's contract.
     'firmware-host/engine/rulesets/poker.ts',
-    'firmware-host/web/public/scoreboard.js',
   ],
-  roulette: [
-    gameFolder('roulette'),
-    'firmware-host/web/public/roulette.js',
-    'firmware-host/web/public/roulette-history.js',
-  ],
+  roulette: [gameFolder('roulette')],
 };
 
 /** The registry reaches each game through its plug-in, and only through it. */

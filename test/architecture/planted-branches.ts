@@ -245,7 +245,7 @@ export const PLANTED_IMPORTS: readonly Planted[] = [
   {
     kind: "a browser script importing a game's view",
     file: WEB_SCRIPT,
-    source: "import { drawWheel } from './roulette.js';",
-    says: /imports roulette's firmware-host\/web\/public\/roulette\.js/,
+    source: "import { tableView } from '../../games/roulette/web/public/table.js';",
+    says: /imports roulette's firmware-host\/games\/roulette\/web\/public\/table\.js/,
   },
 ];

@@ -109,11 +109,12 @@ async function sampleRss(pid: number): Promise<number> {
 
 export async function benchWeb(): Promise<WebFigures> {
   const { gzipSync } = await import('node:zlib');
-  const { PUBLIC_DIR } = await import('../../firmware-host/web/static-files.ts');
+  const { STATIC_FILES } = await import('../../firmware-host/web/static-files.ts');
   let pageBytes = 0;
-  const { readdir } = await import('node:fs/promises');
-  for (const name of (await readdir(PUBLIC_DIR)).filter((file) => /\.(html|js|css)$/.test(file))) {
-    pageBytes += gzipSync(await readFile(join(PUBLIC_DIR, name)), { level: 9 }).length;
+  // Every file the console serves, the games' modules too (`/` is index.html again).
+  for (const [url, path] of Object.entries(STATIC_FILES)) {
+    if (url === '/' || !/\.(html|js|css)$/.test(path)) continue;
+    pageBytes += gzipSync(await readFile(path), { level: 9 }).length;
   }
   const figures: WebFigures = {
     rss_console_off_mb: null,

@@ -64,6 +64,9 @@ describe('tableside run with no config deals a simulated shoe on the embedded br
     });
     // The journal went where the defaults say: below the working directory.
     expect(existsSync(join(cwd, '.tableside/journal'))).toBe(true);
+    // Its stdout is a pipe, as under systemd: the table at start, no line per card or result.
+    expect(daemon.stdout).toContain('mosquitto_sub');
+    expect(daemon.stdout).not.toMatch(/^#\d+ /m);
 
     daemon.child.kill('SIGINT');
     await until(

@@ -47,6 +47,11 @@ export function buildCliForRun(root: string): string | undefined {
   for (const assets of ['hardware/console/pin-maps', 'firmware-host/web/public']) {
     cpSync(join(REPO_ROOT, assets), join(out, assets), { recursive: true });
   }
+  // The games' browser modules (each game's web/public/): all of a game's folder but its code.
+  cpSync(join(REPO_ROOT, 'firmware-host/games'), join(out, 'firmware-host/games'), {
+    recursive: true,
+    filter: (path) => !path.endsWith('.ts'),
+  });
   // As in the repository: the package's type (ES modules) and its dependencies.
   copyFileSync(join(REPO_ROOT, 'package.json'), join(out, 'package.json'));
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');

@@ -16,9 +16,10 @@ import { type Extension, type ExtensionContext, type TableHost, Teardown } from 
 
 /**
  * The MQTT cursor reaches the disk every 5 s, or at once 1000 events past
- * the value on disk, not per acknowledged event (issue 16): a rewrite costs
+ * the value on disk, not per acknowledged event (issue 16): a rewrite cost
  * two fsyncs and a rename, about 1 ms of CPU, which once a second was still
  * 0.6 ms per card at a 500 ms pace. A crash resends at most that much.
+ * Deferred, it fsyncs the file but not its folder (journal/cursor.ts).
  */
 const MQTT_CURSOR_DEFER = { ms: 5000, count: 1000 } as const;
 

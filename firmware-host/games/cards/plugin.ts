@@ -17,6 +17,7 @@ import {
 import { sessionConfig, TableSession } from '../table-session.ts';
 import { cardDayHistory } from './history.ts';
 import { cardResultWords } from './result-words.ts';
+import { cardScoreboard } from './scoreboard.ts';
 import type { SessionState } from './table/index.ts';
 
 /** practice: the scoreboard roads are baccarat's; other card games show none. */
@@ -101,6 +102,10 @@ export const cardGames: GamePlugin = {
   rotatesPerShoe: (name) => getRuleset(name).shoeEnd.kind !== 'reshuffle_every_round',
   webView: (name) => (keepsRoads(name) ? 'baccarat' : 'cards'),
   retainedTopics: (name) => (keepsRoads(name) ? ['roads'] : []),
+  // The card view and the card History are the console's own; the Scoreboard is the game's.
+  webModules: ['roads.js', 'scoreboard.js'],
+  webViews: (name) => ({ scoreboard: keepsRoads(name) ? 'roads.js' : 'scoreboard.js' }),
+  scoreboard: cardScoreboard,
   shufflerBacks: (session) => [...nextShuffle(session).backs],
   dayHistory: cardDayHistory,
   // From the outcome as the table exposed it, whatever the caller holds: no hole card a fold kept face down.

@@ -6,6 +6,7 @@
 import type { GamePlugin, GameSession } from '../game.ts';
 import { getRouletteRuleset, rouletteRulesetNames } from '../rulesets.ts';
 import { rouletteDayHistory } from './history.ts';
+import { rouletteScoreboard } from './scoreboard.ts';
 import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
@@ -79,6 +80,9 @@ export const roulette: GamePlugin = {
   rotatesPerShoe: () => false,
   webView: () => 'roulette',
   retainedTopics: () => [],
+  webModules: ['table.js', 'history.js', 'scoreboard.js'],
+  webViews: () => ({ table: 'table.js', history: 'history.js', scoreboard: 'scoreboard.js' }),
+  scoreboard: rouletteScoreboard,
   // practice: a shuffler at a roulette table has no cards of ours to assume; red as before.
   shufflerBacks: () => ['red'],
   dayHistory: rouletteDayHistory,

@@ -7,8 +7,8 @@ import { $, banner, h } from './dom.js';
 import { connect } from './feed.js';
 import { loadHistory } from './history.js';
 import { showRequests } from './requests.js';
-import { scrollRoadsToLatest } from './scoreboard.js';
 import { app } from './state.js';
+import { loadViews, scoreboardShown } from './views.js';
 
 function showPage() {
   const page = (location.hash || '#table').slice(1);
@@ -21,8 +21,8 @@ function showPage() {
   document.body.dataset.page = name;
   if (!app.me) return;
   if (name === 'devices') loadDevices();
-  // Roads drawn while the page was hidden had no width to scroll by.
-  if (name === 'scoreboard') scrollRoadsToLatest();
+  // A drawing made while the page was hidden had no layout (the roads scroll to their latest).
+  if (name === 'scoreboard') scoreboardShown();
   if (name === 'history' && !$('history').dataset.loaded) loadHistory();
 }
 
@@ -35,10 +35,10 @@ async function start() {
     showPage();
     return;
   }
-  signedIn(body);
+  await signedIn(body);
 }
 
-function signedIn(me) {
+async function signedIn(me) {
   app.me = me;
   app.csrf = me.csrf || null;
   $('login').hidden = true;
@@ -52,6 +52,12 @@ function signedIn(me) {
         h('option', { value: name, selected: name === me.ruleset }, name),
       ),
     );
+  }
+  // The game's own modules for its parts of the page, before any event reaches them.
+  try {
+    await loadViews(me);
+  } catch (error) {
+    banner(`the table's view could not be loaded: ${error.message}`);
   }
   connect();
   showPage();
@@ -70,7 +76,7 @@ $('login-form').addEventListener('submit', async (event) => {
   }
   $('login-error').textContent = '';
   const me = await api('/api/me');
-  signedIn(me.body);
+  await signedIn(me.body);
 });
 
 $('logout').addEventListener('click', async () => {

@@ -1,9 +1,8 @@
 // The live feed: Server-Sent Events resumed by seq, each event once; gaps and duplicates counted.
 import { $, banner, cardEl, h } from './dom.js';
-import { renderScoreboard } from './scoreboard.js';
 import { app } from './state.js';
 import { renderAlarms } from './table.js';
-import { renderView, showView, viewOnEvent } from './views.js';
+import { loadViews, renderScoreboard, renderView, showView, viewOnEvent } from './views.js';
 
 export function connect() {
   if (app.stream) app.stream.close();
@@ -25,7 +24,11 @@ export function connect() {
     }
     app.covered = hello.from;
     app.table = hello;
-    showView();
+    // Loaded before the feed started (app.js); loaded now only if the table's game changed.
+    loadViews(hello).then(() => {
+      showView();
+      renderView();
+    });
     $('table-name').textContent = `${hello.table} · ${hello.rulesetTitle || hello.ruleset}`;
     document.title = `tableside · ${hello.table}`;
     publishDiagnostics();

@@ -1,9 +1,9 @@
 // The History page: a day's shoes and hands from the journal, a hand replayed card by card, export, print.
-// At a roulette table the day comes as games (`games`), drawn by roulette-history.js.
+// A game whose plug-in names a History module of its own (a wheel's games) has its day drawn by it.
 import { api } from './api.js';
 import { $, capital, cardEl, h } from './dom.js';
-import { rouletteDay } from './roulette-history.js';
 import { app } from './state.js';
+import { historyView } from './views.js';
 
 export async function loadHistory() {
   const input = $('history-day');
@@ -18,7 +18,8 @@ export async function loadHistory() {
   }
   $('history-error').textContent = body.error || '';
   app.history = body;
-  const units = Array.isArray(body.games) ? rouletteDay(body) : shoesOf(body);
+  const gameDay = historyView();
+  const units = gameDay ? gameDay(body) : shoesOf(body);
   const requests = body.requests.length
     ? h(
         'section',

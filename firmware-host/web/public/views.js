@@ -1,45 +1,72 @@
-// The Table page's views. The server names the table's view in its table info (`view`, from
-// firmware-host/web/table-view.ts); this is the one place the page maps a view to what draws it.
+// The page's views. The server names, in its table info (`views`, from firmware-host/web/table-view.ts),
+// the game's own modules that draw its parts of the page (its folder's web/public/, served under
+// /games/<game>/): this loads them by those URLs and never looks at the game itself. A part no
+// module is named for is the console's own (the card view, the card History) or, for the
+// Scoreboard, hidden.
 import { $ } from './dom.js';
-import { onRouletteEvent, renderRoulette } from './roulette.js';
-import { app } from './state.js';
 import { renderTable } from './table.js';
 
-// The card view keeps what it needs of events in feed.js (the shoe strip, the last result).
-const VIEWS = {
-  cards: { element: 'view-cards', render: renderTable },
-  roulette: { element: 'view-roulette', render: renderRoulette, onEvent: onRouletteEvent },
-};
+// The console's own view of a table: the card view (the card feed keeps the shoe strip, feed.js).
+const CARD_VIEW = { name: 'cards', element: 'view-cards', render: renderTable };
 
-// A baccarat table is drawn by the card view; its scoreboard is a page of its own (the nav shows it).
-const DRAWN_AS = { baccarat: 'cards' };
+/** The loaded parts: `table` (a view), `history` (a day's drawing), `scoreboard`. */
+const parts = { table: CARD_VIEW, history: null, scoreboard: null };
+let loadedFor = null;
 
-/** The view that draws the table: the one the server names, or the card view it stands for. */
-function viewName() {
-  const named = DRAWN_AS[app.table?.view] ?? app.table?.view;
-  return VIEWS[named] ? named : 'cards';
+/** What a game's module exports for each part of the page. */
+const EXPORTS = { table: 'tableView', history: 'historyDay', scoreboard: 'scoreboard' };
+
+/**
+ * Loads the modules the table info names (once per set of URLs): the page waits for them before
+ * its feed starts, so no event reaches a view before it is there.
+ */
+export async function loadViews(info) {
+  const views = info?.views ?? {};
+  const key = JSON.stringify(views);
+  if (key === loadedFor) return;
+  const loaded = await Promise.all(
+    Object.keys(EXPORTS).map(async (part) =>
+      views[part] ? (await import(views[part]))[EXPORTS[part]] : null,
+    ),
+  );
+  const [table, history, scoreboard] = loaded;
+  parts.table = table ?? CARD_VIEW;
+  parts.history = history;
+  parts.scoreboard = scoreboard;
+  loadedFor = key;
 }
 
-function current() {
-  return VIEWS[viewName()];
+/** The game's drawing of a History day, or null for the console's own (shoes and hands). */
+export function historyView() {
+  return parts.history;
 }
-
-// The views with a scoreboard page (the roads); at any other table the nav hides the tab
-// rather than show empty roads.
-const WITH_SCOREBOARD = new Set(['baccarat']);
 
 /** Shows the table's view and hides the others; `body[data-view]` lets the CSS follow. */
 export function showView() {
-  const name = viewName();
-  for (const [other, view] of Object.entries(VIEWS)) $(view.element).hidden = other !== name;
-  document.body.dataset.view = name;
-  document.body.dataset.scoreboard = WITH_SCOREBOARD.has(app.table?.view) ? 'shown' : 'hidden';
+  for (const view of document.querySelectorAll('#page-table > .view')) {
+    view.hidden = view.id !== parts.table.element;
+  }
+  document.body.dataset.view = parts.table.name;
+  // A table whose game draws no Scoreboard hides the tab rather than show an empty page.
+  document.body.dataset.scoreboard = parts.scoreboard ? 'shown' : 'hidden';
+  parts.scoreboard?.mount?.($('scoreboard'));
 }
 
 export function renderView() {
-  current().render();
+  parts.table.render();
 }
 
 export function viewOnEvent(event) {
-  current().onEvent?.(event);
+  parts.table.onEvent?.(event);
+  parts.scoreboard?.onEvent?.(event);
+}
+
+/** Draws the Scoreboard (its page shown, or its data changed). */
+export function renderScoreboard() {
+  parts.scoreboard?.render();
+}
+
+/** The Scoreboard's page is shown: its drawing may need the page's layout (roads scroll). */
+export function scoreboardShown() {
+  parts.scoreboard?.shown?.();
 }

@@ -1,13 +1,17 @@
 /** The History page's day, the roads follower, and the page's size budget. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { RoadsFollower } from '../../../firmware-host/games/cards/daemon/roads-follower.ts';
 import { cardDayHistory } from '../../../firmware-host/games/cards/history.ts';
+import { GAME_PLUGINS } from '../../../firmware-host/games/registry.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { parseDay, readHistoryDay } from '../../../firmware-host/web/history.ts';
-import { PUBLIC_DIR } from '../../../firmware-host/web/static-files.ts';
+import {
+  gameModuleUrl,
+  PUBLIC_DIR,
+  STATIC_FILES,
+} from '../../../firmware-host/web/static-files.ts';
 
 const DAY = Date.parse('2026-11-24T10:00:00Z');
 const hash = '0'.repeat(64);
@@ -164,22 +168,52 @@ describe('RoadsFollower', () => {
 
 describe("the console's page", () => {
   it('is under 150 kB compressed, served as written (no build step)', () => {
-    const names = readdirSync(PUBLIC_DIR).filter((name) => /\.(html|js|css)$/.test(name));
+    // The page's own files and every game's modules, by the URL the page asks for.
     const files = new Map(
-      names.map((name) => [name, readFileSync(join(PUBLIC_DIR, name), 'utf8')]),
+      Object.entries(STATIC_FILES)
+        .filter(([url]) => /\.(html|js|css)$/.test(url))
+        .map(([url, path]) => [url, readFileSync(path, 'utf8')]),
     );
+    expect(files.size).toBeGreaterThan(readdirSync(PUBLIC_DIR).length - 2);
     const compressed = [...files.values()].reduce(
       (sum, text) => sum + gzipSync(text, { level: 9 }).length,
       0,
     );
     expect(compressed).toBeLessThan(150 * 1024);
-    // Nothing to build: browser modules importing each other by relative path, no bundler, no TypeScript.
-    expect(files.get('index.html')).toContain('<script type="module" src="/app.js"></script>');
-    for (const [name, text] of files) {
-      if (!name.endsWith('.js')) continue;
+    // Nothing to build: browser modules importing each other by path, no bundler, no TypeScript.
+    expect(files.get('/index.html')).toContain('<script type="module" src="/app.js"></script>');
+    for (const [url, text] of files) {
+      if (!url.endsWith('.js')) continue;
+      const game = url.startsWith('/games/');
       for (const [, specifier] of text.matchAll(/^import .* from '([^']+)';$/gm)) {
-        expect(specifier, `${name} imports ${specifier}`).toMatch(/^\.\/[a-z-]+\.js$/);
-        expect(files.has(specifier!.slice(2)), `${name} imports ${specifier}`).toBe(true);
+        // The console's own modules import each other; a game's module imports the console's by
+        // its absolute path (never another game's): the console names no game.
+        expect(specifier, `${url} imports ${specifier}`).toMatch(
+          game ? /^\/[a-z-]+\.js$/ : /^\.\/[a-z-]+\.js$/,
+        );
+        const target = game ? specifier! : `/${specifier!.slice(2)}`;
+        expect(files.has(target), `${url} imports ${specifier}`).toBe(true);
+      }
+      if (!game) {
+        expect(text, `${url} names a game's module`).not.toMatch(/['"`]\/games\//);
+      }
+    }
+  });
+
+  it("serves each game's declared modules from its folder's web/public, and nothing else of it", () => {
+    const gameUrls = Object.keys(STATIC_FILES).filter((url) => url.startsWith('/games/'));
+    const declared = GAME_PLUGINS.flatMap((plugin) =>
+      plugin.webModules.map((file) => gameModuleUrl(plugin.id, file)),
+    );
+    expect(gameUrls.sort()).toEqual(declared.sort());
+    for (const url of gameUrls) {
+      expect(STATIC_FILES[url]).toMatch(/firmware-host\/games\/[a-z]+\/web\/public\/[a-z-]+\.js$/);
+    }
+    for (const plugin of GAME_PLUGINS) {
+      for (const name of plugin.rulesetNames()) {
+        for (const file of Object.values(plugin.webViews(name))) {
+          expect(plugin.webModules, `${name}'s view ${file}`).toContain(file);
+        }
       }
     }
   });

@@ -1,7 +1,8 @@
 // The History page at a roulette table: the day's games (the server's `games`, grouped by the
 // roulette plug-in), each a line to settle a dispute by ("Game 14 · 15:02:11 · 17 black · betting
 // closed 15:02:00 by alice") that opens onto its events in journal order, each with who caused it.
-import { h } from './dom.js';
+// The console loads it by the URL the table info names (views.js).
+import { h } from '/dom.js';
 
 const TURNS = { cw: 'clockwise', ccw: 'counter-clockwise' };
 
@@ -68,7 +69,7 @@ function eventList(events) {
 }
 
 /** The day's games as the History page's body; "No games journaled that day." when there are none. */
-export function rouletteDay(body) {
+export function historyDay(body) {
   const outside = body.events?.length
     ? [h('section', {}, h('h3', {}, 'Outside any game'), eventList(body.events))]
     : [];

@@ -1,8 +1,10 @@
 // The roulette view of the Table page, as a casino's number display shows a wheel: the spin in
 // play, the last numbers in their colours, hot and cold numbers, the bias watch, closing time.
 // Everything comes from the snapshot (`state`), the wheel watch (`wheel`) and the event feed.
-import { $, h } from './dom.js';
-import { app } from './state.js';
+// The console loads it by the URL the table info names (views.js); its markup is index.html's
+// #view-roulette.
+import { $, h } from '/dom.js';
+import { app } from '/state.js';
 
 const TURNS = { cw: '↻ clockwise', ccw: '↺ counter-clockwise' };
 const TEST_NAMES = {
@@ -29,7 +31,7 @@ function pocket(number, colour, extra, count) {
   );
 }
 
-export function renderRoulette() {
+function renderRoulette() {
   const state = app.state;
   const wheel = app.wheel;
   const roulette = state?.roulette;
@@ -139,7 +141,7 @@ function renderBias(wheel) {
 }
 
 /** Events the view keeps something of: the article of closing time (drawn again: a backlog's events come after the state). */
-export function onRouletteEvent(event) {
+function onRouletteEvent(event) {
   if (event.type === 'closing' || event.type === 'games_left' || event.type === 'table_closed') {
     app.closingRule = event.rule;
     renderRoulette();
@@ -149,3 +151,10 @@ export function onRouletteEvent(event) {
     renderRoulette();
   }
 }
+
+export const tableView = {
+  name: 'roulette',
+  element: 'view-roulette',
+  render: renderRoulette,
+  onEvent: onRouletteEvent,
+};

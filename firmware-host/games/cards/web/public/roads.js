@@ -1,6 +1,7 @@
-// The Scoreboard page: the baccarat roads as drawn on every casino scoreboard, from the roads frame.
-import { $, h, s } from './dom.js';
-import { app } from './state.js';
+// Baccarat's Scoreboard: the roads as drawn on every casino scoreboard, from the feed's roads frame
+// (`app.roads`). The console loads it by the URL the table info names (views.js).
+import { $, h, s } from '/dom.js';
+import { app } from '/state.js';
 
 const COLOURS = { B: '#d3202f', P: '#1f5fd6', T: '#169c45', red: '#d3202f', blue: '#1f5fd6' };
 
@@ -51,7 +52,7 @@ function pairDots(g, cell) {
  * column's edge so the first column shown is never cut in half. A hidden
  * page has no layout: it is scrolled again when shown (app.js) or resized.
  */
-export function scrollRoadsToLatest() {
+function scrollRoadsToLatest() {
   for (const scroller of document.querySelectorAll('#page-scoreboard .road > div')) {
     const svg = scroller.querySelector('svg.road-svg');
     if (!svg) continue;
@@ -66,8 +67,41 @@ export function scrollRoadsToLatest() {
 
 window.addEventListener('resize', scrollRoadsToLatest);
 
-export function renderScoreboard() {
+const ROADS = [
+  ['bead', 'Bead plate', 'bead'],
+  ['big', 'Big road', 'big'],
+  ['small', 'Big eye boy', 'big_eye_boy'],
+  ['small', 'Small road', 'small_road'],
+  ['small', 'Cockroach pig', 'cockroach_pig'],
+  ['whatif', 'If next is…', 'next'],
+];
+
+/** The roads' frames on the Scoreboard page, once. */
+function mount(container) {
+  if (container.dataset.board === 'roads') return;
+  container.dataset.board = 'roads';
+  container.replaceChildren(
+    h('div', { id: 'counts', class: 'counts' }),
+    h(
+      'div',
+      { class: 'roads' },
+      ROADS.map(([kind, title, name]) =>
+        h(
+          'figure',
+          { class: `road ${kind}` },
+          h('figcaption', {}, title),
+          h('div', { id: `road-${name}` }),
+        ),
+      ),
+    ),
+    h('p', { id: 'no-roads', class: 'muted' }, 'No shoe dealt yet.'),
+  );
+  render();
+}
+
+function render() {
   const roads = app.roads;
+  if (!$('no-roads')) return;
   $('no-roads').hidden = !!roads;
   if (!roads) return;
   // The journal seq these roads are as of: a display (or a test) can tell which shoe it shows.
@@ -161,3 +195,5 @@ export function renderScoreboard() {
     ),
   );
 }
+
+export const scoreboard = { mount, render, shown: scrollRoadsToLatest };

@@ -1,32 +1,11 @@
 /**
- * Under systemd (stdout not a TTY) `tableside run` prints one line per
- * event; each write to stdout is a round trip to journald, so the events
- * journaled together are one write. Face-down cards stay hidden.
+ * With `--no-view` `tableside run` prints one line per event; each write to
+ * stdout may be a round trip to journald, so the events journaled together
+ * are one write. Face-down cards stay hidden.
  */
-import { EventEmitter } from 'node:events';
 import { expect, it } from 'vitest';
-import type { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
-import { TerminalView } from '../../../firmware-host/daemon/view.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
-
-function fakeDaemon() {
-  return Object.assign(new EventEmitter(), {
-    config: {
-      table: 't1',
-      devices: { shoe: { transport: 'simulate' } },
-      mqtt: { baseTopic: 'tableside' },
-    },
-    table: 't1',
-    ruleset: 'tdc-baccarat-no-commission',
-    brokerAddress: 'mqtt://127.0.0.1:1883',
-    brokerConnected: true,
-    webAddress: undefined,
-    lastSeq: 0,
-    deviceStatus: () => [],
-    snapshot: () => ({}),
-    expecting: () => ({ text: '' }),
-  });
-}
+import { fakeDaemon, lineView } from '../../helpers/terminal-view-daemon.ts';
 
 const record = (seq: number, kind: 'input' | 'event', data: Record<string, unknown>) =>
   ({ seq, ts: 0, kind, data }) as unknown as JournalRecord;
@@ -35,13 +14,7 @@ const cardInput = (seq: number) => record(seq, 'input', { type: 'card' });
 
 it('writes the events of one journaled batch in one write, a line each, inputs left out', () => {
   const daemon = fakeDaemon();
-  const writes: string[] = [];
-  const view = new TerminalView({
-    daemon: daemon as unknown as TableDaemon,
-    out: { write: (text: string) => writes.push(text) } as unknown as NodeJS.WriteStream,
-    live: false,
-  });
-  view.start();
+  const { view, writes } = lineView(daemon);
   writes.length = 0;
 
   daemon.emit('journaled', [
