@@ -1,35 +1,6 @@
-/**
- * Device drivers: one per shoe, shuffler or reader. A driver is a link
- * session (host side) over a transport kept open by a ReconnectingLink. It
- *
- * - ACKs the device's HELLO and checks it against the firmware allow-list
- *   (a device that fails is quarantined: its cards are ACKed and dropped,
- *   never emitted, and a `device_quarantined` alarm says why);
- * - sends its own HELLO on every connection (optional) and PINGs at an
- *   interval; availability goes `online` on frames and `offline` after a
- *   silence, and the link's silence watchdog reopens a dead line;
- * - turns device messages into table-log records (`card`, `cut`, `shuffle`),
- *   each with an `ack()` the caller invokes once the record is durable: only
- *   then is the device ACKed, so it retransmits anything not yet stored; a
- *   shuffle's back colours come from the shuffler when it reports them
- *   (SHUFFLED2), else from the `expectedBacks` option (what the table,
- *   replayed from its journal, expects next) or the fixed `backs`;
- * - reports the lid (LID) as a notice with an `ack()` too: closing a shoe's
- *   lid can start a new shoe, which must be durable before the shoe is told;
- * - never emits a record twice: the receive ledger drops what a device
- *   retransmits after a reconnect (same seq, same content);
- * - sends commands (shuffle, deck check, indicate, gate) and awaits their ACK;
- * - counts what went wrong on the line;
- * - authenticates a device that speaks protocol 1.4 (PROTOCOL.md § 5,
- *   the host endpoint, `auth-status.ts`): a paired device must prove its key, and every frame
- *   after that carries a MAC; a frame that fails is refused with an alarm,
- *   never delivered, and a paired device that fails to authenticate is
- *   quarantined.
- */
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { HostSigner } from '../../device-protocol/auth/host-auth.ts';
 import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import type { BackColour } from '../../device-protocol/cards.ts';
@@ -38,18 +9,14 @@ import {
   HostEndpoint,
   type HostEndpointAction,
 } from '../../device-protocol/endpoint/host-endpoint.ts';
-import type { DeviceTalker } from '../../device-protocol/frame.ts';
 import type { LinkOptions as SessionOptions } from '../../device-protocol/link.ts';
-import {
-  type BallMessage,
-  type CountMessage,
-  type HelloMessage,
-  type Message,
-  PROTOCOL_VERSION,
-  type RotorMessage,
+import type {
+  BallMessage,
+  CountMessage,
+  HelloMessage,
+  Message,
+  RotorMessage,
 } from '../../device-protocol/messages.ts';
-import { ShuffleOrderAssembler } from '../../device-protocol/shuffle-order.ts';
-import { VERSION } from '../../device-protocol/version.ts';
 import { freshHandshakeSecrets, processHostKey } from '../../hardware/keys/device-key.ts';
 import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
 import { EndpointRunner, type HandledAction } from '../../hardware/transports/endpoint-runner.ts';
@@ -60,73 +27,51 @@ import {
 } from '../../hardware/transports/reconnecting-link.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { AlarmKind, DomainEvent } from '../table/events.ts';
-import type { CardRecord, cutRecord, RouletteRecord, ShuffleRecord } from '../table/log.ts';
-import { AuthStatusTracker, type DriverAuthStatus } from './auth-status.ts';
+import { AuthStatusTracker } from './auth-status.ts';
 import { DriverError } from './errors.ts';
+import { allowListSchema, type FirmwareAllowList, firmwareVerdict, hostHello } from './identity.ts';
 import { ReceiveLedger } from './ledger.ts';
-import { SpinAssembler } from './spin-assembler.ts';
-import { LINK_STALLED_AFTER_MS, StallWatch } from './stall-watch.ts';
+import { LineWatch } from './line-watch.ts';
+import type {
+  DeliveryPort,
+  DeviceNotice,
+  DriverProfile,
+  HostCommand,
+  KindDeliveries,
+  RecordBody,
+  SpinPart,
+} from './profile.ts';
+import { type DeviceKind, profileOf } from './profiles/registry.ts';
+import type { DriverRecord, Observation } from './records.ts';
+import { StallWatch } from './stall-watch.ts';
+import type { Availability, DeviceIdentityReport, DriverStatus } from './status.ts';
+import { type DriverTiming, driverTimingSchema } from './timing.ts';
 
-export type DeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
-
-export const DEVICE_TALKER: Readonly<Record<DeviceKind, DeviceTalker>> = {
-  shoe: 'SH',
-  shuffler: 'SF',
-  reader: 'RD',
-  wheel: 'RW',
-};
-
-/** Allowed firmware SHA-256 values per device model. */
-export type FirmwareAllowList = Readonly<Record<string, readonly string[]>>;
-
-const sha256 = z
-  .string()
-  .regex(/^[0-9a-fA-F]{64}$/, 'expected a SHA-256 of 64 hex digits')
-  .transform((value) => value.toLowerCase());
-
-/** How long a configured device's line may stay unopened before `device_unreachable` (driver timing `unreachableAfterMs`). */
-export const DEVICE_UNREACHABLE_AFTER_MS = 30_000;
-
-/** Every timeout and interval of a driver, validated in one place. */
-export const driverTimingSchema = z
-  .object({
-    /** A PING this often while the line is open. */
-    heartbeatMs: z.number().int().min(50).max(60_000).default(1_000),
-    /** No frame for this long: the device is `offline`. */
-    offlineAfterMs: z.number().int().min(100).max(600_000).default(3_500),
-    /** A device that keeps sending this long with nothing taken raises `link_stalled` (stall-watch.ts). */
-    stalledAfterMs: z.number().int().min(1_000).max(3_600_000).default(LINK_STALLED_AFTER_MS),
-    /**
-     * The line not open this long (absent, refused, dropped and not back):
-     * `device_unreachable`, once, and `device_reachable` when it opens again.
-     */
-    unreachableAfterMs: z
-      .number()
-      .int()
-      .min(1_000)
-      .max(86_400_000)
-      .default(DEVICE_UNREACHABLE_AFTER_MS),
-    /** No frame for this long: the link closes and reopens (a pty reports no close). 0: never. */
-    silenceTimeoutMs: z.number().int().min(0).max(3_600_000).default(6_000),
-    /** A command not ACKed by then fails. */
-    commandTimeoutMs: z.number().int().min(50).max(120_000).default(3_000),
-    /** How long deckCheck() waits for the COUNT after the ACK. */
-    countTimeoutMs: z.number().int().min(50).max(600_000).default(30_000),
-  })
-  .strict()
-  .refine((timing) => timing.offlineAfterMs > timing.heartbeatMs, {
-    message: 'offlineAfterMs must be longer than heartbeatMs',
-    path: ['offlineAfterMs'],
-  });
-
-export type DriverTiming = z.output<typeof driverTimingSchema>;
-
-export const allowListSchema = z.record(z.string().min(1), z.array(sha256).min(1));
+export {
+  allowListSchema,
+  type FirmwareAllowList,
+  firmwareVerdict,
+  hostHello,
+} from './identity.ts';
+export type { DeviceNotice, LidNotice, SpinPart } from './profile.ts';
+export type { DeviceKind } from './profiles/registry.ts';
+export type { CutRecord, DriverRecord, Observation } from './records.ts';
+export type {
+  Availability,
+  DeviceIdentityReport,
+  DriverCounters,
+  DriverLineStatus,
+  DriverStatus,
+} from './status.ts';
+export { DEVICE_UNREACHABLE_AFTER_MS, type DriverTiming, driverTimingSchema } from './timing.ts';
 
 export interface DriverOptions {
   /** The device's name in records (`src`), events and topics, e.g. `shoe`. */
   name: string;
-  kind: DeviceKind;
+  /** A shipped kind, by name (its profile from the registry); `profile` wins. */
+  kind?: DeviceKind;
+  /** The kind's profile: a vendor's kind not in the registry. */
+  profile?: DriverProfile;
   transport: Transport;
   /** Absent: every firmware is accepted (a bench); present: a model or hash not listed is quarantined. */
   allowedFirmware?: FirmwareAllowList;
@@ -172,108 +117,6 @@ export interface DriverOptions {
   clock?: () => number;
 }
 
-export type CutRecord = z.infer<typeof cutRecord>;
-export type DriverRecord = CardRecord | CutRecord | ShuffleRecord | RouletteRecord;
-
-/** A ROTOR or BALL of the wheel's spin under way, with its acknowledgement. */
-export interface SpinPart {
-  readonly device: string;
-  readonly message: RotorMessage | BallMessage;
-  /** The part is stored: ACK it to the wheel. Idempotent. */
-  ack(): void;
-}
-
-/** A record from the device with its acknowledgement. */
-export interface Observation {
-  readonly device: string;
-  /** The device's seq of the frame that completed the record. */
-  readonly seq: number;
-  readonly record: DriverRecord;
-  /** The record is durable: ACK it to the device. Idempotent. */
-  ack(): void;
-}
-
-export type Availability = 'online' | 'offline';
-
-export interface DeviceIdentityReport {
-  model: string;
-  serial: string;
-  protocol: string;
-  firmware: string;
-  firmwareSha256: string;
-}
-
-export interface DriverCounters {
-  framesReceived: number;
-  crcErrors: number;
-  /** Malformed, over-long and unstarted lines. */
-  badLines: number;
-  naksSent: number;
-  naksReceived: number;
-  retransmits: number;
-  duplicatesDropped: number;
-  /** Events of a 1.2 device held until a missing one arrived (PROTOCOL.md § 3.8). */
-  heldForOrder: number;
-  /** Times the host stopped waiting for a missing seq (a device breaking § 3.8). */
-  orderGaps: number;
-  reconnects: number;
-  cardsRefused: number;
-  foreignTags: number;
-  commandsFailed: number;
-  unsupported: number;
-  invalid: number;
-}
-
-export interface DriverStatus {
-  name: string;
-  kind: DeviceKind;
-  url: string;
-  link: string;
-  availability: Availability;
-  identity?: DeviceIdentityReport;
-  /** Why the device is quarantined; absent when it is not. */
-  quarantined?: string;
-  counters: DriverCounters;
-  /** Pairing and key state (protocol 1.4). */
-  auth: DriverAuthStatus;
-  /** While the line is not open: why, and when it is tried again. */
-  line?: DriverLineStatus;
-}
-
-/** Why a device's line is not open, from its last reopen. */
-export interface DriverLineStatus {
-  /** The link's reason: the OS error and the path (`open failed: serial /dev/ttyUSB9: ...`). */
-  reason: string;
-  /** Failed opens since it was last open. */
-  attempt: number;
-  /** Until the next open; absent while one is under way or the link gave up. */
-  nextTryInMs?: number;
-  /** Since the line was last open (or the driver started). */
-  unreachableForMs: number;
-  /** `device_unreachable` was raised for this outage. */
-  alarmed: boolean;
-}
-
-/**
- * The lid opened or closed. The shoe's frame is ACKed only through `ack()`:
- * call it once whatever the lid started (a new shoe) is durable, or at once
- * when it starts nothing; until then the shoe holds its next frames. With no
- * `notice` listener the driver ACKs it itself. Idempotent.
- */
-export interface LidNotice {
-  type: 'LID';
-  state: 'open' | 'closed';
-  ack(): void;
-}
-
-export type DeviceNotice =
-  | { type: 'JAM'; state: 'jammed' | 'cleared'; location?: string }
-  | LidNotice
-  | { type: 'DOOR'; state: 'open' | 'closed' }
-  | { type: 'STATUS'; state: string; details: Readonly<Record<string, string>> }
-  | { type: 'ERROR'; code: string; detail?: string }
-  | CountMessage;
-
 export interface DriverEvents {
   record: [observation: Observation];
   availability: [availability: Availability, reason: string];
@@ -298,70 +141,17 @@ export interface DriverEvents {
 /** A device's frames that ask for nothing to be taken: not a sign of a stall (stall-watch.ts). */
 const NOT_PROGRESS = new Set(['ACK', 'NAK', 'PING', 'PONG', 'PROOF']);
 
-/** Record-bearing messages (and the lid, which can start a shoe) are ACKed only once the caller has stored what they caused. */
-const DEFERRED_TYPES = [
-  'CARD',
-  'CUT',
-  'TAG',
-  'SHUFFLED',
-  'SHUFFLED2',
-  'ORDER',
-  'LID',
-  // The wheel: a result, a no-spin and the close of betting are records;
-  // the rotor and the ball are ACKed once the host has stored them too (a
-  // restart between them and the result must not lose them).
-  'ROTOR',
-  'BALL',
-  'RESULT',
-  'NOSPIN',
-  'NOMOREBETS',
-];
-
 /** How the quarantine of an unpaired device refused by its config begins (DriverStatus.quarantined). */
 export const UNPAIRED_QUARANTINE = 'unpaired: ';
 
 /** At most one `device_unpaired` alarm a second per device. */
 const UNPAIRED_ALARM_EVERY_MS = 1000;
 
-function majorOf(version: string): string {
-  return version.split('.')[0] ?? version;
-}
-
-export function hostHello(serial: string): Message {
-  return {
-    type: 'HELLO',
-    model: 'tableside',
-    serial,
-    protocol: PROTOCOL_VERSION,
-    firmware: VERSION.replace(/[^A-Za-z0-9.+_-]/g, '-').slice(0, 32) || '0',
-    firmwareSha256: createHash('sha256').update(`tableside ${VERSION}`).digest('hex'),
-  };
-}
-
-/** Why a HELLO is refused by the allow-list, or undefined when it passes. */
-export function firmwareVerdict(
-  hello: Pick<HelloMessage, 'model' | 'firmwareSha256' | 'protocol'>,
-  allowList: FirmwareAllowList | undefined,
-): string | undefined {
-  if (majorOf(hello.protocol) !== majorOf(PROTOCOL_VERSION)) {
-    return `protocol ${hello.protocol} is not compatible with ${PROTOCOL_VERSION} (major versions differ)`;
-  }
-  if (allowList === undefined) return undefined;
-  const allowed = allowList[hello.model];
-  if (allowed === undefined) {
-    const models = Object.keys(allowList);
-    return `model ${hello.model} is not in the firmware allow-list (${models.length ? `models listed: ${models.join(', ')}` : 'it lists no model'})`;
-  }
-  const sha = hello.firmwareSha256.toLowerCase();
-  if (!allowed.some((entry) => entry.toLowerCase() === sha)) {
-    return `firmware ${sha} of model ${hello.model} is not in the allow-list`;
-  }
-  return undefined;
-}
-
 export class DeviceDriver extends EventEmitter<DriverEvents> {
   readonly name: string;
-  readonly kind: DeviceKind;
+  /** The profile's kind. */
+  readonly kind: string;
+  readonly profile: DriverProfile;
   readonly timing: DriverTiming;
   readonly link: ReconnectingLink;
   private readonly options: DriverOptions;
@@ -369,7 +159,8 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   private readonly runner: EndpointRunner<HostAuthReport>;
   private readonly auth: AuthStatusTracker;
   private readonly ledger = new ReceiveLedger();
-  private readonly assembler = new ShuffleOrderAssembler();
+  /** The kind's deliveries, with what the kind keeps between messages. */
+  private readonly deliveries: KindDeliveries;
   private readonly now: () => number;
   private readonly clock: () => number;
   private availabilityState: Availability = 'offline';
@@ -399,18 +190,10 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     { resolve: () => void; reject: (error: Error) => void }
   >();
   private readonly countWaiters: Array<(count: CountMessage) => void> = [];
-  /** The wheel: the spin under way, put together from ROTOR and BALL until its RESULT. */
-  private readonly spin = new SpinAssembler();
   /** A device that keeps sending with nothing taken: `link_stalled` (issue 24 item 6). */
   private readonly stall: StallWatch;
-  /** When the line was last open, or the driver started (undefined while open). */
-  private unreachableSince: number | undefined;
-  /** `device_unreachable` was raised since the line was last open. */
-  private unreachableAlarmed = false;
-  /** When the link's latest state change came (for the next try's countdown). */
-  private linkChangedAt = 0;
-  /** Why the line last failed or dropped: kept while the next open is under way. */
-  private lineProblem: string | undefined;
+  /** Why the line is not open, and `device_unreachable` once an outage lasts (line-watch.ts). */
+  private readonly line: LineWatch;
   private readonly counters = {
     reconnects: 0,
     cardsRefused: 0,
@@ -439,19 +222,24 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         );
       }
     }
+    const profile = options.profile ?? (options.kind ? profileOf(options.kind) : undefined);
+    if (profile === undefined) {
+      throw new DriverError('bad_options', `driver ${options.name}: no kind and no profile given`);
+    }
     this.options = options;
     this.name = options.name;
-    this.kind = options.kind;
+    this.profile = profile;
+    this.kind = profile.kind;
     this.timing = timing.data;
     this.stall = new StallWatch(this.timing.stalledAfterMs);
     this.now = options.now ?? (() => performance.now());
     this.clock = options.clock ?? (() => Date.now());
     this.endpoint = new HostEndpoint({
-      peer: DEVICE_TALKER[options.kind],
+      peer: profile.talker,
       link: {
         // The link's defaults are PROTOCOL.md § 3.11's host timers (500 ms, x1.5, 5 transmissions).
         ...options.session,
-        deferAck: DEFERRED_TYPES,
+        deferAck: [...profile.heldUntilStored],
         // Commands one at a time (see command()); PINGs bypass the limit anyway.
         maxInFlight: 1,
       },
@@ -479,8 +267,16 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       handle: (action) => this.handle(action),
       coalesceAcks: true,
     });
+    this.line = new LineWatch({
+      name: options.name,
+      link: this.link,
+      unreachableAfterMs: this.timing.unreachableAfterMs,
+      now: this.now,
+      alarm: (kind, message, detail) => this.alarm(kind, message, detail),
+    });
     this.link.on('state', (change) => this.linkChanged(change));
     this.link.on('data', (chunk) => this.received(chunk));
+    this.deliveries = profile.deliveries(this.deliveryPort());
   }
 
   get availability(): Availability {
@@ -499,8 +295,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.unreachableSince = this.now();
-    this.unreachableAlarmed = false;
+    this.line.started();
     this.runner.start();
     this.link.start();
     this.heartbeat = setInterval(() => this.beat(), this.timing.heartbeatMs);
@@ -543,7 +338,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     };
     if (this.identity) status.identity = { ...this.identity };
     if (this.quarantine !== undefined) status.quarantined = this.quarantine;
-    const line = this.lineStatus();
+    const line = this.started ? this.line.status() : undefined;
     if (line !== undefined) status.line = line;
     return status;
   }
@@ -553,8 +348,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
    * a restart (ROTOR and BALL ACKed before it, their RESULT not yet come).
    */
   restoreSpin(parts: readonly (RotorMessage | BallMessage)[]): void {
-    this.spin.clear();
-    for (const part of parts) this.spin.add(part);
+    this.deliveries.restoreSpin?.(parts);
   }
 
   /** Resolves when the device is next `online` (now, if it is). */
@@ -574,7 +368,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   /** Shuffler: shuffle `decks` decks. Resolves on the device's ACK; the shuffle record follows. */
   shuffle(decks: number): Promise<void> {
-    this.requireKind('shuffle', 'shuffler');
+    this.requireCommand('SHUFFLE');
     // Set before sending: a windowed shuffler's report can arrive with the ACK, in one read.
     this.commandedDecks = decks;
     return this.command({ type: 'SHUFFLE', decks }).catch((error: unknown) => {
@@ -585,7 +379,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
 
   /** Shuffler: count the cards of `decks` decks. Resolves with the COUNT. */
   async deckCheck(decks: number): Promise<CountMessage> {
-    this.requireKind('deck check', 'shuffler');
+    this.requireCommand('DECKCHECK');
     const counted = new Promise<CountMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         const at = this.countWaiters.indexOf(waiter);
@@ -619,11 +413,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     return this.command({ type: 'GATE', action });
   }
 
-  private requireKind(what: string, kind: DeviceKind): void {
-    if (this.kind !== kind) {
+  /** A command the kind's profile does not take is refused before it is sent. */
+  private requireCommand(command: HostCommand): void {
+    if (!this.profile.commands.includes(command)) {
       throw new DriverError(
         'command_failed',
-        `${this.name}: ${what} needs a ${kind}, this is a ${this.kind}`,
+        `${this.name}: a ${this.kind} takes no ${command} (it takes ${this.profile.commands.join(', ') || 'no command'})`,
       );
     }
   }
@@ -690,10 +485,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
   // ------------------------------------------------------------ link
 
   private linkChanged(change: LinkStateChange): void {
-    this.linkChangedAt = this.now();
-    if (change.state === 'open') this.lineBack();
-    else this.unreachableSince ??= this.linkChangedAt;
-    if (change.state !== 'opening' && change.state !== 'open') this.lineProblem = change.reason;
+    this.line.changed(change);
     if (change.state === 'open') {
       this.opens++;
       this.withoutHello = undefined;
@@ -716,7 +508,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     // An attack on the line is counted each minute and ends while the line is closed too.
     this.auth.tick();
     if (!this.link.isOpen) {
-      this.checkUnreachable();
+      if (this.started) this.line.check();
       return;
     }
     this.checkWithoutHello();
@@ -789,7 +581,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         break;
       case 'invalid':
         this.counters.invalid++;
-        if (this.kind === 'wheel') {
+        if (this.profile.invalidIsFault) {
           // A wheel result that cannot be true (no such pocket, no such
           // direction) is refused, never stored; the inspector is told.
           this.alarm(
@@ -866,110 +658,12 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     // wake the driver in between; a quiet or stalled device is still beaten.
     this.heartbeat?.refresh();
     this.beatArmedAt = this.lastTalkAt;
-    const deferred = DEFERRED_TYPES.includes(message.type);
-    if (!deferred) this.ledger.markDurable(seq);
-
-    switch (message.type) {
-      case 'CARD':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, {
-          t: 'card',
-          card: message.card,
-          back: message.back,
-          face: message.face,
-        });
-        return;
-      case 'CUT':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, { t: 'cut' });
-        return;
-      case 'TAG':
-        this.tag(seq, message.uid, message);
-        return;
-      case 'SHUFFLED':
-      case 'SHUFFLED2':
-      case 'ORDER':
-        // A quarantined shuffler's shuffle is no more the table's than its cards.
-        if (this.refuse(seq, message, false)) return;
-        this.shufflePiece(seq, message);
-        return;
-      case 'COUNT':
-        for (const waiter of this.countWaiters.splice(0)) waiter(message);
-        this.emit('notice', message);
-        return;
-      case 'JAM':
-        this.emit('notice', message);
-        if (message.state === 'jammed') {
-          this.alarm(
-            'device_fault',
-            `${this.name}: card path jammed${message.location ? ` at ${message.location}` : ''}`,
-            { fault: 'jam' },
-          );
-        }
-        return;
-      case 'ERROR':
-        this.emit('notice', message);
-        this.alarm(
-          'device_fault',
-          `${this.name}: ${message.code}${message.detail ? `: ${message.detail}` : ''}`,
-          { fault: message.code },
-        );
-        return;
-      case 'FOREIGN':
-        // A card left the shoe that its registry cannot name (1.3): nothing to store, the dealer acts.
-        this.counters.foreignTags++;
-        this.alarm('foreign_card', `${this.name}: tag ${message.uid} is not in the deck registry`, {
-          uid: message.uid,
-          back: message.back,
-          face: message.face,
-        });
-        return;
-      case 'NOTAG':
-        this.alarm(
-          'device_fault',
-          `${this.name}: a ${message.back} card left the shoe ${message.face === 'up' ? 'face up ' : ''}with no tag read: identify it by hand`,
-          { fault: 'card_unidentified', back: message.back, face: message.face },
-        );
-        return;
-      case 'LID':
-        this.lid(seq, message.state);
-        return;
-      case 'DOOR':
-      case 'STATUS':
-        this.emit('notice', message);
-        return;
-      case 'ROTOR':
-      case 'BALL': {
-        if (this.refuse(seq, message)) return;
-        this.spin.add(message);
-        let done = false;
-        const part: SpinPart = {
-          device: this.name,
-          message,
-          ack: () => {
-            if (done) return;
-            done = true;
-            this.settle(seq);
-          },
-        };
-        if (!this.emit('spinPart', part)) part.ack();
-        return;
-      }
-      case 'RESULT':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, this.spin.result(message));
-        return;
-      case 'NOSPIN':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, this.spin.noSpin(message));
-        return;
-      case 'NOMOREBETS':
-        if (this.refuse(seq, message)) return;
-        this.emitRecord(seq, { t: 'no_more_bets' });
-        return;
-      default:
-        return;
-    }
+    const held = this.profile.heldUntilStored.includes(message.type);
+    if (!held) this.ledger.markDurable(seq);
+    const delivery = this.deliveries.deliver[message.type] as
+      | ((seq: number, message: Message) => void)
+      | undefined;
+    delivery?.(seq, message);
   }
 
   private hello(seq: number, message: HelloMessage): void {
@@ -1026,68 +720,6 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
       `${this.name}: no progress for ${Math.round(stall.forMs / 1000)} s: it keeps sending (${frames}) and nothing new is taken (link ${this.link.state}, authentication ${auth}); check the cable, then restart the device`,
       { stalledForMs: Math.round(stall.forMs), frames: stall.frames, auth },
     );
-  }
-
-  /** Why the line is not open and when it is tried again; undefined while it is open. */
-  private lineStatus(): DriverLineStatus | undefined {
-    const since = this.unreachableSince;
-    const change = this.link.lastChange;
-    if (since === undefined || this.link.isOpen || !this.started) return undefined;
-    const now = this.now();
-    const line: DriverLineStatus = {
-      // While an open is under way (its reason just 'retry'), the failure before it.
-      reason:
-        change?.state === 'opening'
-          ? (this.lineProblem ?? `opening ${this.link.url}`)
-          : (change?.reason ?? 'not opened yet'),
-      attempt: change?.attempt ?? 0,
-      unreachableForMs: Math.round(now - since),
-      alarmed: this.unreachableAlarmed,
-    };
-    if (change?.state === 'reopening' && change.delayMs !== undefined) {
-      line.nextTryInMs = Math.max(0, Math.round(this.linkChangedAt + change.delayMs - now));
-    }
-    return line;
-  }
-
-  /** `device_unreachable` once per outage, when the line stays unopened past `unreachableAfterMs`. */
-  private checkUnreachable(): void {
-    const line = this.lineStatus();
-    if (line === undefined || this.unreachableAlarmed) return;
-    if (line.unreachableForMs < this.timing.unreachableAfterMs) return;
-    this.unreachableAlarmed = true;
-    const retry =
-      this.link.state === 'failed' ? 'the link gave up' : `tried again every ${this.retryEvery()}`;
-    this.alarm(
-      'device_unreachable',
-      `${this.name}: ${this.link.url} not open for ${Math.round(line.unreachableForMs / 1000)} s: ${line.reason} (${line.attempt} attempt(s), ${retry}); check the cable and the device's power`,
-      {
-        url: this.link.url,
-        reason: line.reason,
-        attempts: line.attempt,
-        unreachableForMs: line.unreachableForMs,
-      },
-    );
-  }
-
-  /** The line opened: an outage that raised `device_unreachable` is announced over. */
-  private lineBack(): void {
-    const since = this.unreachableSince;
-    this.unreachableSince = undefined;
-    this.lineProblem = undefined;
-    if (!this.unreachableAlarmed || since === undefined) return;
-    this.unreachableAlarmed = false;
-    const forMs = Math.round(this.now() - since);
-    this.alarm(
-      'device_reachable',
-      `${this.name}: ${this.link.url} open again after ${Math.round(forMs / 1000)} s unreachable`,
-      { url: this.link.url, unreachableForMs: forMs },
-    );
-  }
-
-  private retryEvery(): string {
-    const ms = this.link.options.maxDelayMs;
-    return ms < 1000 ? `${ms} ms at most` : `${ms / 1000} s at most`;
   }
 
   /** A new event from the device: a stall raised before has ended. */
@@ -1165,68 +797,6 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     return true;
   }
 
-  private lid(seq: number, state: LidNotice['state']): void {
-    let done = false;
-    const notice: LidNotice = {
-      type: 'LID',
-      state,
-      ack: () => {
-        if (done) return;
-        done = true;
-        this.settle(seq);
-      },
-    };
-    // Nobody to store what the lid started: nothing to wait for.
-    if (!this.emit('notice', notice)) notice.ack();
-  }
-
-  private tag(seq: number, uid: string, message: Message): void {
-    if (this.options.rawTags) {
-      let done = false;
-      this.emit('tag', uid, () => {
-        if (done) return;
-        done = true;
-        this.settle(seq);
-      });
-      return;
-    }
-    if (this.refuse(seq, message)) return;
-    const known = this.options.registry?.lookup(uid);
-    if (!known) {
-      this.counters.foreignTags++;
-      this.settle(seq);
-      this.alarm('foreign_card', `${this.name}: tag ${uid} is not in the deck registry`, { uid });
-      return;
-    }
-    this.emitRecord(seq, { t: 'card', card: known.card, back: known.back, face: 'down' });
-  }
-
-  private shufflePiece(
-    seq: number,
-    message: Extract<Message, { type: 'SHUFFLED' | 'SHUFFLED2' | 'ORDER' }>,
-  ): void {
-    const report = this.assembler.accept(message);
-    if (report.kind === 'pending') {
-      this.settle(seq);
-      return;
-    }
-    if (report.kind === 'error') {
-      this.settle(seq);
-      this.alarm('device_fault', `${this.name}: shuffle report unusable: ${report.error}`, {
-        fault: 'shuffle_report',
-      });
-      return;
-    }
-    const backs = report.backs ? [...report.backs] : this.unnamedBacks();
-    const decks =
-      this.commandedDecks ??
-      Math.min(16, Math.max(1, Math.round(report.count / (52 * backs.length))));
-    this.commandedDecks = undefined;
-    const record: ShuffleRecord = { t: 'shuffle', decks, backs };
-    if (report.order) record.order = [...report.order];
-    this.emitRecord(seq, record);
-  }
-
   /** The colours of a shuffle the shuffler did not name: what the table expects, else the fixed ones. */
   private unnamedBacks(): BackColour[] {
     const expected = this.options.expectedBacks?.();
@@ -1234,26 +804,54 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
     return this.options.backs?.length ? [...this.options.backs] : ['red'];
   }
 
-  private emitRecord(
-    seq: number,
-    record:
-      | Omit<CardRecord, 'ts' | 'src'>
-      | Omit<CutRecord, 'ts' | 'src'>
-      | Omit<ShuffleRecord, 'ts' | 'src'>
-      | Omit<RouletteRecord, 'ts' | 'src'>,
-  ): void {
-    let acknowledged = false;
+  private emitRecord(seq: number, record: RecordBody): void {
     const full = { ...record, ts: this.clock(), src: this.name } as DriverRecord;
     const observation: Observation = {
       device: this.name,
       seq,
       record: full,
-      ack: () => {
-        if (acknowledged) return;
-        acknowledged = true;
-        this.settle(seq);
-      },
+      ack: this.acknowledgement(seq),
     };
     this.emit('record', observation);
+  }
+
+  /** ACKs `seq` once, however often it is called. */
+  private acknowledgement(seq: number): () => void {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.settle(seq);
+    };
+  }
+
+  /** What the kind's deliveries may do here (profile.ts). */
+  private deliveryPort(): DeliveryPort {
+    const options = this.options;
+    return {
+      name: this.name,
+      registry: options.registry,
+      rawTags: options.rawTags === true,
+      counters: this.counters,
+      record: (seq, record) => this.emitRecord(seq, record),
+      refuse: (seq, message, card) => this.refuse(seq, message, card),
+      settle: (seq) => this.settle(seq),
+      acknowledgement: (seq) => this.acknowledgement(seq),
+      notice: (notice: DeviceNotice) => this.emit('notice', notice),
+      alarm: (kind, message, detail) => this.alarm(kind, message, detail),
+      spinPart: (part: SpinPart) => this.emit('spinPart', part),
+      tag: (uid, ack) => {
+        this.emit('tag', uid, ack);
+      },
+      takeCommandedDecks: () => {
+        const decks = this.commandedDecks;
+        this.commandedDecks = undefined;
+        return decks;
+      },
+      counted: (count) => {
+        for (const waiter of this.countWaiters.splice(0)) waiter(count);
+      },
+      unnamedBacks: () => this.unnamedBacks(),
+    };
   }
 }

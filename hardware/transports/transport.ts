@@ -10,7 +10,8 @@
 import { EventEmitter } from 'node:events';
 import { HardwareError } from '../errors.ts';
 
-export type TransportKind = 'serial' | 'tcp' | 'hid' | 'memory' | 'pn532' | 'wedge';
+/** The transport's scheme (`serial`, `tcp`, ... or a vendor adapter's own: url.ts). */
+export type TransportKind = string;
 
 /** Why a transport closed. `expected` is true when our own `close()` caused it. */
 export interface TransportClose {

@@ -9,246 +9,119 @@
  *   memory://shoe                         in-process wire, host end (memory://shoe?end=device: device end)
  *   pn532:/dev/ttyUSB0?baud=115200        a PN532 module in HSU mode on a USB-UART adapter, as a reader
  *   wedge://ffff:0035?format=dec&order=reversed
- *                                         a keyboard-wedge RFID reader (USB boot keyboard), as a reader:
- *                                         format=hex|dec (default hex), order=msb|reversed (default msb),
- *                                         bytes=4|7|10 (decimal only; default the smallest that fits)
+ *                                         a keyboard-wedge RFID reader (USB boot keyboard), as a reader
  *
- * parseTransportUrl is pure; openTransport builds the (unopened) transport.
+ * Each scheme is a `TransportScheme` declared beside its transport
+ * (`*-url.ts`) and registered in a `TransportSchemes` registry; the shipped
+ * one holds the schemes above, and a vendor's adapter registers its own in
+ * a registry built with `withScheme`. Parsing is pure; `open` builds the
+ * (unopened) transport.
  */
-import { HardwareError } from '../errors.ts';
-import { pn532HsuReader } from '../readers/pn532-hsu.ts';
-import { TagReaderTransport } from '../readers/tag-reader-transport.ts';
-import { type WedgeOptions, WedgeReader } from '../readers/wedge.ts';
-import { DEFAULT_WEDGE_FORMAT, type WedgeFormat } from '../readers/wedge-keys.ts';
-import { HidTransport } from './hid.ts';
-import { DEFAULT_HID_REPORT_FORMAT } from './hid-reports.ts';
-import { type MemoryEnd, memoryWire } from './memory.ts';
-import { DEFAULT_BAUD_RATE, SerialTransport, validateBaudRate } from './serial.ts';
-import { DEFAULT_TCP_KEEPALIVE_MS, TcpTransport } from './tcp.ts';
+import { type Pn532Spec, pn532Scheme } from '../readers/pn532-url.ts';
+import { type WedgeSpec, wedgeScheme } from '../readers/wedge-url.ts';
+import { type HidSpec, hidScheme } from './hid-url.ts';
+import { type MemorySpec, memoryScheme } from './memory-url.ts';
+import type { TransportScheme } from './scheme.ts';
+import { isSerialPath, type SerialSpec, serialScheme } from './serial-url.ts';
+import { type TcpSpec, tcpScheme } from './tcp-url.ts';
 import type { Transport } from './transport.ts';
+import { badUrl } from './url-parts.ts';
 
-export type TransportSpec =
-  | { kind: 'serial'; path: string; baudRate: number }
-  | { kind: 'tcp'; host: string; port: number; keepAliveMs: number }
-  | {
-      kind: 'hid';
-      vendorId: number;
-      productId: number;
-      serialNumber?: string;
-      reportSize: number;
-      reportId: number;
+/** A shipped transport's parsed URL. */
+export type TransportSpec = SerialSpec | TcpSpec | HidSpec | MemorySpec | Pn532Spec | WedgeSpec;
+
+/** The schemes a table knows, by name: one registers each, none is a case of a switch. */
+export class TransportSchemes {
+  private readonly byName = new Map<string, TransportScheme>();
+
+  /**
+   * A registry of these schemes and `scheme` (this one is left as it is); a
+   * name already taken is refused (two parsers of one URL).
+   */
+  withScheme<Spec extends { kind: string }>(scheme: TransportScheme<Spec>): TransportSchemes {
+    const name = scheme.scheme.toLowerCase();
+    if (this.byName.has(name)) {
+      throw badUrl(`${name}:`, `the scheme "${name}:" is registered twice`);
     }
-  | { kind: 'memory'; name: string; end: MemoryEnd }
-  | { kind: 'pn532'; path: string; baudRate: number }
-  | {
-      kind: 'wedge';
-      vendorId: number;
-      productId: number;
-      serialNumber?: string;
-      format: WedgeFormat;
-    };
+    const copy = new TransportSchemes();
+    for (const [known, registered] of this.byName) copy.byName.set(known, registered);
+    copy.byName.set(name, scheme as unknown as TransportScheme);
+    return copy;
+  }
 
-const EXAMPLES =
-  'expected /dev/ttyUSB0, serial:/dev/ttyUSB0?baud=115200, tcp://host:port, hid://VID:PID[/SERIAL], memory://name, pn532:/dev/ttyUSB0 or wedge://VID:PID';
+  get names(): string[] {
+    return [...this.byName.keys()];
+  }
 
-function bad(url: string, why: string): HardwareError {
-  return new HardwareError('bad_url', `transport URL "${url}": ${why}`);
-}
+  private examples(): string {
+    const shapes = ['/dev/ttyUSB0', ...[...this.byName.values()].map((scheme) => scheme.example)];
+    return `expected ${shapes.slice(0, -1).join(', ')} or ${shapes.at(-1)}`;
+  }
 
-/** Splits `?a=1&b=2`, refusing parameters the scheme does not know. */
-function queryOf(url: string, query: string, allowed: string[]): Map<string, string> {
-  const params = new Map<string, string>();
-  if (!query) return params;
-  for (const [key, value] of new URLSearchParams(query)) {
-    if (!allowed.includes(key)) {
-      throw bad(
+  parse(url: string): { kind: string } {
+    if (typeof url !== 'string' || !url.trim()) {
+      throw badUrl(String(url), `empty; ${this.examples()}`);
+    }
+    const text = url.trim();
+    const matched = /^([a-z][a-z0-9+.-]*):/i.exec(text);
+    const serial = this.byName.get('serial');
+    if (!matched) {
+      // A bare device path is a serial line.
+      if (serial !== undefined && isSerialPath(text)) return serial.parse(url, text);
+      throw badUrl(url, this.examples());
+    }
+    const name = (matched[1] ?? '').toLowerCase();
+    const scheme = this.byName.get(name);
+    if (scheme === undefined) {
+      throw badUrl(
         url,
-        allowed.length
-          ? `unknown parameter "${key}" (known: ${allowed.join(', ')})`
-          : `unknown parameter "${key}" (this kind takes none)`,
+        `unknown scheme "${name}:" (known: ${this.names.map((known) => `${known}:`).join(', ')}); ${this.examples()}`,
       );
     }
-    params.set(key, value);
+    const rest = text.slice(matched[0].length);
+    if (!scheme.authority) return scheme.parse(url, rest);
+    if (!rest.startsWith('//')) throw badUrl(url, `expected ${scheme.example}`);
+    return scheme.parse(url, rest.slice(2));
   }
-  return params;
-}
 
-function integerParam(url: string, params: Map<string, string>, key: string, fallback: number) {
-  const text = params.get(key);
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text)) throw bad(url, `${key}=${text} is not a whole number`);
-  return Number(text);
-}
-
-function splitQuery(rest: string): [string, string] {
-  const mark = rest.indexOf('?');
-  return mark < 0 ? [rest, ''] : [rest.slice(0, mark), rest.slice(mark + 1)];
-}
-
-function parseSerial(url: string, rest: string): TransportSpec {
-  const [rawPath, query] = splitQuery(rest);
-  // serial:///dev/x is accepted as well as serial:/dev/x
-  const path = rawPath.startsWith('//') ? rawPath.slice(2) : rawPath;
-  if (!path) throw bad(url, 'no device path');
-  if (!path.startsWith('/') && !/^COM\d+$/i.test(path)) {
-    throw bad(url, `device path "${path}" must be absolute (like /dev/ttyUSB0)`);
+  format(spec: { kind: string }): string {
+    return this.schemeOf(spec).format(spec);
   }
-  const params = queryOf(url, query, ['baud']);
-  const baudRate = integerParam(url, params, 'baud', DEFAULT_BAUD_RATE);
-  try {
-    validateBaudRate(baudRate, url);
-  } catch (error) {
-    throw bad(url, (error as Error).message.replace(`${url}: `, ''));
+
+  open(url: string | { kind: string }): Transport {
+    const spec = typeof url === 'string' ? this.parse(url) : url;
+    const text = typeof url === 'string' ? url : this.format(spec);
+    return this.schemeOf(spec).open(spec, text);
   }
-  return { kind: 'serial', path, baudRate };
-}
 
-function parseTcp(url: string, rest: string): TransportSpec {
-  const [authority, query] = splitQuery(rest);
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})\/?$/.exec(authority);
-  if (!match) throw bad(url, 'expected tcp://host:port');
-  const host = match[1] ?? match[2] ?? '';
-  const port = Number(match[3]);
-  if (port < 1 || port > 65_535) throw bad(url, `port ${port} is not 1..65535`);
-  const params = queryOf(url, query, ['keepalive']);
-  const keepAliveMs = integerParam(url, params, 'keepalive', DEFAULT_TCP_KEEPALIVE_MS);
-  return { kind: 'tcp', host, port, keepAliveMs };
-}
-
-function parseHid(url: string, rest: string): TransportSpec {
-  const [body, query] = splitQuery(rest);
-  const match = /^(?:0x)?([0-9a-fA-F]{1,4}):(?:0x)?([0-9a-fA-F]{1,4})(?:\/([^/?#]+))?$/.exec(body);
-  if (!match)
-    throw bad(url, 'expected hid://VID:PID or hid://VID:PID/SERIAL with hex ids (as lsusb prints)');
-  const params = queryOf(url, query, ['report', 'id']);
-  const reportSize = integerParam(url, params, 'report', DEFAULT_HID_REPORT_FORMAT.reportSize);
-  const reportId = integerParam(url, params, 'id', DEFAULT_HID_REPORT_FORMAT.reportId);
-  if (reportSize < 8 || reportSize > 1024) throw bad(url, `report=${reportSize} is not 8..1024`);
-  if (reportId > 255) throw bad(url, `id=${reportId} is not 0..255`);
-  const spec: TransportSpec = {
-    kind: 'hid',
-    vendorId: Number.parseInt(match[1] ?? '', 16),
-    productId: Number.parseInt(match[2] ?? '', 16),
-    reportSize,
-    reportId,
-  };
-  if (match[3]) spec.serialNumber = decodeURIComponent(match[3]);
-  return spec;
-}
-
-function parseWedge(url: string, rest: string): TransportSpec {
-  const [body, query] = splitQuery(rest);
-  const match = /^(?:0x)?([0-9a-fA-F]{1,4}):(?:0x)?([0-9a-fA-F]{1,4})(?:\/([^/?#]+))?$/.exec(body);
-  if (!match)
-    throw bad(
-      url,
-      'expected wedge://VID:PID or wedge://VID:PID/SERIAL with hex ids (as lsusb prints)',
-    );
-  const params = queryOf(url, query, ['format', 'order', 'bytes']);
-  const format = params.get('format') ?? DEFAULT_WEDGE_FORMAT.format;
-  if (format !== 'hex' && format !== 'dec') throw bad(url, `format=${format}: expected hex or dec`);
-  const order = params.get('order') ?? DEFAULT_WEDGE_FORMAT.order;
-  if (order !== 'msb' && order !== 'reversed')
-    throw bad(url, `order=${order}: expected msb or reversed`);
-  const wedgeFormat: WedgeFormat = { format, order };
-  const bytes = params.get('bytes');
-  if (bytes !== undefined) {
-    if (format !== 'dec')
-      throw bad(url, 'bytes= applies to format=dec only (hex shows its length)');
-    if (bytes !== '4' && bytes !== '7' && bytes !== '10')
-      throw bad(url, `bytes=${bytes}: expected 4, 7 or 10`);
-    wedgeFormat.bytes = Number(bytes) as 4 | 7 | 10;
+  private schemeOf(spec: { kind: string }): TransportScheme {
+    const scheme = this.byName.get(spec.kind);
+    if (scheme === undefined) {
+      throw badUrl(
+        spec.kind,
+        `no transport scheme "${spec.kind}" is registered (known: ${this.names.join(', ')})`,
+      );
+    }
+    return scheme;
   }
-  const spec: TransportSpec = {
-    kind: 'wedge',
-    vendorId: Number.parseInt(match[1] ?? '', 16),
-    productId: Number.parseInt(match[2] ?? '', 16),
-    format: wedgeFormat,
-  };
-  if (match[3]) spec.serialNumber = decodeURIComponent(match[3]);
-  return spec;
 }
 
-function parseMemory(url: string, rest: string): TransportSpec {
-  const [name, query] = splitQuery(rest);
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
-    throw bad(url, 'expected memory://name (letters, digits, . _ -)');
-  }
-  const params = queryOf(url, query, ['end']);
-  const end = params.get('end') ?? 'host';
-  if (end !== 'host' && end !== 'device') throw bad(url, `end=${end}: expected host or device`);
-  return { kind: 'memory', name, end };
-}
+/** The schemes tableside ships. */
+export const TRANSPORT_SCHEMES = new TransportSchemes()
+  .withScheme(serialScheme)
+  .withScheme(tcpScheme)
+  .withScheme(hidScheme)
+  .withScheme(memoryScheme)
+  .withScheme(pn532Scheme)
+  .withScheme(wedgeScheme);
 
 export function parseTransportUrl(url: string): TransportSpec {
-  if (typeof url !== 'string' || !url.trim()) throw bad(String(url), `empty; ${EXAMPLES}`);
-  const text = url.trim();
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text);
-  if (!scheme) {
-    if (text.startsWith('/') || /^COM\d+$/i.test(text)) return parseSerial(url, text);
-    throw bad(url, EXAMPLES);
-  }
-  const name = (scheme[1] ?? '').toLowerCase();
-  const rest = text.slice(scheme[0].length);
-  switch (name) {
-    case 'serial':
-      return parseSerial(url, rest);
-    case 'tcp':
-      if (!rest.startsWith('//')) throw bad(url, 'expected tcp://host:port');
-      return parseTcp(url, rest.slice(2));
-    case 'hid':
-      if (!rest.startsWith('//')) throw bad(url, 'expected hid://VID:PID');
-      return parseHid(url, rest.slice(2));
-    case 'memory':
-      if (!rest.startsWith('//')) throw bad(url, 'expected memory://name');
-      return parseMemory(url, rest.slice(2));
-    case 'pn532': {
-      const serial = parseSerial(url, rest);
-      if (serial.kind !== 'serial') throw bad(url, 'expected pn532:/dev/ttyUSB0');
-      return { kind: 'pn532', path: serial.path, baudRate: serial.baudRate };
-    }
-    case 'wedge':
-      if (!rest.startsWith('//')) throw bad(url, 'expected wedge://VID:PID');
-      return parseWedge(url, rest.slice(2));
-    default:
-      throw bad(url, `unknown scheme "${name}:"; ${EXAMPLES}`);
-  }
+  return TRANSPORT_SCHEMES.parse(url) as TransportSpec;
 }
 
 /** The canonical URL of a spec (what `tableside devices` prints). */
 export function formatTransportUrl(spec: TransportSpec): string {
-  switch (spec.kind) {
-    case 'serial':
-      return spec.baudRate === DEFAULT_BAUD_RATE
-        ? spec.path
-        : `serial:${spec.path}?baud=${spec.baudRate}`;
-    case 'tcp':
-      return `tcp://${spec.host.includes(':') ? `[${spec.host}]` : spec.host}:${spec.port}`;
-    case 'hid': {
-      const ids = `${spec.vendorId.toString(16).padStart(4, '0')}:${spec.productId.toString(16).padStart(4, '0')}`;
-      const serial = spec.serialNumber ? `/${encodeURIComponent(spec.serialNumber)}` : '';
-      const extra: string[] = [];
-      if (spec.reportSize !== DEFAULT_HID_REPORT_FORMAT.reportSize)
-        extra.push(`report=${spec.reportSize}`);
-      if (spec.reportId !== DEFAULT_HID_REPORT_FORMAT.reportId) extra.push(`id=${spec.reportId}`);
-      return `hid://${ids}${serial}${extra.length ? `?${extra.join('&')}` : ''}`;
-    }
-    case 'memory':
-      return `memory://${spec.name}${spec.end === 'device' ? '?end=device' : ''}`;
-    case 'pn532':
-      return `pn532:${spec.path}${spec.baudRate === DEFAULT_BAUD_RATE ? '' : `?baud=${spec.baudRate}`}`;
-    case 'wedge': {
-      const ids = `${spec.vendorId.toString(16).padStart(4, '0')}:${spec.productId.toString(16).padStart(4, '0')}`;
-      const serial = spec.serialNumber ? `/${encodeURIComponent(spec.serialNumber)}` : '';
-      const extra: string[] = [];
-      if (spec.format.format !== DEFAULT_WEDGE_FORMAT.format)
-        extra.push(`format=${spec.format.format}`);
-      if (spec.format.order !== DEFAULT_WEDGE_FORMAT.order)
-        extra.push(`order=${spec.format.order}`);
-      if (spec.format.bytes !== undefined) extra.push(`bytes=${spec.format.bytes}`);
-      return `wedge://${ids}${serial}${extra.length ? `?${extra.join('&')}` : ''}`;
-    }
-  }
+  return TRANSPORT_SCHEMES.format(spec);
 }
 
 /**
@@ -256,39 +129,5 @@ export function formatTransportUrl(spec: TransportSpec): string {
  * ReconnectingLink. Native modules load only when it opens.
  */
 export function openTransport(url: string | TransportSpec): Transport {
-  const spec = typeof url === 'string' ? parseTransportUrl(url) : url;
-  const text = typeof url === 'string' ? url : formatTransportUrl(spec);
-  switch (spec.kind) {
-    case 'serial':
-      return new SerialTransport({ path: spec.path, baudRate: spec.baudRate }, text);
-    case 'tcp':
-      return new TcpTransport({ host: spec.host, port: spec.port, keepAliveMs: spec.keepAliveMs });
-    case 'hid': {
-      const options = {
-        vendorId: spec.vendorId,
-        productId: spec.productId,
-        reportSize: spec.reportSize,
-        reportId: spec.reportId,
-        ...(spec.serialNumber ? { serialNumber: spec.serialNumber } : {}),
-      };
-      return new HidTransport(options, text);
-    }
-    case 'memory': {
-      const wire = memoryWire(spec.name);
-      return spec.end === 'host' ? wire.host : wire.device;
-    }
-    case 'pn532': {
-      const { path, baudRate } = spec;
-      return new TagReaderTransport('pn532', text, () => pn532HsuReader({ path, baudRate }));
-    }
-    case 'wedge': {
-      const options: WedgeOptions = {
-        vendorId: spec.vendorId,
-        productId: spec.productId,
-        format: spec.format,
-        ...(spec.serialNumber ? { serialNumber: spec.serialNumber } : {}),
-      };
-      return new TagReaderTransport('wedge', text, () => new WedgeReader(options));
-    }
-  }
+  return TRANSPORT_SCHEMES.open(url);
 }

@@ -13,15 +13,17 @@
  * profile registry replaces. The names come from `vocabulary.ts`.
  */
 import ts from 'typescript';
+import { DEVICE_PROFILES } from '../../firmware-host/drivers/profiles/registry.ts';
 import { gameOwning } from './game-ownership.ts';
 import type { BranchName } from './vocabulary.ts';
 
 /**
  * Where each device kind's profile lives, the only place that may branch on
- * the kind. None is written yet (issue 35 item 2): every branch on a kind is
- * a known one until its profile exists.
+ * the kind (issue 35 item 2): the drivers' profile of each shipped kind.
  */
-export const DEVICE_KIND_PROFILES: Readonly<Record<string, string>> = {};
+export const DEVICE_KIND_PROFILES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.keys(DEVICE_PROFILES).map((kind) => [kind, `firmware-host/drivers/profiles/${kind}.ts`]),
+);
 
 /** A name that asks whether something is one game: `isRoulette`, `isRouletteRuleset`, `isBaccaratTable`… */
 const GAME_PREDICATE = /^(?:is|deals)(?:Roulette|PuntoBanco|Baccarat|Blackjack|TripleShot|Poker)/;

@@ -42,7 +42,7 @@ function entries(list: Map<string, string>): string {
 }
 
 const tree = new Map([...readSourceTree(ROOT), ...readBrowserScripts(ROOT)]);
-const census = takeCensus(tree, branchVocabulary(ROOT));
+const census = takeCensus(tree, branchVocabulary());
 const branches = new Map<string, string>();
 for (const key of census.branches.map(branchKey)) {
   branches.set(key, KNOWN_BRANCHES[key] ?? workForBranch(key));

@@ -5,11 +5,9 @@
  * of each plug-in's), game tag (the values a plug-in hands out for others to
  * dispatch on: its web view, simulator, diag session, CLI verbs, console
  * behaviour) and device kind (the plug-ins' kinds, the simulators' and
- * every literal of the drivers' `DeviceKind` type).
+ * every kind of the drivers' profile registry).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import ts from 'typescript';
+import { DEVICE_PROFILES } from '../../firmware-host/drivers/profiles/registry.ts';
 import { GAMES } from '../../firmware-host/games/engines.ts';
 import { GAME_PLUGINS } from '../../firmware-host/games/registry.ts';
 import { DEVICE_KINDS } from '../../simulators/steps.ts';
@@ -22,29 +20,6 @@ export interface BranchName {
   game?: string;
 }
 
-/** Where the drivers' `DeviceKind` type is: its literals are device kinds too. */
-const DEVICE_KIND_TYPE = { file: 'firmware-host/drivers/driver.ts', name: 'DeviceKind' };
-
-/** The string literals of a type alias's union, as written in `text`. */
-export function typeLiterals(text: string, alias: string): string[] {
-  const source = ts.createSourceFile('type.ts', text, ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isTypeAliasDeclaration(node) && node.name.text === alias) {
-      const collect = (type: ts.Node): void => {
-        if (ts.isLiteralTypeNode(type) && ts.isStringLiteral(type.literal)) {
-          found.push(type.literal.text);
-        }
-        ts.forEachChild(type, collect);
-      };
-      collect(node.type);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
 /**
  * Tags that are also an everyday word of the code, where comparing with them
  * is no branch on a game: the card simulator's 'dealer' is every card
@@ -53,7 +28,7 @@ export function typeLiterals(text: string, alias: string): string[] {
 const ORDINARY_WORDS = new Set(['dealer']);
 
 /** Every name a branch could be on, with what it names; a game's name wins over a device kind's. */
-export function branchVocabulary(root: string): ReadonlyMap<string, BranchName> {
+export function branchVocabulary(): ReadonlyMap<string, BranchName> {
   const names = new Map<string, BranchName>();
   const add = (name: string, entry: BranchName) => {
     const had = names.get(name);
@@ -77,7 +52,7 @@ export function branchVocabulary(root: string): ReadonlyMap<string, BranchName> 
   const deviceKinds = new Set([
     ...GAME_PLUGINS.flatMap((plugin) => plugin.deviceKinds),
     ...DEVICE_KINDS,
-    ...typeLiterals(readFileSync(join(root, DEVICE_KIND_TYPE.file), 'utf8'), DEVICE_KIND_TYPE.name),
+    ...Object.keys(DEVICE_PROFILES),
   ]);
   for (const kind of deviceKinds) add(kind, { kind: 'device kind' });
   for (const plugin of GAME_PLUGINS) {

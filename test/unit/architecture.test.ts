@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEVICE_PROFILES } from '../../firmware-host/drivers/profiles/registry.ts';
 import { GAME_PLUGINS } from '../../firmware-host/games/registry.ts';
 import {
   checkTree,
@@ -29,7 +30,7 @@ import { PLANTED_BRANCHES, PLANTED_IMPORTS } from '../architecture/planted-branc
 import { renderRulesTable } from '../architecture/rules.ts';
 import { unexplainedSilentCatches } from '../architecture/silent-catches.ts';
 import { readBrowserScripts, readSourceTree } from '../architecture/tree.ts';
-import { branchVocabulary, typeLiterals } from '../architecture/vocabulary.ts';
+import { branchVocabulary } from '../architecture/vocabulary.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -227,7 +228,7 @@ describe('architecture', () => {
 });
 
 describe('game and device-kind ownership (issue 35: ownership, not spelling)', () => {
-  const NAMES = branchVocabulary(ROOT);
+  const NAMES = branchVocabulary();
   const WHOLE = new Map([...TREE, ...readBrowserScripts(ROOT)]);
   const CACHES = { facts: CACHE, branches: new Map() };
   const census = (tree: ReadonlyMap<string, string>) => takeCensus(tree, NAMES, CACHES);
@@ -244,10 +245,7 @@ describe('game and device-kind ownership (issue 35: ownership, not spelling)', (
     const rulesets = [...NAMES].filter(([, name]) => name.kind === 'ruleset').map(([id]) => id);
     expect(rulesets.sort()).toEqual(GAME_PLUGINS.flatMap((plugin) => plugin.rulesetNames()).sort());
     expect(rulesets).toHaveLength(13);
-    const driverKinds = typeLiterals(
-      readFileSync(join(ROOT, 'firmware-host/drivers/driver.ts'), 'utf8'),
-      'DeviceKind',
-    );
+    const driverKinds = Object.keys(DEVICE_PROFILES);
     expect(driverKinds).toEqual(expect.arrayContaining(['shoe', 'shuffler', 'reader', 'wheel']));
     for (const kind of driverKinds) expect(NAMES.get(kind)?.kind).toBe('device kind');
     expect(NAMES.get('baccarat')).toEqual({ kind: 'game tag', game: 'cards' });

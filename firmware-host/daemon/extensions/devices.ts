@@ -12,6 +12,7 @@ import type { DeviceKey } from '../../../hardware/keys/device-key.ts';
 import type { Transport } from '../../../hardware/transports/transport.ts';
 import { type DeviceConfig, pairingPolicyOf, unpairedSetting } from '../../config/schema.ts';
 import type { DeviceDriver, DriverStatus, Observation } from '../../drivers/driver.ts';
+import { profileOf } from '../../drivers/profiles/registry.ts';
 import type { Logger } from '../../log.ts';
 import type { TableLogRecord } from '../../table/log.ts';
 import type { DeviceLineChange } from '../bus.ts';
@@ -146,9 +147,10 @@ export class DevicesExtension implements Extension {
             },
           }
         : {}),
-      // The back colours of a shuffle the shuffler does not name: the ones the table (its journal) expects next.
-      ...(device.kind === 'shuffler' ? { expectedBacks: () => table.expectedShuffleBacks() } : {}),
-      ...(device.kind === 'reader' && device.registry && device.transport !== 'firmware'
+      // The back colours of a shuffle the device does not name (a shuffler's): the ones the table (its journal) expects next.
+      expectedBacks: () => table.expectedShuffleBacks(),
+      // A registry names a reader's tags (the config takes one for a reader only); hosted firmware reads its own.
+      ...(device.registry && device.transport !== 'firmware'
         ? { registry: await loadRegistry(device.registry) }
         : {}),
     });
@@ -158,10 +160,9 @@ export class DevicesExtension implements Extension {
   private follow(name: string, driver: DeviceDriver): void {
     const { bus, table } = this.context;
     driver.on('record', (observation) => void this.onObservation(observation));
-    if (driver.kind === 'wheel') {
-      driver.restoreSpin(table.spinUnderWay(name));
-      driver.on('spinPart', (part) => table.journalSpinPart(part));
-    }
+    // A kind that spins (the wheel's profile) takes back the spin under way; another has none.
+    driver.restoreSpin(table.spinUnderWay(name));
+    driver.on('spinPart', (part) => table.journalSpinPart(part));
     // A quarantined device is online but refused: MQTT says `quarantined`, not `online`.
     const publishAvailability = () =>
       bus.emit(
@@ -254,7 +255,10 @@ export class DevicesExtension implements Extension {
    */
   private onShoeLoaded(device: string, ack: () => void): void {
     const { config, table, bus } = this.context;
-    const hasShuffler = Object.values(config.devices).some((d) => d.kind === 'shuffler');
+    // From the config, not the drivers: a shoe's lid can come before the next device's driver is made.
+    const hasShuffler = Object.values(config.devices).some(
+      (each) => profileOf(each.kind).reportsShuffles,
+    );
     const refused = this.drivers.get(device)?.isQuarantined ?? false;
     if (hasShuffler || refused || table.expecting().kind !== 'shuffle') {
       ack();

@@ -4,6 +4,7 @@
  * spinning the wheels. It drives the device ends of the wires the devices
  * extension opened, so it starts after it and stops before it.
  */
+import { profileOf } from '../../drivers/profiles/registry.ts';
 import { gameOf } from '../../games/registry.ts';
 import { logger } from '../../log.ts';
 import type { DevicesExtension } from './devices.ts';
@@ -18,9 +19,13 @@ export class SimulationExtension implements Extension {
   async start({ config, table, bus }: ExtensionContext): Promise<void> {
     const log = logger('sim');
     const game = gameOf(table.ruleset);
+    // The simulated devices the game's simulator plays: each kind's profile names its simulator.
+    const played = this.devices.simulated.filter(
+      (end) => profileOf(end.kind).simulatedBy === game.simulator,
+    );
+    if (played.length === 0) return;
     if (game.simulator === 'croupier') {
-      const wheels = this.devices.simulated.filter((end) => end.kind === 'wheel');
-      if (wheels.length === 0) return;
+      const wheels = played;
       const { SimulatedCroupier } = await import(
         '../../games/roulette/daemon/simulated-croupier.ts'
       );
@@ -35,8 +40,7 @@ export class SimulationExtension implements Extension {
       this.teardown.add(() => croupier.stop());
       return;
     }
-    const cardDevices = this.devices.simulated.filter((end) => end.kind !== 'wheel');
-    if (cardDevices.length === 0) return;
+    const cardDevices = played;
     const { SimulatedDealer } = await import('../../games/cards/daemon/simulated-dealer.ts');
     const dealer = new SimulatedDealer({
       daemon: table,

@@ -5,8 +5,10 @@ import {
   formatTransportUrl,
   openTransport,
   parseTransportUrl,
+  TRANSPORT_SCHEMES,
   type TransportSpec,
 } from '../../../hardware/transports/url.ts';
+import { badUrl } from '../../../hardware/transports/url-parts.ts';
 
 describe('transport URLs', () => {
   it.each<[string, TransportSpec]>([
@@ -118,4 +120,44 @@ describe('transport URLs', () => {
     expect(host.kind).toBe('memory');
     expect(host.isOpen).toBe(false);
   });
+
+  it('names an unknown scheme and every scheme it knows', () => {
+    expect(() => parseTransportUrl('rs485:/dev/ttyUSB0')).toThrow(
+      'unknown scheme "rs485:" (known: serial:, tcp:, hid:, memory:, pn532:, wedge:)',
+    );
+  });
+
+  it("takes a vendor's scheme registered beside the shipped ones, leaving the shipped registry as it was", () => {
+    const vendor = TRANSPORT_SCHEMES.withScheme({
+      scheme: 'acme' as const,
+      authority: true,
+      example: 'acme://port',
+      parse(url, rest) {
+        if (!/^\d+$/.test(rest)) throw badUrl(url, 'expected acme://port');
+        return { kind: 'acme' as const, port: Number(rest) };
+      },
+      format: (spec) => `acme://${spec.port}`,
+      open: () => openTransport('memory://acme'),
+    });
+    expect(vendor.parse('acme://7')).toEqual({ kind: 'acme', port: 7 });
+    expect(vendor.format({ kind: 'acme', port: 7 } as { kind: string })).toBe('acme://7');
+    expect(() => vendor.parse('acme://x')).toThrow(
+      'transport URL "acme://x": expected acme://port',
+    );
+    expect(vendor.parse('tcp://localhost:1')).toMatchObject({ kind: 'tcp', port: 1 });
+    expect(() => parseTransportUrl('acme://7')).toThrow('unknown scheme "acme:"');
+    expect(() => vendor.withScheme({ ...vendor, ...tcpLike() })).toThrow('registered twice');
+  });
 });
+
+/** A second scheme named tcp. */
+function tcpLike() {
+  return {
+    scheme: 'tcp' as const,
+    authority: true,
+    example: 'tcp://host:port',
+    parse: () => ({ kind: 'tcp' as const }),
+    format: () => 'tcp://x:1',
+    open: () => openTransport('memory://tcp-like'),
+  };
+}
