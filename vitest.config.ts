@@ -30,13 +30,10 @@ const LONG_RUN = /\.(fuzz|drill)\.test\.ts$/;
 const CHANGES_PROCESS_STATE =
   /vi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|process\.env(\.\w+|\[[^\]]+\]) =(?!=)|process\.chdir\(|globalThis\.\w+ =(?!=)|helpers\/virtual-table\.ts'/;
 
-const INTEGRATION_FOLDERS = [
-  'test/integration',
-  'test/e2e',
-  'test/browser',
-  'test/slow',
-  'test/fuzz',
-];
+const INTEGRATION_FOLDERS = ['test/integration', 'test/e2e', 'test/browser', 'test/fuzz'];
+
+/** Drills and studies of minutes (`npm run test:slow`, which CI runs after `npm test`). */
+const SLOW_FOLDER = 'test/slow';
 
 interface Lane {
   /** Files that share their worker's modules (isolate off). */
@@ -128,11 +125,17 @@ export default defineConfig({
         test: {
           ...integration,
           name: 'integration',
-          // Each file its own module graph: these files open serial ports whose reads hold
-          // libuv pool threads, and a worker shared from file to file ran out of them (a
-          // serial test, then a file's import, hung on a pool left full by earlier files).
+          // Each file its own module graph. With isolate off (each worker's modules shared
+          // from file to file, a third of the lane's CPU saved) a worker now and then sits
+          // idle from its start and never runs its first file, the run never ending; the
+          // libuv pool is not it (sixteen pool threads, all idle, hung the same way).
           include: [...full.shared, ...full.isolated],
         },
+      },
+      {
+        // `npm run test:slow`: drills and studies of minutes, left out of `npm test` by its
+        // project filter and run by .ci/run after it.
+        test: { ...integration, name: 'slow', include: testFilesOf(SLOW_FOLDER) },
       },
     ],
   },
