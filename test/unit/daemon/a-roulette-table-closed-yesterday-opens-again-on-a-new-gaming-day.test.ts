@@ -33,7 +33,7 @@ describe('a roulette table closed yesterday', () => {
         // A wheel on a line nobody drives: the test journals the spins itself.
         devices: { wheel: { kind: 'wheel', transport: `memory://gaming-day-${process.pid}` } },
         mqtt: { url: 'embedded', port: await freePort() },
-        journal: { dir },
+        journal: { dir: join(dir, 'journal') },
       },
       { env: {} },
     );
@@ -68,7 +68,7 @@ describe('a roulette table closed yesterday', () => {
     cleanup.push(() => nextDay.stop());
     expect(nextDay.snapshot().expecting).toMatchObject({ kind: 'bets', game: 4 });
     const records = [];
-    for await (const record of readJournalRecords(dir)) records.push(record);
+    for await (const record of readJournalRecords(join(dir, 'journal'))) records.push(record);
     const reopens = records.filter((record) => (record.data as { t?: string }).t === 'reopen');
     expect(reopens.map((record) => record.data)).toEqual([
       expect.objectContaining({
