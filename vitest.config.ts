@@ -17,6 +17,12 @@ const QUICK_FOLDERS = ['test/unit', 'test/property', 'test/scenarios'];
 /** A test that starts processes (the CLI run from source, mostly): it waits, so it is no quick test. */
 const STARTS_PROCESSES = /from 'node:child_process'|\brunCli(Sync)?\(/;
 
+/**
+ * A test that starts a whole table in process (its journal on disk, its broker on a port,
+ * two real daemons and the AsyncAPI parser in one file): seconds of waiting, no quick test.
+ */
+const STARTS_A_TABLE = /new TableDaemon\(/;
+
 /** A long seeded run (a fuzz, a drill of a thousand runs): it belongs to the full run. */
 const LONG_RUN = /\.(fuzz|drill)\.test\.ts$/;
 
@@ -30,13 +36,10 @@ const LONG_RUN = /\.(fuzz|drill)\.test\.ts$/;
 const CHANGES_PROCESS_STATE =
   /vi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|process\.env(\.\w+|\[[^\]]+\]) =(?!=)|process\.chdir\(|globalThis\.\w+ =(?!=)|helpers\/virtual-table\.ts'/;
 
-const INTEGRATION_FOLDERS = [
-  'test/integration',
-  'test/e2e',
-  'test/browser',
-  'test/slow',
-  'test/fuzz',
-];
+const INTEGRATION_FOLDERS = ['test/integration', 'test/e2e', 'test/browser', 'test/fuzz'];
+
+/** Drills and studies of minutes (`npm run test:slow`, which CI runs after `npm test`). */
+const SLOW_FOLDER = 'test/slow';
 
 interface Lane {
   /** Files that share their worker's modules (isolate off). */
@@ -58,7 +61,7 @@ function sortInto(lane: Lane, file: string, text: string): void {
 /**
  * The fast lane's files and the others, read from the files themselves, so
  * that no list is kept by hand: a unit, property or scenario test is quick
- * unless it starts a process or is a long seeded run. In either lane a file
+ * unless it starts a process or a table daemon, or is a long seeded run. In either lane a file
  * shares its worker's modules unless it changes what the process shares.
  */
 function lanes(): { quick: Lane; full: Lane } {
@@ -67,7 +70,9 @@ function lanes(): { quick: Lane; full: Lane } {
   for (const folder of QUICK_FOLDERS) {
     for (const file of testFilesOf(folder)) {
       const text = readFileSync(join(import.meta.dirname, file), 'utf8');
-      sortInto(STARTS_PROCESSES.test(text) || LONG_RUN.test(file) ? full : quick, file, text);
+      const notQuick =
+        STARTS_PROCESSES.test(text) || STARTS_A_TABLE.test(text) || LONG_RUN.test(file);
+      sortInto(notQuick ? full : quick, file, text);
     }
   }
   for (const folder of INTEGRATION_FOLDERS) {
@@ -128,11 +133,17 @@ export default defineConfig({
         test: {
           ...integration,
           name: 'integration',
-          // Each file its own module graph: these files open serial ports whose reads hold
-          // libuv pool threads, and a worker shared from file to file ran out of them (a
-          // serial test, then a file's import, hung on a pool left full by earlier files).
+          // Each file its own module graph. With isolate off (each worker's modules shared
+          // from file to file, a third of the lane's CPU saved) a worker now and then sits
+          // idle from its start and never runs its first file, the run never ending; the
+          // libuv pool is not it (sixteen pool threads, all idle, hung the same way).
           include: [...full.shared, ...full.isolated],
         },
+      },
+      {
+        // `npm run test:slow`: drills and studies of minutes, left out of `npm test` by its
+        // project filter and run by .ci/run after it.
+        test: { ...integration, name: 'slow', include: testFilesOf(SLOW_FOLDER) },
       },
     ],
   },

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cliEntryArgs } from '../helpers/built-cli.ts';
 import { freePort } from '../helpers/ports.ts';
 import { fileMissing } from '../helpers/tools.ts';
 import { REPO_ROOT, runCli, tempDir, writeConfig } from './helpers/daemon.ts';
@@ -46,7 +47,7 @@ describe.skipIf(missing !== undefined)('a person at the terminal sees no JSON lo
       journal: { dir: journal },
       simulation: { cardIntervalMs: 50, roundIntervalMs: 50, seed: 5 },
     });
-    const command = [process.execPath, '--import', TSX_LOADER, 'firmware-host/cli.ts', 'run']
+    const command = [process.execPath, ...cliEntryArgs(TSX_LOADER), 'run']
       .concat(['--config', config])
       .join(' ');
     const env: Record<string, string | undefined> = { ...process.env, TERM: 'xterm' };

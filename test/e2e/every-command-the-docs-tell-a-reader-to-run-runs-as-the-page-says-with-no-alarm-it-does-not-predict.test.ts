@@ -275,6 +275,7 @@ const NOT_RUN_HERE: Array<{ page: string; commands: string[]; reason: string }> 
     page: 'docs/developer/testing.md',
     commands: [
       'npm test',
+      'npm run test:slow',
       'npx vitest run test/unit/table',
       'npx vitest run path/to/file.test.ts',
       'npm run typecheck && npm run lint',

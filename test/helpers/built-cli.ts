@@ -1,8 +1,7 @@
 /**
  * The CLI the tests start as a child process, built once per run (vitest
- * global setup): `tsc` of the package's build config without its type check
- * (`npm run typecheck` does that), plus the files the build script copies,
- * into the run's temp root. A child then starts in plain node, as the Pi runs
+ * global setup) by the package's own build script without its type check
+ * (`npm run typecheck` does that), into the run's temp root. A child then starts in plain node, as the Pi runs
  * `dist/`, instead of loading every module through tsx's loader (three times
  * the CPU per child; the suite starts a few hundred).
  *
@@ -10,8 +9,7 @@
  * a run of the quick lane alone builds nothing (it starts no CLI).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Set for the workers and their children: the built CLI's entry. */
@@ -37,22 +35,33 @@ function quickLaneOnly(argv: readonly string[]): boolean {
 export function buildCliForRun(root: string): string | undefined {
   if (process.env.TABLESIDE_TEST_FROM_SOURCE === '1' || quickLaneOnly(process.argv))
     return undefined;
-  const out = join(root, BUILT_CLI_FOLDER);
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck', '--outDir', out], {
+  return buildInto(join(root, BUILT_CLI_FOLDER), { typeCheck: false });
+}
+
+/**
+ * The package's own build script (package.json's `build`: tsc and the files it copies)
+ * aimed at `out` in place of dist/, with the package's type (ES modules) and its
+ * dependencies beside it as in the repository; returns the built CLI's path.
+ * `typeCheck: false` adds tsc's --noCheck (`npm run typecheck` checks the types).
+ */
+export function buildInto(out: string, options: { typeCheck: boolean }): string {
+  const build = (
+    JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: { build: string };
+    }
+  ).scripts.build;
+  const tsc = 'tsc -p tsconfig.build.json';
+  if (!build.includes(tsc) || !build.includes("'dist/")) {
+    throw new Error(`package.json's build script no longer reads "${tsc} … 'dist/…": ${build}`);
+  }
+  const script = build
+    .replace(tsc, `${tsc}${options.typeCheck ? '' : ' --noCheck'} --outDir ${out}`)
+    .replaceAll("'dist/", `'${out}/`);
+  execFileSync('sh', ['-c', script], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, PATH: `${join(REPO_ROOT, 'node_modules', '.bin')}:${process.env.PATH}` },
   });
-  // What `npm run build` copies besides the code.
-  for (const assets of ['hardware/console/pin-maps', 'firmware-host/web/public']) {
-    cpSync(join(REPO_ROOT, assets), join(out, assets), { recursive: true });
-  }
-  // The games' browser modules (each game's web/public/): all of a game's folder but its code.
-  cpSync(join(REPO_ROOT, 'firmware-host/games'), join(out, 'firmware-host/games'), {
-    recursive: true,
-    filter: (path) => !path.endsWith('.ts'),
-  });
-  // As in the repository: the package's type (ES modules) and its dependencies.
   copyFileSync(join(REPO_ROOT, 'package.json'), join(out, 'package.json'));
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
   return join(out, 'firmware-host/cli.js');

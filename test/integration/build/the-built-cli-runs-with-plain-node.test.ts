@@ -1,17 +1,22 @@
 /**
  * The Pi runs `node dist/firmware-host/cli.js` with no tsx and no dev
- * dependencies. This builds with the package's own build script into a
- * temporary folder and runs the built CLI with plain node.
+ * dependencies. The package's own build script, aimed at a temporary folder
+ * (test/helpers/built-cli.ts: the run's build, which the suite's CLI children
+ * run too, or one of this file's own on a run from the sources), and the
+ * built CLI run with plain node.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_CLI_ENV, buildInto } from '../../helpers/built-cli.ts';
 
-const repo = join(import.meta.dirname, '../../..');
-const out = mkdtempSync(join(tmpdir(), 'tableside-build-'));
-const cli = join(out, 'dist', 'firmware-host', 'cli.js');
+/** The built CLI, and the folder its build went to (dist/ on the Pi). */
+let cli = '';
+let out = '';
+/** A folder of this file's own, when the run made no build. */
+let ownBuild: string | undefined;
 
 function node(args: string[], input?: string) {
   return spawnSync(process.execPath, [cli, ...args], {
@@ -23,30 +28,18 @@ function node(args: string[], input?: string) {
 }
 
 beforeAll(() => {
-  const build = (
-    JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
-      scripts: { build: string };
-    }
-  ).scripts.build;
-  // The package's own build script, aimed at the temporary folder instead of dist/.
-  const script = build
-    .replace(
-      'tsc -p tsconfig.build.json',
-      `tsc -p tsconfig.build.json --outDir ${join(out, 'dist')}`,
-    )
-    .replaceAll("'dist/", `'${join(out, 'dist')}/`);
-  execFileSync('sh', ['-c', script], {
-    cwd: repo,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, PATH: `${join(repo, 'node_modules', '.bin')}:${process.env.PATH}` },
-  });
-  // "type": "module" comes from package.json; dependencies from the repo's node_modules.
-  cpSync(join(repo, 'package.json'), join(out, 'package.json'));
-  symlinkSync(join(repo, 'node_modules'), join(out, 'node_modules'));
+  const built = process.env[BUILT_CLI_ENV];
+  if (built) {
+    cli = built;
+  } else {
+    ownBuild = mkdtempSync(join(tmpdir(), 'tableside-build-'));
+    cli = buildInto(ownBuild, { typeCheck: true });
+  }
+  out = dirname(dirname(cli));
 }, 180_000);
 
 afterAll(() => {
-  rmSync(out, { recursive: true, force: true });
+  if (ownBuild) rmSync(ownBuild, { recursive: true, force: true });
 });
 
 describe('the built CLI under plain node', () => {
@@ -73,15 +66,15 @@ describe('the built CLI under plain node', () => {
   });
 
   it('finds its non-code assets (the built-in pin map)', () => {
-    expect(
-      existsSync(join(out, 'dist', 'hardware', 'console', 'pin-maps', 'nano-default.json')),
-    ).toBe(true);
+    expect(existsSync(join(out, 'hardware', 'console', 'pin-maps', 'nano-default.json'))).toBe(
+      true,
+    );
     const result = spawnSync(
       process.execPath,
       [
         '--input-type=module',
         '-e',
-        `const m = await import(${JSON.stringify(join(out, 'dist', 'hardware', 'console', 'pin-map.js'))}); console.log(typeof m.defaultPinMap);`,
+        `const m = await import(${JSON.stringify(join(out, 'hardware', 'console', 'pin-map.js'))}); console.log(typeof m.defaultPinMap);`,
       ],
       { encoding: 'utf8' },
     );
@@ -90,7 +83,7 @@ describe('the built CLI under plain node', () => {
   });
 
   it('contains no TypeScript source and no import of a .ts file', () => {
-    const grep = spawnSync('grep', ['-rlE', "from '[^']+\\.ts'", join(out, 'dist')], {
+    const grep = spawnSync('grep', ['-rlE', "from '[^']+\\.ts'", out], {
       encoding: 'utf8',
     });
     expect(grep.stdout.trim()).toBe('');

@@ -5,8 +5,7 @@
  * beam is the wiring page's part unless told: an open-collector receiver
  * behind the pull-up, HIGH while clear and LOW while a card breaks it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BeamBrokenLevel } from '../../../hardware/firmware/beam.ts';
 import {
@@ -20,6 +19,7 @@ import { FirmataBoardEmulator } from '../../emulators/firmata-board.ts';
 import type { I2cSlave } from '../../emulators/i2c-slave.ts';
 import { Pn532Emulator } from '../../emulators/pn532.ts';
 import { type Surface, Tcs34725Emulator } from '../../emulators/tcs34725.ts';
+import { tempDir } from '../../helpers/temp.ts';
 import { until } from '../../helpers/until.ts';
 import { PtyPair } from '../devices/pty.ts';
 
@@ -59,7 +59,8 @@ export function cardOf(index: number): string {
 }
 
 export class ShoeRig {
-  readonly directory = mkdtempSync(join(tmpdir(), 'tableside-shoe-'));
+  /** Removed by `stop`, or after the test file when a test never started the rig. */
+  readonly directory = tempDir('tableside-shoe-');
   readonly pty = new PtyPair(this.directory);
   readonly pn532 = new Pn532Emulator();
   readonly tcs = new Tcs34725Emulator();

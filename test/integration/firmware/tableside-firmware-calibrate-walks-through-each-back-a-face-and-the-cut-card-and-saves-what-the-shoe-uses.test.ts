@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyColour, parseCalibration } from '../../../hardware/firmware/colour.ts';
 import { SURFACES, type Surface } from '../../emulators/tcs34725.ts';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { socatMissing } from '../devices/pty.ts';
 import { ShoeRig } from './shoe-rig.ts';
 
@@ -25,9 +26,7 @@ async function calibrate(rig: ShoeRig, out: string, backs: Record<string, Surfac
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      TSX,
-      join(ROOT, 'firmware-host/cli.ts'),
+      ...cliEntryArgs(TSX),
       'firmware',
       'calibrate',
       '--board',

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceDriver, type Observation } from '../../../firmware-host/drivers/driver.ts';
 import { SerialTransport } from '../../../hardware/transports/serial.ts';
 import { SURFACES } from '../../emulators/tcs34725.ts';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { until } from '../../helpers/until.ts';
 import { PtyPair, socatMissing } from '../devices/pty.ts';
 import { registryDocumentOf, registryOf, ShoeRig, tagOf } from './shoe-rig.ts';
@@ -40,9 +41,7 @@ describe.skipIf(skip)(
       const child = spawn(
         process.execPath,
         [
-          '--import',
-          TSX,
-          join(ROOT, 'firmware-host/cli.ts'),
+          ...cliEntryArgs(TSX),
           'firmware',
           'shoe',
           '--board',

@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatPublicKey, keyFingerprint } from '../../../device-protocol/auth/keys.ts';
 import { createKeyFile } from '../../../hardware/keys/device-key.ts';
 import { until } from '../../e2e/helpers/environment.ts';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { REPO_ROOT, runCli } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/temp.ts';
 import { PtyPair, socatMissing } from '../devices/pty.ts';
@@ -70,9 +71,7 @@ describe.skipIf(skip)('pairing the shoe firmware with a key file', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'firmware-host/cli.ts',
+        ...cliEntryArgs(),
         'firmware',
         'shoe',
         ...['--board', rig.pty.a, '--link', link.b, '--registry', registry],

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { standardDeck } from '../../../device-protocol/cards.ts';
 import { DeckRegistry } from '../../../hardware/readers/deck-registry.ts';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 import { REPO_ROOT } from '../../helpers/cli.ts';
 import { type Pn532OnPty, pn532OnPty, socatMissing, until } from './pn532-on-a-pty.ts';
 
@@ -36,9 +37,7 @@ describe.skipIf(missing !== undefined)(
       const child = spawn(
         process.execPath,
         [
-          '--import',
-          'tsx',
-          'firmware-host/cli.ts',
+          ...cliEntryArgs(),
           'deck',
           'enroll',
           '--link',

@@ -32,7 +32,7 @@ describe('a device alarm the journal refuses', () => {
         ruleset: 'tdc-baccarat-no-commission',
         devices: { shoe: { kind: 'shoe', transport: `memory://${wireName}` } },
         mqtt: { url: 'embedded', port: await freePort() },
-        journal: { dir, rotateDaily: false },
+        journal: { dir: join(dir, 'journal'), rotateDaily: false },
       },
       { env: {} },
     );

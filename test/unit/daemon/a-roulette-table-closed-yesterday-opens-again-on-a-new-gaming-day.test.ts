@@ -36,11 +36,12 @@ describe('a roulette table closed yesterday', () => {
         // A wheel on a line nobody drives: the test journals the spins itself.
         devices: { wheel: { kind: 'wheel', transport: `memory://${name}-${process.pid}` } },
         mqtt: { url: 'embedded', port: await freePort() },
-        journal: { dir },
+        journal: { dir: join(dir, 'journal') },
       },
       { env: {} },
     );
-    return { dir, config };
+    // The journal in a folder of its own: the table's host key is made beside it, in the test's folder.
+    return { dir: join(dir, 'journal'), config };
   };
 
   /** Closing time and the three closing games (003 § 13(1)). */

@@ -45,7 +45,7 @@ describe('a shoe start from the lid is ACKed to the shoe only once journaled', (
         ruleset: RULESET,
         devices: { shoe: { kind: 'shoe', transport: `memory://${wireName}` } },
         mqtt: { url: 'embedded', port: await freePort() },
-        journal: { dir, rotateDaily: false },
+        journal: { dir: join(dir, 'journal'), rotateDaily: false },
         session: { autoRound: true },
       },
       { env: {} },

@@ -47,7 +47,7 @@ describe('the simulated dealer and its simulators plan rounds with the same boxe
         ruleset: 'peru-triple-shot',
         devices: { shoe: { kind: 'shoe', transport: 'simulate' } },
         mqtt: { url: 'embedded', port: await freePort() },
-        journal: { dir, rotateDaily: false },
+        journal: { dir: join(dir, 'journal'), rotateDaily: false },
         simulation: { cardIntervalMs: 0, roundIntervalMs: 0, seed: 5 },
       },
       { env: {} },

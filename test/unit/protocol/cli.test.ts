@@ -1,13 +1,13 @@
 /**
  * `tableside decode` and `tableside encode` run as child processes, the way
- * a technician runs them (`npx tsx firmware-host/cli.ts ...`; the local tsx
- * binary is called directly to spare npm's start-up on every case).
+ * a technician runs them (the run's build of the sources, test/helpers/built-cli.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliEntryArgs } from '../../helpers/built-cli.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'tableside-cli-'));
@@ -21,7 +21,7 @@ interface Run {
 
 function cli(args: string[], input?: string | Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(root, 'node_modules/.bin/tsx'), ['firmware-host/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...cliEntryArgs(), ...args], {
       cwd: root,
       env: { ...process.env, NO_COLOR: '1' },
     });

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cliEntryArgs } from '../../../helpers/built-cli.ts';
+import { REPO_ROOT } from '../../../helpers/cli.ts';
 
 const run = promisify(execFile);
 
@@ -8,8 +10,8 @@ const run = promisify(execFile);
 async function hand(
   args: string[],
 ): Promise<{ complete: boolean; bets: Record<string, number> } & Record<string, unknown>> {
-  const { stdout } = await run('npx', ['tsx', 'firmware-host/cli.ts', 'hand', ...args, '--json'], {
-    cwd: process.cwd(),
+  const { stdout } = await run(process.execPath, [...cliEntryArgs(), 'hand', ...args, '--json'], {
+    cwd: REPO_ROOT,
     env: { ...process.env, NO_COLOR: '1' },
   });
   return JSON.parse(stdout);
@@ -96,19 +98,16 @@ describe('tableside hand, for every poker ruleset (child process)', () => {
 
   it('says what is awaited when the decisions run out', async () => {
     const failed = run(
-      'npx',
+      process.execPath,
       [
-        'tsx',
-        'firmware-host/cli.ts',
+        ...cliEntryArgs(),
         'hand',
         '--ruleset',
         'tdc-russian-poker',
         '--cards',
         'QS JC QH 9D 8S 7H 6D 4S 3H 2D',
       ],
-      {
-        cwd: process.cwd(),
-      },
+      { cwd: REPO_ROOT },
     );
     await expect(failed).rejects.toMatchObject({
       stderr: expect.stringMatching(/box:1 must decide: exchange, buy, bet, fold/),
