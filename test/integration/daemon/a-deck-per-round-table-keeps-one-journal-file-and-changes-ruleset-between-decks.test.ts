@@ -20,8 +20,10 @@ afterEach(async () => {
 });
 
 async function bench(ruleset: string) {
-  const dir = await mkdtemp(join(tmpdir(), 'tableside-per-round-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const state = await mkdtemp(join(tmpdir(), 'tableside-per-round-'));
+  cleanup.push(() => rm(state, { recursive: true, force: true }));
+  // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+  const dir = join(state, 'journal');
   const { config } = resolveConfig(
     {
       table: 'bench',

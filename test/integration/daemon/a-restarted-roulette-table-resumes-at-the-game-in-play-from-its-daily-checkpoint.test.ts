@@ -89,8 +89,10 @@ async function ingestAll(
 
 describe('a restarted roulette table', () => {
   it('resumes from the day’s checkpoint at the game in play and goes on identically', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tableside-roulette-checkpoint-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const state = await mkdtemp(join(tmpdir(), 'tableside-roulette-checkpoint-'));
+    cleanup.push(() => rm(state, { recursive: true, force: true }));
+    // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+    const dir = join(state, 'journal');
     const cut = RECORDS.length - 5;
     now = MONDAY;
     const first = await startDaemon(dir, []);

@@ -58,9 +58,10 @@ const RECORDS = legalShoes();
 const SHUFFLES = RECORDS.flatMap((record, i) => (record.t === 'shuffle' ? [i] : []));
 
 async function journalDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'tableside-checkpoint-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
+  const folder = await mkdtemp(join(tmpdir(), 'tableside-checkpoint-'));
+  cleanup.push(() => rm(folder, { recursive: true, force: true }));
+  // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+  return join(folder, 'journal');
 }
 
 async function startDaemon(dir: string, notices: string[] = []): Promise<TableDaemon> {

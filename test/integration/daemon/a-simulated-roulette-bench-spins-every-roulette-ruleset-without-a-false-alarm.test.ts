@@ -26,8 +26,10 @@ afterAll(async () => {
 
 describe.each(rouletteRulesetNames())('a simulated roulette bench of %s', (ruleset) => {
   it(`spins ${GAMES} games with no alarm and a verified journal`, async () => {
-    const dir = await mkdtemp(join(tmpdir(), `tableside-roulette-bench-${ruleset}-`));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const state = await mkdtemp(join(tmpdir(), `tableside-roulette-bench-${ruleset}-`));
+    cleanup.push(() => rm(state, { recursive: true, force: true }));
+    // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+    const dir = join(state, 'journal');
     const { config } = resolveConfig(
       {
         table: 'bench',

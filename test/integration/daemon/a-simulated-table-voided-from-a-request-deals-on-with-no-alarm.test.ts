@@ -29,8 +29,10 @@ function events(records: readonly JournalRecord[]): DomainEvent[] {
 }
 
 async function bench(ruleset: string) {
-  const dir = await mkdtemp(join(tmpdir(), 'tableside-void-bench-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const state = await mkdtemp(join(tmpdir(), 'tableside-void-bench-'));
+  cleanup.push(() => rm(state, { recursive: true, force: true }));
+  // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+  const dir = join(state, 'journal');
   const { config } = resolveConfig(
     {
       table: 'bench',

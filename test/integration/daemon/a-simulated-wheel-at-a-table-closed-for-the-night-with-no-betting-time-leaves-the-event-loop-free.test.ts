@@ -22,8 +22,10 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 it('a simulated wheel at a closed table with no betting time leaves the event loop free', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'tableside-closed-wheel-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const state = await mkdtemp(join(tmpdir(), 'tableside-closed-wheel-'));
+  cleanup.push(() => rm(state, { recursive: true, force: true }));
+  // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+  const dir = join(state, 'journal');
   const { config } = resolveConfig(
     {
       table: 't',

@@ -51,8 +51,10 @@ function eventsOf(records: readonly JournalRecord[], type: string): DomainEvent[
 
 /** Runs a bench until ROUNDS results (or an alarm, or the time is up); returns what it journaled. */
 async function deal(bench: Bench, seed: number) {
-  const dir = await mkdtemp(join(tmpdir(), `tableside-bench-${bench.ruleset}-`));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const state = await mkdtemp(join(tmpdir(), `tableside-bench-${bench.ruleset}-`));
+  cleanup.push(() => rm(state, { recursive: true, force: true }));
+  // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+  const dir = join(state, 'journal');
   const { config } = resolveConfig(
     {
       table: 'bench',

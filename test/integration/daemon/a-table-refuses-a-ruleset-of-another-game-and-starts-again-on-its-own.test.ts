@@ -44,8 +44,10 @@ describe('set_ruleset across games', () => {
       /bulgaria-punto-banco is a card table's ruleset; this roulette table plays tdc-roulette/,
     ],
   ])('a %s table refuses %s, changes nothing, and starts again', async (own, other, message) => {
-    const dir = await mkdtemp(join(tmpdir(), 'tableside-other-game-ruleset-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const state = await mkdtemp(join(tmpdir(), 'tableside-other-game-ruleset-'));
+    cleanup.push(() => rm(state, { recursive: true, force: true }));
+    // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+    const dir = join(state, 'journal');
     const daemon = await daemonIn(dir, own);
     const seq = daemon.lastSeq;
     const refusal = await daemon.handleRequest({ op: 'set_ruleset', ruleset: other }).then(

@@ -22,8 +22,10 @@ afterEach(async () => {
 });
 
 async function daemonFor(ruleset: string): Promise<TableDaemon> {
-  const dir = await mkdtemp(join(tmpdir(), 'tableside-roulette-requests-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const state = await mkdtemp(join(tmpdir(), 'tableside-roulette-requests-'));
+  cleanup.push(() => rm(state, { recursive: true, force: true }));
+  // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+  const dir = join(state, 'journal');
   const { config } = resolveConfig(
     { table: 't', ruleset, mqtt: { url: 'embedded', port: await freePort() }, journal: { dir } },
     { env: {} },

@@ -18,8 +18,10 @@ afterAll(async () => {
 
 describe('the web console of a roulette table', () => {
   it('names its roulette ruleset and game to a viewer', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tableside-roulette-web-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const state = await mkdtemp(join(tmpdir(), 'tableside-roulette-web-'));
+    cleanup.push(() => rm(state, { recursive: true, force: true }));
+    // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+    const dir = join(state, 'journal');
     const { config } = resolveConfig(
       {
         table: 'wheel-1',

@@ -20,8 +20,10 @@ afterAll(async () => {
 
 describe("the web console serves a game's declared views and nothing else of its folder", () => {
   it('names the roads module, serves it, and refuses the rest of games/cards/', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tableside-game-views-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const state = await mkdtemp(join(tmpdir(), 'tableside-game-views-'));
+    cleanup.push(() => rm(state, { recursive: true, force: true }));
+    // The journal in a folder of its own: the table's host key is made beside it, in this test's folder.
+    const dir = join(state, 'journal');
     const { config } = resolveConfig(
       {
         table: 'bac-1',
