@@ -3,13 +3,15 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/helpers/plain-summary-reporter.ts';
+import StuckFileReporter from './test/helpers/stuck-file-reporter.ts';
 
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 30_000,
   pool: 'forks',
-  // A test's log lines are shown only when it fails (captured-logs.ts).
-  setupFiles: ['./test/helpers/captured-logs.ts'] as string[],
+  // A test's log lines are shown only when it fails (captured-logs.ts); a worker answers
+  // the stuck-file watchdog (worker-dump.ts).
+  setupFiles: ['./test/helpers/captured-logs.ts', './test/helpers/worker-dump.ts'] as string[],
 } as const;
 
 const QUICK_FOLDERS = ['test/unit', 'test/property', 'test/scenarios'];
@@ -104,7 +106,9 @@ export default defineConfig({
   test: {
     // Once per run, in the root (the projects do not repeat it): one temp root for everything.
     globalSetup: ['./test/helpers/temp-root.ts'],
-    reporters: ['default', new PlainSummaryReporter()],
+    // The watchdog names a file whose worker went silent for good and ends that worker, so a
+    // run fails with a name instead of hanging (stuck-file-reporter.ts).
+    reporters: ['default', new PlainSummaryReporter(), new StuckFileReporter()],
     projects: [
       {
         // `npm run test:quick` (with quick-isolated): pure code in-process, CPU-bound: a

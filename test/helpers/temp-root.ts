@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STARTED_BY } from './broker.ts';
 import { BUILT_CLI_ENV, BUILT_CLI_FOLDER, buildCliForRun } from './built-cli.ts';
+import { WORKER_LABELS } from './stuck-files.ts';
 
 export default function setup(): () => void {
   const outer = tmpdir();
@@ -22,9 +23,10 @@ export default function setup(): () => void {
   return () => {
     delete process.env[BUILT_CLI_ENV];
     // tsx keeps its compile cache in the temp dir (tsx-UID): a cache, not a test's leftovers.
-    // …and the CLI built for the run's children (built-cli.ts).
+    // …and the CLI built for the run's children (built-cli.ts), and the workers' names of
+    // their files (worker-dump.ts).
     const left = readdirSync(root).filter(
-      (name) => !/^tsx-\d+$/.test(name) && name !== BUILT_CLI_FOLDER,
+      (name) => !/^tsx-\d+$/.test(name) && name !== BUILT_CLI_FOLDER && name !== WORKER_LABELS,
     );
     if (left.length > 0) {
       const names = [...new Set(left.map((name) => name.replace(/[-_]?[A-Za-z0-9]{6}$/, '-*')))];
