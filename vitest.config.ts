@@ -6,8 +6,11 @@ import PlainSummaryReporter from './test/helpers/plain-summary-reporter.ts';
 import StuckFileReporter from './test/helpers/stuck-file-reporter.ts';
 
 const shared = {
-  testTimeout: 30_000,
-  hookTimeout: 30_000,
+  // A hang guard, not a speed limit (the stuck-file watchdog names a real hang): two files
+  // side by side on a loaded machine can take three times as long as one alone (an 8 s e2e
+  // case met a 30 s guard), and the architecture check, 8 s alone, took 35 s at load 27.
+  testTimeout: 90_000,
+  hookTimeout: 60_000,
   pool: 'forks',
   // A test's log lines are shown only when it fails (captured-logs.ts); a worker answers
   // the stuck-file watchdog (worker-dump.ts).
@@ -89,11 +92,6 @@ const { quick, full } = lanes();
 /** The full run's files: daemons, brokers, ptys, Chromium, long seeded runs. */
 const integration = {
   ...shared,
-  // A hang guard, not a speed limit: these tests wait on conditions, and two files side
-  // by side on a loaded machine (daemons, brokers, Chromium) can take three times as long
-  // as one alone (an 8 s e2e case met the 30 s guard under load).
-  testTimeout: 90_000,
-  hookTimeout: 60_000,
   // Each file takes its own free ports and temp folders, so files run side by side. These
   // files mostly wait (on a daemon's start, a broker, a retransmission timer, a page), so
   // two per core keep both cores busy where one per core left them half idle.

@@ -27,6 +27,8 @@ import { ipcPipeLines } from './ipc-state.ts';
 import { describeStuck, StuckFileWatch, WORKER_LABELS } from './stuck-files.ts';
 
 const DEFAULT_MARGIN_S = 120;
+/** The share of a look's interval the main process must have used the CPU to count as busy (its own looks cost far less). */
+const MAIN_BUSY_SHARE = 0.1;
 /** Time for a worker to write its dump before it is ended. */
 const DUMP_GRACE_MS = 3_000;
 
@@ -47,6 +49,8 @@ export default class StuckFileReporter implements Reporter {
   private readonly reported = new Set<string>();
   /** Each worker's CPU time at the last look. */
   private readonly cpuTicks = new Map<number, number>();
+  private mainCpu = process.cpuUsage();
+  private intervalMs = 10_000;
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
@@ -55,7 +59,8 @@ export default class StuckFileReporter implements Reporter {
       ...vitest.projects.map(({ config }) => Math.max(config.testTimeout, config.hookTimeout)),
     );
     this.watch = new StuckFileWatch(marginMs, longest);
-    this.timer = setInterval(() => this.check(), Math.min(10_000, marginMs / 2));
+    this.intervalMs = Math.min(10_000, marginMs / 2);
+    this.timer = setInterval(() => this.check(), this.intervalMs);
     this.timer.unref();
   }
 
@@ -108,11 +113,16 @@ export default class StuckFileReporter implements Reporter {
     const workers = workerFiles();
     for (const [pid, file] of workers) {
       const ticks = cpuTicksOf(pid);
-      if (ticks !== undefined && ticks !== this.cpuTicks.get(pid) && file !== '') {
-        this.watch.busy(file, now);
+      if (ticks === undefined) continue;
+      if (ticks !== this.cpuTicks.get(pid)) {
+        if (file === '') this.watch.runBusy(now);
+        else this.watch.busy(file, now);
       }
-      if (ticks !== undefined) this.cpuTicks.set(pid, ticks);
+      this.cpuTicks.set(pid, ticks);
     }
+    const cpu = process.cpuUsage(this.mainCpu);
+    this.mainCpu = process.cpuUsage();
+    if ((cpu.user + cpu.system) / 1000 > MAIN_BUSY_SHARE * this.intervalMs) this.watch.runBusy(now);
     for (const stuck of this.watch.stuck(now)) {
       if (this.reported.has(stuck.file)) continue;
       this.reported.add(stuck.file);

@@ -72,8 +72,14 @@ export class StuckFileWatch {
 
   /** The file's worker used the CPU since the last look: busy, so not stuck, whatever it reported. */
   busy(file: string, at: number): void {
+    this.lastProgressAt = at;
     const inFlight = this.files.get(file);
     if (inFlight) inFlight.since = at;
+  }
+
+  /** The run's main process or a worker with no file yet used the CPU: the run is alive (a worker starting, modules transformed). */
+  runBusy(at: number): void {
+    this.lastProgressAt = at;
   }
 
   ended(file: string, at: number): void {

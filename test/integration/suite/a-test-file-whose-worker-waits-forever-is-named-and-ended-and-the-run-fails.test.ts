@@ -26,7 +26,7 @@ function runFixtureSuite(tmp: string): Promise<Ended> {
         cwd: REPO_ROOT,
         env: {
           ...process.env,
-          TABLESIDE_STUCK_MARGIN_S: '1',
+          TABLESIDE_STUCK_MARGIN_S: '5',
           TMPDIR: tmp,
           CI: '1',
           NO_COLOR: '1',
