@@ -15,6 +15,8 @@ import {
   serializeTableSession,
 } from '../session-codec.ts';
 import { sessionConfig, TableSession } from '../table-session.ts';
+import { RoadsFold } from './baccarat/roads-fold.ts';
+import { cardConsolePress, cardConsoleStep } from './console.ts';
 import { cardDayHistory } from './history.ts';
 import { cardResultWords } from './result-words.ts';
 import { cardScoreboard } from './scoreboard.ts';
@@ -97,7 +99,6 @@ export const cardGames: GamePlugin = {
   requestOps: ['new_round', 'player_action', 'void_hand', 'new_shoe'],
   rulesetChangeRule:
     'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
-  consoleBehaviour: 'cards',
   // A file per round would be hundreds a day where a deck serves one round (Triple Shot, the poker games).
   rotatesPerShoe: (name) => getRuleset(name).shoeEnd.kind !== 'reshuffle_every_round',
   webView: (name) => (keepsRoads(name) ? 'baccarat' : 'cards'),
@@ -138,4 +139,9 @@ export const cardGames: GamePlugin = {
     return new CardGameSession(new TableSession(config, restored.state));
   },
   nextShuffle,
+
+  // The game's parts of the daemon (issue 35 item 1).
+  publishedFolds: () => [new RoadsFold(keepsRoads)],
+  consolePress: cardConsolePress,
+  consoleStep: cardConsoleStep,
 };

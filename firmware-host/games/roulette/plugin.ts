@@ -5,6 +5,7 @@
 
 import type { GamePlugin, GameSession } from '../game.ts';
 import { getRouletteRuleset, rouletteRulesetNames } from '../rulesets.ts';
+import { rouletteConsolePress } from './console.ts';
 import { rouletteDayHistory } from './history.ts';
 import { rouletteScoreboard } from './scoreboard.ts';
 import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
@@ -76,7 +77,6 @@ export const roulette: GamePlugin = {
   requestOps: ['no_more_bets', 'closing', 'reopen'],
   rulesetChangeRule:
     'the ruleset changes only between games: not once the betting is closed and a spin is awaited',
-  consoleBehaviour: 'roulette',
   // A roulette table has no shoe: its journal rotates daily.
   rotatesPerShoe: () => false,
   webView: () => 'roulette',
@@ -104,4 +104,10 @@ export const roulette: GamePlugin = {
     }
     return new RouletteGameSession(RouletteSession.deserialize(name, saved.state));
   },
+
+  // The game's parts of the daemon (issue 35 item 1).
+  publishedFolds: () => [],
+  consolePress: rouletteConsolePress,
+  // The lights have no step to show: the wheel reports its spin itself.
+  consoleStep: () => undefined,
 };
