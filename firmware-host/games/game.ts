@@ -307,4 +307,6 @@ export interface GamePlugin {
    * are still found by `simulator`'s name (issue 35 item 1).
    */
   simulate?(bench: SimulatedBench): SimulatedPlayer;
+  /** Its table in the terminal view of `tableside run`: the lines above the next step. */
+  viewLines(snapshot: Record<string, unknown>): string[];
 }

@@ -48,6 +48,7 @@ const REQUIRED_PARTS: Readonly<
   publishedFolds: 'function',
   consolePress: 'function',
   consoleStep: 'function',
+  viewLines: 'function',
 };
 
 function isPart(value: unknown, part: Part): boolean {

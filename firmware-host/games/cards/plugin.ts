@@ -21,6 +21,7 @@ import { cardDayHistory } from './history.ts';
 import { cardResultWords } from './result-words.ts';
 import { cardScoreboard } from './scoreboard.ts';
 import type { SessionState } from './table/index.ts';
+import { cardViewLines } from './view-lines.ts';
 
 /** practice: the scoreboard roads are baccarat's; other card games show none. */
 function keepsRoads(ruleset: string): boolean {
@@ -144,4 +145,5 @@ export const cardGames: GamePlugin = {
   publishedFolds: () => [new RoadsFold(keepsRoads)],
   consolePress: cardConsolePress,
   consoleStep: cardConsoleStep,
+  viewLines: cardViewLines,
 };

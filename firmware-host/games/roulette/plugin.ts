@@ -10,6 +10,7 @@ import { rouletteDayHistory } from './history.ts';
 import { rouletteScoreboard } from './scoreboard.ts';
 import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
 import { rouletteEventText } from './text.ts';
+import { rouletteViewLines } from './view-lines.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
 const CHECKPOINT_GAME = 'roulette';
@@ -110,4 +111,5 @@ export const roulette: GamePlugin = {
   consolePress: rouletteConsolePress,
   // The lights have no step to show: the wheel reports its spin itself.
   consoleStep: () => undefined,
+  viewLines: rouletteViewLines,
 };
