@@ -245,8 +245,6 @@ export interface GamePlugin {
    * (baccarat's roads) or it has none.
    */
   scoreboard(ruleset: string): DayGrouping<{ board: Scoreboard }> | undefined;
-  /** Retained topics besides the table's state: baccarat's `roads`. */
-  retainedTopics(ruleset: string): readonly 'roads'[];
   /**
    * The back colours the table expects of its next shuffle, read from its
    * session (so from the journal, after a restart too): what a shuffler's

@@ -36,7 +36,6 @@ const REQUIRED_PARTS: Readonly<
   webModules: 'list',
   webViews: 'function',
   scoreboard: 'function',
-  retainedTopics: 'function',
   shufflerBacks: 'function',
   dayHistory: 'function',
   resultWords: 'function',

@@ -103,7 +103,6 @@ export const cardGames: GamePlugin = {
   // A file per round would be hundreds a day where a deck serves one round (Triple Shot, the poker games).
   rotatesPerShoe: (name) => getRuleset(name).shoeEnd.kind !== 'reshuffle_every_round',
   webView: (name) => (keepsRoads(name) ? 'baccarat' : 'cards'),
-  retainedTopics: (name) => (keepsRoads(name) ? ['roads'] : []),
   // The card view and the card History are the console's own; the Scoreboard is the game's.
   webModules: ['roads.js', 'scoreboard.js'],
   webViews: (name) => ({ scoreboard: keepsRoads(name) ? 'roads.js' : 'scoreboard.js' }),

@@ -81,7 +81,6 @@ export const roulette: GamePlugin = {
   // A roulette table has no shoe: its journal rotates daily.
   rotatesPerShoe: () => false,
   webView: () => 'roulette',
-  retainedTopics: () => [],
   webModules: ['table.js', 'history.js', 'scoreboard.js'],
   webViews: () => ({ table: 'table.js', history: 'history.js', scoreboard: 'scoreboard.js' }),
   scoreboard: rouletteScoreboard,
