@@ -4,17 +4,12 @@
  * clock (time comes in as `now`), and no game logic: it never decides a
  * round, a misdeal or a draw, it shows what the table session decided.
  *
- * Buttons:
- *   newRound  press           → { t: 'round' }
- *   voidHand  hold longPressMs → { t: 'void' }  (a short press only buzzes "hold to void":
- *                                                voiding a hand by a brush of the sleeve is worse
- *                                                than one more second)
- *   confirm   press           → { t: 'action', action: 'next' } (the dealer's "next" decision)
- *
- * At a roulette table (`game: 'roulette'`) the same three buttons:
- *   newRound  press           → { t: 'no_more_bets' } (003 § 11(2))
- *   voidHand  hold longPressMs → { t: 'closing' }     (closing time, 003 § 13(2): held, like a void)
- *   confirm   press           → nothing (a refuse buzz: the wheel reports the spin itself)
+ * Buttons (newRound, voidHand held for longPressMs, confirm) mean what the
+ * table's game makes of them (its plug-in's `consolePress`, handed in as
+ * `behaviour.press`): a round, a void and the dealer's "next" at a card
+ * table, "no more bets" and closing time at a roulette table. A short press
+ * of voidHand is never the held one: voiding by a brush of the sleeve is
+ * worse than one more second.
  *
  * Lights:
  *   playerDraws / bankerDraws  the next card awaited is a draw for that side
@@ -44,6 +39,13 @@ export interface ConsoleOutput {
   lights: Lights;
 }
 
+/** What one press makes at the table: the records to journal and the buzz (the game's plug-in says). */
+export type ConsolePressing = (
+  button: ButtonName,
+  long: boolean,
+  at: { readonly ts: number; readonly src: string },
+) => { readonly records: TableLogRecord[]; readonly buzz: BuzzPattern[] };
+
 export interface ConsoleBehaviour {
   /** Presses shorter than this, and bounces within it after a release, are contact noise. */
   debounceMs: number;
@@ -51,15 +53,16 @@ export interface ConsoleBehaviour {
   longPressMs: number;
   /** `src` of the records the console produces. */
   source: string;
-  /** The table's game: the buttons mean other things at a roulette table. */
-  game: 'cards' | 'roulette';
+  /** What a press makes at the table's game (its plug-in's `consolePress`). */
+  press: ConsolePressing;
 }
 
 export const DEFAULT_CONSOLE_BEHAVIOUR: ConsoleBehaviour = {
   debounceMs: 30,
   longPressMs: 1500,
   source: 'console',
-  game: 'cards',
+  // A console not told its table's game makes no record: every press is refused.
+  press: () => ({ records: [], buzz: ['refuse'] }),
 };
 
 const ALL_OFF: Lights = {
@@ -249,58 +252,8 @@ export class DealerConsoleLogic {
   }
 
   private press(button: ButtonName, long: boolean, now: number): ConsoleOutput {
-    // The buttons mean what the table's game (its plug-in's consoleBehaviour) makes of them.
-    const pressAt = { cards: this.pressAtCards, roulette: this.pressAtRoulette }[
-      this.behaviour.game
-    ];
-    return pressAt.call(this, this.output(), button, long, now);
-  }
-
-  private pressAtCards(
-    out: ConsoleOutput,
-    button: ButtonName,
-    long: boolean,
-    now: number,
-  ): ConsoleOutput {
-    const common = { ts: now, src: this.behaviour.source };
-    switch (button) {
-      case 'newRound':
-        out.records.push({ t: 'round', ...common });
-        out.buzz.push('ack');
-        break;
-      case 'voidHand':
-        if (long) {
-          out.records.push({ t: 'void', reason: 'voided by the dealer at the console', ...common });
-          out.buzz.push('ack');
-        } else {
-          out.buzz.push('refuse');
-        }
-        break;
-      case 'confirm':
-        out.records.push({ t: 'action', action: 'next', ...common });
-        out.buzz.push('ack');
-        break;
-    }
-    return out;
-  }
-
-  private pressAtRoulette(
-    out: ConsoleOutput,
-    button: ButtonName,
-    long: boolean,
-    now: number,
-  ): ConsoleOutput {
-    const common = { ts: now, src: this.behaviour.source };
-    if (button === 'newRound') {
-      out.records.push({ t: 'no_more_bets', ...common });
-      out.buzz.push('ack');
-    } else if (button === 'voidHand' && long) {
-      out.records.push({ t: 'closing', ...common });
-      out.buzz.push('ack');
-    } else {
-      out.buzz.push('refuse');
-    }
-    return out;
+    const made = this.behaviour.press(button, long, { ts: now, src: this.behaviour.source });
+    return { records: [...made.records], buzz: [...made.buzz], lights: this.lights() };
   }
 
   private resetRound(): void {

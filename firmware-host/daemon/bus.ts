@@ -41,8 +41,8 @@ export interface DaemonEvents {
   deviceAvailability: [device: string, availability: PublishedAvailability];
   /** The table's identity changed (ruleset, a device's pairing state): `info()` says what it is now. */
   info: [];
-  /** The scoreboard roads of the shoe in play changed (Punto Banco tables). */
-  roads: [roads: Record<string, unknown>];
+  /** What the table's game publishes besides its state changed (baccarat's `roads`), by its name. */
+  published: [name: string, payload: Record<string, unknown>];
   /** A signed chain head was made durable. */
   head: [head: Record<string, unknown>];
 }

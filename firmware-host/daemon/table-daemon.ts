@@ -9,7 +9,8 @@
  * journal, replay and checkpoints, `ingest()`) and its requests
  * (`table-requests.ts`) are behind the table's port (`TableHost`), which this
  * class implements; the features are extensions (extensions/): the MQTT
- * bridge and its broker, the journal's seal timer, the roads, the devices, the
+ * bridge and its broker, the journal's seal timer, what the game publishes
+ * besides its state (baccarat's roads), the devices, the
  * simulators, the dealer console and the web console, started in that order
  * after the journal is open and stopped in reverse. They follow the bus (this
  * class is it) and reach the table through its port; none of them sees this
@@ -21,7 +22,6 @@ import { EventEmitter } from 'node:events';
 import { VERSION } from '../../device-protocol/version.ts';
 import { pairingPolicyOf, type TablesideConfig } from '../config/schema.ts';
 import type { DeviceDriver, DriverStatus, SpinPart } from '../drivers/driver.ts';
-import { RoadsExtension } from '../games/cards/daemon/roads-extension.ts';
 import type { GameExpectation } from '../games/game.ts';
 import { installedGames, rulesetIdentity } from '../games/registry.ts';
 import type { RecoveryWarning } from '../journal/journal.ts';
@@ -45,6 +45,7 @@ import {
 import { GamingDayExtension } from './extensions/gaming-day.ts';
 import { JournalSealingExtension } from './extensions/journal-sealing.ts';
 import { announceJournalFailureAtStart, MqttBridgeExtension } from './extensions/mqtt-bridge.ts';
+import { PublishedFoldsExtension } from './extensions/published-folds.ts';
 import { SimulationExtension } from './extensions/simulation.ts';
 import { WebConsoleExtension } from './extensions/web-console.ts';
 import { reopenOnNewGamingDay } from './gaming-day.ts';
@@ -87,7 +88,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
   private readonly extensions: ExtensionRunner;
   private mqtt = new MqttBridgeExtension();
   private web = new WebConsoleExtension();
-  private roadsKeeper = new RoadsExtension();
+  private publishedFolds: PublishedFoldsExtension;
   private devices = new DevicesExtension(undefined);
   private startedAt = 0;
   private running = false;
@@ -103,6 +104,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
     this.core = new TableCore({ config: this.config, clock: this.clock, log: this.log, bus: this });
     this.requests = new TableRequests(this.core, this.log, () => this.health());
     this.extensions = new ExtensionRunner(this.log);
+    this.publishedFolds = new PublishedFoldsExtension(this.core.game);
   }
 
   get table(): string {
@@ -168,7 +170,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
     return this.devices.driver(name);
   }
 
-  /** Opens the journal and replays it, then starts the extensions: the broker and bridge, sealing, the roads, the devices, the simulators, the consoles. */
+  /** Opens the journal and replays it, then starts the extensions: the broker and bridge, sealing, what the game publishes, the devices, the simulators, the consoles. */
   async start(): Promise<void> {
     if (this.running) return;
     this.startedAt = this.clock();
@@ -178,9 +180,10 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
       // Device keys first: a key file the config names but that cannot be read stops the start.
       const deviceKeys = await loadDeviceKeys(this.config.devices);
       this.tableKey = await loadTableKey(this.config);
-      this.roadsKeeper = new RoadsExtension();
+      const publishedFolds = new PublishedFoldsExtension(this.core.game);
+      this.publishedFolds = publishedFolds;
       await this.core
-        .open(this.tableKey, (record) => this.roadsKeeper.followReplayed(record))
+        .open(this.tableKey, (record) => publishedFolds.followReplayed(record))
         .catch(async (error: unknown) => {
           await announceJournalFailureAtStart(this.config, error);
           throw error;
@@ -197,7 +200,7 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
         [
           this.mqtt,
           new JournalSealingExtension(),
-          this.roadsKeeper,
+          this.publishedFolds,
           this.devices,
           ...(this.simulate ? [new SimulationExtension(this.devices)] : []),
           new DealerConsoleExtension(),
@@ -279,19 +282,14 @@ export class TableDaemon extends EventEmitter<DaemonEvents> implements TableHost
     return this.core.spinUnderWay(device);
   }
 
-  /** The scoreboard roads of the shoe in play; undefined where the game keeps none. */
-  roads(): Record<string, unknown> | undefined {
-    return this.roadsKeeper.roads(this);
+  /** What the table's game publishes besides its state, by name (baccarat's `roads`). */
+  published(): Record<string, Record<string, unknown>> {
+    return this.publishedFolds.published(this);
   }
 
   /** The seq of the shoe in play's `shoe_start` (0 before the first): where a console's backlog starts. */
   shoeStartSeq(): number {
-    return this.roadsKeeper.shoeStartSeq;
-  }
-
-  /** The game the dealer console's buttons play. */
-  dealerConsoleGame(): 'cards' | 'roulette' {
-    return this.core.game.consoleBehaviour;
+    return this.publishedFolds.shoeStartSeq;
   }
 
   info(): Record<string, unknown> {

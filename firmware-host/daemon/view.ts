@@ -7,7 +7,7 @@
  */
 import { pairingPolicyOf } from '../config/schema.ts';
 import { UNPAIRED_QUARANTINE } from '../drivers/driver.ts';
-import { eventTextOf, resultWordsOf } from '../games/registry.ts';
+import { eventTextOf, findGameOf, resultWordsOf } from '../games/registry.ts';
 import type { JournalRecord } from '../journal/record.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { DeviceLineChange } from './bus.ts';
@@ -69,68 +69,6 @@ export function describeEvent(event: DomainEvent): string {
   }
 }
 
-function shoeLine(snapshot: Record<string, unknown>): string {
-  const shoe = snapshot.shoe as
-    | {
-        number: number;
-        cards: number;
-        dealt: number;
-        remaining: number;
-        lastHand: boolean;
-        ended: string | null;
-      }
-    | null
-    | undefined;
-  if (!shoe) return 'no shoe in play';
-  const width = 30;
-  const filled = shoe.cards > 0 ? Math.round((shoe.dealt / shoe.cards) * width) : 0;
-  const bar = `${'█'.repeat(filled)}${'░'.repeat(Math.max(0, width - filled))}`;
-  const state = shoe.ended ? ` ended (${shoe.ended})` : shoe.lastHand ? ' LAST HAND' : '';
-  return `shoe ${shoe.number} ${bar} ${shoe.dealt}/${shoe.cards} dealt${state}`;
-}
-
-function handLines(snapshot: Record<string, unknown>): string[] {
-  const round = snapshot.round as { number: number; table: Record<string, unknown> } | null;
-  if (!round) return ['no hand in play'];
-  const lines = [`round ${round.number}`];
-  for (const [seat, value] of Object.entries(round.table ?? {})) {
-    if (value && typeof value === 'object' && 'cards' in value) {
-      const hand = value as { cards: unknown[]; total?: unknown };
-      const cards = hand.cards.map((card) => (typeof card === 'string' ? card : '▒▒')).join(' ');
-      lines.push(
-        `  ${seat.padEnd(8)} ${cards}${hand.total === undefined ? '' : `  (${String(hand.total)})`}`,
-      );
-    }
-  }
-  return lines;
-}
-
-/** A roulette table: the game in play and the last numbers, newest first (R red, B black, 0 green). */
-export function rouletteLine(snapshot: Record<string, unknown>): string | undefined {
-  const roulette = snapshot.roulette as
-    | {
-        game: number;
-        betting: string;
-        lastNumbers: number[];
-        lastColours: string[];
-        gamesLeft: number | null;
-        closed: boolean;
-      }
-    | undefined;
-  if (!roulette) return undefined;
-  const last = roulette.lastNumbers
-    .slice(0, 12)
-    .map((number, i) => {
-      const colour = roulette.lastColours[i];
-      return `${number}${colour === 'red' ? 'R' : colour === 'black' ? 'B' : ''}`;
-    })
-    .join(' ');
-  const state = roulette.closed
-    ? 'TABLE CLOSED'
-    : `game ${roulette.game} ${roulette.betting === 'open' ? 'bets open' : 'NO MORE BETS'}${roulette.gamesLeft === null ? '' : ` (closing: ${roulette.gamesLeft} left)`}`;
-  return `${state} · last: ${last || '—'}`;
-}
-
 /**
  * Why a device's line is not open and when it is tried again (the OS's error
  * names the path; a dropped line's reason may not, so the address is added);
@@ -168,7 +106,6 @@ function deviceLine(name: string, device: ViewDevice): string {
 }
 
 export function renderView(model: ViewModel): string[] {
-  const roulette = rouletteLine(model.snapshot);
   const rule = '─'.repeat(64);
   const devices = Object.entries(model.devices).map(([name, device]) => deviceLine(name, device));
   return [
@@ -178,14 +115,11 @@ export function renderView(model: ViewModel): string[] {
     'devices',
     ...(devices.length > 0 ? devices : ['  (none configured)']),
     rule,
-    ...(roulette === undefined
-      ? [
-          shoeLine(model.snapshot),
-          ...handLines(model.snapshot),
-          `next: ${model.expecting}`,
-          `cards: ${model.recentCards.join('  ') || '—'}`,
-        ]
-      : [roulette, `next: ${model.expecting}`]),
+    // The table as its game draws it (the shoe and the hand, the wheel's game).
+    ...(findGameOf(model.ruleset)?.viewLines(model.snapshot) ?? []),
+    `next: ${model.expecting}`,
+    // The cards met since the start, where the table has met any.
+    ...(model.recentCards.length > 0 ? [`cards: ${model.recentCards.join('  ')}`] : []),
     rule,
     'results',
     ...(model.results.length > 0 ? model.results.map((line) => `  ${line}`) : ['  —']),

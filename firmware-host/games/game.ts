@@ -7,6 +7,7 @@
  * web view) are looked up by that name by the composition roots.
  */
 
+import type { NextStep } from '../engine/types.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
 import type { Expectation } from './cards/table/index.ts';
@@ -129,6 +130,76 @@ export interface GameWebViews {
   readonly scoreboard?: string;
 }
 
+/** The game's parts of the daemon (issue 35 item 1): a journal record as a published fold follows it. */
+export interface FoldedRecord {
+  readonly seq: number;
+  readonly kind: string;
+  readonly data: unknown;
+}
+
+/**
+ * What a table keeps and publishes besides its state, under a name of its
+ * own (baccarat's `roads`): a pure fold of the journal, fed the records
+ * replayed at start, then each durable batch. The daemon retains it on the
+ * MQTT topic `<table>/<name>` and the console's feed sends it as the frame
+ * `<name>`; neither knows what it holds.
+ */
+export interface PublishedFold {
+  /** One topic level: lower-case letters, digits and dashes. */
+  readonly name: string;
+  /** Follows records in journal order; true when what it publishes changed. */
+  follow(records: Iterable<FoldedRecord>): boolean;
+  /** What it publishes at a table playing `ruleset`; undefined where that ruleset has none. */
+  payload(ruleset: string): Record<string, unknown> | undefined;
+}
+
+/** The dealer console's buttons (`hardware/console/`). */
+export type ConsoleButton = 'newRound' | 'voidHand' | 'confirm';
+
+/** What one press of a console button makes: the records the table ingests and the buzz the dealer hears. */
+export interface ConsolePress {
+  readonly records: TableLogRecord[];
+  readonly buzz: ('ack' | 'refuse')[];
+}
+
+/** A `simulate` device of the table, as the game's simulator takes it over. */
+export interface SimulatedDeviceEnd {
+  readonly name: string;
+  readonly kind: string;
+  /** The device end of its wire (a `hardware/transports/` Transport: `games/` does no I/O). */
+  readonly device: unknown;
+  /** Its key, where the bench runs paired (a `hardware/keys/` DeviceKey). */
+  readonly key?: unknown;
+  /** The table's host public key it is paired with. */
+  readonly hostKey?: unknown;
+}
+
+/** What a game's simulator is given to play a table's `simulate` devices. */
+export interface SimulatedBench {
+  readonly devices: readonly SimulatedDeviceEnd[];
+  /** The config's `simulation` settings: the seed, the pace. */
+  readonly settings: {
+    readonly seed?: number | undefined;
+    readonly cardIntervalMs: number;
+    readonly roundIntervalMs: number;
+  };
+  readonly table: {
+    readonly ruleset: string;
+    expecting(): GameExpectation;
+    snapshot(): Record<string, unknown>;
+    /** A record the dealer makes (a shuffle, a round): journaled as the table's devices' are. */
+    ingest(record: TableLogRecord): Promise<unknown>;
+  };
+  /** Follows the journal's durable batches; returns what stops following. */
+  onJournaled(listener: () => void): () => void;
+}
+
+/** A game's simulator at work. */
+export interface SimulatedPlayer {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 /** The device kinds a game's table is made of. */
 export type GameDeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
 
@@ -160,8 +231,6 @@ export interface GamePlugin {
   readonly requestOps: readonly string[];
   /** When the ruleset may change, for the refusal: "between shoes: …". */
   readonly rulesetChangeRule: string;
-  /** The dealer console's behaviour at its table. */
-  readonly consoleBehaviour: 'cards' | 'roulette';
   /** Whether a journal file starts per shoe (else daily only). */
   rotatesPerShoe(ruleset: string): boolean;
   /** The web console's view of its table: 'baccarat' (scoreboard + table), 'cards', 'roulette'. */
@@ -176,8 +245,6 @@ export interface GamePlugin {
    * (baccarat's roads) or it has none.
    */
   scoreboard(ruleset: string): DayGrouping<{ board: Scoreboard }> | undefined;
-  /** Retained topics besides the table's state: baccarat's `roads`. */
-  retainedTopics(ruleset: string): readonly 'roads'[];
   /**
    * The back colours the table expects of its next shuffle, read from its
    * session (so from the journal, after a restart too): what a shuffler's
@@ -216,4 +283,28 @@ export interface GamePlugin {
    * game has shoes; undefined otherwise.
    */
   nextShuffle?(session: GameSession): ShuffleRecord;
+
+  // The game's parts of the daemon (issue 35 item 1: the daemon's contracts name no game).
+  /** A fresh set of what its table publishes besides its state (empty where nothing). */
+  publishedFolds(): readonly PublishedFold[];
+  /**
+   * What a press of the dealer console's button makes at its table (`long`:
+   * held for the console's long press), stamped with `at`.
+   */
+  consolePress(
+    button: ConsoleButton,
+    long: boolean,
+    at: { readonly ts: number; readonly src: string },
+  ): ConsolePress;
+  /** The step the dealer console's lights follow, from what the session expects; undefined for none. */
+  consoleStep(expecting: GameExpectation): NextStep | undefined;
+  /**
+   * Its simulator, where the plug-in can hand it over: a game plugged in by
+   * a composition root that may do I/O (a test's registry). The shipped
+   * plug-ins are pure and their simulators import the registry, so theirs
+   * are still found by `simulator`'s name (issue 35 item 1).
+   */
+  simulate?(bench: SimulatedBench): SimulatedPlayer;
+  /** Its table in the terminal view of `tableside run`: the lines above the next step. */
+  viewLines(snapshot: Record<string, unknown>): string[];
 }

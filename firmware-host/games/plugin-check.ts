@@ -13,9 +13,11 @@ type Part = 'text' | 'function' | 'list' | 'table';
 /**
  * Every part a plug-in must have, and what it is. Keyed by the contract's
  * own members, so the compiler refuses this table when the contract gains a
- * part it does not check (only the optional `nextShuffle` is left out).
+ * part it does not check (only the optional `nextShuffle` and `simulate` are left out).
  */
-const REQUIRED_PARTS: Readonly<Record<Exclude<keyof GamePlugin, 'nextShuffle'>, Part>> = {
+const REQUIRED_PARTS: Readonly<
+  Record<Exclude<keyof GamePlugin, 'nextShuffle' | 'simulate'>, Part>
+> = {
   id: 'text',
   tableNoun: 'text',
   rulesetNames: 'function',
@@ -29,13 +31,11 @@ const REQUIRED_PARTS: Readonly<Record<Exclude<keyof GamePlugin, 'nextShuffle'>, 
   inputTypes: 'list',
   requestOps: 'list',
   rulesetChangeRule: 'text',
-  consoleBehaviour: 'text',
   rotatesPerShoe: 'function',
   webView: 'function',
   webModules: 'list',
   webViews: 'function',
   scoreboard: 'function',
-  retainedTopics: 'function',
   shufflerBacks: 'function',
   dayHistory: 'function',
   resultWords: 'function',
@@ -44,6 +44,10 @@ const REQUIRED_PARTS: Readonly<Record<Exclude<keyof GamePlugin, 'nextShuffle'>, 
   openSession: 'function',
   ownsCheckpoint: 'function',
   restoreSession: 'function',
+  publishedFolds: 'function',
+  consolePress: 'function',
+  consoleStep: 'function',
+  viewLines: 'function',
 };
 
 function isPart(value: unknown, part: Part): boolean {

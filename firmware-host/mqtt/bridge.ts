@@ -141,8 +141,8 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
     this.#retained.setJournalHead(head);
   }
 
-  /** The retained scoreboard roads, republished on every connect. */
-  setRoads(roads: Record<string, unknown>): void {
-    this.#retained.setRoads(roads);
+  /** What the table's game publishes besides its state (baccarat's `roads`), retained, republished on every connect. */
+  setPublished(name: string, payload: Record<string, unknown>): void {
+    this.#retained.setPublished(name, payload);
   }
 }

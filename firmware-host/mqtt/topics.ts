@@ -28,8 +28,12 @@ export interface TableTopics {
   readonly bridgeInfo: string;
   /** Retained snapshot of the shoe and the hand in play. */
   readonly state: string;
-  /** Retained baccarat scoreboard roads of the shoe in play (baccarat tables). */
-  readonly roads: string;
+  /**
+   * Retained: what the table's game publishes besides its state, by its
+   * name (`roads`: baccarat's scoreboard roads of the shoe in play). Throws
+   * for a name that is not one topic level of its own (a plug-in's mistake).
+   */
+  published(name: string): string;
   /** Retained `online` / `offline` per device. */
   deviceAvailability(device: string): string;
   /** QoS 1 JSON events, each with `seq` and `ts`. */
@@ -44,6 +48,22 @@ export interface TableTopics {
   opOf(topic: string): string | undefined;
 }
 
+/** The table's own first levels: a game's published name may not take one. */
+const TABLE_LEVELS = ['bridge', 'state', 'journal', 'devices', 'events'];
+
+/** `name` as one topic level of the table's root, or an error naming what is wrong with it. */
+function publishedLevel(name: string): string {
+  if (!/^[a-z][a-z0-9-]*$/.test(name)) {
+    throw new Error(
+      `a game publishes "${name}": not one topic level (lower-case letters, digits, dashes)`,
+    );
+  }
+  if (TABLE_LEVELS.includes(name)) {
+    throw new Error(`a game publishes "${name}": the table's own topic ${name} is not a game's`);
+  }
+  return name;
+}
+
 export function tableTopics(baseTopic: string, table: string): TableTopics {
   const root = `${baseTopic}/${table}`;
   const requestPrefix = `${root}/bridge/request/`;
@@ -53,7 +73,7 @@ export function tableTopics(baseTopic: string, table: string): TableTopics {
     bridgeInfo: `${root}/bridge/info`,
     state: `${root}/state`,
     journalHead: `${root}/journal/head`,
-    roads: `${root}/roads`,
+    published: (name) => `${root}/${publishedLevel(name)}`,
     deviceAvailability: (device) => `${root}/devices/${device}/availability`,
     events: (kind) => `${root}/events/${kind}`,
     requestFilter: `${requestPrefix}+`,

@@ -1,6 +1,7 @@
 /**
  * The console's live data: the journal's events (the same events, screened
- * by the same guard as MQTT), the table snapshot and the roads, pushed as
+ * by the same guard as MQTT), the table snapshot and what the game publishes
+ * besides it (its plug-in's published folds: baccarat's roads), pushed as
  * Server-Sent Events. Each event frame has `id: <seq>`, so a browser that
  * reconnects sends `Last-Event-ID` and gets exactly what it missed: the
  * backlog is read from the journal, then the live records follow, each seq
@@ -9,7 +10,7 @@
  *
  *   hello  {from, user, role, csrf, table, ruleset, game}   (no id)
  *   state  the table snapshot                                (no id)
- *   roads  the scoreboard (baccarat tables)                  (no id)
+ *   roads  the scoreboard (baccarat tables: a frame per name the game publishes) (no id)
  *   wheel  the wheel watch (roulette tables, wheel-watch.ts)  (no id)
  *   (message) {seq, ts, after, type, ...event}               id: seq
  */
@@ -30,7 +31,8 @@ import { eventTopicKind } from '../table/events.ts';
 export interface FeedSource {
   readonly journal: JournalSource;
   snapshot(): Record<string, unknown>;
-  roads(): Record<string, unknown> | undefined;
+  /** What the table's game publishes besides its state, by name: each a frame of that name (baccarat's `roads`). */
+  published(): Readonly<Record<string, Record<string, unknown>>>;
   /** The wheel watch (roulette tables: last spins, hot and cold numbers, bias verdicts). */
   wheel?(): Record<string, unknown> | undefined;
   /** Called after each durable batch (and ruleset change); returns an unsubscribe function. */
@@ -213,8 +215,9 @@ export class EventStream {
     const screened = screenedSnapshot(this.source.snapshot());
     if (screened.ok) this.frame('state', screened.snapshot);
     else this.frame('notice', { level: 'error', message: screened.reason });
-    const roads = this.source.roads();
-    if (roads) this.frame('roads', roads);
+    for (const [name, payload] of Object.entries(this.source.published())) {
+      this.frame(name, payload);
+    }
     const wheel = this.source.wheel?.();
     if (wheel) this.frame('wheel', wheel);
   }

@@ -42,8 +42,8 @@ export interface ConsolePort extends ConsoleRequestPort {
   readonly brokerAddress: string;
   readonly brokerConnected: boolean;
   snapshot(): Record<string, unknown>;
-  /** The scoreboard roads of the shoe in play; undefined where the game has none. */
-  roads(): Record<string, unknown> | undefined;
+  /** What the table's game publishes besides its state, by name (baccarat's `roads`): a feed frame each. */
+  published(): Readonly<Record<string, Record<string, unknown>>>;
   /** The seq of the shoe in play's `shoe_start` (0 before the first). */
   shoeStartSeq(): number;
   deviceStatus(): DriverStatus[];

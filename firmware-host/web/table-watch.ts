@@ -55,7 +55,7 @@ export class TableWatch {
     return {
       journal,
       snapshot: () => this.port.snapshot(),
-      roads: () => this.port.roads(),
+      published: () => this.port.published(),
       wheel: () => this.wheel.payload(),
       onChange: (listener) => {
         this.changeListeners.add(listener);

@@ -4,7 +4,7 @@
  * by its file and what it does (no line number) with the work that removes
  * it. The check fails on anything not listed and on a listed entry that is
  * gone, so these lists only shrink. Printed by print-known.ts; at printing:
- * ownership: 14 game branches (13 listed keys), 31 device-kind branches (20), 53 imports of a game's module from outside it (52); outside its folder: cards 759 lines in 1 files, roulette 0 lines in 0 files.
+ * ownership: 12 game branches (11 listed keys), 31 device-kind branches (20), 48 imports of a game's module from outside it (47); outside its folder: cards 759 lines in 1 files, roulette 0 lines in 0 files.
  */
 
 /** Branch on a game's or a device kind's name → the work that removes it. */
@@ -17,14 +17,10 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
     "asks the device kind's profile (issue 35 item 2)",
   "firmware-host/config/schema.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader', the device kind 'wheel'":
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
-  "firmware-host/console/dealer-console.ts: looks up a table keyed by the game 'cards', the game 'roulette'":
-    "asks the game's plug-in (issue 35 item 1)",
   "firmware-host/daemon/extensions/simulation.ts: compares with the game tag 'croupier'":
     "asks the game's plug-in (issue 35 item 1)",
   "firmware-host/daemon/hosted-firmware.ts: compares with the device kind 'shoe'":
     "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/daemon/view.ts: asks whether the game 'cards' is 'in' it":
-    "asks the game's plug-in (issue 35 item 1)",
   "firmware-host/diag/scripted-session.ts: spells out the device kind 'shoe', the device kind 'wheel'":
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/games/cards/daemon/simulated-dealer.ts: compares with the device kind 'shoe'":
@@ -105,20 +101,10 @@ export const KNOWN_OWNERSHIP_IMPORTS: Readonly<Record<string, string>> = {
     'asks the cards plug-in instead (issue 35 item 1)',
   "firmware-host/cli/hand.ts: imports roulette's firmware-host/games/roulette/cli/hand.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/dealer-console.ts: imports cards's firmware-host/games/cards/table/index.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/dealer-console.ts: imports roulette's firmware-host/games/roulette/session.ts":
-    'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/extension.ts: imports cards's firmware-host/games/cards/table/index.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/extensions/extension.ts: imports roulette's firmware-host/games/roulette/session.ts":
-    'asks the roulette plug-in instead (issue 35 item 1)',
   "firmware-host/daemon/extensions/simulation.ts: imports cards's firmware-host/games/cards/daemon/simulated-dealer.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
   "firmware-host/daemon/extensions/simulation.ts: imports roulette's firmware-host/games/roulette/daemon/simulated-croupier.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/daemon/table-daemon.ts: imports cards's firmware-host/games/cards/daemon/roads-extension.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
   "firmware-host/diag/diagnose.ts: imports roulette's firmware-host/games/roulette/diag/simulate-wheel.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
   "firmware-host/engine/rulesets/schema.ts: imports cards's firmware-host/engine/rulesets/poker.ts":

@@ -61,7 +61,6 @@ export function branchVocabulary(): ReadonlyMap<string, BranchName> {
       plugin.simulator,
       plugin.diagSimulation,
       plugin.cliVerbs,
-      plugin.consoleBehaviour,
     ];
     for (const tag of tags)
       if (!ORDINARY_WORDS.has(tag)) add(tag, { kind: 'game tag', game: plugin.id });

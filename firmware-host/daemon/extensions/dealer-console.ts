@@ -2,36 +2,14 @@
  * The dealer console (buttons and lights): its buttons become table-log
  * records through the table's `ingest`, its lights follow the journaled
  * events, the engine's next step and the devices' availability on the bus.
+ * What a button makes and which step the lights show are the table's game's
+ * to say (its plug-in's `consolePress` and `consoleStep`).
  */
-import type { NextStep } from '../../engine/types.ts';
-import type { Expectation } from '../../games/cards/table/index.ts';
-import type { RouletteExpectation } from '../../games/roulette/session.ts';
+import { gameOf } from '../../games/registry.ts';
 import type { JournalRecord } from '../../journal/record.ts';
 import type { Logger } from '../../log.ts';
 import type { DomainEvent } from '../../table/events.ts';
 import { type Extension, type ExtensionContext, Teardown } from './extension.ts';
-
-/** The dealer lights follow the engine's next step; between rounds there is none. */
-export function consoleStep(expecting: Expectation | RouletteExpectation): NextStep | undefined {
-  if (expecting.kind === 'card') {
-    return {
-      kind: 'card',
-      to: expecting.to as NextStep & { kind: 'card' } extends { to: infer T } ? T : never,
-      face: expecting.face,
-      ...(expecting.hand === undefined ? {} : { hand: expecting.hand }),
-    };
-  }
-  if (expecting.kind === 'decision') {
-    return {
-      kind: 'decision',
-      seat: expecting.seat,
-      options: expecting.options as NextStep & { kind: 'decision' } extends { options: infer O }
-        ? O
-        : never,
-    };
-  }
-  return undefined;
-}
 
 export class DealerConsoleExtension implements Extension {
   readonly name = 'dealer-console';
@@ -49,7 +27,8 @@ export class DealerConsoleExtension implements Extension {
     const dealerConsole = await DealerConsole.start({
       transport: settings.transport,
       ...this.board,
-      behaviour: { game: table.dealerConsoleGame() },
+      // The game in play now: a ruleset changed to another game's presses that game's records.
+      behaviour: { press: (...press) => gameOf(table.ruleset).consolePress(...press) },
       ...(settings.pins ? { pins: settings.pins } : {}),
       onRecord: (record) => {
         table
@@ -63,7 +42,7 @@ export class DealerConsoleExtension implements Extension {
       for (const record of records) {
         if (record.kind === 'event') dealerConsole.event(record.data as DomainEvent);
       }
-      dealerConsole.nextStep(consoleStep(table.expecting()));
+      dealerConsole.nextStep(gameOf(table.ruleset).consoleStep(table.expecting()));
     };
     const availability = (device: string, state: 'online' | 'offline') =>
       dealerConsole.deviceAvailability(device, state === 'online');

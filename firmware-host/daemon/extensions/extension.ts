@@ -7,8 +7,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { TablesideConfig } from '../../config/schema.ts';
 import type { DriverStatus, SpinPart } from '../../drivers/driver.ts';
-import type { Expectation } from '../../games/cards/table/index.ts';
-import type { RouletteExpectation } from '../../games/roulette/session.ts';
+import type { GameExpectation } from '../../games/game.ts';
 import type { Journal } from '../../journal/journal.ts';
 import type { JournalRecord } from '../../journal/record.ts';
 import type { Logger } from '../../log.ts';
@@ -34,17 +33,15 @@ export interface TableHost {
   readonly brokerAddress: string;
   readonly brokerConnected: boolean;
   snapshot(): Record<string, unknown>;
-  expecting(): Expectation | RouletteExpectation;
+  expecting(): GameExpectation;
   /** The back colours the table expects of its next shuffle (the other deck's, where they alternate). */
   expectedShuffleBacks(): string[];
   deviceStatus(): DriverStatus[];
-  /** The scoreboard roads of the shoe in play; undefined where the game has none. */
-  roads(): Record<string, unknown> | undefined;
+  /** What the table's game publishes besides its state, by name (baccarat's `roads`); empty where nothing. */
+  published(): Readonly<Record<string, Record<string, unknown>>>;
   shoeStartSeq(): number;
   /** What bridge/info says of the table. */
   info(): Record<string, unknown>;
-  /** The game the dealer console's buttons play. */
-  dealerConsoleGame(): 'cards' | 'roulette';
   ingest(record: TableLogRecord, options?: IngestOptions): Promise<readonly JournalRecord[]>;
   newShoe(reason: string, src?: string): Promise<readonly JournalRecord[]>;
   setRuleset(name: string, src?: string): Promise<Record<string, unknown>>;

@@ -96,8 +96,9 @@ export class MqttBridgeExtension implements Extension {
       // sends events again at the next start (consumers deduplicate by seq).
       await cursor.flush().catch(() => undefined);
     });
-    const roads = table.roads();
-    if (roads) bridge.setRoads(roads);
+    for (const [name, payload] of Object.entries(table.published())) {
+      bridge.setPublished(name, payload);
+    }
     this.publishState(table);
   }
 
@@ -162,7 +163,7 @@ export class MqttBridgeExtension implements Extension {
         bridge.setDeviceAvailability(device, availability),
       info: () => bridge.setInfo(table.info()),
       journaled: () => this.publishState(table),
-      roads: (roads) => bridge.setRoads(roads),
+      published: (name, payload) => bridge.setPublished(name, payload),
       head: (head) => bridge.setJournalHead(head),
     };
     const entries = Object.entries(listeners) as Array<[keyof DaemonEvents, () => void]>;

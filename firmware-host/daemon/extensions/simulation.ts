@@ -1,8 +1,9 @@
 /**
- * Plays the `simulate` devices: the simulator the table's game names (its
- * plug-in's `simulator`): a dealer dealing the card devices, or a croupier
- * spinning the wheels. It drives the device ends of the wires the devices
- * extension opened, so it starts after it and stops before it.
+ * Plays the `simulate` devices: the simulator the table's game hands over
+ * (its plug-in's `simulate`), else the one its plug-in names (`simulator`):
+ * a dealer dealing the card devices, or a croupier spinning the wheels. It
+ * drives the device ends of the wires the devices extension opened, so it
+ * starts after it and stops before it.
  */
 import { profileOf } from '../../drivers/profiles/registry.ts';
 import { gameOf } from '../../games/registry.ts';
@@ -24,6 +25,20 @@ export class SimulationExtension implements Extension {
       (end) => profileOf(end.kind).simulatedBy === game.simulator,
     );
     if (played.length === 0) return;
+    if (game.simulate) {
+      const player = game.simulate({
+        devices: played,
+        settings: config.simulation,
+        table,
+        onJournaled: (listener) => {
+          bus.on('journaled', listener);
+          return () => bus.off('journaled', listener);
+        },
+      });
+      player.start();
+      this.teardown.add(() => player.stop());
+      return;
+    }
     if (game.simulator === 'croupier') {
       const wheels = played;
       const { SimulatedCroupier } = await import(

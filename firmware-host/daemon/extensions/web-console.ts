@@ -64,7 +64,7 @@ export function consolePortOf({ table, bus, config }: ExtensionContext): Console
     journalDir: config.journal.dir,
     devices: config.devices,
     snapshot: () => table.snapshot(),
-    roads: () => table.roads(),
+    published: () => table.published(),
     shoeStartSeq: () => table.shoeStartSeq(),
     deviceStatus: () => table.deviceStatus(),
     newShoe: (reason, src) => table.newShoe(reason, src),

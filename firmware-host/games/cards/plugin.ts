@@ -15,10 +15,13 @@ import {
   serializeTableSession,
 } from '../session-codec.ts';
 import { sessionConfig, TableSession } from '../table-session.ts';
+import { RoadsFold } from './baccarat/roads-fold.ts';
+import { cardConsolePress, cardConsoleStep } from './console.ts';
 import { cardDayHistory } from './history.ts';
 import { cardResultWords } from './result-words.ts';
 import { cardScoreboard } from './scoreboard.ts';
 import type { SessionState } from './table/index.ts';
+import { cardViewLines } from './view-lines.ts';
 
 /** practice: the scoreboard roads are baccarat's; other card games show none. */
 function keepsRoads(ruleset: string): boolean {
@@ -97,11 +100,9 @@ export const cardGames: GamePlugin = {
   requestOps: ['new_round', 'player_action', 'void_hand', 'new_shoe'],
   rulesetChangeRule:
     'the ruleset changes only between shoes: when this shoe has ended (cut card or last hand), or before the first',
-  consoleBehaviour: 'cards',
   // A file per round would be hundreds a day where a deck serves one round (Triple Shot, the poker games).
   rotatesPerShoe: (name) => getRuleset(name).shoeEnd.kind !== 'reshuffle_every_round',
   webView: (name) => (keepsRoads(name) ? 'baccarat' : 'cards'),
-  retainedTopics: (name) => (keepsRoads(name) ? ['roads'] : []),
   // The card view and the card History are the console's own; the Scoreboard is the game's.
   webModules: ['roads.js', 'scoreboard.js'],
   webViews: (name) => ({ scoreboard: keepsRoads(name) ? 'roads.js' : 'scoreboard.js' }),
@@ -138,4 +139,10 @@ export const cardGames: GamePlugin = {
     return new CardGameSession(new TableSession(config, restored.state));
   },
   nextShuffle,
+
+  // The game's parts of the daemon (issue 35 item 1).
+  publishedFolds: () => [new RoadsFold(keepsRoads)],
+  consolePress: cardConsolePress,
+  consoleStep: cardConsoleStep,
+  viewLines: cardViewLines,
 };

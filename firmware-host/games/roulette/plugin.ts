@@ -5,10 +5,12 @@
 
 import type { GamePlugin, GameSession } from '../game.ts';
 import { getRouletteRuleset, rouletteRulesetNames } from '../rulesets.ts';
+import { rouletteConsolePress } from './console.ts';
 import { rouletteDayHistory } from './history.ts';
 import { rouletteScoreboard } from './scoreboard.ts';
 import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
 import { rouletteEventText } from './text.ts';
+import { rouletteViewLines } from './view-lines.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
 const CHECKPOINT_GAME = 'roulette';
@@ -76,11 +78,9 @@ export const roulette: GamePlugin = {
   requestOps: ['no_more_bets', 'closing', 'reopen'],
   rulesetChangeRule:
     'the ruleset changes only between games: not once the betting is closed and a spin is awaited',
-  consoleBehaviour: 'roulette',
   // A roulette table has no shoe: its journal rotates daily.
   rotatesPerShoe: () => false,
   webView: () => 'roulette',
-  retainedTopics: () => [],
   webModules: ['table.js', 'history.js', 'scoreboard.js'],
   webViews: () => ({ table: 'table.js', history: 'history.js', scoreboard: 'scoreboard.js' }),
   scoreboard: rouletteScoreboard,
@@ -104,4 +104,11 @@ export const roulette: GamePlugin = {
     }
     return new RouletteGameSession(RouletteSession.deserialize(name, saved.state));
   },
+
+  // The game's parts of the daemon (issue 35 item 1).
+  publishedFolds: () => [],
+  consolePress: rouletteConsolePress,
+  // The lights have no step to show: the wheel reports its spin itself.
+  consoleStep: () => undefined,
+  viewLines: rouletteViewLines,
 };

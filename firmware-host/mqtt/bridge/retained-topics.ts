@@ -1,7 +1,8 @@
 /**
  * The retained topics a consumer reads first: `bridge/state`, `bridge/info`,
  * each device's availability, the table snapshot (`state`), the signed
- * journal head and the roads. Each is remembered and published at once when
+ * journal head and what the table's game publishes besides its state
+ * (baccarat's roads), each on `<table>/<name>`. Each is remembered and published at once when
  * connected, and all are published again at every (re)connect, `online`
  * first, so a consumer sees it before the backlog of events.
  */
@@ -17,7 +18,8 @@ export class RetainedTopics {
   readonly #availability = new Map<string, DeviceAvailability>();
   #snapshot: string | undefined;
   #journalHead: string | undefined;
-  #roads: string | undefined;
+  /** By name: what the game publishes besides the state. */
+  readonly #published = new Map<string, string>();
 
   constructor(
     private readonly topics: TableTopics,
@@ -38,7 +40,7 @@ export class RetainedTopics {
     }
     if (this.#snapshot !== undefined) publish(this.topics.state, this.#snapshot);
     if (this.#journalHead !== undefined) publish(this.topics.journalHead, this.#journalHead);
-    if (this.#roads !== undefined) publish(this.topics.roads, this.#roads);
+    for (const [name, payload] of this.#published) publish(this.topics.published(name), payload);
   }
 
   setInfo(info: Record<string, unknown>): void {
@@ -67,9 +69,11 @@ export class RetainedTopics {
     this.connection.publishRetained(this.topics.journalHead, this.#journalHead);
   }
 
-  /** The retained scoreboard roads, republished on every connect. */
-  setRoads(roads: Record<string, unknown>): void {
-    this.#roads = JSON.stringify(roads);
-    this.connection.publishRetained(this.topics.roads, this.#roads);
+  /** What the game publishes under `name` (baccarat's roads), republished on every connect. */
+  setPublished(name: string, payload: Record<string, unknown>): void {
+    const topic = this.topics.published(name);
+    const text = JSON.stringify(payload);
+    this.#published.set(name, text);
+    this.connection.publishRetained(topic, text);
   }
 }

@@ -139,6 +139,22 @@ describe('a fixture game plugged in by a test registry', () => {
       },
     ]);
 
+    // What the game publishes besides its state, by its name alone: retained on <table>/tally.
+    await until(
+      () =>
+        consumer.messages.some(
+          (m) => m.topic === `${BASE}/${TABLE}/tally` && m.text.includes('"tie":1'),
+        ),
+      'the tally retained on MQTT',
+    );
+    const tally = consumer.messages.filter((m) => m.topic === `${BASE}/${TABLE}/tally`).at(-1);
+    expect(JSON.parse(tally?.text ?? '{}')).toEqual({
+      seq: expect.any(Number),
+      player: 1,
+      banker: 0,
+      tie: 1,
+    });
+
     // The web console: the table's view, the Table page's feed and History, in the game's words.
     const address = daemon.webAddress ?? '';
     expect(await (await fetch(`${address}/api/me`)).json()).toMatchObject({
@@ -150,6 +166,8 @@ describe('a fixture game plugged in by a test registry', () => {
     const frames = await streamFrames(address, (text) => text.includes('both bets push'));
     expect(frames).toContain('"words":["Player KS, banker 9H.","The player wins."]');
     expect(frames).toContain('"words":["Player 4D, banker 4C.","A tie: both bets push."]');
+    // The feed's frame of the same name.
+    expect(frames).toMatch(/event: tally\ndata: \{"seq":\d+,"player":1,"banker":0,"tie":1\}/);
     const day = new Date().toISOString().slice(0, 10);
     const history = (await (await fetch(`${address}/api/history?day=${day}`)).json()) as {
       rounds: { round: number; words: string[] }[];

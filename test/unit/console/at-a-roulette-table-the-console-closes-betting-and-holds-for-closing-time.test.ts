@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DealerConsoleLogic } from '../../../firmware-host/console/dealer-console.ts';
+import { roulette } from '../../../firmware-host/games/roulette/plugin.ts';
 import { tableLogRecord } from '../../../firmware-host/table/log.ts';
 
 const behaviour = {
   debounceMs: 30,
   longPressMs: 1500,
   source: 'console',
-  game: 'roulette' as const,
+  // The roulette plug-in says what the buttons make at its table.
+  press: roulette.consolePress,
 };
 
 function press(

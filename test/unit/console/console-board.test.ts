@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DealerConsole } from '../../../firmware-host/console/runner.ts';
+import { cardGames } from '../../../firmware-host/games/cards/plugin.ts';
 import type { TableLogRecord } from '../../../firmware-host/table/log.ts';
 import { MockFirmataIO } from '../../../hardware/console/mock-io.ts';
 import { defaultPinMap } from '../../../hardware/console/pin-map.ts';
@@ -20,7 +21,7 @@ async function bench(longPressMs = 200) {
     io,
     onRecord: (record) => records.push(record),
     now: () => clock,
-    behaviour: { debounceMs: 20, longPressMs },
+    behaviour: { debounceMs: 20, longPressMs, press: cardGames.consolePress },
     tickMs: 5,
   });
   started.push(dealerConsole);

@@ -1,10 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DealerConsoleLogic } from '../../../firmware-host/console/dealer-console.ts';
+import { cardGames } from '../../../firmware-host/games/cards/plugin.ts';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
 import { tableLogRecord } from '../../../firmware-host/table/log.ts';
 
-const behaviour = { debounceMs: 30, longPressMs: 1500, source: 'console' };
+/** At a card table: the card games' plug-in says what the buttons make. */
+const behaviour = {
+  debounceMs: 30,
+  longPressMs: 1500,
+  source: 'console',
+  press: cardGames.consolePress,
+};
 
 function press(
   logic: DealerConsoleLogic,

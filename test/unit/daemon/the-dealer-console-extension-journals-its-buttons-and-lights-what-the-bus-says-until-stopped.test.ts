@@ -21,7 +21,8 @@ async function startedConsole() {
   const bus = new EventEmitter<DaemonEvents>();
   const ingested: TableLogRecord[] = [];
   const table = {
-    dealerConsoleGame: () => 'cards' as const,
+    // A card table: its plug-in says what the buttons make and which step the lights show.
+    ruleset: 'tdc-baccarat-no-commission',
     ingest: async (record: TableLogRecord) => {
       ingested.push(record);
       return [];

@@ -67,15 +67,19 @@ describe('the game registry', () => {
     expect(cards.nextShuffle?.(session)).toMatchObject({ t: 'shuffle', decks: 8 });
   });
 
-  it('names the web view and retained topics of each table', () => {
+  it('names the web view of each table and what it publishes besides its state', () => {
     expect(gameOf('tdc-baccarat-no-commission').webView('tdc-baccarat-no-commission')).toBe(
       'baccarat',
     );
-    expect(
-      gameOf('tdc-baccarat-no-commission').retainedTopics('tdc-baccarat-no-commission'),
-    ).toEqual(['roads']);
+    const published = (ruleset: string) =>
+      gameOf(ruleset)
+        .publishedFolds()
+        .filter((fold) => fold.payload(ruleset) !== undefined)
+        .map((fold) => fold.name);
+    expect(published('tdc-baccarat-no-commission')).toEqual(['roads']);
     expect(gameOf('tdc-blackjack').webView('tdc-blackjack')).toBe('cards');
-    expect(gameOf('tdc-blackjack').retainedTopics('tdc-blackjack')).toEqual([]);
+    expect(published('tdc-blackjack')).toEqual([]);
+    expect(published('tdc-roulette')).toEqual([]);
     expect(gameOf('tdc-roulette').webView('tdc-roulette')).toBe('roulette');
   });
 

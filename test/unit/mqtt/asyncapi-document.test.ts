@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { VERSION } from '../../../device-protocol/version.ts';
 import { resolveConfig } from '../../../firmware-host/config/loader.ts';
 import { TableDaemon } from '../../../firmware-host/daemon/table-daemon.ts';
+import { GAME_PLUGINS } from '../../../firmware-host/games/registry.ts';
 import { CursorStore } from '../../../firmware-host/journal/cursor.ts';
 import { Journal } from '../../../firmware-host/journal/journal.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
@@ -180,7 +181,12 @@ describe('the AsyncAPI document', () => {
       topics.bridgeState,
       topics.bridgeInfo,
       topics.state,
-      topics.roads,
+      // What each shipped game publishes besides the state (baccarat's roads), by its name.
+      ...new Set(
+        GAME_PLUGINS.flatMap((game) =>
+          game.publishedFolds().map((fold) => topics.published(fold.name)),
+        ),
+      ),
       topics.deviceAvailability('{device}'),
       ...EVENT_KINDS.map((kind) => topics.events(kind)),
       topics.journalHead,
@@ -198,7 +204,7 @@ describe('the AsyncAPI document', () => {
         'bridgeState',
         'bridgeInfo',
         'state',
-        'roads',
+        'published',
         'deviceAvailability',
         'events',
         'journalHead',

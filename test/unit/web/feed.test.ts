@@ -61,7 +61,7 @@ function source(
   return {
     journal,
     snapshot: () => snapshot,
-    roads: () => undefined,
+    published: () => ({}),
     onChange: () => () => undefined,
   };
 }

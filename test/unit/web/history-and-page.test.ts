@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { RoadsFollower } from '../../../firmware-host/games/cards/daemon/roads-follower.ts';
+import { RoadsFold } from '../../../firmware-host/games/cards/baccarat/roads-fold.ts';
 import { cardDayHistory } from '../../../firmware-host/games/cards/history.ts';
 import { GAME_PLUGINS } from '../../../firmware-host/games/registry.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
@@ -134,10 +134,10 @@ describe('readHistoryDay', () => {
   });
 });
 
-describe('RoadsFollower', () => {
+describe('RoadsFold', () => {
   it('keeps the roads of the shoe in play with pairs, cleared by a new shoe', () => {
     seq = 0;
-    const follower = new RoadsFollower();
+    const follower = new RoadsFold(() => true);
     expect(
       follower.follow([
         at(DAY, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
@@ -145,8 +145,7 @@ describe('RoadsFollower', () => {
         at(DAY, 'event', { type: 'result', round: 2, outcome: outcome('tie') }),
       ]),
     ).toBe(true);
-    expect(follower.shoeStartSeq).toBe(1);
-    expect(follower.payload()).toMatchObject({
+    expect(follower.payload('any')).toMatchObject({
       seq: 3,
       big_road: [{ col: 0, row: 0, result: 'B', ties: 1, banker_pair: true }],
       counts: { coups: 2, banker_pairs: 1 },
@@ -157,12 +156,20 @@ describe('RoadsFollower', () => {
     follower.follow([
       at(DAY, 'event', { type: 'shoe_start', decks: 8, backs: ['red'], cards: 416 }),
     ]);
-    expect(follower.payload()).toMatchObject({ seq: 5, bead_plate: [], counts: { coups: 0 } });
+    expect(follower.payload('any')).toMatchObject({ seq: 5, bead_plate: [], counts: { coups: 0 } });
     // Another game's results draw nothing.
     follower.follow([
       at(DAY, 'event', { type: 'result', round: 1, outcome: { game: 'blackjack', bets: {} } }),
     ]);
     expect(follower.roads().bead_plate).toEqual([]);
+  });
+
+  it('publishes nothing at a table whose ruleset keeps no roads', () => {
+    seq = 0;
+    const fold = new RoadsFold((ruleset) => ruleset === 'with-roads');
+    fold.follow([at(DAY, 'event', { type: 'result', round: 1, outcome: outcome('player') })]);
+    expect(fold.payload('with-roads')).toMatchObject({ seq: 1, counts: { coups: 1 } });
+    expect(fold.payload('without-roads')).toBeUndefined();
   });
 });
 

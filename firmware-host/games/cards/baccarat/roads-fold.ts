@@ -3,28 +3,31 @@
  * a new shoe clears them, each Punto Banco result adds its coup (with the
  * pairs its cards show). Fed the replayed events at start and each durable
  * batch after, so the roads survive a restart exactly like the table does.
+ * The daemon publishes it as `roads` (retained on MQTT, a frame of the
+ * console's feed) at a table whose ruleset keeps roads.
  */
-import type { JournalRecord } from '../../../journal/record.ts';
 import type { DomainEvent } from '../../../table/events.ts';
-import { type Coup, computeRoads, coupFromOutcome, type Roads } from '../baccarat/roads.ts';
+import type { FoldedRecord, PublishedFold } from '../../game.ts';
+import { type Coup, computeRoads, coupFromOutcome, type Roads } from './roads.ts';
 
-export class RoadsFollower {
+export class RoadsFold implements PublishedFold {
+  readonly name = 'roads';
   private coups: Coup[] = [];
   private cached: Roads | undefined;
   /** The seq of the last event that changed the roads. */
   private changedAt = 0;
-  /** The seq of the shoe in play's `shoe_start` (0 before the first). */
-  private shoeStart = 0;
+
+  /** `keepsRoads`: whether a ruleset's table shows them (practice: baccarat's do). */
+  constructor(private readonly keepsRoads: (ruleset: string) => boolean) {}
 
   /** Follows records in journal order; true when the roads changed. */
-  follow(records: Iterable<JournalRecord>): boolean {
+  follow(records: Iterable<FoldedRecord>): boolean {
     let changed = false;
     for (const record of records) {
       if (record.kind !== 'event') continue;
       const event = record.data as DomainEvent;
       if (event.type === 'shoe_start') {
         this.coups = [];
-        this.shoeStart = record.seq;
       } else if (event.type === 'result') {
         const coup = coupFromOutcome(event.outcome);
         if (!coup) continue;
@@ -39,17 +42,13 @@ export class RoadsFollower {
     return changed;
   }
 
-  get shoeStartSeq(): number {
-    return this.shoeStart;
-  }
-
   roads(): Roads {
     this.cached ??= computeRoads(this.coups);
     return this.cached;
   }
 
-  /** What the retained `roads` topic and the console carry. */
-  payload(): Record<string, unknown> {
-    return { seq: this.changedAt, ...this.roads() };
+  /** What the retained `roads` topic and the console carry; undefined where the ruleset keeps none. */
+  payload(ruleset: string): Record<string, unknown> | undefined {
+    return this.keepsRoads(ruleset) ? { seq: this.changedAt, ...this.roads() } : undefined;
   }
 }
