@@ -25,7 +25,6 @@ const REQUIRED_PARTS: Readonly<Record<Exclude<keyof GamePlugin, 'nextShuffle'>, 
   simulator: 'text',
   simulatorHint: 'text',
   diagSimulation: 'text',
-  cliVerbs: 'text',
   inputTypes: 'list',
   requestOps: 'list',
   rulesetChangeRule: 'text',
@@ -44,6 +43,7 @@ const REQUIRED_PARTS: Readonly<Record<Exclude<keyof GamePlugin, 'nextShuffle'>, 
   openSession: 'function',
   ownsCheckpoint: 'function',
   restoreSession: 'function',
+  cli: 'function',
 };
 
 function isPart(value: unknown, part: Part): boolean {

@@ -60,7 +60,6 @@ export function branchVocabulary(): ReadonlyMap<string, BranchName> {
       ...plugin.rulesetNames().map((name) => plugin.webView(name)),
       plugin.simulator,
       plugin.diagSimulation,
-      plugin.cliVerbs,
       plugin.consoleBehaviour,
     ];
     for (const tag of tags)

@@ -92,7 +92,6 @@ export const cardGames: GamePlugin = {
   simulator: 'dealer',
   simulatorHint: 'a simulated shoe deals it (`tableside sim`)',
   diagSimulation: 'shoe',
-  cliVerbs: 'cards',
   inputTypes: ['shuffle', 'round', 'card', 'cut', 'action', 'void', 'misdeal'],
   requestOps: ['new_round', 'player_action', 'void_hand', 'new_shoe'],
   rulesetChangeRule:
@@ -138,4 +137,7 @@ export const cardGames: GamePlugin = {
     return new CardGameSession(new TableSession(config, restored.state));
   },
   nextShuffle,
+
+  // gamecli (issue 35 item 1): its `tableside` verbs.
+  cli: async () => (await import('./cli/index.ts')).cardsCli,
 };

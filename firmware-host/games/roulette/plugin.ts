@@ -71,7 +71,6 @@ export const roulette: GamePlugin = {
   simulator: 'croupier',
   simulatorHint: 'a wheel spins it (`tableside sim wheel`)',
   diagSimulation: 'wheel',
-  cliVerbs: 'roulette',
   inputTypes: ['spin', 'no_spin', 'no_more_bets', 'closing', 'reopen'],
   requestOps: ['no_more_bets', 'closing', 'reopen'],
   rulesetChangeRule:
@@ -104,4 +103,7 @@ export const roulette: GamePlugin = {
     }
     return new RouletteGameSession(RouletteSession.deserialize(name, saved.state));
   },
+
+  // gamecli (issue 35 item 1): its `tableside` verbs.
+  cli: async () => (await import('./cli/index.ts')).rouletteCli,
 };
