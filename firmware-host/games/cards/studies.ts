@@ -1,6 +1,7 @@
 /**
- * `analyze ruleset NAME`: the study of any shipped ruleset, chosen by its
- * game. Poker games have their own study modules; the others are built here
+ * `analyze ruleset NAME` for a card ruleset (the cards plug-in's study,
+ * cli/analyze.ts): chosen by the ruleset's game among the card games. Poker
+ * games have their own study modules; the others are built here
  * from the existing analyses (baccarat, blackjack dealer, Triple Shot), with
  * the ruleset's default number of decks.
  */
