@@ -6,13 +6,15 @@
  *
  * The command modules themselves are loaded on demand too: `tableside run`
  * (the daemon, resident for years) loads only cli/run.ts, not the other
- * thirteen commands' code; help and unknown commands load them all.
+ * thirteen commands' code; help and unknown commands load them all. A
+ * game's commands of its own (baccarat's `roads`) come from its plug-in
+ * (GamePlugin.cli), asked only when the name is none of these.
  */
 import { Command } from 'commander';
 import { VERSION } from '../device-protocol/version.ts';
 
 interface CommandModule {
-  register(program: Command): void;
+  register(program: Command): void | Promise<void>;
 }
 
 /** In the order `tableside --help` lists them. */
@@ -35,7 +37,6 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   key: () => import('./cli/key.ts'),
   request: () => import('./cli/request.ts'),
   firmware: () => import('./cli/firmware.ts'),
-  roads: () => import('./games/cards/cli/roads.ts'),
   user: () => import('./cli/user.ts'),
 };
 
@@ -50,11 +51,26 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
     )
     .version(VERSION);
   const named = argv[2];
-  const names =
-    named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
-  const modules = await Promise.all(names.map((name) => COMMANDS[name]!()));
-  for (const command of modules) command.register(program);
+  const loaders =
+    named !== undefined && Object.hasOwn(COMMANDS, named)
+      ? [COMMANDS[named]!]
+      : await withGameCommands(named);
+  const modules = await Promise.all(loaders.map((load) => load()));
+  // In turn: `analyze` asks the games for their verbs while it registers.
+  for (const command of modules) await command.register(program);
   return program;
+}
+
+/** The game's command of that name, else every command: the shipped ones, then the games' own. */
+async function withGameCommands(
+  named: string | undefined,
+): Promise<readonly (() => Promise<CommandModule>)[]> {
+  const { installedGames } = await import('./games/registry.ts');
+  const games = await Promise.all(installedGames().plugins.map((game) => game.cli()));
+  const own = games.flatMap((cli) => Object.entries(cli.commands));
+  const match = own.find(([name]) => name === named);
+  if (match) return [match[1]];
+  return [...Object.values(COMMANDS), ...own.map(([, load]) => load)];
 }
 
 // `tableside analyze … | head`: a reader that has read enough closes the pipe;

@@ -11,6 +11,7 @@ import type { NextStep } from '../engine/types.ts';
 import type { DomainEvent } from '../table/events.ts';
 import type { ShuffleRecord, TableLogRecord } from '../table/log.ts';
 import type { Expectation } from './cards/table/index.ts';
+import type { GameCli } from './game-cli.ts';
 import type { RouletteExpectation } from './roulette/session.ts';
 
 /** What every ruleset says of itself, whatever its game. */
@@ -223,8 +224,6 @@ export interface GamePlugin {
   readonly simulatorHint: string;
   /** Its `diag --simulate` scripted session (`diag/` looks it up by this name). */
   readonly diagSimulation: 'shoe' | 'wheel';
-  /** Its `tableside hand` and `analyze` verbs (`cli/hand.ts`, `cli/analyze.ts` look them up by this name). */
-  readonly cliVerbs: 'cards' | 'roulette';
   /** The table-log inputs its session takes (`t`): a journal holding others is another game's table. */
   readonly inputTypes: readonly TableLogRecord['t'][];
   /** The requests of its table, besides `set_ruleset` and `health_check`. */
@@ -307,4 +306,8 @@ export interface GamePlugin {
   simulate?(bench: SimulatedBench): SimulatedPlayer;
   /** Its table in the terminal view of `tableside run`: the lines above the next step. */
   viewLines(snapshot: Record<string, unknown>): string[];
+  // gamecli (issue 35 item 1): the game's own `tableside` verbs, a module of its folder
+  // loaded when a command needs it (the plug-in stays pure).
+  /** Its `hand`, `analyze` verbs, ruleset study and commands of its own (games/game-cli.ts). */
+  cli(): Promise<GameCli>;
 }

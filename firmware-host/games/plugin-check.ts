@@ -27,7 +27,6 @@ const REQUIRED_PARTS: Readonly<
   simulator: 'text',
   simulatorHint: 'text',
   diagSimulation: 'text',
-  cliVerbs: 'text',
   inputTypes: 'list',
   requestOps: 'list',
   rulesetChangeRule: 'text',
@@ -48,6 +47,7 @@ const REQUIRED_PARTS: Readonly<
   consolePress: 'function',
   consoleStep: 'function',
   viewLines: 'function',
+  cli: 'function',
 };
 
 function isPart(value: unknown, part: Part): boolean {

@@ -4,7 +4,7 @@
  * by its file and what it does (no line number) with the work that removes
  * it. The check fails on anything not listed and on a listed entry that is
  * gone, so these lists only shrink. Printed by print-known.ts; at printing:
- * ownership: 12 game branches (11 listed keys), 31 device-kind branches (20), 48 imports of a game's module from outside it (47); outside its folder: cards 759 lines in 1 files, roulette 0 lines in 0 files.
+ * ownership: 3 game branches (2 listed keys), 31 device-kind branches (20), 26 imports of a game's module from outside it (25); outside its folder: cards 759 lines in 1 files, roulette 0 lines in 0 files.
  */
 
 /** Branch on a game's or a device kind's name → the work that removes it. */
@@ -37,24 +37,6 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   'firmware-host/games/rulesets.ts: asks isRouletteRuleset':
     "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: compares with the game 'blackjack'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: has a case for the game 'blackjack'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: has a case for the game 'caribbean-stud'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: has a case for the game 'casino-holdem'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: has a case for the game 'holdem-bonus'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: has a case for the game 'punto-banco'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: has a case for the game 'russian-poker'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: has a case for the game 'seven-card-stud'":
-    "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/games/studies.ts: has a case for the game 'triple-shot'":
-    "asks the game's plug-in (issue 35 item 1)",
   "hardware/firmware/check.ts: compares with the device kind 'shoe'":
     "asks the device kind's profile (issue 35 item 2)",
   "simulators/device.ts: compares with the device kind 'reader'":
@@ -75,32 +57,6 @@ export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
 
 /** Import of a game's module from outside that game → the work that removes it. */
 export const KNOWN_OWNERSHIP_IMPORTS: Readonly<Record<string, string>> = {
-  "firmware-host/cli.ts: imports cards's firmware-host/games/cards/cli/roads.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analysis-threads.ts: imports cards's firmware-host/games/cards/poker/analysis/holdem-showdown.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analysis-threads.ts: imports cards's firmware-host/games/cards/poker/analysis/six-card-showdown.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analysis-threads.ts: imports cards's firmware-host/games/cards/poker/analysis/study.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/baccarat/analysis.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/blackjack/analysis.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/poker/analysis/holdem-bonus.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/poker/analysis/poker.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/poker/analysis/study.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports cards's firmware-host/games/cards/triple-shot/analysis.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/analyze.ts: imports roulette's firmware-host/games/roulette/cli/analyze.ts":
-    'asks the roulette plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/hand.ts: imports cards's firmware-host/games/cards/outcome-text.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/cli/hand.ts: imports roulette's firmware-host/games/roulette/cli/hand.ts":
-    'asks the roulette plug-in instead (issue 35 item 1)',
   "firmware-host/daemon/extensions/simulation.ts: imports cards's firmware-host/games/cards/daemon/simulated-dealer.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
   "firmware-host/daemon/extensions/simulation.ts: imports roulette's firmware-host/games/roulette/daemon/simulated-croupier.ts":
@@ -136,24 +92,6 @@ export const KNOWN_OWNERSHIP_IMPORTS: Readonly<Record<string, string>> = {
   "firmware-host/games/rulesets.ts: imports roulette's firmware-host/games/roulette/rulesets.ts":
     'asks the roulette plug-in instead (issue 35 item 1)',
   "firmware-host/games/session-codec.ts: imports cards's firmware-host/games/cards/table/index.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/baccarat/analysis.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/blackjack/analysis.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/caribbean-stud.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/casino-holdem.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/holdem-bonus.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/russian-poker.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/seven-card-stud.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/poker/analysis/study.ts":
-    'asks the cards plug-in instead (issue 35 item 1)',
-  "firmware-host/games/studies.ts: imports cards's firmware-host/games/cards/triple-shot/analysis.ts":
     'asks the cards plug-in instead (issue 35 item 1)',
   "firmware-host/games/table-session.ts: imports cards's firmware-host/games/cards/table/index.ts":
     'asks the cards plug-in instead (issue 35 item 1)',

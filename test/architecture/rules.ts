@@ -107,7 +107,7 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: GAMES,
     holds:
-      "the game plug-ins and their registry (`registry.ts`, the engines', rulesets' and studies' registries, the table session that runs a plug-in's session); a folder per game holding all of it: rules, rulesets, engine, session, results' words, analysis, views; its pure parts at the top of its folder",
+      "the game plug-ins and their registry (`registry.ts`, the engines' and rulesets' registries, the contract of a game's CLI verbs (`game-cli.ts`), the table session that runs a plug-in's session); a folder per game holding all of it: rules, rulesets, engine, session, results' words, analysis, CLI verbs, views; its pure parts at the top of its folder",
     ours: [GAMES, TABLE, ENGINE, ANALYSIS, PROTOCOL],
     packages: ['zod'],
     pure: true,

@@ -60,7 +60,6 @@ export function branchVocabulary(): ReadonlyMap<string, BranchName> {
       ...plugin.rulesetNames().map((name) => plugin.webView(name)),
       plugin.simulator,
       plugin.diagSimulation,
-      plugin.cliVerbs,
     ];
     for (const tag of tags)
       if (!ORDINARY_WORDS.has(tag)) add(tag, { kind: 'game tag', game: plugin.id });

@@ -1,5 +1,5 @@
 /**
- * The long enumerations split over worker threads (cli/analysis-threads.ts,
+ * The long enumerations split over worker threads (games/cards/cli/analysis-threads.ts,
  * forced with TABLESIDE_ANALYSIS_THREADS, since from source and on a busy
  * machine the CLI keeps to one thread): the parts computed in workers add
  * up to the golden figures recorded in test/fixtures/ruleset-studies/, to

@@ -95,7 +95,6 @@ export const cardGames: GamePlugin = {
   simulator: 'dealer',
   simulatorHint: 'a simulated shoe deals it (`tableside sim`)',
   diagSimulation: 'shoe',
-  cliVerbs: 'cards',
   inputTypes: ['shuffle', 'round', 'card', 'cut', 'action', 'void', 'misdeal'],
   requestOps: ['new_round', 'player_action', 'void_hand', 'new_shoe'],
   rulesetChangeRule:
@@ -145,4 +144,6 @@ export const cardGames: GamePlugin = {
   consolePress: cardConsolePress,
   consoleStep: cardConsoleStep,
   viewLines: cardViewLines,
+  // gamecli (issue 35 item 1): its `tableside` verbs.
+  cli: async () => (await import('./cli/index.ts')).cardsCli,
 };

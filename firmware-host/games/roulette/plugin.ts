@@ -73,7 +73,6 @@ export const roulette: GamePlugin = {
   simulator: 'croupier',
   simulatorHint: 'a wheel spins it (`tableside sim wheel`)',
   diagSimulation: 'wheel',
-  cliVerbs: 'roulette',
   inputTypes: ['spin', 'no_spin', 'no_more_bets', 'closing', 'reopen'],
   requestOps: ['no_more_bets', 'closing', 'reopen'],
   rulesetChangeRule:
@@ -111,4 +110,6 @@ export const roulette: GamePlugin = {
   // The lights have no step to show: the wheel reports its spin itself.
   consoleStep: () => undefined,
   viewLines: rouletteViewLines,
+  // gamecli (issue 35 item 1): its `tableside` verbs.
+  cli: async () => (await import('./cli/index.ts')).rouletteCli,
 };

@@ -50,9 +50,9 @@ import {
   intToCard,
 } from '../../../firmware-host/games/cards/poker/evaluator.ts';
 import { strengthTables } from '../../../firmware-host/games/cards/poker/evaluator-tables.ts';
+import { studyRuleset } from '../../../firmware-host/games/cards/studies.ts';
 import { createEngine } from '../../../firmware-host/games/engines.ts';
 import { getRuleset, listRulesets } from '../../../firmware-host/games/rulesets.ts';
-import { studyRuleset } from '../../../firmware-host/games/studies.ts';
 
 const casino = getRuleset('tdc-casino-holdem') as CasinoHoldemRuleset;
 const caribbean = getRuleset('bulgaria-caribbean-stud') as CaribbeanStudRuleset;

@@ -1,11 +1,11 @@
 /**
  * How many parts `tableside analyze ruleset` splits a long enumeration into
- * (cli/analysis-threads.ts): one per idle core when built, one from source
+ * (games/cards/cli/analysis-threads.ts): one per idle core when built, one from source
  * (a worker would compile the TypeScript again), or what
  * TABLESIDE_ANALYSIS_THREADS asks for.
  */
 import { describe, expect, it } from 'vitest';
-import { analysisParts } from '../../../firmware-host/cli/analysis-threads.ts';
+import { analysisParts } from '../../../firmware-host/games/cards/cli/analysis-threads.ts';
 
 describe('the long studies split over idle cores only', () => {
   it('built, one part per core left idle by the load, at least one and at most eight', () => {

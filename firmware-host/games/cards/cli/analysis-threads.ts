@@ -11,20 +11,20 @@ import { availableParallelism, loadavg } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { FULL_DECK } from '../analysis/suit-patterns.ts';
-import type { Ruleset } from '../engine/rulesets/schema.ts';
+import { FULL_DECK } from '../../../analysis/suit-patterns.ts';
+import type { Ruleset } from '../../../engine/rulesets/schema.ts';
 import {
   holdemShowdownOfParts,
   holdemShowdownPart,
   provideHoldemShowdown,
-} from '../games/cards/poker/analysis/holdem-showdown.ts';
+} from '../poker/analysis/holdem-showdown.ts';
 import {
   provideSixCardShowdown,
   type ShowdownPart,
   sixCardShowdownOfParts,
   sixCardShowdownPart,
-} from '../games/cards/poker/analysis/six-card-showdown.ts';
-import { longEnumerationOf } from '../games/cards/poker/analysis/study.ts';
+} from '../poker/analysis/six-card-showdown.ts';
+import { longEnumerationOf } from '../poker/analysis/study.ts';
 
 /** One part of one enumeration, as a worker is asked for it. */
 export type PartJob =

@@ -1,24 +1,25 @@
 /**
- * `analyze ruleset NAME`: the study of any shipped ruleset, chosen by its
- * game. Poker games have their own study modules; the others are built here
+ * `analyze ruleset NAME` for a card ruleset (the cards plug-in's study,
+ * cli/analyze.ts): chosen by the ruleset's game among the card games. Poker
+ * games have their own study modules; the others are built here
  * from the existing analyses (baccarat, blackjack dealer, Triple Shot), with
  * the ruleset's default number of decks.
  */
 
-import { countsJson } from '../analysis/exact.ts';
+import { countsJson } from '../../analysis/exact.ts';
 import type {
   BlackjackRuleset,
   PuntoBancoRuleset,
   Ruleset,
   TripleShotRuleset,
-} from '../engine/rulesets/schema.ts';
-import { analyzeBaccarat, enumerateBaccarat } from './cards/baccarat/analysis.ts';
-import { analyzeDealer } from './cards/blackjack/analysis.ts';
-import { studyCaribbeanStud } from './cards/poker/analysis/caribbean-stud.ts';
-import { studyCasinoHoldem } from './cards/poker/analysis/casino-holdem.ts';
-import { studyHoldemBonus } from './cards/poker/analysis/holdem-bonus.ts';
-import { studyRussianPoker } from './cards/poker/analysis/russian-poker.ts';
-import { studySevenCardStud } from './cards/poker/analysis/seven-card-stud.ts';
+} from '../../engine/rulesets/schema.ts';
+import { analyzeBaccarat, enumerateBaccarat } from './baccarat/analysis.ts';
+import { analyzeDealer } from './blackjack/analysis.ts';
+import { studyCaribbeanStud } from './poker/analysis/caribbean-stud.ts';
+import { studyCasinoHoldem } from './poker/analysis/casino-holdem.ts';
+import { studyHoldemBonus } from './poker/analysis/holdem-bonus.ts';
+import { studyRussianPoker } from './poker/analysis/russian-poker.ts';
+import { studySevenCardStud } from './poker/analysis/seven-card-stud.ts';
 import {
   type BetStudy,
   countTable,
@@ -26,8 +27,8 @@ import {
   type RulesetStudy,
   rulesetStudy,
   type StudyOptions,
-} from './cards/poker/analysis/study.ts';
-import { analyzeTripleShot } from './cards/triple-shot/analysis.ts';
+} from './poker/analysis/study.ts';
+import { analyzeTripleShot } from './triple-shot/analysis.ts';
 
 export function studyRuleset(ruleset: Ruleset, options: StudyOptions = {}): RulesetStudy {
   switch (ruleset.game) {
