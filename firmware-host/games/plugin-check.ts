@@ -41,6 +41,8 @@ const REQUIRED_PARTS: Readonly<Record<Exclude<keyof GamePlugin, 'nextShuffle'>, 
   resultWords: 'function',
   exposedOutcome: 'function',
   eventText: 'function',
+  // gameweb: a game's own watch beside the web console
+  webWatch: 'function',
   openSession: 'function',
   ownsCheckpoint: 'function',
   restoreSession: 'function',

@@ -77,7 +77,7 @@ export class WebConsole {
       ? new BenchLogin()
       : undefined;
     const watch = new TableWatch(port, clock, (error) =>
-      log.error({ err: error }, 'wheel watch: the journal is not readable'),
+      log.error({ err: error }, "the game's watch: the journal is not readable"),
     );
     const streams = new Set<EventStream>();
     const router = new Router([

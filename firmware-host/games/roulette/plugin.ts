@@ -9,6 +9,7 @@ import { rouletteDayHistory } from './history.ts';
 import { rouletteScoreboard } from './scoreboard.ts';
 import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
 import { rouletteEventText } from './text.ts';
+import { rouletteWebWatch } from './web/wheel-watch.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
 const CHECKPOINT_GAME = 'roulette';
@@ -92,6 +93,8 @@ export const roulette: GamePlugin = {
   // A wheel's results are its spins: no result event carries a roulette outcome.
   exposedOutcome: () => undefined,
   eventText: rouletteEventText,
+  // gameweb: the wheel watch the web console keeps beside the feed (last spins, hot and cold, bias).
+  webWatch: rouletteWebWatch,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&
