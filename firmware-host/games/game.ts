@@ -244,9 +244,14 @@ export interface GamePlugin {
    * undefined for any other game's.
    */
   exposedOutcome(outcome: Record<string, unknown>): Record<string, unknown> | undefined;
-  // --- gameweb: a game's own watch beside the web console (issue 35 item 1) ---
+  // --- gameweb: a game's own watch beside the web console, where its browser modules live (issue 35 item 1) ---
   /** The watch the web console keeps for its table's view, or undefined where the feed is enough. */
   webWatch(options: GameWebWatchOptions): GameWebWatch | undefined;
+  /**
+   * The folder holding its `webModules`, as a `file:` URL ending in `/`
+   * (its folder's `web/public/`): the console serves those files from it.
+   */
+  readonly webFolder: string;
   /** A new session for `ruleset`. */
   openSession(ruleset: string, options: SessionOptions): GameSession;
   /** Whether a checkpoint's session is this plug-in's. */

@@ -124,6 +124,7 @@ export const cardGames: GamePlugin = {
   eventText: () => undefined,
   // gameweb: the console's feed and roads are all a card table's view needs.
   webWatch: () => undefined,
+  webFolder: new URL('web/public/', import.meta.url).href,
   openSession: (name, options: SessionOptions) =>
     new CardGameSession(new TableSession(sessionConfig(name, options))),
   ownsCheckpoint: (session) =>

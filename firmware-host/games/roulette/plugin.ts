@@ -95,6 +95,7 @@ export const roulette: GamePlugin = {
   eventText: rouletteEventText,
   // gameweb: the wheel watch the web console keeps beside the feed (last spins, hot and cold, bias).
   webWatch: rouletteWebWatch,
+  webFolder: new URL('web/public/', import.meta.url).href,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&

@@ -180,7 +180,7 @@ $('history-form').addEventListener('submit', (event) => {
   loadHistory();
 });
 $('history-print').addEventListener('click', () => window.print());
-// Printed, a roulette day shows every game's events (Print or the browser's own print).
+// Printed, every folded part of the day shows open (Print or the browser's own print).
 window.addEventListener('beforeprint', () => {
   for (const game of document.querySelectorAll('#history details')) game.open = true;
 });
