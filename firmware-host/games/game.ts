@@ -201,6 +201,41 @@ export interface SimulatedPlayer {
   stop(): Promise<void>;
 }
 
+// --- gameweb: a game's own watch beside the web console (issue 35 item 1) ---
+
+/** A journal record as a game's web watch reads it (the journal's records have these and more). */
+export type GameWatchRecord = FoldedRecord;
+
+/** The journal as a game's web watch follows it: the newest records read back, then each durable batch. */
+export interface GameWatchJournal {
+  readonly lastSeq: number;
+  readRange(fromSeq: number, max: number): Promise<readonly GameWatchRecord[]>;
+  onDurable(listener: (records: readonly GameWatchRecord[]) => void): () => void;
+}
+
+export interface GameWebWatchOptions {
+  /** The table's ruleset now (it may change between games). */
+  readonly ruleset: () => string;
+  /** Called when the backlog has been read: the pages' frames follow. */
+  readonly onLoaded: () => void;
+  readonly onError: (error: Error) => void;
+}
+
+/**
+ * What a game keeps of the journal for its Table view beside the console's
+ * feed (roulette's wheel watch: last spins, hot and cold numbers, bias
+ * verdicts): the web console keeps the one its table's plug-in gives.
+ */
+export interface GameWebWatch {
+  /** Starts following the journal (once; later calls do nothing). */
+  attach(journal: GameWatchJournal): void;
+  /** The feed's frame for the game's view; undefined while there is nothing to show. */
+  payload(): Record<string, unknown> | undefined;
+  /** The seq a freshly opened page's feed starts after (the last games' events), if the game says. */
+  replayFrom(): number | undefined;
+  stop(): void;
+}
+
 /** The device kinds a game's table is made of. */
 export type GameDeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
 
@@ -271,6 +306,14 @@ export interface GamePlugin {
    * undefined for any other game's.
    */
   exposedOutcome(outcome: Record<string, unknown>): Record<string, unknown> | undefined;
+  // --- gameweb: a game's own watch beside the web console, where its browser modules live (issue 35 item 1) ---
+  /** The watch the web console keeps for its table's view, or undefined where the feed is enough. */
+  webWatch(options: GameWebWatchOptions): GameWebWatch | undefined;
+  /**
+   * The folder holding its `webModules`, as a `file:` URL ending in `/`
+   * (its folder's `web/public/`): the console serves those files from it.
+   */
+  readonly webFolder: string;
   /** A new session for `ruleset`. */
   openSession(ruleset: string, options: SessionOptions): GameSession;
   /** Whether a checkpoint's session is this plug-in's. */

@@ -40,6 +40,9 @@ const REQUIRED_PARTS: Readonly<
   resultWords: 'function',
   exposedOutcome: 'function',
   eventText: 'function',
+  // gameweb: a game's own watch beside the web console, where its browser modules live
+  webWatch: 'function',
+  webFolder: 'text',
   openSession: 'function',
   ownsCheckpoint: 'function',
   restoreSession: 'function',

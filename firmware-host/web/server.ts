@@ -34,7 +34,7 @@ import { loginRoutes } from './login-routes.ts';
 import { LoginLimiter, LoginStore, type Role } from './logins.ts';
 import type { ConsolePort } from './port.ts';
 import { type Route, Router } from './router.ts';
-import { loadStaticFiles, STATIC_FILES, type StaticFile, serveStatic } from './static-files.ts';
+import { loadStaticFiles, type StaticFile, serveStatic, staticFiles } from './static-files.ts';
 import { tableRoutes } from './table-routes.ts';
 import { TableWatch } from './table-watch.ts';
 
@@ -77,11 +77,11 @@ export class WebConsole {
       ? new BenchLogin()
       : undefined;
     const watch = new TableWatch(port, clock, (error) =>
-      log.error({ err: error }, 'wheel watch: the journal is not readable'),
+      log.error({ err: error }, "the game's watch: the journal is not readable"),
     );
     const streams = new Set<EventStream>();
     const router = new Router([
-      ...staticRoutes(loadStaticFiles()),
+      ...staticRoutes(staticFiles()),
       ...loginRoutes({
         config,
         log,
@@ -138,8 +138,10 @@ async function handle(
 }
 
 /** The page's own files, for GET and HEAD. */
-function staticRoutes(files: ReadonlyMap<string, StaticFile>): Route[] {
-  return Object.entries(STATIC_FILES).flatMap(([path, name]) =>
+/** The page's files read once at start, each answered at its URL path. */
+function staticRoutes(paths: Readonly<Record<string, string>>): Route[] {
+  const files: ReadonlyMap<string, StaticFile> = loadStaticFiles(Object.values(paths));
+  return Object.entries(paths).flatMap(([path, name]) =>
     (['GET', 'HEAD'] as const).map(
       (method): Route => ({
         method,

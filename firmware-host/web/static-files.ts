@@ -8,15 +8,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { GAME_PLUGINS } from '../games/registry.ts';
+import type { GamePlugin } from '../games/game.ts';
+import { installedGames } from '../games/registry.ts';
 import { SECURITY_HEADERS } from './http.ts';
 
 export const PUBLIC_DIR = join(import.meta.dirname, 'public');
-const GAMES_DIR = join(import.meta.dirname, '..', 'games');
 
-/** Where a game's browser modules live: `firmware-host/games/<id>/web/public/`. */
-export const gameWebDir = (game: string) => join(GAMES_DIR, game, 'web', 'public');
+/** Where a game's browser modules live: the folder its plug-in names (`webFolder`). */
+export const gameWebDir = (plugin: GamePlugin) => fileURLToPath(plugin.webFolder);
 
 /** The URL a game's browser module is served at. */
 export const gameModuleUrl = (game: string, file: string) => `/games/${game}/${file}`;
@@ -24,29 +25,32 @@ export const gameModuleUrl = (game: string, file: string) => `/games/${game}/${f
 /** A module name a plug-in may declare: a plain file of its web/public/, no path. */
 const MODULE_NAME = /^[a-z][a-z0-9-]*\.js$/;
 
-/** The plug-ins' browser modules, by URL path, each checked to be a plain file name. */
+/** The installed plug-ins' browser modules, by URL path, each checked to be a plain file name. */
 function gameFiles(): [string, string][] {
-  return GAME_PLUGINS.flatMap((plugin) =>
+  return installedGames().plugins.flatMap((plugin) =>
     plugin.webModules.map((file): [string, string] => {
       if (!MODULE_NAME.test(file)) {
         throw new Error(`game ${plugin.id}: web module ${JSON.stringify(file)} is not a file name`);
       }
-      return [gameModuleUrl(plugin.id, file), join(gameWebDir(plugin.id), file)];
+      return [gameModuleUrl(plugin.id, file), join(gameWebDir(plugin), file)];
     }),
   );
 }
 
 /**
  * The page's files by URL path, each with the file it is: every .html, .js,
- * .css and .ico of public/ (`/` is index.html), and the games' modules.
+ * .css and .ico of public/ (`/` is index.html), and the installed games'
+ * modules (read when a console starts: a test's registry plugs in its own).
  */
-export const STATIC_FILES: Readonly<Record<string, string>> = Object.fromEntries([
-  ['/', join(PUBLIC_DIR, 'index.html')],
-  ...readdirSync(PUBLIC_DIR)
-    .filter((name) => /\.(html|js|css|ico)$/.test(name))
-    .map((name) => [`/${name}`, join(PUBLIC_DIR, name)]),
-  ...gameFiles(),
-]);
+export function staticFiles(): Readonly<Record<string, string>> {
+  return Object.fromEntries([
+    ['/', join(PUBLIC_DIR, 'index.html')],
+    ...readdirSync(PUBLIC_DIR)
+      .filter((name) => /\.(html|js|css|ico)$/.test(name))
+      .map((name) => [`/${name}`, join(PUBLIC_DIR, name)]),
+    ...gameFiles(),
+  ]);
+}
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
@@ -87,9 +91,9 @@ export function serveStatic(
 }
 
 /** The page's files by their path, read and compressed once at start (no build step: they are served as written). */
-export function loadStaticFiles(): Map<string, StaticFile> {
+export function loadStaticFiles(paths: Iterable<string>): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
-  for (const path of new Set(Object.values(STATIC_FILES))) {
+  for (const path of new Set(paths)) {
     const plain = readFileSync(path);
     const gzip = gzipSync(plain, { level: 9 });
     const etag = `"${plain.length.toString(36)}-${hashOf(plain)}"`;

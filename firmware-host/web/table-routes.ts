@@ -94,7 +94,7 @@ function openStream(
       url.searchParams.get('since'),
     ),
     hello: { user: viewer.user, role: viewer.role, ...tableInfo(port) },
-    freshFrom: freshStart(port) ?? watch.wheel.replayFrom(),
+    freshFrom: freshStart(port) ?? watch.game?.replayFrom(),
     stillAllowed: () => viewer.anonymous || logins.get(token) !== undefined,
   });
   streams.add(stream);

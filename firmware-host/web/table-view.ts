@@ -8,11 +8,6 @@
 
 import type { GameWebViews } from '../games/game.ts';
 import { gameOf } from '../games/registry.ts';
-import {
-  getRouletteRuleset,
-  type RouletteRuleset,
-  rouletteRulesetNames,
-} from '../games/rulesets.ts';
 import { gameModuleUrl } from './static-files.ts';
 
 export type WebView = 'baccarat' | 'cards' | 'roulette';
@@ -36,9 +31,4 @@ export function webViewUrlsOf(ruleset: string): GameWebViews {
 /** The requests a table playing `ruleset` takes: its game's, and `set_ruleset`. */
 export function requestOpsOf(ruleset: string): readonly string[] {
   return [...gameOf(ruleset).requestOps, 'set_ruleset'];
-}
-
-/** The roulette ruleset of that name (its wheel, for the wheel watch); undefined at a card table. */
-export function rouletteRulesetOf(name: string): RouletteRuleset | undefined {
-  return rouletteRulesetNames().includes(name) ? getRouletteRuleset(name) : undefined;
 }

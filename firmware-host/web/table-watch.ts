@@ -1,15 +1,17 @@
 /**
  * What the console keeps of the table between requests: the feeds' change
- * listeners (woken by every journaled batch) and the last 50 notices
- * (recovery, refused requests, devices coming and going) for the Devices page.
+ * listeners (woken by every journaled batch), the last 50 notices
+ * (recovery, refused requests, devices coming and going) for the Devices
+ * page, and the watch the table's game keeps for its view, asked of its
+ * plug-in (`webWatch`: a wheel's last spins, hot and cold numbers, bias).
  */
 
-import { WheelWatch } from '../games/roulette/web/wheel-watch.ts';
+import type { GameWebWatch } from '../games/game.ts';
+import { gameOf } from '../games/registry.ts';
 import type { Notice } from './devices-report.ts';
 import type { FeedSource } from './feed.ts';
 import { HttpError } from './http.ts';
 import type { ConsolePort } from './port.ts';
-import { rouletteRulesetOf } from './table-view.ts';
 
 const KEPT_NOTICES = 50;
 
@@ -17,23 +19,23 @@ export class TableWatch {
   readonly notices: Notice[] = [];
   private readonly changeListeners = new Set<() => void>();
   private readonly unsubscribe: Array<() => void>;
-  /** The wheel watch of a roulette table (wheel-watch.ts): last spins, hot and cold, bias verdicts. */
-  readonly wheel: WheelWatch;
+  /** The watch the table's game keeps for its view; undefined where its feed is enough. */
+  readonly game: GameWebWatch | undefined;
 
   constructor(
     private readonly port: ConsolePort,
     private readonly clock: () => number,
-    onWheelError: (error: unknown) => void = () => {
+    onGameWatchError: (error: unknown) => void = () => {
       // No log given (unit tests): the watch shows nothing until the journal reads again.
     },
   ) {
     const changed = () => {
       for (const listener of this.changeListeners) listener();
     };
-    this.wheel = new WheelWatch({
-      ruleset: () => rouletteRulesetOf(port.ruleset),
+    this.game = gameOf(port.ruleset).webWatch({
+      ruleset: () => port.ruleset,
       onLoaded: changed,
-      onError: onWheelError,
+      onError: onGameWatchError,
     });
     this.unsubscribe = [
       port.subscribe('journaled', changed),
@@ -51,12 +53,13 @@ export class TableWatch {
   source(): FeedSource {
     const journal = this.port.journalFeed;
     if (!journal) throw new HttpError(503, 'not_ready', 'the journal is not open yet');
-    this.wheel.attach(journal);
+    this.game?.attach(journal);
     return {
       journal,
       snapshot: () => this.port.snapshot(),
       published: () => this.port.published(),
-      wheel: () => this.wheel.payload(),
+      // The feed sends the game watch's frame as `wheel` (feed.ts), the one game that keeps one.
+      wheel: () => this.game?.payload(),
       onChange: (listener) => {
         this.changeListeners.add(listener);
         return () => this.changeListeners.delete(listener);
@@ -66,7 +69,7 @@ export class TableWatch {
 
   stop(): void {
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
-    this.wheel.stop();
+    this.game?.stop();
   }
 
   private remember(level: string, message: string): void {

@@ -109,10 +109,10 @@ async function sampleRss(pid: number): Promise<number> {
 
 export async function benchWeb(): Promise<WebFigures> {
   const { gzipSync } = await import('node:zlib');
-  const { STATIC_FILES } = await import('../../firmware-host/web/static-files.ts');
+  const { staticFiles } = await import('../../firmware-host/web/static-files.ts');
   let pageBytes = 0;
   // Every file the console serves, the games' modules too (`/` is index.html again).
-  for (const [url, path] of Object.entries(STATIC_FILES)) {
+  for (const [url, path] of Object.entries(staticFiles())) {
     if (url === '/' || !/\.(html|js|css)$/.test(path)) continue;
     pageBytes += gzipSync(await readFile(path), { level: 9 }).length;
   }

@@ -49,6 +49,11 @@ describe.skipIf(skip)(
       await page.goto(`${table.url}/#history`);
       await page.waitForSelector('#history tr[data-round="1"]');
       await page.locator('#history tr[data-round="1"] button').click();
+      // The round is named as the Table page and the Scoreboard name it ("Round 1").
+      expect(await page.locator('#history thead th').first().textContent()).toBe('Round');
+      expect(await page.locator('#replay-title').textContent()).toBe(
+        'Round 1 (shoe 1), replayed card by card',
+      );
       const shown = () =>
         page.$$eval('#replay-hand [data-card]', (els) =>
           els.map((el) => el.getAttribute('data-card')),

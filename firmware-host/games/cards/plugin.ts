@@ -122,6 +122,9 @@ export const cardGames: GamePlugin = {
   exposedOutcome: exposedCardOutcome,
   // Every event of a card table is one every table shares.
   eventText: () => undefined,
+  // gameweb: the console's feed and roads are all a card table's view needs.
+  webWatch: () => undefined,
+  webFolder: new URL('web/public/', import.meta.url).href,
   openSession: (name, options: SessionOptions) =>
     new CardGameSession(new TableSession(sessionConfig(name, options))),
   ownsCheckpoint: (session) =>

@@ -11,6 +11,7 @@ import { rouletteScoreboard } from './scoreboard.ts';
 import { RouletteSession, type RouletteState, serializeRouletteState } from './session.ts';
 import { rouletteEventText } from './text.ts';
 import { rouletteViewLines } from './view-lines.ts';
+import { rouletteWebWatch } from './web/wheel-watch.ts';
 
 /** The `game` a roulette checkpoint's session names (checkpoints written before the plug-ins say it too). */
 const CHECKPOINT_GAME = 'roulette';
@@ -91,6 +92,9 @@ export const roulette: GamePlugin = {
   // A wheel's results are its spins: no result event carries a roulette outcome.
   exposedOutcome: () => undefined,
   eventText: rouletteEventText,
+  // gameweb: the wheel watch the web console keeps beside the feed (last spins, hot and cold, bias).
+  webWatch: rouletteWebWatch,
+  webFolder: new URL('web/public/', import.meta.url).href,
   openSession: (name) => new RouletteGameSession(new RouletteSession(name)),
   ownsCheckpoint: (session) =>
     typeof session === 'object' &&

@@ -44,6 +44,13 @@ async function signedIn(me) {
   $('login').hidden = true;
   $('who').textContent = `${me.user} (${me.role})`;
   $('logout').hidden = !!me.anonymous;
+  // The game's own modules for its parts of the page (and their markup), before any event
+  // reaches them and before their request panels are filled.
+  try {
+    await loadViews(me);
+  } catch (error) {
+    banner(`the table's view could not be loaded: ${error.message}`);
+  }
   showRequests(me.role);
   document.body.dataset.role = me.role;
   for (const select of document.querySelectorAll('select.ruleset-select')) {
@@ -52,12 +59,6 @@ async function signedIn(me) {
         h('option', { value: name, selected: name === me.ruleset }, name),
       ),
     );
-  }
-  // The game's own modules for its parts of the page, before any event reaches them.
-  try {
-    await loadViews(me);
-  } catch (error) {
-    banner(`the table's view could not be loaded: ${error.message}`);
   }
   connect();
   showPage();

@@ -66,7 +66,8 @@ function shoesOf(body) {
           h(
             'tr',
             {},
-            h('th', {}, 'Hand'),
+            // A round as the Table page and the Scoreboard number it ("Round 3").
+            h('th', {}, 'Round'),
             h('th', {}, 'Time'),
             h('th', {}, 'Cards'),
             h('th', {}, 'Result'),
@@ -124,7 +125,7 @@ function openReplay(shoeIndex, hand) {
   replay = { hand, step: 0 };
   $('replay').hidden = false;
   $('replay-title').textContent =
-    `Hand ${hand.round} (shoe ${shoeIndex + 1}), replayed card by card`;
+    `Round ${hand.round} (shoe ${shoeIndex + 1}), replayed card by card`;
   drawReplay();
   $('replay').scrollIntoView();
 }
@@ -180,7 +181,7 @@ $('history-form').addEventListener('submit', (event) => {
   loadHistory();
 });
 $('history-print').addEventListener('click', () => window.print());
-// Printed, a roulette day shows every game's events (Print or the browser's own print).
+// Printed, every folded part of the day shows open (Print or the browser's own print).
 window.addEventListener('beforeprint', () => {
   for (const game of document.querySelectorAll('#history details')) game.open = true;
 });

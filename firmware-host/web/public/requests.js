@@ -1,19 +1,8 @@
-// A supervisor's requests, in every view's panel (`.requests`): confirmed first, then sent with the CSRF token.
+// A supervisor's requests, in every view's panel (`.requests`, the game's view may mount its own):
+// confirmed first in the view's words, then sent with the CSRF token.
 import { api } from './api.js';
 import { $ } from './dom.js';
-
-const REQUEST_TEXT = {
-  new_round: () => 'Start the next coup / round?',
-  new_shoe: () => 'Start a new shoe? The shoe in play ends.',
-  void_hand: (body) =>
-    `Void the hand in play because “${body.reason}”? The void is journaled with your name.`,
-  set_ruleset: (body) => `Change the ruleset to ${body.ruleset}? Only between shoes or games.`,
-  no_more_bets: () => 'Close the betting on the game in play (“no more bets”)?',
-  closing: () =>
-    'Announce closing time? The last games are counted down, then the table closes for the day.',
-  reopen: (body) =>
-    `Reopen the closed table because “${body.reason}”? Closing time ends; the reopening is journaled with your name.`,
-};
+import { requestText } from './views.js';
 
 function confirmDialog(text) {
   return new Promise((resolve) => {
@@ -30,33 +19,38 @@ export function showRequests(role) {
   for (const panel of document.querySelectorAll('.requests')) panel.hidden = role !== 'supervisor';
 }
 
-for (const panel of document.querySelectorAll('.requests')) {
+/** Sends one request from its panel: the reason its panel asks for it (`data-reason-for`), the ruleset. */
+async function send(panel, op) {
   const result = panel.querySelector('.request-result');
-  for (const button of panel.querySelectorAll('button[data-op]')) {
-    button.addEventListener('click', async () => {
-      const op = button.dataset.op;
-      const body = {};
-      if (op === 'void_hand' || op === 'reopen') {
-        const reason = panel.querySelector(op === 'reopen' ? '.reopen-reason' : '.void-reason');
-        body.reason = reason.value.trim();
-        if (body.reason.length < 3) {
-          result.textContent = `Give the reason for the ${op === 'reopen' ? 'reopening' : 'void'} (at least 3 characters).`;
-          return;
-        }
-      }
-      if (op === 'set_ruleset') body.ruleset = panel.querySelector('.ruleset-select').value;
-      if (!(await confirmDialog(REQUEST_TEXT[op](body)))) return;
-      const { status, body: answer } = await api(`/api/request/${op}`, {
-        method: 'POST',
-        body: JSON.stringify(body),
-      });
-      const name = op.replaceAll('_', ' ');
-      result.textContent =
-        status === 200
-          ? `${name}: done (journal seq ${answer.data && answer.data.seq !== undefined ? answer.data.seq : '–'})`
-          : `${name} refused: ${answer.error}`;
-      result.className = `request-result ${status === 200 ? 'ok' : 'error'}`;
-      if (status === 200 && op === 'void_hand') panel.querySelector('.void-reason').value = '';
-    });
+  const body = {};
+  const reason = panel.querySelector(`input[data-reason-for="${op}"]`);
+  if (reason) {
+    body.reason = reason.value.trim();
+    if (body.reason.length < 3) {
+      result.textContent = `Give the reason for the ${reason.dataset.reasonNoun} (at least 3 characters).`;
+      return;
+    }
   }
+  if (op === 'set_ruleset') body.ruleset = panel.querySelector('.ruleset-select').value;
+  if (!(await confirmDialog(requestText(op, body)))) return;
+  // The last request's answer goes while this one is out: an answer shown is always this one's.
+  result.textContent = '';
+  result.className = 'request-result';
+  const { status, body: answer } = await api(`/api/request/${op}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+  });
+  const name = op.replaceAll('_', ' ');
+  result.textContent =
+    status === 200
+      ? `${name}: done (journal seq ${answer.data && answer.data.seq !== undefined ? answer.data.seq : '–'})`
+      : `${name} refused: ${answer.error}`;
+  result.className = `request-result ${status === 200 ? 'ok' : 'error'}`;
+  if (status === 200 && reason) reason.value = '';
 }
+
+// One listener for every panel: a view mounted after the page loaded has its buttons answered too.
+document.addEventListener('click', (event) => {
+  const button = event.target.closest?.('.requests button[data-op]');
+  if (button) send(button.closest('.requests'), button.dataset.op);
+});

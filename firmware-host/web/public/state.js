@@ -7,7 +7,6 @@ export const app = {
   state: null,
   roads: null,
   wheel: null,
-  closingRule: null,
   reconnectingFor: null,
   covered: null,
   gaps: 0,

@@ -2,6 +2,15 @@
 import { $, capital, cardEl, h } from './dom.js';
 import { app } from './state.js';
 
+/** What a supervisor confirms before each of a card table's requests. */
+export const CARD_REQUEST_TEXT = {
+  new_round: () => 'Start the next coup / round?',
+  new_shoe: () => 'Start a new shoe? The shoe in play ends.',
+  void_hand: (body) =>
+    `Void the hand in play because “${body.reason}”? The void is journaled with your name.`,
+  set_ruleset: (body) => `Change the ruleset to ${body.ruleset}? Only between shoes.`,
+};
+
 export function renderTable() {
   const state = app.state;
   if (!state) return;

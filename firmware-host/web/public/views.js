@@ -4,10 +4,15 @@
 // module is named for is the console's own (the card view, the card History) or, for the
 // Scoreboard, hidden.
 import { $ } from './dom.js';
-import { renderTable } from './table.js';
+import { CARD_REQUEST_TEXT, renderTable } from './table.js';
 
 // The console's own view of a table: the card view (the card feed keeps the shoe strip, feed.js).
-const CARD_VIEW = { name: 'cards', element: 'view-cards', render: renderTable };
+const CARD_VIEW = {
+  name: 'cards',
+  element: 'view-cards',
+  render: renderTable,
+  requestText: CARD_REQUEST_TEXT,
+};
 
 /** The loaded parts: `table` (a view), `history` (a day's drawing), `scoreboard`. */
 const parts = { table: CARD_VIEW, history: null, scoreboard: null };
@@ -31,9 +36,17 @@ export async function loadViews(info) {
   );
   const [table, history, scoreboard] = loaded;
   parts.table = table ?? CARD_VIEW;
+  // A game's view brings its own markup (and its request panel) to the Table page.
+  parts.table.mount?.($('page-table'));
   parts.history = history;
   parts.scoreboard = scoreboard;
   loadedFor = key;
+}
+
+/** What a supervisor confirms before request `op`, in the table view's words. */
+export function requestText(op, body) {
+  const text = parts.table.requestText?.[op];
+  return text ? text(body) : `Send the request ${op.replaceAll('_', ' ')}?`;
 }
 
 /** The game's drawing of a History day, or null for the console's own (shoes and hands). */

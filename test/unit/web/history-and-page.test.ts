@@ -7,11 +7,7 @@ import { cardDayHistory } from '../../../firmware-host/games/cards/history.ts';
 import { GAME_PLUGINS } from '../../../firmware-host/games/registry.ts';
 import type { JournalRecord } from '../../../firmware-host/journal/record.ts';
 import { parseDay, readHistoryDay } from '../../../firmware-host/web/history.ts';
-import {
-  gameModuleUrl,
-  PUBLIC_DIR,
-  STATIC_FILES,
-} from '../../../firmware-host/web/static-files.ts';
+import { gameModuleUrl, PUBLIC_DIR, staticFiles } from '../../../firmware-host/web/static-files.ts';
 
 const DAY = Date.parse('2026-11-24T10:00:00Z');
 const hash = '0'.repeat(64);
@@ -177,7 +173,7 @@ describe("the console's page", () => {
   it('is under 150 kB compressed, served as written (no build step)', () => {
     // The page's own files and every game's modules, by the URL the page asks for.
     const files = new Map(
-      Object.entries(STATIC_FILES)
+      Object.entries(staticFiles())
         .filter(([url]) => /\.(html|js|css)$/.test(url))
         .map(([url, path]) => [url, readFileSync(path, 'utf8')]),
     );
@@ -208,13 +204,13 @@ describe("the console's page", () => {
   });
 
   it("serves each game's declared modules from its folder's web/public, and nothing else of it", () => {
-    const gameUrls = Object.keys(STATIC_FILES).filter((url) => url.startsWith('/games/'));
+    const gameUrls = Object.keys(staticFiles()).filter((url) => url.startsWith('/games/'));
     const declared = GAME_PLUGINS.flatMap((plugin) =>
       plugin.webModules.map((file) => gameModuleUrl(plugin.id, file)),
     );
     expect(gameUrls.sort()).toEqual(declared.sort());
     for (const url of gameUrls) {
-      expect(STATIC_FILES[url]).toMatch(/firmware-host\/games\/[a-z]+\/web\/public\/[a-z-]+\.js$/);
+      expect(staticFiles()[url]).toMatch(/firmware-host\/games\/[a-z]+\/web\/public\/[a-z-]+\.js$/);
     }
     for (const plugin of GAME_PLUGINS) {
       for (const name of plugin.rulesetNames()) {

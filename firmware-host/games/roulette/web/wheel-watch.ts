@@ -13,10 +13,14 @@
  * out (a ball dropped unspun is no evidence about the wheel, 003 § 11(5)).
  */
 
-import type { JournalRecord } from '../../../journal/record.ts';
-import type { JournalSource } from '../../../mqtt/bridge.ts';
 import type { DomainEvent } from '../../../table/events.ts';
-import type { RouletteRuleset } from '../../rulesets.ts';
+import type {
+  GameWatchJournal,
+  GameWatchRecord,
+  GameWebWatch,
+  GameWebWatchOptions,
+} from '../../game.ts';
+import { getRouletteRuleset, type RouletteRuleset, rouletteRulesetNames } from '../../rulesets.ts';
 import { analyzeWheel, type Direction, type WheelSpin } from '../analysis/wheel-bias.ts';
 import { colourOf } from '../engine/layout.ts';
 
@@ -85,7 +89,7 @@ export function wheelWatchOf(
 }
 
 /** A counted spin from a journal record, or undefined. */
-function spinOf(record: JournalRecord): WatchedSpin | undefined {
+function spinOf(record: GameWatchRecord): WatchedSpin | undefined {
   if (record.kind !== 'event') return undefined;
   const event = record.data as DomainEvent;
   if (event.type !== 'spin' || !event.rotor || !event.ball) return undefined;
@@ -113,12 +117,12 @@ export interface WheelWatchOptions {
  * once, then each durable batch. Keeps the seqs of the last games' starts,
  * where a freshly opened page's feed begins.
  */
-export class WheelWatch {
+export class WheelWatch implements GameWebWatch {
   private spins: WatchedSpin[] = [];
   private gameStarts: number[] = [];
   private attached = false;
   private loaded = false;
-  private readonly queued: JournalRecord[] = [];
+  private readonly queued: GameWatchRecord[] = [];
   private cached: { ruleset: RouletteRuleset; payload: Record<string, unknown> } | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly options: WheelWatchOptions;
@@ -128,7 +132,7 @@ export class WheelWatch {
   }
 
   /** Starts following the journal (once; later calls do nothing). */
-  attach(journal: JournalSource): void {
+  attach(journal: GameWatchJournal): void {
     if (this.attached) return;
     this.attached = true;
     const through = journal.lastSeq;
@@ -154,8 +158,8 @@ export class WheelWatch {
   }
 
   /** The newest records through `through`, read backwards page by page until WINDOW spins are found. */
-  private async readBack(journal: JournalSource, through: number): Promise<JournalRecord[]> {
-    const pages: JournalRecord[][] = [];
+  private async readBack(journal: GameWatchJournal, through: number): Promise<GameWatchRecord[]> {
+    const pages: (readonly GameWatchRecord[])[] = [];
     let spins = 0;
     let games = 0;
     for (let end = through; end >= 1 && (spins < WINDOW || games < RECENT_GAMES); ) {
@@ -171,7 +175,7 @@ export class WheelWatch {
     return pages.flat();
   }
 
-  private follow(records: readonly JournalRecord[]): void {
+  private follow(records: readonly GameWatchRecord[]): void {
     let changed = false;
     for (const record of records) {
       const spin = spinOf(record);
@@ -209,4 +213,20 @@ export class WheelWatch {
   stop(): void {
     this.unsubscribe?.();
   }
+}
+
+/**
+ * The watch roulette's plug-in gives the web console (`webWatch`): the
+ * table's ruleset followed by name, no watch to show while it names no
+ * roulette ruleset.
+ */
+export function rouletteWebWatch(options: GameWebWatchOptions): WheelWatch {
+  return new WheelWatch({
+    ruleset: () => {
+      const name = options.ruleset();
+      return rouletteRulesetNames().includes(name) ? getRouletteRuleset(name) : undefined;
+    },
+    onLoaded: options.onLoaded,
+    onError: options.onError,
+  });
 }

@@ -1,8 +1,8 @@
 // The roulette view of the Table page, as a casino's number display shows a wheel: the spin in
 // play, the last numbers in their colours, hot and cold numbers, the bias watch, closing time.
 // Everything comes from the snapshot (`state`), the wheel watch (`wheel`) and the event feed.
-// The console loads it by the URL the table info names (views.js); its markup is index.html's
-// #view-roulette.
+// The console loads it by the URL the table info names (views.js), which mounts its markup
+// (#view-roulette) on the Table page.
 import { $, h } from '/dom.js';
 import { app } from '/state.js';
 
@@ -14,6 +14,118 @@ const TEST_NAMES = {
   sector: 'Wheel sector',
   direction_split: 'Rotor direction split',
   repeat: 'Repeats',
+};
+
+/** A supervisor's request panel (requests.js sends it): the buttons, the reason to reopen, the ruleset. */
+function requestPanel() {
+  return h(
+    'div',
+    { id: 'roulette-requests', class: 'requests', hidden: true },
+    h('h2', {}, 'Requests'),
+    h(
+      'div',
+      { class: 'request-buttons' },
+      h('button', { type: 'button', 'data-op': 'no_more_bets' }, 'No more bets'),
+      h('button', { type: 'button', 'data-op': 'closing' }, 'Closing time'),
+    ),
+    h(
+      'label',
+      {},
+      'Reopen the closed table, because ',
+      h('input', {
+        id: 'reopen-reason',
+        class: 'reopen-reason',
+        maxlength: 200,
+        placeholder: 'reason',
+        'data-reason-for': 'reopen',
+        'data-reason-noun': 'reopening',
+      }),
+    ),
+    h('button', { type: 'button', 'data-op': 'reopen' }, 'Reopen table'),
+    h(
+      'label',
+      {},
+      'Ruleset (between games) ',
+      h('select', { id: 'roulette-ruleset-select', class: 'ruleset-select' }),
+    ),
+    h('button', { type: 'button', 'data-op': 'set_ruleset' }, 'Change ruleset'),
+    h('p', { id: 'roulette-request-result', class: 'request-result', role: 'status' }),
+  );
+}
+
+/** The view's markup, as a casino's number display lays it out. */
+function rouletteMarkup() {
+  const figure = (caption, list) => h('figure', {}, h('figcaption', {}, caption), list);
+  return h(
+    'div',
+    { id: 'view-roulette', class: 'view roulette', hidden: true },
+    h(
+      'div',
+      { class: 'shoe-line' },
+      h('span', { id: 'roulette-ruleset', class: 'ruleset' }),
+      h('span', { id: 'roulette-info' }),
+      h('span', { id: 'closing', class: 'markers' }),
+    ),
+    h(
+      'div',
+      { class: 'roulette-grid' },
+      h(
+        'div',
+        { id: 'spin', class: 'spin' },
+        h('div', { id: 'spin-result', class: 'spin-result' }),
+        h(
+          'div',
+          { class: 'spin-text' },
+          h('div', { id: 'spin-game', class: 'spin-game' }),
+          h('div', { id: 'spin-betting', class: 'betting' }),
+          h('div', { id: 'spin-directions', class: 'spin-directions' }),
+        ),
+      ),
+      h(
+        'figure',
+        { class: 'marquee-box' },
+        h('figcaption', {}, 'Last numbers'),
+        h('ol', { id: 'marquee', class: 'marquee' }),
+      ),
+      h(
+        'div',
+        { class: 'roulette-main' },
+        h(
+          'div',
+          { class: 'hot-cold' },
+          figure('Hot', h('ol', { id: 'hot', class: 'pockets' })),
+          figure('Cold', h('ol', { id: 'cold', class: 'pockets' })),
+        ),
+        h('p', { id: 'hot-cold-note', class: 'muted' }),
+        h(
+          'div',
+          { class: 'columns' },
+          h('div', {}, h('h2', {}, 'Alarms'), h('ol', { id: 'roulette-alarms', class: 'alarms' })),
+          requestPanel(),
+        ),
+        h('h2', {}, 'Bias watch'),
+        h('table', { id: 'bias', class: 'bias' }, h('tbody')),
+      ),
+    ),
+  );
+}
+
+/** Puts the view on the Table page (once). */
+function mountRoulette(page) {
+  if (!$('view-roulette')) page.append(rouletteMarkup());
+}
+
+/** The article closing time was announced under, from the feed's events (null while open). */
+let closingRule = null;
+
+/** What a supervisor confirms before each of the table's requests. */
+const REQUEST_TEXT = {
+  no_more_bets: () => 'Close the betting on the game in play (“no more bets”)?',
+  closing: () =>
+    'Announce closing time? The last games are counted down, then the table closes for the day.',
+  reopen: (body) =>
+    `Reopen the closed table because “${body.reason}”? Closing time ends; the reopening is journaled with your name.`,
+  set_ruleset: (body) => `Change the ruleset to ${body.ruleset}? Only between games.`,
 };
 
 /** One pocket as a coloured disc; `count` is shown beside it (hot and cold lists). */
@@ -53,7 +165,7 @@ function renderRoulette() {
 /** Closing time (003 § 13(2)): the games left, counted down after each result, then closed. */
 function renderClosing(roulette) {
   const el = $('closing');
-  const rule = app.closingRule ? ` (${app.closingRule})` : '';
+  const rule = closingRule ? ` (${closingRule})` : '';
   el.dataset.gamesLeft = roulette.gamesLeft === null ? '' : String(roulette.gamesLeft);
   el.replaceChildren(
     roulette.closed
@@ -143,11 +255,11 @@ function renderBias(wheel) {
 /** Events the view keeps something of: the article of closing time (drawn again: a backlog's events come after the state). */
 function onRouletteEvent(event) {
   if (event.type === 'closing' || event.type === 'games_left' || event.type === 'table_closed') {
-    app.closingRule = event.rule;
+    closingRule = event.rule;
     renderRoulette();
   }
   if (event.type === 'table_reopened') {
-    app.closingRule = null;
+    closingRule = null;
     renderRoulette();
   }
 }
@@ -155,6 +267,8 @@ function onRouletteEvent(event) {
 export const tableView = {
   name: 'roulette',
   element: 'view-roulette',
+  mount: mountRoulette,
   render: renderRoulette,
   onEvent: onRouletteEvent,
+  requestText: REQUEST_TEXT,
 };
