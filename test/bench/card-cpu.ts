@@ -57,7 +57,7 @@ export interface CardCpuOptions {
    */
   burst?: boolean;
   /** Called as the counted cards start and once they have all arrived (a profile's window: profile-card-path.ts). */
-  mark?: (moment: 'dealing' | 'dealt', pid: number) => void;
+  mark?: (moment: 'idling' | 'idled' | 'dealing' | 'dealt', pid: number) => void;
 }
 
 export interface CardCpuFigures {
@@ -169,9 +169,11 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       // The new shoe's events published; the deferred MQTT cursor's write (5 s) falls in the warm-up.
       await sleep(1500);
       const idleMs = options.idleMs ?? 2000;
+      options.mark?.('idling', pid);
       const idleFrom = await cpuMs(pid);
       const idleStarted = performance.now();
       await sleep(idleMs);
+      options.mark?.('idled', pid);
       const idleRate = ((await cpuMs(pid)) - idleFrom) / ((performance.now() - idleStarted) / 1000);
 
       let dealt = 0;
