@@ -55,9 +55,17 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
       ...args: BridgeEvents[K]
     ) => void;
     this.#connection = new BridgeConnection(options, this.topics);
-    this.#publisher = new JournalPublisher(options, this.topics, this.#connection, emit);
+    this.#retained = new RetainedTopics(
+      this.topics,
+      this.#connection,
+      options.info ?? {},
+      options.log,
+    );
+    // The followed state goes out with the events that changed it, in their socket write.
+    this.#publisher = new JournalPublisher(options, this.topics, this.#connection, emit, () =>
+      this.#retained.refreshState(),
+    );
     this.#responder = new RequestResponder(options, this.topics, this.#connection, emit);
-    this.#retained = new RetainedTopics(this.topics, this.#connection, options.info ?? {});
     this.#connection.on('connected', () => {
       // Retained topics first, so a consumer sees `online` before the backlog.
       this.#retained.republish();
@@ -134,6 +142,17 @@ export class MqttBridge extends EventEmitter<BridgeEvents> {
   /** The retained table snapshot. Refused (MqttError 'withheld') if it holds a shuffler order. */
   setState(snapshot: Record<string, unknown>): void {
     this.#retained.setState(snapshot);
+  }
+
+  /**
+   * The retained table snapshot, read from `source` as it is published: now,
+   * at every connect, and each time the journal's events published catch up
+   * with the journal, in the same socket write as those events (one write
+   * and one wake-up of the broker per card, not two). A snapshot the guard
+   * refuses is logged and not published.
+   */
+  followState(source: () => Record<string, unknown>): void {
+    this.#retained.followState(source);
   }
 
   /** The journal's last signed head, retained on `journal/head`. */

@@ -14,7 +14,7 @@
  * the per-card cost net of idling can be read too.
  *
  * `npm run build` is the caller's (BENCH's lanes, or `main()` below).
- * Run alone: `npx tsx test/bench/card-cpu.ts [paceMs ...]`.
+ * Run alone: `npx tsx test/bench/card-cpu.ts [paceMs|burst|after-busy ...]`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,6 +47,12 @@ export interface CardCpuOptions {
   cli?: string;
   /** Cards dealt first and not counted (the daemon's first cards load code). Default 20. */
   warmup?: number;
+  /**
+   * The warm-up's pace; default `paceMs`. 0 deals it back to back: a dealer's
+   * pace measured after a busy spell, when V8 finds the allocation rate
+   * dropped and may collect the heap to shrink it.
+   */
+  warmupPaceMs?: number;
   /** Milliseconds of idling measured before dealing. Default 2000. */
   idleMs?: number;
   /**
@@ -57,7 +63,7 @@ export interface CardCpuOptions {
    */
   burst?: boolean;
   /** Called as the counted cards start and once they have all arrived (a profile's window: profile-card-path.ts). */
-  mark?: (moment: 'dealing' | 'dealt', pid: number) => void;
+  mark?: (moment: 'idling' | 'idled' | 'dealing' | 'dealt', pid: number) => void;
 }
 
 export interface CardCpuFigures {
@@ -169,9 +175,11 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
       // The new shoe's events published; the deferred MQTT cursor's write (5 s) falls in the warm-up.
       await sleep(1500);
       const idleMs = options.idleMs ?? 2000;
+      options.mark?.('idling', pid);
       const idleFrom = await cpuMs(pid);
       const idleStarted = performance.now();
       await sleep(idleMs);
+      options.mark?.('idled', pid);
       const idleRate = ((await cpuMs(pid)) - idleFrom) / ((performance.now() - idleStarted) / 1000);
 
       let dealt = 0;
@@ -204,7 +212,8 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
         await Promise.race([arrived, timeout]);
         if (card >= warmup && writtenAt !== undefined)
           latencies.push(performance.now() - writtenAt);
-        const rest = options.paceMs - (performance.now() - startedAt);
+        const pace = card < warmup ? (options.warmupPaceMs ?? options.paceMs) : options.paceMs;
+        const rest = pace - (performance.now() - startedAt);
         if (rest > 0) await sleep(rest);
       }
       let burst: { cards_per_s: number; max_gap_ms: number } | undefined;
@@ -268,18 +277,24 @@ export async function measureCardCpu(options: CardCpuOptions): Promise<CardCpuFi
 }
 
 /**
- * `npx tsx test/bench/card-cpu.ts [paceMs|burst ...]`: one line of JSON per
- * pace (default 500, 0 and burst). TABLESIDE_CARD_CPU_CLI names another build.
+ * `npx tsx test/bench/card-cpu.ts [paceMs|burst|after-busy ...]`: one line of
+ * JSON per pace (default 500, 0 and burst); after-busy is a dealer's pace
+ * (500 ms) once 300 cards went back to back. TABLESIDE_CARD_CPU_CLI names
+ * another build.
  */
 async function main(): Promise<void> {
   const paces = process.argv.slice(2);
   const cli = process.env.TABLESIDE_CARD_CPU_CLI;
   for (const pace of paces.length > 0 ? paces : ['500', '0', 'burst']) {
     const burst = pace === 'burst';
-    const paceMs = burst ? 0 : Number(pace);
+    const afterBusy = pace === 'after-busy';
+    const paceMs = burst ? 0 : afterBusy ? 500 : Number(pace);
     const cards = burst ? 300 : paceMs >= 200 ? 40 : 200;
+    const warmup = afterBusy ? { warmup: 300, warmupPaceMs: 0 } : {};
     console.log(
-      JSON.stringify(await measureCardCpu({ paceMs, cards, burst, ...(cli ? { cli } : {}) })),
+      JSON.stringify(
+        await measureCardCpu({ paceMs, cards, burst, ...warmup, ...(cli ? { cli } : {}) }),
+      ),
     );
   }
 }

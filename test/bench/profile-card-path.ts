@@ -108,10 +108,12 @@ async function main(): Promise<void> {
   const top = Number(option('--top') ?? 25);
   const keep = option('--keep');
   const floor = Number(option('--tree') ?? 0);
+  const idleMs = Number(option('--idle') ?? 2000);
   const paceMs = Number(args[0] ?? 500);
   const cards = Number(args[1] ?? 40);
   const dir = keep ?? (await mkdtemp(join(tmpdir(), 'tableside-card-prof-')));
   let window: { from: number; to: number } = { from: 0, to: 0 };
+  let idleWindow: { from: number; to: number } = { from: 0, to: 0 };
   try {
     const cli = process.env.TABLESIDE_CARD_CPU_CLI;
     const figures = await measureCardCpu({
@@ -124,8 +126,11 @@ async function main(): Promise<void> {
         '--cpu-prof-interval=250',
       ],
       ...(cli ? { cli } : {}),
+      idleMs,
       mark: (moment) => {
-        if (moment === 'dealing') window = { from: microseconds(), to: 0 };
+        if (moment === 'idling') idleWindow = { from: microseconds(), to: 0 };
+        else if (moment === 'idled') idleWindow.to = microseconds();
+        else if (moment === 'dealing') window = { from: microseconds(), to: 0 };
         else window.to = microseconds();
       },
     });
@@ -148,6 +153,14 @@ async function main(): Promise<void> {
       console.log(`\ncall tree, ms over all ${cards} cards, branches of at least ${floor} ms`);
       for (const line of tree(floor)) console.log(line);
     }
+    // What the daemon does with its shoe connected and no card: a table pays
+    // it between cards, so at a dealer's pace it is part of the cost per card.
+    const idle = summarise(profile, idleWindow.from, idleWindow.to);
+    const seconds = (idleWindow.to - idleWindow.from) / 1e6;
+    console.log(
+      `\nidle, ${seconds.toFixed(1)} s with the shoe connected and no card: ${figures.idle_cpu_ms_per_s} ms CPU per s (all threads); main thread busy ${((idle.total - (idle.self.get('(idle) (native):0') ?? 0)) / seconds).toFixed(3)} ms per s`,
+    );
+    for (const line of idle.tree(floor > 0 ? floor / 10 : 0.5)) console.log(line);
   } finally {
     if (!keep) await rm(dir, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import type { MqttBridge } from '../../mqtt/bridge.ts';
 import type { EmbeddedBroker } from '../../mqtt/broker.ts';
 import type { DaemonEvents } from '../bus.ts';
 import { embeddedAccess, RefusalAlarms, requestVerifier } from '../trust-setup.ts';
-import { type Extension, type ExtensionContext, type TableHost, Teardown } from './extension.ts';
+import { type Extension, type ExtensionContext, Teardown } from './extension.ts';
 
 /**
  * The MQTT cursor reaches the disk every 5 s, or at once 1000 events past
@@ -29,7 +29,6 @@ export class MqttBridgeExtension implements Extension {
   private bridge: MqttBridge | undefined;
   private brokerUrl = '';
   private signed = false;
-  private statePending = false;
   /** The alarm of a failed journal, sent to the broker directly (see announceJournalFailure). */
   private journalFailure: Promise<void> | undefined;
   private readonly teardown = new Teardown();
@@ -99,7 +98,9 @@ export class MqttBridgeExtension implements Extension {
     for (const [name, payload] of Object.entries(table.published())) {
       bridge.setPublished(name, payload);
     }
-    this.publishState(table);
+    // The bridge reads the snapshot as its events catch up with the journal: a
+    // burst of cards made durable together is one snapshot, in their socket write.
+    bridge.followState(() => table.snapshot());
   }
 
   /** The embedded broker, with the access policy of the config's credentials. */
@@ -133,24 +134,6 @@ export class MqttBridgeExtension implements Extension {
     );
   }
 
-  /**
-   * The retained snapshot follows the table, but once per turn of the event
-   * loop at most: a burst of cards made durable together is one snapshot,
-   * not one per card (it is a view, the events carry every card).
-   */
-  private publishState(table: TableHost): void {
-    if (this.statePending) return;
-    this.statePending = true;
-    setImmediate(() => {
-      this.statePending = false;
-      try {
-        this.bridge?.setState(table.snapshot());
-      } catch (error) {
-        this.log.error({ err: error }, 'state snapshot withheld');
-      }
-    });
-  }
-
   async stop(): Promise<void> {
     await this.teardown.run(this.log);
   }
@@ -162,7 +145,6 @@ export class MqttBridgeExtension implements Extension {
       deviceAvailability: (device, availability) =>
         bridge.setDeviceAvailability(device, availability),
       info: () => bridge.setInfo(table.info()),
-      journaled: () => this.publishState(table),
       published: (name, payload) => bridge.setPublished(name, payload),
       head: (head) => bridge.setJournalHead(head),
     };

@@ -41,6 +41,8 @@ export class JournalPublisher {
     private readonly topics: TableTopics,
     private readonly connection: LiveConnection,
     private readonly emit: EmitBridgeEvent,
+    /** Called within a batch's cork once its events reach the journal's last record: what else goes in that write. */
+    private readonly caughtUp: () => void = () => undefined,
   ) {
     this.#inflightLimit = options.inflight ?? 32;
     if (!Number.isInteger(this.#inflightLimit) || this.#inflightLimit < 1) {
@@ -127,6 +129,7 @@ export class JournalPublisher {
         this.#publishEvent(client, record, generation);
         this.#nextSeq++;
       }
+      if (this.#nextSeq > this.options.journal.lastSeq) this.caughtUp();
     } finally {
       // mqtt-packet corks the socket for each packet and uncorks it on the next tick: the
       // batch goes out now, in one write, not after whatever else this turn still runs.
