@@ -6,7 +6,7 @@
  * keeps the flag of a live one (retain as published), so it is refused at
  * once; the embedded broker does not take a retained request at all.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Consumer } from './helpers/consumer.ts';
 import { skipReason, socatMissing, until } from './helpers/environment.ts';
 import { RequestTable } from './helpers/request-table.ts';
@@ -37,22 +37,20 @@ async function changes(table: RequestTable) {
   };
 }
 
-describe.skipIf(missing !== undefined)(
-  'a retained MQTT request is never obeyed and is refused at every restart',
-  () => {
-    let table: RequestTable | undefined;
-    afterEach(async () => {
-      await table?.close();
-      table = undefined;
-    });
-
-    it('on mosquitto (MQTT 3.1.1), signed table: a retained blank new_shoe is refused at once and at each of two restarts', async () => {
+// The cases share nothing (a broker, a daemon, a pty and a journal each) and mostly wait on
+// restarts and round trips over MQTT: side by side, the file takes as long as its slowest case.
+describe
+  .skipIf(missing !== undefined)
+  .concurrent('a retained MQTT request is never obeyed and is refused at every restart', () => {
+    it('on mosquitto (MQTT 3.1.1), signed table: a retained blank new_shoe is refused at once and at each of two restarts', async ({
+      onTestFinished,
+    }) => {
       const t = await RequestTable.create('retained-signed', {
         broker: 'mosquitto',
         game: 'cards',
         signed: true,
       });
-      table = t;
+      onTestFinished(() => t.close());
       let consumer = await t.start();
       const setup = await consumer.request('new_shoe', {
         raw: t.signed('new_shoe', { transaction: 'setup' }),
@@ -101,13 +99,15 @@ describe.skipIf(missing !== undefined)(
       expect(alarms.map((a) => a.code)).toEqual(expect.arrayContaining(['unsigned', 'retained']));
     });
 
-    it('on mosquitto, bench table: a request left retained while the table was down is refused at start', async () => {
+    it('on mosquitto, bench table: a request left retained while the table was down is refused at start', async ({
+      onTestFinished,
+    }) => {
       const t = await RequestTable.create('retained-bench', {
         broker: 'mosquitto',
         game: 'cards',
         signed: false,
       });
-      table = t;
+      onTestFinished(() => t.close());
       await t.publishRetained('new_shoe', JSON.stringify({ transaction: 'left', reason: 'old' }));
       const consumer = await t.start();
       expect(await answerAfter(consumer, 'new_shoe', 0, t)).toMatchObject({
@@ -120,14 +120,16 @@ describe.skipIf(missing !== undefined)(
       expect(await changes(t)).toEqual({ shoes: 0, mqttInputs: 0 });
     });
 
-    it('on mosquitto with MQTT 5: a signed request published retained is refused at once', async () => {
+    it('on mosquitto with MQTT 5: a signed request published retained is refused at once', async ({
+      onTestFinished,
+    }) => {
       const t = await RequestTable.create('retained-v5', {
         broker: 'mosquitto',
         game: 'cards',
         signed: true,
         protocolVersion: 5,
       });
-      table = t;
+      onTestFinished(() => t.close());
       const consumer = await t.start();
       const from = consumer.messages.length;
       await t.publishRetained('new_shoe', t.signed('new_shoe', { transaction: 'now' }));
@@ -139,13 +141,15 @@ describe.skipIf(missing !== undefined)(
       expect(await changes(t)).toEqual({ shoes: 0, mqttInputs: 0 });
     });
 
-    it('on the embedded broker: a retained request is refused by the broker and never reaches the table', async () => {
+    it('on the embedded broker: a retained request is refused by the broker and never reaches the table', async ({
+      onTestFinished,
+    }) => {
       const t = await RequestTable.create('retained-embedded', {
         broker: 'embedded',
         game: 'cards',
         signed: true,
       });
-      table = t;
+      onTestFinished(() => t.close());
       const consumer = await t.start();
       await t.publishRetained('new_shoe', t.signed('new_shoe', { transaction: 'now' }));
       await until(
@@ -166,5 +170,4 @@ describe.skipIf(missing !== undefined)(
       );
       expect(await changes(t)).toEqual({ shoes: 0, mqttInputs: 0 });
     });
-  },
-);
+  });

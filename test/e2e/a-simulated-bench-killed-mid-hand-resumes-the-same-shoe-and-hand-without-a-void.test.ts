@@ -11,7 +11,7 @@
  * card continues the shoe (its index follows the last one) and the round in
  * progress gets its result.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../firmware-host/journal/record.ts';
 import type { DomainEvent } from '../../firmware-host/table/events.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -39,12 +39,9 @@ function roundInProgress(records: readonly JournalRecord[]): number | undefined 
   return cards > 0 ? round : undefined;
 }
 
-describe('a simulated bench killed mid-hand resumes the same shoe and hand without a void', () => {
-  const daemons: CliProcess[] = [];
-  afterEach(async () => {
-    for (const daemon of daemons.splice(0)) await daemon.kill('SIGKILL');
-  });
-
+// The cases share nothing (a folder, a journal and a port each) and mostly wait on the dealer's
+// pace: side by side, the file takes as long as its slower case instead of the sum of both.
+describe.concurrent('a simulated bench killed mid-hand resumes the same shoe and hand without a void', () => {
   const CASES = [
     { name: 'the default bench (baccarat, a shoe)', table: {} },
     {
@@ -60,9 +57,14 @@ describe('a simulated bench killed mid-hand resumes the same shoe and hand witho
     },
   ];
 
-  it.each(CASES)(
+  it.for(CASES)(
     '$name: the next card of the same shoe, the hand settled, after a kill -9',
-    async ({ table }) => {
+    { timeout: 300_000 },
+    async ({ table }, { onTestFinished }) => {
+      const daemons: CliProcess[] = [];
+      onTestFinished(async () => {
+        for (const daemon of daemons) await daemon.kill('SIGKILL');
+      });
       const dir = tempDir('resume-mid-hand');
       const journal = `${dir}/journal`;
       const config = writeConfig(dir, {
@@ -128,6 +130,5 @@ describe('a simulated bench killed mid-hand resumes the same shoe and hand witho
       expect(next?.index, 'the next card of the same shoe').toBe((lastCard.index ?? -2) + 1);
       expect(upToResult[settled]).toMatchObject({ type: 'result', round });
     },
-    300_000,
   );
 });

@@ -13,7 +13,7 @@
  * the same journal and left to deal three more decks. Every deck journaled
  * has the other colour than the one before it, and no alarm is raised.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../firmware-host/journal/record.ts';
 import type { DomainEvent } from '../../firmware-host/table/events.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -41,15 +41,17 @@ function standing(records: readonly JournalRecord[]): 'between decks' | 'mid-han
   return at;
 }
 
-describe('a Triple Shot bench restarted between or during decks brings in the other colour next with no alarm', () => {
-  const daemons: CliProcess[] = [];
-  afterEach(async () => {
-    for (const daemon of daemons.splice(0)) await daemon.kill('SIGKILL');
-  });
-
-  it.each(['between decks', 'mid-hand'] as const)(
+// The cases share nothing (a folder, a journal and a port each) and mostly wait on the dealer's
+// pace: side by side, the file takes as long as its slower case instead of the sum of both.
+describe.concurrent('a Triple Shot bench restarted between or during decks brings in the other colour next with no alarm', () => {
+  it.for(['between decks', 'mid-hand'] as const)(
     'killed %s: each deck after the restart has the other colour, and nothing is alarmed',
-    async (killAt) => {
+    { timeout: 300_000 },
+    async (killAt, { onTestFinished }) => {
+      const daemons: CliProcess[] = [];
+      onTestFinished(async () => {
+        for (const daemon of daemons) await daemon.kill('SIGKILL');
+      });
       const dir = tempDir('triple-shot-restart');
       const journal = `${dir}/journal`;
       const config = writeConfig(dir, {
@@ -114,6 +116,5 @@ describe('a Triple Shot bench restarted between or during decks brings in the ot
       );
       expect(alarms).toEqual([]);
     },
-    300_000,
   );
 });

@@ -7,7 +7,7 @@
  * refuses each such request as `unsigned`, logs and alarms it; a bench
  * answers `bad_request`; neither journals anything of it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REQUEST_OPS } from '../../firmware-host/mqtt/topics.ts';
 import { skipReason, socatMissing } from './helpers/environment.ts';
 import { type BrokerKind, type Game, RequestTable } from './helpers/request-table.ts';
@@ -20,20 +20,16 @@ for (const broker of ['mosquitto', 'embedded'] as const)
   for (const game of ['cards', 'roulette'] as const)
     for (const signed of [true, false]) cases.push({ broker, game, signed });
 
-describe.skipIf(missing !== undefined)(
-  'an empty or blank MQTT request is refused on every op and changes nothing',
-  () => {
-    let table: RequestTable | undefined;
-    afterEach(async () => {
-      await table?.close();
-      table = undefined;
-    });
-
-    it.each(cases)(
+// The cases share nothing (a broker, a daemon, a pty and a journal each) and mostly wait on
+// round trips over MQTT: side by side, the file takes as long as its slowest few cases.
+describe
+  .skipIf(missing !== undefined)
+  .concurrent('an empty or blank MQTT request is refused on every op and changes nothing', () => {
+    it.for(cases)(
       'on a $game table on $broker (signed: $signed)',
-      async ({ broker, game, signed }) => {
+      async ({ broker, game, signed }, { onTestFinished }) => {
         const t = await RequestTable.create(`blank-${broker}-${game}`, { broker, game, signed });
-        table = t;
+        onTestFinished(() => t.close());
         const consumer = await t.start();
         // A card table with a shoe in play: a new shoe would void what is dealt.
         if (game === 'cards') {
@@ -98,5 +94,4 @@ describe.skipIf(missing !== undefined)(
         expect(t.daemon?.running).toBe(true);
       },
     );
-  },
-);
+  });

@@ -6,16 +6,17 @@
  * run, and why. The shoe without a mistake passes them all in the keyed-shoe
  * test (a-shoe-with-a-key-proves-the-paired-key-to-tableside-conformance).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type CheckId, PAIRED_HOST_CHECKS } from '../../../firmware-host/conformance/checks.ts';
 import type { ConformanceReport } from '../../../firmware-host/conformance/report.ts';
 import { runConformance } from '../../../firmware-host/conformance/suite.ts';
 import { generatedSigner, hostSignerOf } from '../../../hardware/keys/device-key.ts';
 import { brokenPairedShoe, type PairedShoeMistake } from './broken-paired-shoe.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+/** Shoes still running: a case that timed out left its shoe here for afterAll. */
+const running = new Set<{ stop(): Promise<void> }>();
+afterAll(async () => {
+  for (const shoe of running) await shoe.stop();
 });
 
 function resultOf(report: ConformanceReport, id: CheckId) {
@@ -24,20 +25,28 @@ function resultOf(report: ConformanceReport, id: CheckId) {
   return result;
 }
 
-describe('tableside conformance --host-key against a broken paired shoe', () => {
+// The cases share nothing (a table key, a shoe and its in-memory line each) and mostly wait on
+// the checks' timeouts (a broken shoe is made to miss them): side by side, the file takes as
+// long as its slowest case instead of the sum of them.
+describe.concurrent('tableside conformance --host-key against a broken paired shoe', () => {
   async function runAgainstBroken(mistake: PairedShoeMistake, hostKeyGiven = true) {
     const tableKey = hostSignerOf(generatedSigner('ed25519'));
     // Without --host-key, a bench shoe: one paired with a table key it is not given is refused by its run's own CONFIRMs.
     const shoe = await brokenPairedShoe(mistake, tableKey, hostKeyGiven);
-    cleanups.push(() => shoe.stop());
-    return runConformance({
-      link: 'memory://conformance-host',
-      transport: shoe.transport,
-      talker: 'SH',
-      key: shoe.key.publicKey,
-      ...(hostKeyGiven ? { hostKey: tableKey } : {}),
-      scripted: true,
-    });
+    running.add(shoe);
+    try {
+      return await runConformance({
+        link: 'memory://conformance-host',
+        transport: shoe.transport,
+        talker: 'SH',
+        key: shoe.key.publicKey,
+        ...(hostKeyGiven ? { hostKey: tableKey } : {}),
+        scripted: true,
+      });
+    } finally {
+      running.delete(shoe);
+      await shoe.stop();
+    }
   }
 
   function failedRequired(report: ConformanceReport): CheckId[] {

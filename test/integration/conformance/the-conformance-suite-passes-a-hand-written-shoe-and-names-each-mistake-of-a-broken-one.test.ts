@@ -4,23 +4,35 @@
  * conforms; with one, the run fails and names the check that caught it and
  * what the device did, and always ends with a verdict (never a hang).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckId } from '../../../firmware-host/conformance/checks.ts';
 import type { ConformanceReport } from '../../../firmware-host/conformance/report.ts';
 import { runConformance } from '../../../firmware-host/conformance/suite.ts';
 import { openTransport } from '../../../hardware/transports/url.ts';
 import { HandWrittenDevice, type Mistake } from './hand-written-device.ts';
 
-const devices: HandWrittenDevice[] = [];
-afterEach(async () => {
-  for (const device of devices.splice(0)) await device.stop();
+/** Devices still running: a case that timed out left its device here for afterAll. */
+const running = new Set<HandWrittenDevice>();
+afterAll(async () => {
+  for (const device of running) await device.stop();
 });
 
+/** Each case has its device of its own on a port of its own, so the cases run side by side. */
 async function conformanceOf(mistake: Mistake): Promise<ConformanceReport> {
   const device = new HandWrittenDevice(mistake);
-  devices.push(device);
-  const link = await device.listen();
-  return runConformance({ link, transport: openTransport(link), scripted: true, talker: 'SH' });
+  running.add(device);
+  try {
+    const link = await device.listen();
+    return await runConformance({
+      link,
+      transport: openTransport(link),
+      scripted: true,
+      talker: 'SH',
+    });
+  } finally {
+    running.delete(device);
+    await device.stop();
+  }
 }
 
 function statusOf(report: ConformanceReport, id: CheckId) {
@@ -35,7 +47,10 @@ function failedRequired(report: ConformanceReport): string[] {
     .map((result) => result.id);
 }
 
-describe('a hand-written shoe', () => {
+// The cases share nothing (a device, a port and a run each) and mostly wait on the suite's
+// timeouts, which is what a broken device is for: side by side, the file takes as long as its
+// slowest case instead of the sum of them.
+describe.concurrent('a hand-written shoe', () => {
   it('conforms when it makes no mistake', async () => {
     const report = await conformanceOf('none');
     expect(failedRequired(report), JSON.stringify(report.results, null, 1)).toEqual([]);
