@@ -14,6 +14,7 @@ import { type DevicePublicKey, parsePublicKey } from '../../device-protocol/auth
 import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
 import { type DeviceConfig, pairingPolicyOf } from '../config/schema.ts';
 import type { DriverCounters, DriverStatus } from '../drivers/driver.ts';
+import { profileFor } from '../drivers/profiles/registry.ts';
 import { commodityReaderOpenAdvice, commodityReaderOutcome } from './commodity-reader-check.ts';
 import { keyOutcome } from './key-check.ts';
 import type { CheckOutcome } from './report.ts';
@@ -64,7 +65,8 @@ async function notOverALine(
   if (device.transport === 'firmware') {
     // The daemon runs this device's firmware itself: check the board and its parts.
     const { checkFirmwareDevice } = await import('../../hardware/firmware/check.ts');
-    return checkFirmwareDevice(prefix, device);
+    const parts = profileFor(device.kind).hostedFirmware?.parts ?? [];
+    return checkFirmwareDevice(prefix, { ...device, parts });
   }
   if (device.transport === 'simulate') {
     return [

@@ -17,6 +17,8 @@ import type {
   MessageType,
   RotorMessage,
 } from '../../device-protocol/messages.ts';
+import type { FirmwarePart } from '../../hardware/firmware/check.ts';
+import type { ShoeFirmwareOptions } from '../../hardware/firmware/shoe.ts';
 import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
 import type { AlarmKind } from '../table/events.ts';
 import type { DriverRecord } from './records.ts';
@@ -104,6 +106,20 @@ export interface KindDeliveries {
 /** A command the driver sends on a kind's behalf (driver.shuffle, deckCheck, indicate, gate). */
 export type HostCommand = 'SHUFFLE' | 'DECKCHECK' | 'INDICATE' | 'GATE';
 
+/** A firmware the daemon runs for a kind (`transport: firmware`). */
+export interface HostedFirmwareProfile {
+  /** The parts `diag` checks on its board besides the board itself and its PN532. */
+  readonly parts: readonly FirmwarePart[];
+  /** Starts the firmware on its board, its host link one end of an in-process wire. */
+  start(options: ShoeFirmwareOptions): Promise<HostedDeviceFirmware>;
+}
+
+/** What the daemon holds of a firmware it runs. */
+export interface HostedDeviceFirmware {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export interface DriverProfile {
   /** The kind's name (`kind:` in the config, `DriverStatus.kind`). */
   readonly kind: string;
@@ -131,6 +147,17 @@ export interface DriverProfile {
    * (the one its game names: `GamePlugin.simulator`).
    */
   readonly simulatedBy: 'dealer' | 'croupier';
+  /**
+   * Its tags are named by a deck registry file (`registry:` in the config,
+   * `tableside deck enroll`): a reader. Another kind's cards name themselves.
+   */
+  readonly deckRegistry: boolean;
+  /**
+   * tableside's own firmware for this kind that the daemon runs in its own
+   * process (`transport: firmware`), and the parts `diag` checks on its
+   * board; absent: the daemon runs no firmware of this kind.
+   */
+  readonly hostedFirmware?: HostedFirmwareProfile;
   /** The kind's deliveries for one driver (a fresh state each). */
   deliveries(port: DeliveryPort): KindDeliveries;
 }

@@ -171,7 +171,17 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: 'firmware-host/config/',
     holds: 'the config schema, loader and examples',
-    ours: ['firmware-host/config/', GAMES, ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
+    // The device kinds' profiles: the kinds a config may name, and what each may be given.
+    ours: [
+      'firmware-host/config/',
+      'firmware-host/drivers/profiles/',
+      'firmware-host/drivers/profile.ts',
+      GAMES,
+      ENGINE,
+      PROTOCOL,
+      HARDWARE,
+      ...HOST_FILES,
+    ],
     packages: [NODE, 'yaml', 'zod'],
   },
   {

@@ -14,6 +14,7 @@ export const readerProfile: DriverProfile = {
   invalidIsFault: false,
   reportsShuffles: false,
   simulatedBy: 'dealer',
+  deckRegistry: true,
   deliveries: (port) => ({
     deliver: {
       ...cardDelivery(port),

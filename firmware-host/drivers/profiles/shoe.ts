@@ -15,6 +15,15 @@ export const shoeProfile: DriverProfile = {
   invalidIsFault: false,
   reportsShuffles: false,
   simulatedBy: 'dealer',
+  deckRegistry: false,
+  // tableside's smart shoe firmware (hardware/firmware/shoe.ts), loaded only when a table runs it.
+  hostedFirmware: {
+    parts: ['beam', 'colour'],
+    start: async (options) => {
+      const { ShoeFirmware } = await import('../../../hardware/firmware/shoe.ts');
+      return new ShoeFirmware(options);
+    },
+  },
   deliveries: (port) => ({
     deliver: {
       ...cardDelivery(port),

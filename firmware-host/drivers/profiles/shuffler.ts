@@ -47,6 +47,7 @@ export const shufflerProfile: DriverProfile = {
   invalidIsFault: false,
   reportsShuffles: true,
   simulatedBy: 'dealer',
+  deckRegistry: false,
   deliveries: (port) => {
     const shuffle = shuffleDelivery(port);
     return {

@@ -12,6 +12,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
+import { issueMessage } from '../../../firmware-host/config/issue-messages.ts';
+import { configSchema } from '../../../firmware-host/config/schema.ts';
 import { DeviceDriver } from '../../../firmware-host/drivers/driver.ts';
 import type { DriverProfile } from '../../../firmware-host/drivers/profile.ts';
 import { DEVICE_PROFILES } from '../../../firmware-host/drivers/profiles/registry.ts';
@@ -53,6 +55,26 @@ it('the fixture folder holds the whole scanner and imports nothing of another te
       ).toBe(true);
     }
   }
+});
+
+it('a config names its kind beside the shipped ones; without its profile the kind is refused naming the kinds known', () => {
+  const withScanner = configSchema({
+    profiles: { ...DEVICE_PROFILES, [acmeScannerProfile.kind]: acmeScannerProfile },
+  });
+  const config = { devices: { scanner: { kind: 'acme-scanner', transport: 'memory://scanner' } } };
+  expect(withScanner.parse(config).devices.scanner).toMatchObject({ kind: 'acme-scanner' });
+  // What a kind may be given is its profile's to say: the scanner names its cards itself.
+  const withRegistry = withScanner.safeParse({
+    devices: { scanner: { ...config.devices.scanner, registry: 'decks.json' } },
+  });
+  expect(withRegistry.error?.issues.map(issueMessage)).toEqual([
+    'only a reader, or a shoe running tableside firmware, has a deck registry',
+  ]);
+
+  const shipped = configSchema().safeParse(config, { reportInput: true });
+  expect(shipped.error?.issues.map(issueMessage)).toEqual([
+    'expected one of "shoe", "shuffler", "reader", "wheel", got "acme-scanner"',
+  ]);
 });
 
 it.skipIf(missing)(
