@@ -8,7 +8,7 @@
  * `profiles/registry.ts`.
  */
 
-import type { BackColour } from '../../device-protocol/cards.ts';
+import type { BackColour, CardCode } from '../../device-protocol/cards.ts';
 import type { DeviceTalker } from '../../device-protocol/frame.ts';
 import type {
   BallMessage,
@@ -20,6 +20,7 @@ import type {
 import type { FirmwarePart } from '../../hardware/firmware/check.ts';
 import type { ShoeFirmwareOptions } from '../../hardware/firmware/shoe.ts';
 import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
+import type { Step } from '../../simulators/step.ts';
 import type { AlarmKind } from '../table/events.ts';
 import type { DriverRecord } from './records.ts';
 
@@ -120,6 +121,48 @@ export interface HostedDeviceFirmware {
   stop(): Promise<void>;
 }
 
+/** What a kind's simulation may do with the simulated device that plays it. */
+export interface SimulationPort {
+  send(message: Message): void;
+  /** The simulator's tag of a card of the decks shuffled last (`tags.ts`). */
+  tagOf(card: CardCode, back: BackColour): string;
+  /** A new shoe of `decks` decks: its cards' tags start again. */
+  newTags(decks: number): void;
+  /** Reports a shuffle as the host understands it (SHUFFLED with ORDER, or SHUFFLED2). */
+  reportShuffle(
+    order: readonly CardCode[],
+    reportOrder: boolean,
+    backs: readonly BackColour[],
+  ): void;
+  /** A shuffle the host commanded: the next fair shoe of `decks` decks, reported. */
+  shuffleCommanded(decks: number): void;
+  /** A behaviour (behaviours.ts) is on. */
+  isOn(behaviour: string): boolean;
+  /** Waits, unless the simulator stops. */
+  sleep(ms: number): Promise<void>;
+}
+
+/**
+ * How the simulated device (simulators/device.ts) plays a kind: what of a
+ * planned session (simulators/step.ts) the device sees and sends, and how it
+ * answers the host's commands. The simulator itself never asks the kind.
+ */
+export interface KindSimulation {
+  /** The model its HELLO says. */
+  readonly model: string;
+  /** The dealer cannot take a card while the host holds the gate locked. */
+  readonly heldByGate: boolean;
+  /** A step that takes the dealing pace: what one `step()` plays up to. */
+  paced(step: Step): boolean;
+  /** Plays a step of the device's own (a card, a shuffle, a jam); one it does not see is skipped. */
+  play(step: DeviceStep, port: SimulationPort): void | Promise<void>;
+  /** Answers a host command it takes (SHUFFLE, DECKCHECK); lights and the gate are the simulator's. */
+  command?(message: Message, port: SimulationPort): void;
+}
+
+/** The steps a kind plays; the simulator plays pauses, silences and behaviours itself. */
+export type DeviceStep = Exclude<Step, { kind: 'behaviour' | 'pause' | 'silence' }>;
+
 export interface DriverProfile {
   /** The kind's name (`kind:` in the config, `DriverStatus.kind`). */
   readonly kind: string;
@@ -158,6 +201,12 @@ export interface DriverProfile {
    * board; absent: the daemon runs no firmware of this kind.
    */
   readonly hostedFirmware?: HostedFirmwareProfile;
+  /**
+   * How tableside's simulator plays this kind (`transport: simulate`,
+   * `tableside sim <kind>`); absent: a simulator of its own plays it (the
+   * wheel's croupier) or none does.
+   */
+  readonly simulation?: KindSimulation;
   /** The kind's deliveries for one driver (a fresh state each). */
   deliveries(port: DeliveryPort): KindDeliveries;
 }

@@ -187,7 +187,16 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: 'firmware-host/drivers/',
     holds: "device drivers: HELLO, heartbeat, allow-list, deferred ACK, the host's authentication",
-    ours: ['firmware-host/drivers/', TABLE, ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
+    // A kind's profile says how the simulator plays it, in the simulator's steps.
+    ours: [
+      'firmware-host/drivers/',
+      TABLE,
+      ENGINE,
+      PROTOCOL,
+      HARDWARE,
+      'simulators/step.ts',
+      ...HOST_FILES,
+    ],
     packages: [NODE, 'zod'],
   },
   {
@@ -255,7 +264,17 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: 'simulators/',
     holds: 'shoe, shuffler, reader and wheel simulators, behaviours, faults, scenarios',
-    ours: ['simulators/', PROTOCOL, HARDWARE, GAMES, ENGINE, TABLE],
+    // A simulated device plays a kind as its profile's simulation says.
+    ours: [
+      'simulators/',
+      'firmware-host/drivers/profiles/',
+      'firmware-host/drivers/profile.ts',
+      PROTOCOL,
+      HARDWARE,
+      GAMES,
+      ENGINE,
+      TABLE,
+    ],
     packages: [NODE, 'yaml', 'zod'],
   },
 ];
