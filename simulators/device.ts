@@ -5,6 +5,12 @@ import type { DeviceTalker } from '../device-protocol/frame.ts';
 import type { LinkOptions as SessionOptions } from '../device-protocol/link.ts';
 import { type Message, peerKnows } from '../device-protocol/messages.ts';
 import { shuffledMessages } from '../device-protocol/shuffle-order.ts';
+import type { KindSimulation, SimulationPort } from '../firmware-host/drivers/profile.ts';
+import {
+  DEVICE_PROFILES,
+  type ProfileRegistry,
+  profileFor,
+} from '../firmware-host/drivers/profiles/registry.ts';
 import type { LegalRound } from '../firmware-host/games/cards/simulated/legal-round.ts';
 import {
   ShoeDealer,
@@ -25,43 +31,54 @@ import {
   type SimulatorCoreEvents,
   SimulatorOnCore,
   simulatedCore,
-  simulatorFirmwareSha256,
   simulatorIdentity,
   sleep,
 } from './simulated-core.ts';
-import type { DeviceIdentity, DeviceKind, Step } from './steps.ts';
+import type { DeviceIdentity, Step } from './step.ts';
 import { ShoeTagger } from './tags.ts';
 
-export const TALKER_OF: Readonly<Record<DeviceKind, DeviceTalker>> = {
-  shoe: 'SH',
-  shuffler: 'SF',
-  reader: 'RD',
-};
+/** The firmware hash a simulator of a kind reports unless told otherwise: allow-list it for a bench. */
+export { SIMULATOR_FIRMWARE_VERSION, simulatorFirmwareSha256 } from './simulated-core.ts';
 
-export { SIMULATOR_FIRMWARE_VERSION } from './simulated-core.ts';
+/**
+ * The simulation of a kind, from its profile; a kind no simulated device
+ * plays is refused naming it.
+ */
+export function simulationOf(
+  kind: string,
+  profiles: ProfileRegistry = DEVICE_PROFILES,
+): KindSimulation {
+  const simulation = profileFor(kind, profiles).simulation;
+  if (!simulation) {
+    throw new SimulatorError(
+      'bad_options',
+      `no simulated device plays the device kind ${JSON.stringify(kind)}: its profile names no simulation`,
+    );
+  }
+  return simulation;
+}
 
-/** The firmware hash a simulator reports unless told otherwise: allow-list these for a bench. */
-export const SIMULATOR_FIRMWARE_SHA256: Readonly<Record<DeviceKind, string>> = {
-  shoe: simulatorFirmwareSha256('shoe'),
-  shuffler: simulatorFirmwareSha256('shuffler'),
-  reader: simulatorFirmwareSha256('reader'),
-};
+/** The model a simulator of a kind says in HELLO: allow-list it for a bench. */
+export function simulatorModel(kind: string, profiles?: ProfileRegistry): string {
+  return simulationOf(kind, profiles).model;
+}
 
-export const SIMULATOR_MODEL: Readonly<Record<DeviceKind, string>> = {
-  shoe: 'TS-SHOE-SIM',
-  shuffler: 'TS-SHUFFLER-SIM',
-  reader: 'TS-READER-SIM',
-};
-
-export function defaultIdentity(kind: DeviceKind, seed: number): DeviceIdentity {
-  return simulatorIdentity(kind, SIMULATOR_MODEL[kind], seed);
+export function defaultIdentity(
+  kind: string,
+  seed: number,
+  profiles?: ProfileRegistry,
+): DeviceIdentity {
+  return simulatorIdentity(kind, simulatorModel(kind, profiles), seed);
 }
 
 /** The device side's link-session settings (the device core's, shared with the firmware). */
 export { DEVICE_SESSION_DEFAULTS } from '../hardware/device/device-core.ts';
 
 export interface SimulatorOptions {
-  kind: DeviceKind;
+  /** The device kind it plays: its profile's simulation says what it sends. */
+  kind: string;
+  /** The kinds' profiles; absent: the shipped ones (a vendor's kind is one more profile). */
+  profiles?: ProfileRegistry;
   /** The device end of the link (a pty path, a TCP socket, a memory wire's device end). */
   transport: Transport;
   ruleset: string;
@@ -112,7 +129,7 @@ export interface SimulatorEvents extends SimulatorCoreEvents {
 }
 
 export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
-  readonly kind: DeviceKind;
+  readonly kind: string;
   readonly talker: DeviceTalker;
   readonly behaviours: BehaviourSet;
   /** The planned session, faults applied. */
@@ -137,11 +154,14 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
   private stepping: Promise<boolean> = Promise.resolve(true);
   private lastDecks = 1;
   private readonly hostProtocolBefore: string | undefined;
+  private readonly simulation: KindSimulation;
+  private readonly port: SimulationPort;
 
   constructor(options: SimulatorOptions) {
     super();
     this.kind = options.kind;
-    this.talker = TALKER_OF[options.kind];
+    this.simulation = simulationOf(options.kind, options.profiles);
+    this.talker = profileFor(options.kind, options.profiles).talker;
     this.seed = options.seed ?? options.scenario?.seed ?? 1;
     this.rate = options.rate ?? options.scenario?.rate ?? 0;
     if (!Number.isFinite(this.rate) || this.rate < 0 || this.rate > 1000) {
@@ -183,7 +203,7 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
       recipe.alternateBacks ? options.firstBack : undefined,
     );
     this.identity = this.behaviours.identity({
-      ...defaultIdentity(this.kind, this.seed),
+      ...simulatorIdentity(this.kind, this.simulation.model, this.seed),
       ...options.scenario?.identity,
       ...options.identity,
     });
@@ -200,6 +220,7 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
       key: options.key,
       hostKey: options.hostKey,
     });
+    this.port = this.simulationPort();
     passOnCoreEvents(this.core, this);
     this.core.on('command', (message) => this.command(message));
     this.core.on('idle', () => this.checkDone());
@@ -278,27 +299,36 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
     }
   }
 
-  private isPaced(step: Step): boolean {
-    switch (this.kind) {
-      case 'shoe':
-        return step.kind === 'card' || step.kind === 'cut';
-      case 'reader':
-        return step.kind === 'card' || step.kind === 'tag';
-      case 'shuffler':
-        return step.kind === 'shuffle';
-    }
+  /** What the kind's simulation may do with this device. */
+  private simulationPort(): SimulationPort {
+    return {
+      send: (message) => this.send(message),
+      tagOf: (card, back) => this.tagger.uidFor(card, back),
+      newTags: (decks) => this.tagger.reset(decks),
+      reportShuffle: (order, reportOrder, backs) => this.reportShuffle(order, reportOrder, backs),
+      shuffleCommanded: (decks) => {
+        const shoe = this.commandDealer.next('fair');
+        const order = shoeOrder(shoe).filter((card) => card !== JOKER);
+        this.lastDecks = decks;
+        this.reportShuffle(order, this.behaviours.isOn('report-order'), shoe.backs);
+      },
+      isOn: (behaviour) => this.behaviours.isOn(behaviour),
+      sleep: (ms) => sleep(ms, this.abort.signal),
+    };
   }
 
   private async advance(): Promise<boolean> {
     const signal = this.abort.signal;
     while (this.position < this.steps.length && !signal.aborted) {
       // The dealer cannot take a card from a locked shoe.
-      while (this.gateLocked && this.kind === 'shoe' && !signal.aborted) await sleep(20, signal);
+      while (this.gateLocked && this.simulation.heldByGate && !signal.aborted) {
+        await sleep(20, signal);
+      }
       const index = this.position++;
       const step = this.steps[index]!;
       await this.play(step);
       this.emit('played', step, index);
-      if (this.isPaced(step)) {
+      if (this.simulation.paced(step)) {
         this.played++;
         this.checkDone();
         return true;
@@ -323,39 +353,11 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
         return;
       case 'shuffle':
         this.lastDecks = step.decks;
-        if (this.kind === 'reader') this.tagger.reset(step.decks);
-        if (this.kind === 'shuffler') {
-          // The marker joker is placed by the dealer after the shuffle (003 § 24(1)).
-          const order = step.order.filter((card) => card !== JOKER);
-          this.reportShuffle(order, step.reportOrder !== false, step.backs);
-        }
+        await this.simulation.play(step, this.port);
         return;
-      case 'card':
-        if (this.kind === 'shoe') {
-          this.send({ type: 'CARD', card: step.card, back: step.back, face: step.face });
-        } else if (this.kind === 'reader') {
-          this.send({ type: 'TAG', uid: step.uid ?? this.tagger.uidFor(step.card, step.back) });
-        }
-        return;
-      case 'cut':
-        if (this.kind === 'shoe') this.send({ type: 'CUT' });
-        return;
-      case 'tag':
-        if (this.kind === 'reader') this.send({ type: 'TAG', uid: step.uid });
-        return;
-      case 'jam':
-        if (this.kind === 'reader') return;
-        this.send({ type: 'JAM', state: 'jammed' });
-        await sleep(step.clearAfterMs, signal);
-        this.send({ type: 'JAM', state: 'cleared' });
-        return;
-      case 'lid':
-        if (this.kind === 'shoe') this.send({ type: 'LID', state: step.open ? 'open' : 'closed' });
-        return;
-      case 'door':
-        if (this.kind === 'shuffler') {
-          this.send({ type: 'DOOR', state: step.open ? 'open' : 'closed' });
-        }
+      default:
+        // The kind's own steps: what its device sees of the session, as its profile says.
+        await this.simulation.play(step, this.port);
         return;
     }
   }
@@ -406,29 +408,8 @@ export class SimulatedDevice extends SimulatorOnCore<SimulatorEvents> {
       case 'GATE':
         this.gateLocked = message.action === 'lock';
         break;
-      case 'SHUFFLE':
-        if (this.kind === 'shuffler') {
-          const shoe = this.commandDealer.next('fair');
-          const order = shoeOrder(shoe).filter((card) => card !== JOKER);
-          this.lastDecks = message.decks;
-          this.reportShuffle(order, this.behaviours.isOn('report-order'), shoe.backs);
-        }
-        break;
-      case 'DECKCHECK':
-        if (this.kind === 'shuffler') {
-          const counted = message.decks * 52;
-          const extra = this.behaviours.isOn('extra') ? 1 : 0;
-          this.send({
-            type: 'COUNT',
-            counted: counted + extra,
-            missing: 0,
-            extra,
-            missingCards: [],
-            extraCards: [],
-          });
-        }
-        break;
       default:
+        this.simulation.command?.(message, this.port);
         break;
     }
     this.emit('command', message);

@@ -4,7 +4,9 @@
  * ruleset's legal shoes, or a scenario, with behaviours and faults switched
  * on and off. Prints a JSON summary of the steps played when done.
  */
+
 import { DEVICE_KINDS } from '../../simulators/steps.ts';
+import { kindsWhere, profileOf } from '../drivers/profiles/registry.ts';
 import {
   fail,
   requireOneWire,
@@ -26,6 +28,11 @@ export interface DealerSimOptions extends SimWireOptions {
   enroll?: string;
   back?: string;
   listFaults?: boolean;
+}
+
+/** The kinds whose tags a deck registry names (their profiles say so): a reader. */
+function registryKinds(): string {
+  return kindsWhere((profile) => profile.deckRegistry);
 }
 
 /** The behaviours and faults of the card devices, for `--list-faults`. */
@@ -105,7 +112,8 @@ export async function dealerSim(
 
   let effectiveScenario = scenario;
   if (options.enroll !== undefined) {
-    if (deviceKind !== 'reader') fail('--enroll is for the reader simulator');
+    if (!profileOf(deviceKind).deckRegistry)
+      fail(`--enroll is for the ${registryKinds()} simulator`);
     const { parseBackColour } = await import('../../device-protocol/cards.ts');
     const { deckTags } = await import('../../simulators/tags.ts');
     try {
@@ -140,7 +148,9 @@ export async function dealerSim(
         reconnect,
       });
       if (options.writeRegistry !== undefined) {
-        if (deviceKind !== 'reader') fail('--write-registry is for the reader simulator');
+        if (!profileOf(deviceKind).deckRegistry) {
+          fail(`--write-registry is for the ${registryKinds()} simulator`);
+        }
         await writeRegistry(options.writeRegistry, ruleset, sim.behaviours);
       }
       return {

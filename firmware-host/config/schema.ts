@@ -14,6 +14,13 @@ import {
   type TransportSpec as HardwareTransportSpec,
   parseTransportUrl as parseHardwareTransportUrl,
 } from '../../hardware/transports/url.ts';
+import type { DriverProfile } from '../drivers/profile.ts';
+import {
+  DEVICE_PROFILES,
+  type DeviceKind,
+  kindsWhere,
+  profileFor,
+} from '../drivers/profiles/registry.ts';
 import { webSchema } from './web-schema.ts';
 
 export const DEFAULT_TABLE_ID = 'table-1';
@@ -82,137 +89,159 @@ const transportUrl = z.string().superRefine((url, ctx) => {
   }
 });
 
-export const deviceSchema = z
-  .strictObject({
-    kind: z.enum(['shoe', 'shuffler', 'reader', 'wheel']),
-    transport: transportUrl,
-    /** Expected model string from the device's HELLO; absent accepts any model. */
-    model: z.string().min(1).max(64).optional(),
-    /**
-     * SHA-256 hashes of the firmware images this device may run (from HELLO).
-     * Empty accepts any firmware: fine on a bench, not on a live table.
-     */
-    firmware: z.array(sha256).default([]),
-    /** Readers: the deck registry file mapping RFID tags to cards (`tableside deck enroll`). */
-    registry: z.string().min(1, 'expected a file path').optional(),
-    /**
-     * `transport: firmware`: the daemon runs tableside's device firmware for
-     * this shoe or reader in its own process (over memory://), on the
-     * StandardFirmata board at this transport URL.
-     */
-    board: z.string().min(1, "expected the board's transport URL").optional(),
-    /** `transport: firmware` shoes: the colour calibration (`tableside firmware calibrate`). */
-    calibration: z.string().min(1, 'expected a file path').optional(),
-    /** `transport: firmware`: the firmware's outbox file (cards kept until ACKed, across restarts). */
-    outbox: z.string().min(1, 'expected a file path').optional(),
-    /**
-     * `transport: firmware` shoes: the beam receiver's level while a card
-     * breaks the beam: `low` (default) for the wiring page's open-collector
-     * receiver, `high` for a module that drives HIGH when blocked (LM393).
-     */
-    beamBroken: z.enum(['low', 'high']).optional(),
-    /**
-     * The device's paired public key (`tableside device pair`), `ed25519:…`
-     * or `p256:…`: it must prove it on every connection (protocol 1.4).
-     */
-    key: z
-      .string()
-      .superRefine((text, ctx) => {
-        const parsed = parsePublicKey(text);
-        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
-      })
-      .optional(),
-    /**
-     * The device's own private key file (`tableside device key new`), for a
-     * device the daemon runs itself: a `simulate` device (a bench that runs
-     * paired) or tableside's shoe firmware (`transport: firmware`).
-     */
-    keyFile: z.string().min(1, 'expected a file path').optional(),
-    /**
-     * `transport: firmware`: the firmware's key is the P-256 key of an
-     * ATECC608 on the board's I2C bus (0x60, slot 0), read at start.
-     */
-    atecc608: z.boolean().optional(),
-    /**
-     * A device that keeps sending this long with nothing new taken raises
-     * `link_stalled` (default 10 s, the driver's `LINK_STALLED_AFTER_MS`).
-     */
-    stalledAfterMs: z.number().int().min(1_000).max(3_600_000).optional(),
-    /**
-     * The device's line not open this long (absent, unplugged, refused)
-     * raises `device_unreachable`, once per outage, and `device_reachable`
-     * when it opens again (default 30 s, the driver's `DEVICE_UNREACHABLE_AFTER_MS`).
-     */
-    unreachableAfterMs: z.number().int().min(1_000).max(86_400_000).optional(),
-    /**
-     * A device without `key` on a real line (serial, HID, TCP, a reader,
-     * `firmware`): `refuse` (the default there) deals none of its cards;
-     * `allow` deals them unauthenticated, with a `device_unpaired` alarm at
-     * each connect: a bench only. Simulated and `memory://` devices are
-     * dealt as they are unless this says `refuse`.
-     */
-    unpaired: z.enum(['allow', 'refuse']).optional(),
-  })
-  .refine((device) => device.unpaired === undefined || device.key === undefined, {
-    message: 'a paired device (key) is never unpaired: remove unpaired or key',
-    path: ['unpaired'],
-  })
-  .refine(
-    (device) =>
-      device.keyFile === undefined ||
-      device.transport === 'simulate' ||
-      device.transport === 'firmware',
-    {
-      message:
-        'only a simulated device or transport firmware has a key file here (any other device keeps its own key)',
-      path: ['keyFile'],
-    },
-  )
-  .refine((device) => !device.atecc608 || device.transport === 'firmware', {
-    message: 'atecc608 is the key of transport firmware (the chip on its board)',
-    path: ['atecc608'],
-  })
-  .refine((device) => !device.atecc608 || device.keyFile === undefined, {
-    message: 'one key: keyFile or atecc608, not both',
-    path: ['atecc608'],
-  })
-  .refine((device) => device.transport !== 'firmware' || device.kind === 'shoe', {
-    message:
-      'the daemon runs the shoe firmware only; run a reader with tableside firmware reader --link',
-    path: ['transport'],
-  })
-  .refine((device) => device.transport !== 'firmware' || device.board !== undefined, {
-    message: 'transport firmware needs the board it runs on (board: /dev/ttyUSB0)',
-    path: ['board'],
-  })
-  .refine((device) => device.transport !== 'firmware' || device.registry !== undefined, {
-    message: 'transport firmware needs the deck registry (registry: decks.json)',
-    path: ['registry'],
-  })
-  .refine(
-    (device) =>
-      device.transport === 'firmware' ||
-      (device.board === undefined &&
-        device.calibration === undefined &&
-        device.outbox === undefined &&
-        device.beamBroken === undefined),
-    {
-      message: 'board, calibration, outbox and beamBroken are for transport firmware',
+/**
+ * A device's entry for the kinds of `profiles` (the registry's, and a
+ * vendor's beside them): a kind the registry lacks is refused naming the
+ * kinds it knows, and what a kind may be given (a deck registry, tableside's
+ * firmware run by the daemon) is asked of its profile.
+ */
+export function deviceSchemaFor<Kind extends string>(
+  profiles: Readonly<Record<Kind, DriverProfile>>,
+) {
+  const kinds = Object.keys(profiles) as [Kind, ...Kind[]];
+  const profile = (kind: string) => profileFor(kind, profiles);
+  const hostedKinds = kindsWhere((each) => each.hostedFirmware !== undefined, profiles);
+  const registryKinds = kindsWhere((each) => each.deckRegistry, profiles);
+  return z
+    .strictObject({
+      kind: z.enum(kinds),
+      transport: transportUrl,
+      /** Expected model string from the device's HELLO; absent accepts any model. */
+      model: z.string().min(1).max(64).optional(),
+      /**
+       * SHA-256 hashes of the firmware images this device may run (from HELLO).
+       * Empty accepts any firmware: fine on a bench, not on a live table.
+       */
+      firmware: z.array(sha256).default([]),
+      /** Readers: the deck registry file mapping RFID tags to cards (`tableside deck enroll`). */
+      registry: z.string().min(1, 'expected a file path').optional(),
+      /**
+       * `transport: firmware`: the daemon runs tableside's device firmware for
+       * this shoe or reader in its own process (over memory://), on the
+       * StandardFirmata board at this transport URL.
+       */
+      board: z.string().min(1, "expected the board's transport URL").optional(),
+      /** `transport: firmware` shoes: the colour calibration (`tableside firmware calibrate`). */
+      calibration: z.string().min(1, 'expected a file path').optional(),
+      /** `transport: firmware`: the firmware's outbox file (cards kept until ACKed, across restarts). */
+      outbox: z.string().min(1, 'expected a file path').optional(),
+      /**
+       * `transport: firmware` shoes: the beam receiver's level while a card
+       * breaks the beam: `low` (default) for the wiring page's open-collector
+       * receiver, `high` for a module that drives HIGH when blocked (LM393).
+       */
+      beamBroken: z.enum(['low', 'high']).optional(),
+      /**
+       * The device's paired public key (`tableside device pair`), `ed25519:…`
+       * or `p256:…`: it must prove it on every connection (protocol 1.4).
+       */
+      key: z
+        .string()
+        .superRefine((text, ctx) => {
+          const parsed = parsePublicKey(text);
+          if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+        })
+        .optional(),
+      /**
+       * The device's own private key file (`tableside device key new`), for a
+       * device the daemon runs itself: a `simulate` device (a bench that runs
+       * paired) or tableside's shoe firmware (`transport: firmware`).
+       */
+      keyFile: z.string().min(1, 'expected a file path').optional(),
+      /**
+       * `transport: firmware`: the firmware's key is the P-256 key of an
+       * ATECC608 on the board's I2C bus (0x60, slot 0), read at start.
+       */
+      atecc608: z.boolean().optional(),
+      /**
+       * A device that keeps sending this long with nothing new taken raises
+       * `link_stalled` (default 10 s, the driver's `LINK_STALLED_AFTER_MS`).
+       */
+      stalledAfterMs: z.number().int().min(1_000).max(3_600_000).optional(),
+      /**
+       * The device's line not open this long (absent, unplugged, refused)
+       * raises `device_unreachable`, once per outage, and `device_reachable`
+       * when it opens again (default 30 s, the driver's `DEVICE_UNREACHABLE_AFTER_MS`).
+       */
+      unreachableAfterMs: z.number().int().min(1_000).max(86_400_000).optional(),
+      /**
+       * A device without `key` on a real line (serial, HID, TCP, a reader,
+       * `firmware`): `refuse` (the default there) deals none of its cards;
+       * `allow` deals them unauthenticated, with a `device_unpaired` alarm at
+       * each connect: a bench only. Simulated and `memory://` devices are
+       * dealt as they are unless this says `refuse`.
+       */
+      unpaired: z.enum(['allow', 'refuse']).optional(),
+    })
+    .refine((device) => device.unpaired === undefined || device.key === undefined, {
+      message: 'a paired device (key) is never unpaired: remove unpaired or key',
+      path: ['unpaired'],
+    })
+    .refine(
+      (device) =>
+        device.keyFile === undefined ||
+        device.transport === 'simulate' ||
+        device.transport === 'firmware',
+      {
+        message:
+          'only a simulated device or transport firmware has a key file here (any other device keeps its own key)',
+        path: ['keyFile'],
+      },
+    )
+    .refine((device) => !device.atecc608 || device.transport === 'firmware', {
+      message: 'atecc608 is the key of transport firmware (the chip on its board)',
+      path: ['atecc608'],
+    })
+    .refine((device) => !device.atecc608 || device.keyFile === undefined, {
+      message: 'one key: keyFile or atecc608, not both',
+      path: ['atecc608'],
+    })
+    .refine(
+      (device) =>
+        device.transport !== 'firmware' || profile(device.kind).hostedFirmware !== undefined,
+      {
+        message: `the daemon runs the ${hostedKinds} firmware only; run a reader with tableside firmware reader --link`,
+        path: ['transport'],
+      },
+    )
+    .refine((device) => device.transport !== 'firmware' || device.board !== undefined, {
+      message: 'transport firmware needs the board it runs on (board: /dev/ttyUSB0)',
       path: ['board'],
-    },
-  )
-  .refine((device) => device.firmware.length === 0 || device.model !== undefined, {
-    message: 'a firmware allow-list needs the model it applies to (set model)',
-    path: ['model'],
-  })
-  .refine(
-    (device) =>
-      device.registry === undefined || device.kind === 'reader' || device.transport === 'firmware',
-    {
-      message: 'only a reader, or a shoe running tableside firmware, has a deck registry',
+    })
+    .refine((device) => device.transport !== 'firmware' || device.registry !== undefined, {
+      message: 'transport firmware needs the deck registry (registry: decks.json)',
       path: ['registry'],
-    },
-  );
+    })
+    .refine(
+      (device) =>
+        device.transport === 'firmware' ||
+        (device.board === undefined &&
+          device.calibration === undefined &&
+          device.outbox === undefined &&
+          device.beamBroken === undefined),
+      {
+        message: 'board, calibration, outbox and beamBroken are for transport firmware',
+        path: ['board'],
+      },
+    )
+    .refine((device) => device.firmware.length === 0 || device.model !== undefined, {
+      message: 'a firmware allow-list needs the model it applies to (set model)',
+      path: ['model'],
+    })
+    .refine(
+      (device) =>
+        device.registry === undefined ||
+        profile(device.kind).deckRegistry ||
+        device.transport === 'firmware',
+      {
+        message: `only a ${registryKinds}, or a ${hostedKinds} running tableside firmware, has a deck registry`,
+        path: ['registry'],
+      },
+    );
+}
+
+/** A device's entry for the kinds tableside ships. */
+export const deviceSchema = deviceSchemaFor(DEVICE_PROFILES);
 
 const filePath = z.string().min(1, 'expected a file path');
 
@@ -370,22 +399,30 @@ export const simulationSchema = z.strictObject({
   seed: z.number().int().nonnegative().optional(),
 });
 
-const deviceMap = z
-  .record(topicLevel, deviceSchema)
-  .refine((devices) => Object.keys(devices).length > 0, {
-    message: 'expected at least one device',
-  });
+function deviceMapFor<Kind extends string>(profiles: Readonly<Record<Kind, DriverProfile>>) {
+  return z
+    .record(topicLevel, deviceSchemaFor(profiles))
+    .refine((devices) => Object.keys(devices).length > 0, {
+      message: 'expected at least one device',
+    });
+}
 
 const defaultDevices: Record<string, z.input<typeof deviceSchema>> = {
   shoe: { kind: 'shoe', transport: 'simulate' },
 };
 
-export interface ConfigSchemaOptions {
+export interface ConfigSchemaOptions<Kind extends string = DeviceKind> {
   /** Known ruleset names; absent accepts any well-formed name (the loader passes the engine's registry). */
   rulesets?: readonly string[];
+  /** The device kinds' profiles; absent: the kinds tableside ships (a vendor's kind is one more profile). */
+  profiles?: Readonly<Record<Kind, DriverProfile>>;
 }
 
-export function configSchema(options: ConfigSchemaOptions = {}) {
+export function configSchema<Kind extends string = DeviceKind>(
+  options: ConfigSchemaOptions<Kind> = {},
+) {
+  // Without profiles the kind is the shipped registry's (the default of `Kind`).
+  const profiles = (options.profiles ?? DEVICE_PROFILES) as Readonly<Record<Kind, DriverProfile>>;
   const known = options.rulesets;
   const ruleset = known
     ? z.string().refine((name) => known.includes(name), {
@@ -402,7 +439,10 @@ export function configSchema(options: ConfigSchemaOptions = {}) {
   return z.strictObject({
     table: topicLevel.default(DEFAULT_TABLE_ID),
     ruleset: ruleset.default(DEFAULT_RULESET),
-    devices: deviceMap.prefault(defaultDevices),
+    // The default bench's shoe is a shipped kind, whatever profiles stand beside it.
+    devices: deviceMapFor(profiles).prefault(
+      defaultDevices as Record<string, z.input<ReturnType<typeof deviceSchemaFor<Kind>>>>,
+    ),
     mqtt: mqttSchema.prefault({}),
     journal: journalSchema.prefault({}),
     console: consoleSchema.optional(),
@@ -414,7 +454,7 @@ export function configSchema(options: ConfigSchemaOptions = {}) {
   });
 }
 
-export type TablesideConfig = z.output<ReturnType<typeof configSchema>>;
+export type TablesideConfig = z.output<ReturnType<typeof configSchema<DeviceKind>>>;
 export type DeviceConfig = z.output<typeof deviceSchema>;
 
 /**

@@ -8,14 +8,15 @@ import { readFile } from 'node:fs/promises';
 import type { DevicePublicKey } from '../../device-protocol/auth/keys.ts';
 import { parseCalibration } from '../../hardware/firmware/colour.ts';
 import { firmwareKeyFromAtecc608 } from '../../hardware/firmware/firmware-key.ts';
-import { ShoeFirmware } from '../../hardware/firmware/shoe.ts';
 import type { DeviceKey } from '../../hardware/keys/device-key.ts';
 import { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
 import type { Transport } from '../../hardware/transports/transport.ts';
 import type { DeviceConfig } from '../config/schema.ts';
+import type { HostedDeviceFirmware } from '../drivers/profile.ts';
+import { kindsWhere, profileFor } from '../drivers/profiles/registry.ts';
 
 export interface HostedFirmware {
-  readonly firmware: ShoeFirmware;
+  readonly firmware: HostedDeviceFirmware;
   stop(): Promise<void>;
 }
 
@@ -29,8 +30,12 @@ export async function startHostedFirmware(
   /** The table's host key (protocol 1.7): a firmware with a key takes sessions from this host only. */
   hostKey?: DevicePublicKey,
 ): Promise<HostedFirmware> {
-  if (device.kind !== 'shoe' || !device.board || !device.registry) {
-    throw new Error(`devices.${name}: transport firmware runs a shoe with a board and a registry`);
+  // The kind's profile says whether tableside has a firmware of it the daemon can run.
+  const hosted = profileFor(device.kind).hostedFirmware;
+  if (!hosted || !device.board || !device.registry) {
+    throw new Error(
+      `devices.${name}: transport firmware runs a ${kindsWhere((profile) => profile.hostedFirmware !== undefined)} with a board and a registry`,
+    );
   }
   const registry = await DeckRegistry.load(device.registry);
   const calibration = device.calibration
@@ -38,7 +43,7 @@ export async function startHostedFirmware(
     : undefined;
   // The chip's key is read before the firmware starts: without its board the table does not start.
   const onBoard = device.atecc608 ? await firmwareKeyFromAtecc608(device.board) : undefined;
-  const firmware = new ShoeFirmware({
+  const firmware = await hosted.start({
     boardUrl: device.board,
     link,
     registry,

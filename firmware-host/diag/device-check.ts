@@ -14,11 +14,17 @@ import { type DevicePublicKey, parsePublicKey } from '../../device-protocol/auth
 import type { Transport, TransportEvents } from '../../hardware/transports/transport.ts';
 import { type DeviceConfig, pairingPolicyOf } from '../config/schema.ts';
 import type { DriverCounters, DriverStatus } from '../drivers/driver.ts';
+import { type ProfileRegistry, profileFor } from '../drivers/profiles/registry.ts';
 import { commodityReaderOpenAdvice, commodityReaderOutcome } from './commodity-reader-check.ts';
 import { keyOutcome } from './key-check.ts';
 import type { CheckOutcome } from './report.ts';
 
+/** A device's config entry of any kind its profiles know (a vendor's too). */
+export type CheckedDevice = Omit<DeviceConfig, 'kind'> & { readonly kind: string };
+
 export interface DeviceCheckOptions {
+  /** The device kinds' profiles; absent: the kinds tableside ships (a vendor's kind is one more). */
+  profiles?: ProfileRegistry;
   /** How long the driver watches the line for errors. Default 3000 ms. */
   observeMs?: number;
   /** How long to wait for HELLO. Default 5000 ms. */
@@ -59,12 +65,14 @@ interface Watched {
 /** A device the daemon does not open over a line (its own firmware, a simulator): their checks. */
 async function notOverALine(
   prefix: string,
-  device: DeviceConfig,
+  device: CheckedDevice,
+  profiles: ProfileRegistry | undefined,
 ): Promise<CheckOutcome[] | undefined> {
   if (device.transport === 'firmware') {
     // The daemon runs this device's firmware itself: check the board and its parts.
     const { checkFirmwareDevice } = await import('../../hardware/firmware/check.ts');
-    return checkFirmwareDevice(prefix, device);
+    const parts = profileFor(device.kind, profiles).hostedFirmware?.parts ?? [];
+    return checkFirmwareDevice(prefix, { ...device, parts });
   }
   if (device.transport === 'simulate') {
     return [
@@ -83,7 +91,7 @@ async function notOverALine(
 async function openOnce(
   name: string,
   prefix: string,
-  device: DeviceConfig,
+  device: CheckedDevice,
   options: DeviceCheckOptions,
 ): Promise<Transport | CheckOutcome> {
   let transport: Transport;
@@ -124,7 +132,7 @@ async function openOnce(
 /** Runs a driver on the line for `observeMs`: the HELLO, its status and the PING round trips. */
 async function watchLine(
   name: string,
-  device: DeviceConfig,
+  device: CheckedDevice,
   transport: Transport,
   options: DeviceCheckOptions,
   observeMs: number,
@@ -136,7 +144,7 @@ async function watchLine(
     device.firmware.length > 0 && device.model ? { [device.model]: device.firmware } : undefined;
   const driver = new DeviceDriver({
     name,
-    kind: device.kind,
+    profile: profileFor(device.kind, options.profiles),
     transport: tap,
     hostSerial: options.table ?? 'diag',
     timing: { heartbeatMs: 250, offlineAfterMs: 2000, silenceTimeoutMs: 0 },
@@ -174,7 +182,7 @@ async function watchLine(
 function helloOutcomes(
   prefix: string,
   name: string,
-  device: DeviceConfig,
+  device: CheckedDevice,
   watched: Watched,
   helloTimeoutMs: number,
 ): CheckOutcome[] {
@@ -287,13 +295,13 @@ function lineOutcomes(prefix: string, watched: Watched, observeMs: number): Chec
 
 export async function checkDevice(
   name: string,
-  device: DeviceConfig,
+  device: CheckedDevice,
   options: DeviceCheckOptions = {},
 ): Promise<CheckOutcome[]> {
   const prefix = `device ${name}`;
   const observeMs = options.observeMs ?? 3000;
   const helloTimeoutMs = Math.max(options.helloTimeoutMs ?? 5000, observeMs);
-  const elsewhere = await notOverALine(prefix, device);
+  const elsewhere = await notOverALine(prefix, device, options.profiles);
   if (elsewhere) return elsewhere;
   const transport = await openOnce(name, prefix, device, options);
   if (!('open' in transport)) return [transport];
@@ -307,7 +315,7 @@ export async function checkDevice(
   ];
 }
 
-function pairedKeyOf(device: DeviceConfig): { pairedKey?: DevicePublicKey } {
+function pairedKeyOf(device: CheckedDevice): { pairedKey?: DevicePublicKey } {
   const parsed = device.key === undefined ? undefined : parsePublicKey(device.key);
   return parsed?.ok ? { pairedKey: parsed.key } : {};
 }
@@ -315,7 +323,7 @@ function pairedKeyOf(device: DeviceConfig): { pairedKey?: DevicePublicKey } {
 function firmwareOutcome(
   prefix: string,
   name: string,
-  device: DeviceConfig,
+  device: CheckedDevice,
   identity: { model: string; firmwareSha256: string },
   quarantined: string | undefined,
 ): CheckOutcome {

@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import type { MemoryWire } from '../../hardware/transports/memory.ts';
 import type { TablesideConfig } from '../config/schema.ts';
 import type { TableDaemon } from '../daemon/table-daemon.ts';
+import type { DeviceKind } from '../drivers/profiles/registry.ts';
 import type { TableTopics } from '../mqtt/topics.ts';
 import { until } from './wait.ts';
 
@@ -44,7 +45,7 @@ export interface SessionScript {
   /** The ruleset the daemon's table plays. */
   readonly ruleset: string;
   /** The simulated device's config entry (its id is `kind`), on the memory wire `transport`. */
-  device(transport: string): { kind: 'shoe' | 'wheel'; model: string; firmware: string[] };
+  device(transport: string): { kind: DeviceKind; model: string; firmware: string[] };
   /** Session settings of the table's config (a shoe's automatic rounds). */
   readonly session?: { autoRound: boolean };
   /** Plays the session on the stage and gathers what the script judges. */

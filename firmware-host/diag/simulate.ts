@@ -69,7 +69,7 @@ const SCRIPTED_RULESET = 'tdc-baccarat-no-commission';
 
 /** Plays the scripted session and gathers what happened. Never throws: a failure is `error`. */
 export async function runSimulation(options: SimulationOptions): Promise<SimulationRun> {
-  const [{ rulesetIdentity }, { SimulatedDevice, SIMULATOR_FIRMWARE_SHA256, SIMULATOR_MODEL }] =
+  const [{ rulesetIdentity }, { SimulatedDevice, simulatorFirmwareSha256, simulatorModel }] =
     await Promise.all([import('../games/registry.ts'), import('../../simulators/device.ts')]);
   let ruleset = options.config.ruleset;
   let rulesetNote: string | undefined;
@@ -101,8 +101,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     device: (transport) => ({
       kind: 'shoe',
       transport,
-      model: SIMULATOR_MODEL.shoe,
-      firmware: [SIMULATOR_FIRMWARE_SHA256.shoe],
+      model: simulatorModel('shoe'),
+      firmware: [simulatorFirmwareSha256('shoe')],
     }),
     session: { autoRound: true },
     play: (stage) =>

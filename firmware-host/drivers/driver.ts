@@ -41,7 +41,7 @@ import type {
   RecordBody,
   SpinPart,
 } from './profile.ts';
-import { type DeviceKind, profileOf } from './profiles/registry.ts';
+import { profileFor } from './profiles/registry.ts';
 import type { DriverRecord, Observation } from './records.ts';
 import { StallWatch } from './stall-watch.ts';
 import type { Availability, DeviceIdentityReport, DriverStatus } from './status.ts';
@@ -68,8 +68,8 @@ export { DEVICE_UNREACHABLE_AFTER_MS, type DriverTiming, driverTimingSchema } fr
 export interface DriverOptions {
   /** The device's name in records (`src`), events and topics, e.g. `shoe`. */
   name: string;
-  /** A shipped kind, by name (its profile from the registry); `profile` wins. */
-  kind?: DeviceKind;
+  /** A shipped kind, by name (its profile from the registry, an unknown one refused); `profile` wins. */
+  kind?: string;
   /** The kind's profile: a vendor's kind not in the registry. */
   profile?: DriverProfile;
   transport: Transport;
@@ -222,7 +222,7 @@ export class DeviceDriver extends EventEmitter<DriverEvents> {
         );
       }
     }
-    const profile = options.profile ?? (options.kind ? profileOf(options.kind) : undefined);
+    const profile = options.profile ?? (options.kind ? profileFor(options.kind) : undefined);
     if (profile === undefined) {
       throw new DriverError('bad_options', `driver ${options.name}: no kind and no profile given`);
     }

@@ -8,7 +8,7 @@
  * `profiles/registry.ts`.
  */
 
-import type { BackColour } from '../../device-protocol/cards.ts';
+import type { BackColour, CardCode } from '../../device-protocol/cards.ts';
 import type { DeviceTalker } from '../../device-protocol/frame.ts';
 import type {
   BallMessage,
@@ -17,7 +17,10 @@ import type {
   MessageType,
   RotorMessage,
 } from '../../device-protocol/messages.ts';
+import type { FirmwarePart } from '../../hardware/firmware/check.ts';
+import type { ShoeFirmwareOptions } from '../../hardware/firmware/shoe.ts';
 import type { DeckRegistry } from '../../hardware/readers/deck-registry.ts';
+import type { Step } from '../../simulators/step.ts';
 import type { AlarmKind } from '../table/events.ts';
 import type { DriverRecord } from './records.ts';
 
@@ -104,6 +107,62 @@ export interface KindDeliveries {
 /** A command the driver sends on a kind's behalf (driver.shuffle, deckCheck, indicate, gate). */
 export type HostCommand = 'SHUFFLE' | 'DECKCHECK' | 'INDICATE' | 'GATE';
 
+/** A firmware the daemon runs for a kind (`transport: firmware`). */
+export interface HostedFirmwareProfile {
+  /** The parts `diag` checks on its board besides the board itself and its PN532. */
+  readonly parts: readonly FirmwarePart[];
+  /** Starts the firmware on its board, its host link one end of an in-process wire. */
+  start(options: ShoeFirmwareOptions): Promise<HostedDeviceFirmware>;
+}
+
+/** What the daemon holds of a firmware it runs. */
+export interface HostedDeviceFirmware {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What a kind's simulation may do with the simulated device that plays it. */
+export interface SimulationPort {
+  send(message: Message): void;
+  /** The simulator's tag of a card of the decks shuffled last (`tags.ts`). */
+  tagOf(card: CardCode, back: BackColour): string;
+  /** A new shoe of `decks` decks: its cards' tags start again. */
+  newTags(decks: number): void;
+  /** Reports a shuffle as the host understands it (SHUFFLED with ORDER, or SHUFFLED2). */
+  reportShuffle(
+    order: readonly CardCode[],
+    reportOrder: boolean,
+    backs: readonly BackColour[],
+  ): void;
+  /** A shuffle the host commanded: the next fair shoe of `decks` decks, reported. */
+  shuffleCommanded(decks: number): void;
+  /** A behaviour (behaviours.ts) is on. */
+  isOn(behaviour: string): boolean;
+  /** Waits, unless the simulator stops. */
+  sleep(ms: number): Promise<void>;
+}
+
+/**
+ * How the simulated device (simulators/device.ts) plays a kind: what of a
+ * planned session (simulators/step.ts) the device sees and sends, and how it
+ * answers the host's commands. The simulator itself never asks the kind.
+ */
+export interface KindSimulation {
+  /** The model its HELLO says. */
+  readonly model: string;
+  /** The dealer cannot take a card while the host holds the gate locked. */
+  readonly heldByGate: boolean;
+  /** A step that takes the dealing pace: what one `step()` plays up to. */
+  paced(step: Step): boolean;
+  /** Plays a step of the device's own (a card, a shuffle, a jam); one it does not see is skipped. */
+  play(step: DeviceStep, port: SimulationPort): void | Promise<void>;
+  /** Answers a host command it takes (SHUFFLE, DECKCHECK); lights and the gate are the simulator's. */
+  command?(message: Message, port: SimulationPort): void;
+}
+
+/** The steps a kind plays; the simulator plays pauses, silences and behaviours itself. */
+export type DeviceStep = Exclude<Step, { kind: 'behaviour' | 'pause' | 'silence' }>;
+
 export interface DriverProfile {
   /** The kind's name (`kind:` in the config, `DriverStatus.kind`). */
   readonly kind: string;
@@ -131,6 +190,23 @@ export interface DriverProfile {
    * (the one its game names: `GamePlugin.simulator`).
    */
   readonly simulatedBy: 'dealer' | 'croupier';
+  /**
+   * Its tags are named by a deck registry file (`registry:` in the config,
+   * `tableside deck enroll`): a reader. Another kind's cards name themselves.
+   */
+  readonly deckRegistry: boolean;
+  /**
+   * tableside's own firmware for this kind that the daemon runs in its own
+   * process (`transport: firmware`), and the parts `diag` checks on its
+   * board; absent: the daemon runs no firmware of this kind.
+   */
+  readonly hostedFirmware?: HostedFirmwareProfile;
+  /**
+   * How tableside's simulator plays this kind (`transport: simulate`,
+   * `tableside sim <kind>`); absent: a simulator of its own plays it (the
+   * wheel's croupier) or none does.
+   */
+  readonly simulation?: KindSimulation;
   /** The kind's deliveries for one driver (a fresh state each). */
   deliveries(port: DeliveryPort): KindDeliveries;
 }

@@ -236,8 +236,12 @@ export interface GameWebWatch {
   stop(): void;
 }
 
-/** The device kinds a game's table is made of. */
-export type GameDeviceKind = 'shoe' | 'shuffler' | 'reader' | 'wheel';
+/**
+ * A device kind a game's table is made of, by its profile's name
+ * (`drivers/profiles/registry.ts`): data, checked against the registry (a
+ * test, and the config schema that refuses a kind without a profile).
+ */
+export type GameDeviceKind = string;
 
 export interface GamePlugin {
   /** The plug-in's id: `cards`, `roulette`. */

@@ -18,9 +18,13 @@ import {
 import { describeReading } from './colour.ts';
 import { SHOE_PINS } from './shoe.ts';
 
+/** A part of a firmware's board the check reads besides the board and its PN532. */
+export type FirmwarePart = 'beam' | 'colour';
+
 /** What the check needs of a device the firmware runs (the host passes its config's entry). */
 export interface FirmwareDeviceSetup {
-  readonly kind: string;
+  /** The parts its firmware drives (the host reads them from the kind's profile). */
+  readonly parts: readonly FirmwarePart[];
   /** Transport URL of the Firmata board. */
   readonly board?: string | undefined;
   readonly beamBroken?: BeamBrokenLevel | undefined;
@@ -91,8 +95,10 @@ export async function checkFirmwareDevice(
         advice: 'PN532 module: switches to I2C (SW1 on, SW2 off), SDA/SCL to A4/A5, power',
       });
     }
-    if (device.kind === 'shoe') {
+    if (device.parts.includes('beam')) {
       outcomes.push(await checkBeam(prefix, board, device.beamBroken ?? DEFAULT_BEAM_BROKEN));
+    }
+    if (device.parts.includes('colour')) {
       const sensor = new Tcs34725(board.i2c);
       try {
         await sensor.begin();

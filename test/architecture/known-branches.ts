@@ -4,55 +4,19 @@
  * by its file and what it does (no line number) with the work that removes
  * it. The check fails on anything not listed and on a listed entry that is
  * gone, so these lists only shrink. Printed by print-known.ts; at printing:
- * ownership: 3 game branches (2 listed keys), 31 device-kind branches (20), 25 imports of a game's module from outside it (24); outside its folder: cards 759 lines in 1 files, roulette 0 lines in 0 files.
+ * ownership: 3 game branches (2 listed keys), 2 device-kind branches (2), 25 imports of a game's module from outside it (24); outside its folder: cards 759 lines in 1 files, roulette 0 lines in 0 files.
  */
 
 /** Branch on a game's or a device kind's name → the work that removes it. */
 export const KNOWN_BRANCHES: Readonly<Record<string, string>> = {
-  "firmware-host/cli/sim-dealer.ts: compares with the device kind 'reader'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/config/schema.ts: compares with the device kind 'reader'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/config/schema.ts: compares with the device kind 'shoe'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/config/schema.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader', the device kind 'wheel'":
-    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/daemon/extensions/simulation.ts: compares with the game tag 'croupier'":
     "asks the game's plug-in (issue 35 item 1)",
-  "firmware-host/daemon/hosted-firmware.ts: compares with the device kind 'shoe'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/diag/scripted-session.ts: spells out the device kind 'shoe', the device kind 'wheel'":
-    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
-  "firmware-host/games/cards/daemon/simulated-dealer.ts: compares with the device kind 'shoe'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/games/cards/daemon/simulated-dealer.ts: compares with the device kind 'shuffler'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "firmware-host/games/cards/daemon/simulated-dealer.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
-    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/games/cards/plugin.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
-    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
-  "firmware-host/games/game.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader', the device kind 'wheel'":
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   "firmware-host/games/game.ts: spells out the device kind 'shoe', the device kind 'wheel'":
     "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
   'firmware-host/games/rulesets.ts: asks isRouletteRuleset':
     "asks the game's plug-in (issue 35 item 1)",
-  "hardware/firmware/check.ts: compares with the device kind 'shoe'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "simulators/device.ts: compares with the device kind 'reader'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "simulators/device.ts: compares with the device kind 'shoe'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "simulators/device.ts: compares with the device kind 'shuffler'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "simulators/device.ts: has a case for the device kind 'reader'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "simulators/device.ts: has a case for the device kind 'shoe'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "simulators/device.ts: has a case for the device kind 'shuffler'":
-    "asks the device kind's profile (issue 35 item 2)",
-  "simulators/steps.ts: spells out the device kind 'shoe', the device kind 'shuffler', the device kind 'reader'":
-    "reads the kinds from the device kinds' profile registry (issue 35 item 2)",
 };
 
 /** Import of a game's module from outside that game → the work that removes it. */

@@ -171,13 +171,32 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: 'firmware-host/config/',
     holds: 'the config schema, loader and examples',
-    ours: ['firmware-host/config/', GAMES, ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
+    // The device kinds' profiles: the kinds a config may name, and what each may be given.
+    ours: [
+      'firmware-host/config/',
+      'firmware-host/drivers/profiles/',
+      'firmware-host/drivers/profile.ts',
+      GAMES,
+      ENGINE,
+      PROTOCOL,
+      HARDWARE,
+      ...HOST_FILES,
+    ],
     packages: [NODE, 'yaml', 'zod'],
   },
   {
     folder: 'firmware-host/drivers/',
     holds: "device drivers: HELLO, heartbeat, allow-list, deferred ACK, the host's authentication",
-    ours: ['firmware-host/drivers/', TABLE, ENGINE, PROTOCOL, HARDWARE, ...HOST_FILES],
+    // A kind's profile says how the simulator plays it, in the simulator's steps.
+    ours: [
+      'firmware-host/drivers/',
+      TABLE,
+      ENGINE,
+      PROTOCOL,
+      HARDWARE,
+      'simulators/step.ts',
+      ...HOST_FILES,
+    ],
     packages: [NODE, 'zod'],
   },
   {
@@ -245,7 +264,17 @@ export const RULES: readonly FolderRule[] = [
   {
     folder: 'simulators/',
     holds: 'shoe, shuffler, reader and wheel simulators, behaviours, faults, scenarios',
-    ours: ['simulators/', PROTOCOL, HARDWARE, GAMES, ENGINE, TABLE],
+    // A simulated device plays a kind as its profile's simulation says.
+    ours: [
+      'simulators/',
+      'firmware-host/drivers/profiles/',
+      'firmware-host/drivers/profile.ts',
+      PROTOCOL,
+      HARDWARE,
+      GAMES,
+      ENGINE,
+      TABLE,
+    ],
     packages: [NODE, 'yaml', 'zod'],
   },
 ];

@@ -14,6 +14,28 @@ export const readerProfile: DriverProfile = {
   invalidIsFault: false,
   reportsShuffles: false,
   simulatedBy: 'dealer',
+  deckRegistry: true,
+  simulation: {
+    model: 'TS-READER-SIM',
+    heldByGate: false,
+    paced: (step) => step.kind === 'card' || step.kind === 'tag',
+    play: (step, port) => {
+      switch (step.kind) {
+        case 'shuffle':
+          port.newTags(step.decks);
+          return;
+        case 'card':
+          port.send({ type: 'TAG', uid: step.uid ?? port.tagOf(step.card, step.back) });
+          return;
+        case 'tag':
+          port.send({ type: 'TAG', uid: step.uid });
+          return;
+        default:
+          // A reader has no card path to jam, no lid and no door.
+          return;
+      }
+    },
+  },
   deliveries: (port) => ({
     deliver: {
       ...cardDelivery(port),

@@ -25,3 +25,40 @@ export const DEVICE_KINDS = Object.keys(DEVICE_PROFILES) as DeviceKind[];
 export function profileOf(kind: DeviceKind): DriverProfile {
   return DEVICE_PROFILES[kind];
 }
+
+/** The profiles a table knows: the shipped ones, and a vendor's beside them. */
+export type ProfileRegistry = Readonly<Record<string, DriverProfile>>;
+
+/** True when `kind` is a shipped kind. */
+export function isDeviceKind(kind: string): kind is DeviceKind {
+  return Object.hasOwn(DEVICE_PROFILES, kind);
+}
+
+/**
+ * The profile of a kind named by a config or a command line; a kind the
+ * registry lacks is refused naming the kinds it knows.
+ */
+export function profileFor(
+  kind: string,
+  profiles: ProfileRegistry = DEVICE_PROFILES,
+): DriverProfile {
+  const profile = Object.hasOwn(profiles, kind) ? profiles[kind] : undefined;
+  if (!profile) {
+    throw new Error(
+      `unknown device kind ${JSON.stringify(kind)}: expected one of ${Object.keys(profiles).join(', ')}`,
+    );
+  }
+  return profile;
+}
+
+/** The kinds whose profile says yes, in the registry's order, as words ("shoe", "shoe or reader"). */
+export function kindsWhere(
+  says: (profile: DriverProfile) => boolean,
+  profiles: ProfileRegistry = DEVICE_PROFILES,
+): string {
+  const kinds = Object.entries(profiles)
+    .filter(([, profile]) => says(profile))
+    .map(([kind]) => kind);
+  if (kinds.length <= 1) return kinds[0] ?? 'no kind';
+  return `${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}`;
+}

@@ -6,6 +6,7 @@
  */
 import type { DriverProfile, LidNotice } from '../profile.ts';
 import { cardDelivery, jamDelivery, statusAndErrorDelivery } from './faults.ts';
+import { simulateJam } from './simulated.ts';
 
 export const shoeProfile: DriverProfile = {
   kind: 'shoe',
@@ -15,6 +16,37 @@ export const shoeProfile: DriverProfile = {
   invalidIsFault: false,
   reportsShuffles: false,
   simulatedBy: 'dealer',
+  deckRegistry: false,
+  // tableside's smart shoe firmware (hardware/firmware/shoe.ts), loaded only when a table runs it.
+  hostedFirmware: {
+    parts: ['beam', 'colour'],
+    start: async (options) => {
+      const { ShoeFirmware } = await import('../../../hardware/firmware/shoe.ts');
+      return new ShoeFirmware(options);
+    },
+  },
+  simulation: {
+    model: 'TS-SHOE-SIM',
+    heldByGate: true,
+    paced: (step) => step.kind === 'card' || step.kind === 'cut',
+    play: (step, port) => {
+      switch (step.kind) {
+        case 'card':
+          port.send({ type: 'CARD', card: step.card, back: step.back, face: step.face });
+          return;
+        case 'cut':
+          port.send({ type: 'CUT' });
+          return;
+        case 'lid':
+          port.send({ type: 'LID', state: step.open ? 'open' : 'closed' });
+          return;
+        case 'jam':
+          return simulateJam(step.clearAfterMs, port);
+        default:
+          return;
+      }
+    },
+  },
   deliveries: (port) => ({
     deliver: {
       ...cardDelivery(port),

@@ -4,11 +4,13 @@
  * the back colours it names or those the table expects; a COUNT answers a
  * deck check; it takes SHUFFLE and DECKCHECK.
  */
+import { JOKER } from '../../../device-protocol/cards.ts';
 import type { Message } from '../../../device-protocol/messages.ts';
 import { ShuffleOrderAssembler } from '../../../device-protocol/shuffle-order.ts';
 import type { ShuffleRecord } from '../../table/log.ts';
 import type { DeliveryPort, DriverProfile } from '../profile.ts';
 import { jamDelivery, statusAndErrorDelivery } from './faults.ts';
+import { simulateJam } from './simulated.ts';
 
 type ShufflePiece = Extract<Message, { type: 'SHUFFLED' | 'SHUFFLED2' | 'ORDER' }>;
 
@@ -47,6 +49,45 @@ export const shufflerProfile: DriverProfile = {
   invalidIsFault: false,
   reportsShuffles: true,
   simulatedBy: 'dealer',
+  deckRegistry: false,
+  simulation: {
+    model: 'TS-SHUFFLER-SIM',
+    heldByGate: false,
+    paced: (step) => step.kind === 'shuffle',
+    play: (step, port) => {
+      switch (step.kind) {
+        case 'shuffle':
+          // The marker joker is placed by the dealer after the shuffle (003 § 24(1)).
+          port.reportShuffle(
+            step.order.filter((card) => card !== JOKER),
+            step.reportOrder !== false,
+            step.backs,
+          );
+          return;
+        case 'door':
+          port.send({ type: 'DOOR', state: step.open ? 'open' : 'closed' });
+          return;
+        case 'jam':
+          return simulateJam(step.clearAfterMs, port);
+        default:
+          return;
+      }
+    },
+    command: (message, port) => {
+      if (message.type === 'SHUFFLE') port.shuffleCommanded(message.decks);
+      if (message.type === 'DECKCHECK') {
+        const extra = port.isOn('extra') ? 1 : 0;
+        port.send({
+          type: 'COUNT',
+          counted: message.decks * 52 + extra,
+          missing: 0,
+          extra,
+          missingCards: [],
+          extraCards: [],
+        });
+      }
+    },
+  },
   deliveries: (port) => {
     const shuffle = shuffleDelivery(port);
     return {

@@ -17,6 +17,7 @@ export const wheelProfile: DriverProfile = {
   invalidIsFault: true,
   reportsShuffles: false,
   simulatedBy: 'croupier',
+  deckRegistry: false,
   deliveries: (port) => {
     /** The spin under way, put together from ROTOR and BALL until its RESULT. */
     const spin = new SpinAssembler();

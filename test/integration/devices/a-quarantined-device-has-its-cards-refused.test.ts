@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../../firmware-host/table/events.ts';
-import { SIMULATOR_FIRMWARE_SHA256, SIMULATOR_MODEL } from '../../../simulators/device.ts';
+import { simulatorFirmwareSha256, simulatorModel } from '../../../simulators/device.ts';
 import { benchPerTest } from './helpers.ts';
 
-const allowList = { [SIMULATOR_MODEL.shoe]: [SIMULATOR_FIRMWARE_SHA256.shoe] };
+const allowList = { [simulatorModel('shoe')]: [simulatorFirmwareSha256('shoe')] };
 const script = {
   on: [],
   off: [],
@@ -53,7 +53,7 @@ describe('a quarantined device has its cards refused', () => {
   it('a model missing from the allow-list is quarantined too', async () => {
     const current = openBench(
       { kind: 'shoe', ruleset: 'tdc-baccarat-no-commission', seed: 5, scenario: script },
-      { allowedFirmware: { 'OTHER-MODEL': [SIMULATOR_FIRMWARE_SHA256.shoe] } },
+      { allowedFirmware: { 'OTHER-MODEL': [simulatorFirmwareSha256('shoe')] } },
     );
     const { sim, driver, observations } = current;
     await sim.whenReady();

@@ -12,15 +12,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
+import { issueMessage } from '../../../firmware-host/config/issue-messages.ts';
+import { configSchema } from '../../../firmware-host/config/schema.ts';
+import { checkDevice } from '../../../firmware-host/diag/device-check.ts';
 import { DeviceDriver } from '../../../firmware-host/drivers/driver.ts';
 import type { DriverProfile } from '../../../firmware-host/drivers/profile.ts';
 import { DEVICE_PROFILES } from '../../../firmware-host/drivers/profiles/registry.ts';
+import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import { TRANSPORT_SCHEMES } from '../../../hardware/transports/url.ts';
+import { SimulatedDevice } from '../../../simulators/device.ts';
 import { acmeScheme } from '../../fixtures/vendor-scanner/adapter.ts';
 import { acmeScannerProfile } from '../../fixtures/vendor-scanner/profile.ts';
 import { AcmeScanner } from '../../fixtures/vendor-scanner/scanner.ts';
 import { PtyPair } from '../../helpers/pty-pair.ts';
 import { socatMissing } from '../../helpers/tools.ts';
+import { until } from '../../helpers/until.ts';
 import {
   BASE,
   cleanupAfterEach,
@@ -37,6 +43,10 @@ const FIXTURE = resolve(
 );
 const missing = mosquittoMissing() ?? socatMissing();
 const cleanup = cleanupAfterEach();
+const SCANNER_PROFILES: Readonly<Record<string, DriverProfile>> = {
+  ...DEVICE_PROFILES,
+  [acmeScannerProfile.kind]: acmeScannerProfile,
+};
 
 it('the fixture folder holds the whole scanner and imports nothing of another test', () => {
   const files = readdirSync(FIXTURE).sort();
@@ -55,13 +65,87 @@ it('the fixture folder holds the whole scanner and imports nothing of another te
   }
 });
 
+it('a config names its kind beside the shipped ones; without its profile the kind is refused naming the kinds known', () => {
+  const withScanner = configSchema({ profiles: SCANNER_PROFILES });
+  const config = { devices: { scanner: { kind: 'acme-scanner', transport: 'memory://scanner' } } };
+  expect(withScanner.parse(config).devices.scanner).toMatchObject({ kind: 'acme-scanner' });
+  // What a kind may be given is its profile's to say: the scanner names its cards itself.
+  const withRegistry = withScanner.safeParse({
+    devices: { scanner: { ...config.devices.scanner, registry: 'decks.json' } },
+  });
+  expect(withRegistry.error?.issues.map(issueMessage)).toEqual([
+    'only a reader, or a shoe running tableside firmware, has a deck registry',
+  ]);
+
+  const shipped = configSchema().safeParse(config, { reportInput: true });
+  expect(shipped.error?.issues.map(issueMessage)).toEqual([
+    'expected one of "shoe", "shuffler", "reader", "wheel", got "acme-scanner"',
+  ]);
+});
+
+/** A simulated scanner (its profile's simulation) on the device end of a memory wire. */
+function simulatedScanner(name: string) {
+  const wire = createMemoryPair(name);
+  const sim = new SimulatedDevice({
+    kind: 'acme-scanner',
+    profiles: SCANNER_PROFILES,
+    transport: wire.device,
+    ruleset: 'tdc-baccarat-no-commission',
+    seed: 7,
+    rounds: 1,
+    reconnect: { initialDelayMs: 10, maxDelayMs: 50 },
+  });
+  cleanup.later(sim, (device) => device.stop());
+  sim.start();
+  return { wire, sim };
+}
+
+it("tableside's simulator plays its kind as its profile says, and the driver takes each card once", async () => {
+  const { wire, sim } = simulatedScanner('acme-sim');
+  const driver = new DeviceDriver({
+    name: 'scanner',
+    profile: acmeScannerProfile,
+    transport: wire.host,
+  });
+  cleanup.later(driver, (started) => started.stop());
+  const cards: string[] = [];
+  driver.on('record', (observation) => {
+    if (observation.record.t === 'card') cards.push(observation.record.card);
+    observation.ack();
+  });
+  driver.start();
+  await sim.whenReady();
+  expect(sim.talker).toBe('RD');
+  expect(sim.identity.model).toBe('ACME-DS1-SIM');
+  while (await sim.step());
+  await sim.whenDone();
+  const planned = sim.steps.flatMap((step) => (step.kind === 'card' ? [step.card] : []));
+  expect(planned.length).toBeGreaterThan(0);
+  await until(() => cards.length === planned.length, 'every planned card taken');
+  expect(cards).toEqual(planned);
+});
+
+it('diag checks its kind over the line: HELLO, firmware, ping, line errors', async () => {
+  const { wire } = simulatedScanner('acme-diag');
+  const results = await checkDevice(
+    'scanner',
+    { kind: 'acme-scanner', transport: wire.host.url, model: 'ACME-DS1-SIM', firmware: [] },
+    { transport: wire.host, observeMs: 800, profiles: SCANNER_PROFILES },
+  );
+  expect(results.map((result) => [result.name, result.status])).toEqual([
+    ['device scanner: open', 'pass'],
+    ['device scanner: HELLO', 'pass'],
+    ['device scanner: firmware', expect.stringMatching(/pass|warn/)],
+    ['device scanner: key', 'warn'],
+    ['device scanner: ping', 'pass'],
+    ['device scanner: line errors', 'pass'],
+  ]);
+});
+
 it.skipIf(missing)(
   'its cards are journaled before the ACK, once each, and its availability and faults reach MQTT',
   async () => {
-    const profiles: Readonly<Record<string, DriverProfile>> = {
-      ...DEVICE_PROFILES,
-      [acmeScannerProfile.kind]: acmeScannerProfile,
-    };
+    const profiles = SCANNER_PROFILES;
     const schemes = TRANSPORT_SCHEMES.withScheme(acmeScheme);
 
     const pty = new PtyPair();

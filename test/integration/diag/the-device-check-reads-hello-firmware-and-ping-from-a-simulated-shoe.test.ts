@@ -4,9 +4,9 @@ import { checkDevice } from '../../../firmware-host/diag/device-check.ts';
 import type { CheckOutcome } from '../../../firmware-host/diag/report.ts';
 import { createMemoryPair } from '../../../hardware/transports/memory.ts';
 import {
-  SIMULATOR_FIRMWARE_SHA256,
-  SIMULATOR_MODEL,
   SimulatedDevice,
+  simulatorFirmwareSha256,
+  simulatorModel,
 } from '../../../simulators/device.ts';
 
 const sims: SimulatedDevice[] = [];
@@ -38,8 +38,8 @@ describe('the device check against a simulated shoe', () => {
     const device: DeviceConfig = {
       kind: 'shoe',
       transport: wire.host.url,
-      model: SIMULATOR_MODEL.shoe,
-      firmware: [SIMULATOR_FIRMWARE_SHA256.shoe],
+      model: simulatorModel('shoe'),
+      firmware: [simulatorFirmwareSha256('shoe')],
     };
     const results = await checkDevice('shoe', device, { transport: wire.host, observeMs: 1200 });
     expect(results.map((result) => [result.name, result.status])).toEqual([
@@ -50,7 +50,7 @@ describe('the device check against a simulated shoe', () => {
       ['device shoe: ping', 'pass'],
       ['device shoe: line errors', 'pass'],
     ]);
-    expect(byName(results, 'HELLO')!.detail).toContain(SIMULATOR_MODEL.shoe);
+    expect(byName(results, 'HELLO')!.detail).toContain(simulatorModel('shoe'));
     expect(byName(results, 'ping')!.data!.pings as number).toBeGreaterThan(0);
   });
 
@@ -59,8 +59,8 @@ describe('the device check against a simulated shoe', () => {
     const device: DeviceConfig = {
       kind: 'shoe',
       transport: wire.host.url,
-      model: SIMULATOR_MODEL.shoe,
-      firmware: [SIMULATOR_FIRMWARE_SHA256.shoe],
+      model: simulatorModel('shoe'),
+      firmware: [simulatorFirmwareSha256('shoe')],
     };
     const results = await checkDevice('shoe', device, { transport: wire.host, observeMs: 800 });
     const firmware = byName(results, 'firmware')!;

@@ -27,14 +27,13 @@ import { createRandom, type Random } from '../../../../simulators/random.ts';
 import type { TablesideConfig } from '../../../config/schema.ts';
 import type { DaemonBus } from '../../../daemon/bus.ts';
 import type { TableHost } from '../../../daemon/extensions/extension.ts';
+import { profileFor } from '../../../drivers/profiles/registry.ts';
 import type { JournalRecord } from '../../../journal/record.ts';
 import type { Logger } from '../../../log.ts';
 import { getRuleset } from '../../rulesets.ts';
 import type { PlannedMove } from '../simulated/legal-round.ts';
 import type { SimShoe } from '../simulated/legal-shoe.ts';
 import type { Expectation } from '../table/index.ts';
-
-type Kind = 'shoe' | 'shuffler' | 'reader';
 
 /** What the dealer reads of the table and asks of it: never the daemon class. */
 export type DealerTable = Pick<
@@ -48,7 +47,8 @@ export interface SimulatedDealerOptions {
   bus: Pick<DaemonBus, 'on' | 'off'>;
   devices: ReadonlyArray<{
     name: string;
-    kind: Kind;
+    /** Its device kind: its profile says how the simulator plays it and what the dealer does with it. */
+    kind: string;
     device: Transport;
     key?: DeviceKey;
     hostKey?: DevicePublicKey | undefined;
@@ -309,8 +309,11 @@ export class SimulatedDealer {
           : {}),
       });
       sim.start();
-      if (wire.kind === 'shoe') this.shoe = { name: wire.name, sim };
-      else if (wire.kind === 'shuffler') this.shuffler = { name: wire.name, sim };
+      // The dealer draws from the device whose gate holds its cards (a shoe); one that
+      // reports shuffles is its shuffler; the others (a reader) play along.
+      const profile = profileFor(wire.kind);
+      if (profile.simulation?.heldByGate) this.shoe = { name: wire.name, sim };
+      else if (profile.reportsShuffles) this.shuffler = { name: wire.name, sim };
       else this.others.push(sim);
     }
     await Promise.all(
