@@ -31,6 +31,12 @@ function cardsText(cards: unknown): string {
     : '';
 }
 
+/** The cards in brackets after a hand, or nothing where none are shown. */
+function inBrackets(cards: unknown): string {
+  const text = cardsText(cards);
+  return text ? ` (${text})` : '';
+}
+
 /** The bets of one box (`box:N.<bet>`) in words: "ante wins 1 to 1, call push". */
 function boxBets(outcome: Outcome, box: number): string {
   const bets = (outcome.bets ?? {}) as Record<string, number>;
@@ -71,7 +77,7 @@ function blackjackHand(hand: BlackjackHand): string {
     hand.evenMoney ? 'even money' : '',
     hand.sixCards ? 'six cards' : '',
   ].filter(Boolean);
-  return `${value} (${cardsText(hand.cards)})${notes.length ? `, ${notes.join(', ')}` : ''}`;
+  return `${value}${inBrackets(hand.cards)}${notes.length ? `, ${notes.join(', ')}` : ''}`;
 }
 
 function blackjackWords(outcome: Outcome): string[] {
@@ -149,7 +155,7 @@ const POKER_VERDICT: Readonly<Record<string, string>> = {
 };
 
 function pokerHand(hand: PokerHand | null | undefined): string {
-  return hand ? `${category(hand.category)} (${cardsText(hand.best)})` : 'no hand';
+  return hand ? `${category(hand.category)}${inBrackets(hand.best)}` : 'no hand';
 }
 
 /** The house-banked poker games: the dealer's hand and whether it qualifies, then each box. */
@@ -162,7 +168,7 @@ function bankedPokerWords(outcome: Outcome): string[] {
   const qualifies = qualifier
     ? `, ${qualifier.dealerQualifies ? 'qualifies' : 'does not qualify'} (${qualifier.description})`
     : '';
-  const board = Array.isArray(outcome.board) ? `Board ${cardsText(outcome.board)}. ` : '';
+  const board = cardsText(outcome.board) ? `Board ${cardsText(outcome.board)}. ` : '';
   const lines = [`${board}${sentence(`dealer has ${pokerHand(dealer.hand)}${qualifies}`)}`];
   for (const box of (outcome.boxes ?? []) as PokerBox[]) {
     const play =
@@ -236,4 +242,20 @@ export function cardResultWords(outcome: Outcome): string[] {
   return bets.length
     ? [sentence(bets.map(([bet, result]) => `${bet} ${payoutWords(result)}`).join(', '))]
     : ['Settled.'];
+}
+
+/**
+ * The one sentence that heads a result where a page shows one line of it
+ * (the Scoreboard's latest results): the dealer's at a banked game, the
+ * winner's at stud, else the first. The same words as that line on the
+ * Table and History pages.
+ */
+export function cardResultHeadline(outcome: Outcome): string {
+  const lines = cardResultWords(outcome);
+  return (
+    lines.find((line) => line.startsWith('Dealer ')) ??
+    lines.find((line) => / (wins|splits) the pot/.test(line)) ??
+    lines[0] ??
+    'Settled.'
+  );
 }

@@ -9,6 +9,7 @@
 import type { DayGrouping, Scoreboard } from '../game.ts';
 import { getRuleset } from '../rulesets.ts';
 import { Counts, type ResultFold, scoreboardOf } from '../scoreboard.ts';
+import { cardResultHeadline } from './result-words.ts';
 
 type Outcome = Record<string, unknown>;
 
@@ -61,7 +62,7 @@ function blackjackFold(): ResultFold {
       for (const box of (result.outcome.boxes ?? []) as { hands?: { result?: number }[] }[]) {
         for (const hand of box.hands ?? []) hands.add(winPushLose(hand.result));
       }
-      return { seq, round: result.round, text: `Dealer ${outcome.toLowerCase()}`, mark: outcome };
+      return { seq, round: result.round, text: cardResultHeadline(result.outcome), mark: outcome };
     },
     tallies: () => [dealer.tally("Dealer's hands"), hands.tally("Boxes' hands")],
   };
@@ -112,11 +113,10 @@ function tripleShotFold(): ResultFold {
         if (versus === 'win') box.counts.add('Poker won');
         if (position.bonus) box.counts.add('Bonus');
       }
-      const blackjackHand = dealer.blackjack ? dealerOutcome(dealer.blackjack).toLowerCase() : '?';
       return {
         seq,
         round: result.round,
-        text: `Dealer war ${dealer.war ?? '?'}, ${blackjackHand}, ${category(dealer.poker?.category)}`,
+        text: cardResultHeadline(result.outcome),
       };
     },
     tallies: () => [
@@ -151,13 +151,11 @@ function bankedPokerFold(game: string): ResultFold {
       const result = resultOf(event, game);
       if (!result) return undefined;
       const qualifier = result.outcome.qualifier as { dealerQualifies?: boolean | null } | null;
-      let qualifies = '';
       if (qualifier) {
         qualifierRule = true;
         // Null: every box folded, so the dealer's hand was never shown.
         if (qualifier.dealerQualifies === true) qualifying.add('Qualifies');
         if (qualifier.dealerQualifies === false) qualifying.add('Does not qualify');
-        if (qualifier.dealerQualifies === false) qualifies = ', does not qualify';
       }
       const hand = (result.outcome.dealer as { hand?: { category?: string } | null } | undefined)
         ?.hand;
@@ -165,7 +163,7 @@ function bankedPokerFold(game: string): ResultFold {
       for (const box of (result.outcome.boxes ?? []) as { result?: string }[]) {
         boxes.add(BOX_VERDICTS[box.result ?? ''] ?? String(box.result));
       }
-      return { seq, round: result.round, text: `Dealer ${category(hand?.category)}${qualifies}` };
+      return { seq, round: result.round, text: cardResultHeadline(result.outcome) };
     },
     tallies: () => [
       ...(qualifierRule ? [qualifying.tally("Dealer's qualifying")] : []),
@@ -205,8 +203,7 @@ function studFold(): ResultFold {
       }
       const best = category(winners[0]?.hand?.category);
       winning.add(best);
-      const who = winners.map((player) => player.box).join(', ');
-      return { seq, round: result.round, text: `Box ${who || '?'} wins with ${best}` };
+      return { seq, round: result.round, text: cardResultHeadline(result.outcome) };
     },
     tallies: () => [winning.tally('Winning hands'), boxes.tally('Boxes')],
   };

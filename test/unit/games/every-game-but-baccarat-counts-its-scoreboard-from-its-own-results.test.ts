@@ -88,10 +88,10 @@ describe("a game's scoreboard counts its own results (issue 35)", () => {
     expect(counts(board, "Boxes' hands")).toEqual({ Win: 5, Push: 1, Lose: 2 });
     expect(board.tallies[0]!.of).toBe(4);
     expect(board.recent.map((result) => `${result.round} ${result.text}`)).toEqual([
-      '4 Dealer bust',
-      '3 Dealer 19',
-      '2 Dealer blackjack',
-      '1 Dealer bust',
+      '4 Dealer has 26 bust.',
+      '3 Dealer has 19.',
+      '2 Dealer has blackjack.',
+      '1 Dealer has 23 bust.',
     ]);
     // Results at minutes 1 to 4: three rounds in three minutes is 60 an hour.
     expect(board.perHour).toBe(60);
@@ -138,7 +138,7 @@ describe("a game's scoreboard counts its own results (issue 35)", () => {
       'Dealer not qualified': 1,
       Fold: 3,
     });
-    expect(board.recent[2]!.text).toBe('Dealer high card, does not qualify');
+    expect(board.recent[2]!.text).toBe('Dealer has high card, does not qualify (pair of 4s).');
   });
 
   it("Triple Shot: each part of each box, and the dealer's poker hands", () => {
@@ -186,7 +186,7 @@ describe("a game's scoreboard counts its own results (issue 35)", () => {
     });
     expect(board.tallies.find((tally) => tally.title === 'Box 1')!.of).toBe(2);
     expect(board.tallies.find((tally) => tally.title === 'Box 2')!.of).toBe(1);
-    expect(board.recent[0]!.text).toBe('Dealer war 9H, bust, flush');
+    expect(board.recent[0]!.text).toBe('Dealer war 9H, blackjack 22 bust, poker flush.');
   });
 
   it('roulette: the last numbers in their colours, the even chances, the dozens, spins per hour', () => {
@@ -269,6 +269,13 @@ describe("a game's scoreboard counts its own results (issue 35)", () => {
       expect(board.rounds).toBe(results.length);
       expect(board.recent.length).toBe(Math.min(results.length, 12));
       for (const result of board.recent) expect(result.text).not.toMatch(/undefined|NaN|_/);
+      // Each latest result reads as one of the sentences the Table and History pages show for it.
+      const words = new Map(
+        shown
+          .filter((event) => event.type === 'result')
+          .map((event) => [Number(event.round), gameOf(ruleset).resultWords(event as never) ?? []]),
+      );
+      for (const result of board.recent) expect(words.get(result.round)).toContain(result.text);
       // The first tally counts each round once (the dealer's outcome or the winning hand).
       const first = board.tallies.find((tally) => tally.title !== "Dealer's qualifying")!;
       if (first.title !== 'War') {
