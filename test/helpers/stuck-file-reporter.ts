@@ -149,6 +149,7 @@ export default class StuckFileReporter implements Reporter {
       ...ipcPipeLines().map((line) => `  main process ${line}`),
       `  its worker: ${pids.length > 0 ? pids.map((pid) => `pid ${pid}`).join(', ') : 'not found (it never ran its setup files)'}; its dump follows, then it is ended`,
     ];
+    for (const pid of pids) lines.push(...threadLines(pid), ...nativeStacks(pid));
     process.stderr.write(`\n${lines.join('\n')}\n`);
     for (const pid of pids) signal(pid, 'SIGUSR2');
     setTimeout(() => {
@@ -162,6 +163,59 @@ function signal(pid: number, name: NodeJS.Signals): void {
     process.kill(pid, name);
   } catch {
     // Gone already: nothing to ask or end.
+  }
+}
+
+/**
+ * What each thread of a worker waits in, from /proc: its state, the kernel
+ * function it sleeps in and its system call. A worker blocked in a
+ * synchronous call cannot run its SIGUSR2 dump; this still names the call.
+ */
+function threadLines(pid: number): string[] {
+  const lines = [`  worker ${pid}'s threads (name, state, waits in, system call):`];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const read = (name: string): string => {
+        try {
+          return readFileSync(`/proc/${pid}/task/${tid}/${name}`, 'utf8').trim();
+        } catch {
+          return '?';
+        }
+      };
+      const state = read('stat').split(') ')[1]?.split(' ')[0] ?? '?';
+      lines.push(
+        `    ${tid} ${read('comm')} ${state} ${read('wchan')} ${read('syscall').split(' ')[0]}`,
+      );
+    }
+  } catch {
+    lines.push('    (gone)');
+  }
+  return lines;
+}
+
+/** The worker's native stacks where gdb is installed (it is not on every machine: optional). */
+function nativeStacks(pid: number): string[] {
+  try {
+    const stacks = execFileSync(
+      'gdb',
+      ['-p', String(pid), '-batch', '-nx', '-ex', 'thread apply all bt 25'],
+      { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const lines = stacks.split('\n').filter((line) => /^(Thread|#)/.test(line));
+    // The main thread (the one whose id is the pid) first: it is the one that runs the tests.
+    const threads = lines.join('\n').split(/\n(?=Thread )/);
+    const main = threads.filter((thread) => thread.includes(`(LWP ${pid})`));
+    const ordered = [...main, ...threads.filter((thread) => !main.includes(thread))];
+    return [
+      `  worker ${pid}'s native stacks (gdb), its main thread first:`,
+      ...ordered
+        .join('\n')
+        .split('\n')
+        .slice(0, 300)
+        .map((line) => `    ${line}`),
+    ];
+  } catch {
+    return [`  worker ${pid}'s native stacks: no gdb here, or it could not attach`];
   }
 }
 

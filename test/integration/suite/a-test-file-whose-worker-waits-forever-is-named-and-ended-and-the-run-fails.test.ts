@@ -53,6 +53,10 @@ it('names the stuck file and what it was doing, ends its worker, and the run fai
   // The worker's own account: which file, and its last messages with the main process.
   expect(output).toMatch(/--- worker \d+, running .*an-import-that-never-ends\.fixture\.ts ---/);
   expect(output).toMatch(/last IPC messages \(\d+\):/);
+  // What each of its threads waits in, from /proc (a worker blocked in a synchronous call cannot dump).
+  expect(output).toMatch(
+    /worker \d+'s threads \(name, state, waits in, system call\):\n {4}\d+ node S /,
+  );
   // Ended, the worker fails the run through vitest's own report; the other file still runs.
   expect(output).toMatch(/Worker exited unexpectedly/);
   expect(output).toMatch(/✓ a-file-that-passes\.fixture\.ts/);
