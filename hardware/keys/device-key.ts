@@ -41,23 +41,64 @@ export async function deviceKey(signer: DeviceSigner): Promise<DeviceKey> {
   return { signer, publicKey: await signer.publicKey() };
 }
 
+/**
+ * A key pair made in memory, its private key a KeyObject and its public key
+ * SPKI DER. Node 20 can deadlock when a key made by generateKeyPairSync is
+ * exported as a JWK: the export holds the key's lock while it allocates, the
+ * allocation runs the garbage collector, and the collector ends the key
+ * generation job, whose destructor takes the same lock (a test worker hung
+ * so, found by the stuck-file watchdog's native stacks). So the job encodes
+ * both keys itself and the private key is read back from its PKCS#8 bytes,
+ * a KeyObject no job holds.
+ */
+function generatedKeyPair(type: 'ed25519' | 'x25519' | 'p256'): {
+  privateKey: KeyObject;
+  spki: Buffer;
+} {
+  const spki = { type: 'spki', format: 'der' } as const;
+  const pkcs8 = { type: 'pkcs8', format: 'der' } as const;
+  const { privateKey, publicKey } =
+    type === 'p256'
+      ? generateKeyPairSync('ec', {
+          namedCurve: 'P-256',
+          publicKeyEncoding: { ...spki },
+          privateKeyEncoding: { ...pkcs8 },
+        })
+      : type === 'ed25519'
+        ? generateKeyPairSync('ed25519', {
+            publicKeyEncoding: { ...spki },
+            privateKeyEncoding: { ...pkcs8 },
+          })
+        : generateKeyPairSync('x25519', {
+            publicKeyEncoding: { ...spki },
+            privateKeyEncoding: { ...pkcs8 },
+          });
+  return {
+    privateKey: createPrivateKey({ key: privateKey, format: 'der', type: 'pkcs8' }),
+    spki: publicKey,
+  };
+}
+
+/** The raw key at the end of an Ed25519, X25519 (32 bytes) or P-256 (X || Y, 64 bytes) SPKI. */
+function rawOfSpki(spki: Buffer, length: 32 | 64): Buffer {
+  return spki.subarray(spki.length - length);
+}
+
 /** A fresh nonce and X25519 key pair for one handshake. */
 export function freshHandshakeSecrets(): HandshakeSecrets {
-  const { privateKey, publicKey } = generateKeyPairSync('x25519');
-  const x = publicKey.export({ format: 'jwk' }).x!;
+  const { privateKey, spki } = generatedKeyPair('x25519');
   return {
     nonce: new Uint8Array(randomBytes(16)),
-    ephemeral: { privateKey, publicKey: new Uint8Array(Buffer.from(x, 'base64url')) },
+    ephemeral: { privateKey, publicKey: new Uint8Array(rawOfSpki(spki, 32)) },
   };
 }
 
 function rawPublicKey(privateKey: KeyObject): DevicePublicKey {
-  const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
+  const spki = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   if (privateKey.asymmetricKeyType === 'ed25519') {
-    return { type: 'ed25519', raw: new Uint8Array(Buffer.from(jwk.x!, 'base64url')) };
+    return { type: 'ed25519', raw: new Uint8Array(rawOfSpki(spki, 32)) };
   }
-  const xy = Buffer.concat([Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
-  return { type: 'p256', raw: compressP256(xy) };
+  return { type: 'p256', raw: compressP256(rawOfSpki(spki, 64)) };
 }
 
 class KeyFileSigner implements DeviceSigner {
@@ -174,11 +215,7 @@ export async function createKeyFile(path: string, type: KeyType): Promise<KeyFil
 
 /** An in-memory key (tests, the bench). */
 export function generatedSigner(type: KeyType): KeyFileSigner {
-  const { privateKey } =
-    type === 'ed25519'
-      ? generateKeyPairSync('ed25519')
-      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return new KeyFileSigner(privateKey);
+  return new KeyFileSigner(generatedKeyPair(type === 'ed25519' ? 'ed25519' : 'p256').privateKey);
 }
 
 /** A key file as the host signs its CONFIRMs with it (PROTOCOL.md § 5.2, 1.7). */
