@@ -27,8 +27,21 @@ export interface KeyPair {
   publicKey: KeyObject;
 }
 
+/**
+ * A fresh pair, both keys read back from the DER the generation job encodes:
+ * Node 20 can deadlock exporting a key its generation job still holds when
+ * the garbage collector ends the job inside the export
+ * (hardware/keys/device-key.ts), and these keys are exported (PEM, raw).
+ */
 export function generateKeyPair(): KeyPair {
-  return generateKeyPairSync('ed25519');
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
+    publicKeyEncoding: { type: 'spki', format: 'der' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'der' },
+  });
+  return {
+    privateKey: createPrivateKey({ key: privateKey, format: 'der', type: 'pkcs8' }),
+    publicKey: createPublicKey({ key: publicKey, format: 'der', type: 'spki' }),
+  };
 }
 
 /** The 32 raw bytes of an Ed25519 public key. */
