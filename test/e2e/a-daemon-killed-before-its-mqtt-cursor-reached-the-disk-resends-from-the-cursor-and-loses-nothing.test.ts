@@ -87,9 +87,13 @@ describe.skipIf(missing !== undefined)(
       const cards = publishedCards(t.consumer);
       expect(cards.map((card) => card.index)).toEqual(dealt.map((_, position) => position));
 
-      // A clean stop writes the cursor through to the last acknowledged event.
+      // A clean stop writes the cursor through to the last event acknowledged before it. An
+      // event the stop itself journals (its link's close) may be acknowledged after the
+      // bridge has gone: it is sent again at the next start, as any event past the cursor.
+      const beforeStop = Math.max(...eventSeqs(t));
       await t.killDaemon('SIGTERM');
-      expect(cursorOnDisk(t)).toBe(Math.max(...eventSeqs(t)));
+      expect(cursorOnDisk(t)).toBeGreaterThanOrEqual(beforeStop);
+      expect(cursorOnDisk(t)).toBeLessThanOrEqual(Math.max(...eventSeqs(t)));
     }, 120_000);
   },
 );

@@ -88,7 +88,9 @@ describe('fuzzing signed heads and bundles', () => {
           if (mutated === text) return;
           const report = verifyBundle(mutated, table.publicKey);
           // The header is a label: a change there that still parses may only relabel the period.
-          if (at < headerEnd && report.ok) return;
+          // A character inserted at the header's newline lands at the end of the header line
+          // (a trailing space still parses: seed 1021091192 found it).
+          if (at <= headerEnd && report.ok) return;
           expect(report.ok).toBe(false);
         },
       ),
